@@ -1,0 +1,46 @@
+package dev.workqueue;
+
+/**
+ * Receives one queue's events so that they can be recorded as metrics: the push half of
+ * client-go's {@code MetricsProvider}. The gauges (depth, processing, waiting, unfinished
+ * work, longest running processor) are the pull half: read {@link WorkQueue#stats()} when
+ * a metric is sampled.
+ * <p>
+ * Called on the hot path, by the thread doing the operation and sometimes while the
+ * queue's lock is held: implementations must be thread-safe, fast and must not call back
+ * into the queue. Every method does nothing by default; {@link #NOOP} is the default of
+ * {@link WorkQueues.Builder}, and with it the queue skips reading its clock altogether.
+ */
+public interface WorkQueueMetrics {
+
+	/** Metrics that record nothing. */
+	WorkQueueMetrics NOOP = new WorkQueueMetrics() {
+	};
+
+	/**
+	 * An item was added and was not already queued (client-go's {@code adds_total}).
+	 */
+	default void added() {
+	}
+
+	/**
+	 * An item was handed out by {@code get} or {@code poll}.
+	 * @param queuedNanos time from its add to now (client-go's {@code queue_duration})
+	 */
+	default void handedOut(long queuedNanos) {
+	}
+
+	/**
+	 * An item was marked done.
+	 * @param workNanos time from its hand-out to now (client-go's {@code work_duration})
+	 */
+	default void done(long workNanos) {
+	}
+
+	/**
+	 * {@code addAfter} was called (client-go's {@code retries_total}).
+	 */
+	default void retried() {
+	}
+
+}
