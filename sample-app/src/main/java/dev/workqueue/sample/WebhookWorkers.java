@@ -1,0 +1,94 @@
+package dev.workqueue.sample;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.spring.QueueWorker;
+import dev.workqueue.spring.WorkItemGivenUpEvent;
+import dev.workqueue.spring.WorkResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * The workers: one delivers each target's waiting payloads (a thrown exception is retried
+ * with backoff until {@code max-retries}, then dead-lettered), the other polls for the
+ * delivery receipt, coming back later with {@link WorkResult#requeueAfter(Duration)} until
+ * it is confirmed.
+ */
+@Component
+public class WebhookWorkers {
+
+	/** Queue of target ids with payloads to deliver. */
+	public static final String DELIVERIES = "deliveries";
+
+	/** Queue of delivery ids whose receipt is awaited. */
+	public static final String RECEIPTS = "receipts";
+
+	private static final Logger logger = LoggerFactory.getLogger(WebhookWorkers.class);
+
+	private final Downstream downstream;
+
+	private final DeliveryLedger ledger;
+
+	private final RateLimitingQueue<String> receipts;
+
+	private final Duration receiptPollInterval;
+
+	public WebhookWorkers(Downstream downstream, DeliveryLedger ledger,
+			@Qualifier(RECEIPTS) RateLimitingQueue<String> receipts,
+			@Value("${sample.receipts.poll-interval:1s}") Duration receiptPollInterval) {
+		this.downstream = downstream;
+		this.ledger = ledger;
+		this.receipts = receipts;
+		this.receiptPollInterval = receiptPollInterval;
+	}
+
+	/**
+	 * Delivers every payload waiting for {@code targetId} in one call.
+	 * @param targetId the target
+	 * @throws InterruptedException if interrupted during the call
+	 */
+	@QueueWorker(queue = DELIVERIES)
+	public void deliver(String targetId) throws InterruptedException {
+		List<String> payloads = this.ledger.outbox(targetId);
+		if (payloads.isEmpty()) {
+			return;
+		}
+		this.downstream.deliver(targetId, payloads);
+		Delivery delivery = this.ledger.recordDelivered(targetId, payloads.size());
+		this.receipts.add(delivery.id());
+	}
+
+	/**
+	 * Polls for a delivery's receipt.
+	 * @param deliveryId the delivery
+	 * @return done once confirmed, else a requeue after the poll interval
+	 */
+	@QueueWorker(queue = RECEIPTS, concurrency = "${sample.receipts.workers:1}")
+	public WorkResult confirmReceipt(String deliveryId) {
+		if (!this.downstream.receiptConfirmed(deliveryId)) {
+			return WorkResult.requeueAfter(this.receiptPollInterval);
+		}
+		this.ledger.confirmReceipt(deliveryId);
+		return WorkResult.done();
+	}
+
+	/**
+	 * Moves a given-up item to the dead letters.
+	 * @param event what was given up
+	 */
+	@EventListener
+	public void onGivenUp(WorkItemGivenUpEvent event) {
+		Throwable cause = event.lastException();
+		DeadLetter deadLetter = this.ledger.deadLetter(event.queueName(), String.valueOf(event.item()),
+				event.attempts(), (cause != null) ? String.valueOf(cause.getMessage()) : "unknown");
+		logger.info("Dead-lettered {}", deadLetter);
+	}
+
+}

@@ -1,0 +1,163 @@
+package dev.workqueue.sample;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
+
+/**
+ * The sample end to end over HTTP: deliveries, one retry, one give-up to the dead letters,
+ * the receipt polls, the Actuator endpoint and the Prometheus scrape.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=0ms",
+				"sample.receipts.poll-interval=20ms",
+				"workqueue.queues.deliveries.rate-limiter.exponential.base-delay=5ms",
+				"workqueue.queues.deliveries.rate-limiter.item-bucket.qps=1000",
+				"workqueue.queues.deliveries.rate-limiter.item-bucket.burst=1000" })
+@AutoConfigureRestTestClient
+@AutoConfigureMetrics
+class SampleApplicationTests {
+
+	@Autowired
+	private RestTestClient client;
+
+	@Test
+	void deliversRetriesDeadLettersAndReportsTheQueues() {
+		postWebhook("shop-1", "order 1 shipped");
+		postWebhook("flaky-shop", "order 2 shipped");
+		postWebhook("gone-shop", "order 3 shipped");
+
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> this.client.get()
+			.uri("/webhooks/deliveries")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$[?(@.receiptConfirmed == true)].targetId")
+			.value((targets) -> assertThat(targets).asString().contains("shop-1", "flaky-shop")));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> this.client.get()
+			.uri("/webhooks/dead-letters")
+			.exchange()
+			.expectBody()
+			.jsonPath("$[0].item")
+			.isEqualTo("gone-shop")
+			.jsonPath("$[0].attempts")
+			.isEqualTo(4)
+			.jsonPath("$[0].droppedPayloads")
+			.isEqualTo(1)
+			.jsonPath("$.length()")
+			.isEqualTo(1));
+
+		// flaky-shop failed once and gone-shop three times before the give-up: four retries.
+		this.client.get()
+			.uri("/actuator/workqueues/deliveries")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.name")
+			.isEqualTo("deliveries")
+			.jsonPath("$.concurrency")
+			.isEqualTo(4)
+			.jsonPath("$.retries")
+			.isEqualTo(4)
+			.jsonPath("$.processing")
+			.isEqualTo(0);
+		this.client.get()
+			.uri("/actuator/workqueues")
+			.exchange()
+			.expectBody()
+			.jsonPath("$.queues[*].name")
+			.value(hasItems("deliveries", "receipts"))
+			.jsonPath("$.queues[?(@.name == 'receipts')].retries")
+			.value(hasItem(greaterThanOrEqualTo(2)));
+		this.client.get().uri("/actuator/workqueues/nope").exchange().expectStatus().isNotFound();
+		this.client.get()
+			.uri("/actuator/health")
+			.exchange()
+			.expectBody()
+			.jsonPath("$.components.workqueues.status")
+			.isEqualTo("UP");
+
+		String scrape = this.client.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+		assertThat(scrape).contains("workqueue_adds_total{name=\"deliveries\"}",
+				"workqueue_retries_total{name=\"deliveries\"} 4.0", "workqueue_depth{name=\"receipts\"}",
+				"workqueue_queue_duration_seconds_bucket{name=\"deliveries\"",
+				"workqueue_work_duration_seconds_count{name=\"deliveries\"}",
+				"workqueue_unfinished_work_seconds{name=\"deliveries\"}",
+				"workqueue_longest_running_processor_seconds{name=\"deliveries\"}",
+				"workqueue_delayed_items{name=\"receipts\"}");
+	}
+
+	@Test
+	void badRequestsAreRejectedNamingTheFieldAndQueueNothing() {
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"targetId\":\"\",\"payload\":\"x\"}")
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.field")
+			.isEqualTo("targetId");
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"targetId\":\"shop-9\"}")
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.field")
+			.isEqualTo("payload");
+		this.client.post()
+			.uri("/webhooks/burst?count=0")
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.field")
+			.isEqualTo("count");
+		this.client.get()
+			.uri("/webhooks/deliveries")
+			.exchange()
+			.expectBody()
+			.jsonPath("$[?(@.targetId == 'shop-9')]")
+			.doesNotExist();
+	}
+
+	private void postWebhook(String targetId, String payload) {
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"targetId\":\"" + targetId + "\",\"payload\":\"" + payload + "\"}")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody()
+			.jsonPath("$.targetId")
+			.isEqualTo(targetId);
+	}
+
+}

@@ -1,0 +1,101 @@
+package dev.workqueue.benchmarks;
+
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * When each of {@code n} scheduled items was due and when it actually fired, on
+ * {@link System#nanoTime()}, and the accuracy figures drawn from that.
+ * <p>
+ * {@link #scheduling(int, long)} is called by the scheduling thread just before the
+ * contender is asked to schedule item {@code i}, so the contender's own due time is at or
+ * after the one recorded here: an item reported early fired before the contender's own
+ * deadline, too. {@link #fired(int)} is called by one firing thread (a consumer or the
+ * timer's thread); the latch publishes each first firing to {@link #awaitAll}.
+ */
+final class FiringLog {
+
+	private final long[] dueNanos;
+
+	private final long[] firedNanos;
+
+	private final CountDownLatch unfired;
+
+	/** Firings of an item that had fired already; firing thread only. */
+	private int duplicates;
+
+	FiringLog(int items) {
+		this.dueNanos = new long[items];
+		this.firedNanos = new long[items];
+		this.unfired = new CountDownLatch(items);
+	}
+
+	void scheduling(int item, long delayNanos) {
+		this.dueNanos[item] = System.nanoTime() + delayNanos;
+	}
+
+	void fired(int item) {
+		long nowNanos = System.nanoTime();
+		if (this.firedNanos[item] != 0) {
+			this.duplicates++;
+			return;
+		}
+		this.firedNanos[item] = nowNanos;
+		this.unfired.countDown();
+	}
+
+	/**
+	 * Waits until every item has fired, or until {@code grace} after the latest due time.
+	 * @param graceNanos how long to wait past the latest due time
+	 * @throws InterruptedException if interrupted
+	 */
+	void awaitAll(long graceNanos) throws InterruptedException {
+		long lastDueNanos = Arrays.stream(this.dueNanos).max().orElse(System.nanoTime());
+		this.unfired.await(Math.max(0, lastDueNanos + graceNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Fills {@code accuracy} with this log's figures, each times {@code share} (see
+	 * {@link Figures}). Call once the firing threads have stopped.
+	 * @param accuracy the counters to fill
+	 * @param share the weight of this iteration
+	 */
+	void report(FiringAccuracyBenchmark.Accuracy accuracy, double share) {
+		long[] latenessNanos = new long[this.dueNanos.length];
+		int fired = 0;
+		int early = 0;
+		long maxEarlyNanos = 0;
+		for (int i = 0; i < this.dueNanos.length; i++) {
+			if (this.firedNanos[i] == 0) {
+				continue;
+			}
+			long lateNanos = this.firedNanos[i] - this.dueNanos[i];
+			if (lateNanos < 0) {
+				early++;
+				maxEarlyNanos = Math.max(maxEarlyNanos, -lateNanos);
+			}
+			latenessNanos[fired++] = lateNanos;
+		}
+		Arrays.sort(latenessNanos, 0, fired);
+		accuracy.early = early * share;
+		accuracy.lost = (this.dueNanos.length - fired) * share;
+		accuracy.duplicates = this.duplicates * share;
+		accuracy.maxEarlyMicros = micros(maxEarlyNanos) * share;
+		accuracy.p50LatenessMicros = micros(percentile(latenessNanos, fired, 0.50)) * share;
+		accuracy.p99LatenessMicros = micros(percentile(latenessNanos, fired, 0.99)) * share;
+		accuracy.maxLatenessMicros = micros((fired > 0) ? latenessNanos[fired - 1] : 0) * share;
+	}
+
+	private static long percentile(long[] sorted, int count, double fraction) {
+		if (count == 0) {
+			return 0;
+		}
+		return sorted[Math.min(count - 1, (int) Math.ceil(fraction * count) - 1)];
+	}
+
+	private static double micros(long nanos) {
+		return nanos / 1_000.0;
+	}
+
+}

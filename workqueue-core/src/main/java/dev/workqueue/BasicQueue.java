@@ -1,0 +1,534 @@
+package dev.workqueue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * The plain {@link WorkQueue}: client-go's {@code queue.go} with its {@code dirty} and
+ * {@code processing} sets folded into one map from item to {@link Node}.
+ * <p>
+ * <b>Structures.</b> {@link #nodes}, an {@link ItemTable}, maps every item that is queued
+ * or being processed to its node; the node's {@code state} says which
+ * ({@link Node#QUEUED}, {@link Node#PROCESSING}, or {@link Node#DIRTY}: being processed
+ * and added again). Ready nodes form a FIFO linked through {@code Node.next}. With
+ * metrics on, nodes being processed form a second list in hand-out order (through
+ * {@code next}/{@code prev}; a node is never in both), whose head is the longest-running
+ * item. An item is in the map exactly while it is queued or processing, so the map
+ * empties when the queue does.
+ * <p>
+ * <b>Concurrency.</b> One {@link ReentrantLock} guards every mutation: the map, the node
+ * fields, both lists, the counters and the shutdown flags. Consumers wait on
+ * {@link #readyOrShutDown} and are signalled only when someone waits;
+ * {@code shutDownWithDrain} waits on {@link #drained}. A consumer that finds the queue
+ * empty first spins for a few microseconds without the lock (see {@link #spinForHead()}).
+ * The one path that skips the lock is a duplicate {@code add} (see
+ * {@link Node#absorbDuplicate()}): it looks the node up without the lock (which the table
+ * allows) and succeeds only with a CAS on its state, which the hand-out
+ * ({@code QUEUED → PROCESSING}) and {@code done} ({@code DIRTY → QUEUED}) transitions
+ * read with an atomic {@code getAndSet}. Hence every {@code add(x)} happens before the
+ * next hand-out of {@code x} (through the lock or through that CAS), and actions before
+ * {@code add(x)} are visible to the worker that next gets {@code x}.
+ * <p>
+ * <b>Cost.</b> A new item costs one 48-byte node and one table slot; {@code add},
+ * {@code get} and {@code done} take the lock once each and probe the table once each
+ * ({@code get} not at all). The only other atomic instruction on that path is the
+ * hand-out's {@code getAndSet}. With {@link WorkQueueMetrics#NOOP} the clock is never
+ * read on {@code add}, {@code get} or {@code done}; metrics hooks run after the lock is
+ * released.
+ *
+ * @param <T> the item type
+ */
+final class BasicQueue<T> implements WorkQueue<T> {
+
+	/** Checks for a ready node before a consumer parks; a few microseconds at most. */
+	private static final int HAND_OFF_SPINS = 256;
+
+	private static final VarHandle HEAD;
+
+	static {
+		try {
+			HEAD = MethodHandles.lookup().findVarHandle(BasicQueue.class, "head", Node.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private final String name;
+
+	private final Clock clock;
+
+	private final WorkQueueMetrics metrics;
+
+	/** Whether metrics are recorded: only then is the clock read on the hot path. */
+	private final boolean timed;
+
+	/** Items queued or processing; written under the lock, read without it by add. */
+	private final ItemTable<T, Node<T>> nodes = new ItemTable<>();
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition readyOrShutDown = this.lock.newCondition();
+
+	private final Condition drained = this.lock.newCondition();
+
+	/** Oldest ready node (next to hand out); guarded by lock. */
+	private Node<T> head;
+
+	/** Newest ready node; guarded by lock. */
+	private Node<T> tail;
+
+	/** Longest-running node, maintained only when timed; guarded by lock. */
+	private Node<T> firstProcessing;
+
+	/** Newest node handed out, maintained only when timed; guarded by lock. */
+	private Node<T> lastProcessing;
+
+	/** Guarded by lock. */
+	private int readyCount;
+
+	/** Guarded by lock. */
+	private int processingCount;
+
+	/** Sum of the processing nodes' start times, wrapping; only when timed. */
+	private long startedNanosSum;
+
+	/** Threads waiting in get/poll; guarded by lock. */
+	private int waitingConsumers;
+
+	/** Threads waiting in shutDownWithDrain; guarded by lock. */
+	private int drainWaiters;
+
+	/** Number of shutDown calls: a drain returns when it changes; guarded by lock. */
+	private long drainReleases;
+
+	/** Written under the lock; read without it by {@link #isShuttingDown()}. */
+	private volatile boolean shuttingDown;
+
+	BasicQueue(String name, Clock clock, WorkQueueMetrics metrics) {
+		this.name = name;
+		this.clock = clock;
+		this.metrics = metrics;
+		this.timed = metrics != WorkQueueMetrics.NOOP;
+	}
+
+	@Override
+	public void add(T item) {
+		Objects.requireNonNull(item, "item");
+		int hash = item.hashCode();
+		Node<T> existing = this.nodes.get(item, hash);
+		if (existing != null && existing.absorbDuplicate()) {
+			return;
+		}
+		Node<T> fresh = new Node<>(item, hash);
+		long nowNanos = this.timed ? this.clock.nanoTime() : 0;
+		this.lock.lock();
+		try {
+			if (this.shuttingDown) {
+				return;
+			}
+			fresh.queuedAtNanos = nowNanos;
+			Node<T> node = this.nodes.putIfAbsent(fresh);
+			if (node == null) {
+				// Lock-free readers may see the node before it is linked: harmless, as
+				// no consumer can take it before the lock is released.
+				enqueue(fresh);
+			}
+			else if (node.state == Node.PROCESSING) {
+				node.markDirty();
+				node.queuedAtNanos = nowNanos;
+			}
+			else {
+				return;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (this.timed) {
+			this.metrics.added();
+		}
+	}
+
+	@Override
+	public T get() throws InterruptedException {
+		return take(false, 0);
+	}
+
+	@Override
+	public T poll(Duration timeout) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return take(true, Nanos.of(timeout));
+	}
+
+	private T take(boolean bounded, long timeoutNanos) throws InterruptedException {
+		T item;
+		long queuedNanos;
+		this.lock.lock();
+		try {
+			Node<T> node = this.head;
+			if (node == null) {
+				node = awaitHead(bounded, timeoutNanos);
+				if (node == null) {
+					return null;
+				}
+			}
+			item = node.item;
+			queuedNanos = handOut(node);
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (this.timed) {
+			this.metrics.handedOut(queuedNanos);
+		}
+		return item;
+	}
+
+	/** Waits for a ready node; null on shutdown or timeout. Called with the lock held. */
+	private Node<T> awaitHead(boolean bounded, long timeoutNanos) throws InterruptedException {
+		if (bounded && timeoutNanos <= 0) {
+			return null;
+		}
+		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
+		if (!this.shuttingDown) {
+			spinForHead();
+		}
+		Node<T> node;
+		while ((node = this.head) == null) {
+			if (this.shuttingDown || (bounded && this.clock.nanoTime() >= deadlineNanos)) {
+				return null;
+			}
+			this.waitingConsumers++;
+			try {
+				if (bounded) {
+					this.clock.awaitUntil(this.lock, this.readyOrShutDown, deadlineNanos);
+				}
+				else {
+					this.readyOrShutDown.await();
+				}
+			}
+			finally {
+				this.waitingConsumers--;
+			}
+		}
+		return node;
+	}
+
+	/**
+	 * Lets go of the lock and spins briefly until a node looks ready, then takes the lock
+	 * again. A consumer that drained the queue usually finds the producer's next item
+	 * within a few microseconds; parking and being unparked costs more than that, and the
+	 * unpark would fall on the producer. The unlocked read of {@code head} is only a
+	 * hint: the caller checks again under the lock.
+	 */
+	private void spinForHead() {
+		this.lock.unlock();
+		try {
+			for (int spins = HAND_OFF_SPINS; spins > 0 && HEAD.getOpaque(this) == null; spins--) {
+				Thread.onSpinWait();
+			}
+		}
+		finally {
+			this.lock.lock();
+		}
+	}
+
+	/**
+	 * Moves the head to processing; returns its queued time. Called with the lock held.
+	 */
+	private long handOut(Node<T> node) {
+		this.head = node.next;
+		if (this.head == null) {
+			this.tail = null;
+		}
+		node.next = null;
+		this.readyCount--;
+		this.processingCount++;
+		node.markProcessing();
+		if (!this.timed) {
+			return 0;
+		}
+		long nowNanos = this.clock.nanoTime();
+		node.startedAtNanos = nowNanos;
+		this.startedNanosSum += nowNanos;
+		node.prev = this.lastProcessing;
+		if (this.lastProcessing == null) {
+			this.firstProcessing = node;
+		}
+		else {
+			this.lastProcessing.next = node;
+		}
+		this.lastProcessing = node;
+		return nowNanos - node.queuedAtNanos;
+	}
+
+	@Override
+	public void done(T item) {
+		Objects.requireNonNull(item, "item");
+		long workNanos = 0;
+		this.lock.lock();
+		try {
+			Node<T> node = this.nodes.get(item);
+			if (node == null || node.state == Node.QUEUED) {
+				return;
+			}
+			this.processingCount--;
+			if (this.timed) {
+				workNanos = unlinkProcessing(node);
+			}
+			if (node.state == Node.DIRTY) {
+				node.markRequeued();
+				enqueue(node);
+			}
+			else {
+				// The node stays PROCESSING forever, so a reader still holding it takes
+				// the lock.
+				this.nodes.remove(node);
+			}
+			if (this.processingCount == 0 && this.drainWaiters > 0) {
+				this.drained.signalAll();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (this.timed) {
+			this.metrics.done(workNanos);
+		}
+	}
+
+	/** Called with the lock held, only when timed; returns the work time. */
+	private long unlinkProcessing(Node<T> node) {
+		if (node.prev == null) {
+			this.firstProcessing = node.next;
+		}
+		else {
+			node.prev.next = node.next;
+		}
+		if (node.next == null) {
+			this.lastProcessing = node.prev;
+		}
+		else {
+			node.next.prev = node.prev;
+		}
+		node.next = null;
+		node.prev = null;
+		this.startedNanosSum -= node.startedAtNanos;
+		return this.clock.nanoTime() - node.startedAtNanos;
+	}
+
+	/** Appends a ready node and wakes one consumer. Called with the lock held. */
+	private void enqueue(Node<T> node) {
+		if (this.tail == null) {
+			this.head = node;
+		}
+		else {
+			this.tail.next = node;
+		}
+		this.tail = node;
+		this.readyCount++;
+		if (this.waitingConsumers > 0) {
+			this.readyOrShutDown.signal();
+		}
+	}
+
+	@Override
+	public int size() {
+		this.lock.lock();
+		try {
+			return this.readyCount;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void shutDown() {
+		this.lock.lock();
+		try {
+			this.shuttingDown = true;
+			this.drainReleases++;
+			this.readyOrShutDown.signalAll();
+			this.drained.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void shutDownWithDrain() {
+		this.lock.lock();
+		try {
+			this.shuttingDown = true;
+			this.readyOrShutDown.signalAll();
+			long releases = this.drainReleases;
+			while (this.processingCount > 0 && this.drainReleases == releases) {
+				this.drainWaiters++;
+				try {
+					this.drained.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+				finally {
+					this.drainWaiters--;
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public boolean isShuttingDown() {
+		return this.shuttingDown;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public WorkQueueStats stats() {
+		this.lock.lock();
+		try {
+			if (!this.timed) {
+				return new WorkQueueStats(this.readyCount, this.processingCount, 0, 0, 0, 0, 0);
+			}
+			long nowNanos = this.clock.nanoTime();
+			long oldestQueuedNanos = (this.head != null) ? nowNanos - this.head.queuedAtNanos : 0;
+			// The sum of (now - start) over the processing nodes: exact despite
+			// wrapping, as long as the true sum fits in a long.
+			long unfinishedNanos = this.processingCount * nowNanos - this.startedNanosSum;
+			long longestNanos = (this.firstProcessing != null) ? nowNanos - this.firstProcessing.startedAtNanos : 0;
+			return new WorkQueueStats(this.readyCount, this.processingCount, 0, 0, oldestQueuedNanos, unfinishedNanos,
+					longestNanos);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Number of items in the internal map (queued or processing), for leak tests. */
+	int trackedItems() {
+		this.lock.lock();
+		try {
+			return this.nodes.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "WorkQueue[" + this.name + "]";
+	}
+
+	/**
+	 * One item's state. Fields other than {@code state} are guarded by the queue's lock;
+	 * {@code state} is also read (and CAS'd to itself) by the lock-free duplicate check.
+	 *
+	 * @param <T> the item type
+	 */
+	static final class Node<T> extends KeyedEntry<T> {
+
+		/** Ready, in the FIFO, not yet handed out. */
+		static final int QUEUED = 0;
+
+		/**
+		 * Handed out, not yet done. Also the final state of a node removed from the map.
+		 */
+		static final int PROCESSING = 1;
+
+		/** Handed out, not yet done, and added again: queued again on done. */
+		static final int DIRTY = 2;
+
+		private static final VarHandle STATE;
+
+		static {
+			try {
+				STATE = MethodHandles.lookup().findVarHandle(Node.class, "state", int.class);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new ExceptionInInitializerError(ex);
+			}
+		}
+
+		/** Starts QUEUED (zero) without a volatile write. */
+		volatile int state;
+
+		/** Next in the ready FIFO, or in the processing list. */
+		Node<T> next;
+
+		/** Previous in the processing list (timed only). */
+		Node<T> prev;
+
+		long queuedAtNanos;
+
+		long startedAtNanos;
+
+		Node(T item, int hash) {
+			super(item, hash);
+		}
+
+		/**
+		 * Tries to absorb an {@code add} of this node's item without the lock; returns
+		 * whether it did. It succeeds only if the node is QUEUED or DIRTY at the moment
+		 * of the CAS, where the add linearises as a no-op:
+		 * <ul>
+		 * <li>A QUEUED or DIRTY node is always the item's node in the map: nodes enter
+		 * the map QUEUED, and a node leaves it only as PROCESSING, never to change
+		 * again.</li>
+		 * <li>QUEUED means not yet handed out, DIRTY means queued again on done: either
+		 * way a hand-out of the item follows this add, so no update is lost.</li>
+		 * <li>The transitions out of QUEUED and DIRTY use {@code getAndSet}, which reads
+		 * this CAS's write: the add happens before that hand-out. If a transition wins
+		 * the race, the CAS fails and the add takes the lock.</li>
+		 * </ul>
+		 * After shutdown a QUEUED node still absorbs the add, which is ignored anyway.
+		 */
+		boolean absorbDuplicate() {
+			// A failed CAS means another thread changed the state: re-read and retry
+			// unless it is now PROCESSING (producers absorbing the same item race here).
+			for (int current = this.state; current != PROCESSING; current = this.state) {
+				if (STATE.compareAndSet(this, current, current)) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		/**
+		 * PROCESSING → DIRTY, under the lock: a release store suffices, since that add
+		 * publishes through the lock and a racing reader that still sees PROCESSING takes
+		 * the lock.
+		 */
+		void markDirty() {
+			STATE.setRelease(this, DIRTY);
+		}
+
+		void markProcessing() {
+			STATE.getAndSet(this, PROCESSING);
+		}
+
+		void markRequeued() {
+			STATE.getAndSet(this, QUEUED);
+		}
+
+	}
+
+}

@@ -1,0 +1,176 @@
+package dev.workqueue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A hash set of {@link KeyedEntry entries} keyed by their item's
+ * {@code equals}/{@code hashCode}: the index from item to state of the queues.
+ * <p>
+ * <b>How it works.</b> Open addressing with linear probing over one power-of-two array of
+ * entry references, Fibonacci hashing of the hash code each entry keeps, and
+ * backward-shift deletion (no tombstones). It grows when more than half full and shrinks
+ * below one eighth, so it costs 8 to 16 bytes per entry with compressed oops (a
+ * {@code HashMap} costs about 40: a node plus its slot). A probe compares the kept hash
+ * before calling {@code equals}, and moving or rehashing an entry never calls
+ * {@code hashCode}. No operation allocates except resizing.
+ * <p>
+ * <b>Concurrency.</b> Writes ({@link #putIfAbsent}, {@link #remove}, {@link #clear}) must
+ * be serialised by the caller (a lock, or a single owner thread). {@link #get} may run
+ * concurrently with a writer, without locking: slots are written with release and read
+ * with acquire semantics and a resized array is published through a volatile field, so a
+ * racing {@code get} sees fully built entries, but it may miss an entry that is being
+ * moved or added, or return one just removed. Callers that read without the lock must
+ * treat a miss as "unknown" and check a returned entry's own state.
+ *
+ * @param <T> the item type
+ * @param <E> the entry type
+ */
+final class ItemTable<T, E extends KeyedEntry<T>> {
+
+	private static final int MIN_CAPACITY = 16;
+
+	private static final int GOLDEN_RATIO = 0x9E3779B9;
+
+	private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(KeyedEntry[].class);
+
+	/**
+	 * Replaced (volatile write) on resize; its elements accessed through {@link #SLOT}.
+	 */
+	private volatile KeyedEntry<?>[] slots = new KeyedEntry<?>[MIN_CAPACITY];
+
+	/** Writers only. */
+	private int size;
+
+	/**
+	 * Returns the entry for {@code item}. Safe without the writers' lock, with the
+	 * caveats in the class description.
+	 * @param item the item
+	 * @return its entry, or {@code null}
+	 */
+	E get(Object item) {
+		return get(item, item.hashCode());
+	}
+
+	/**
+	 * Same as {@link #get(Object)}, for a caller that has the item's hash code already.
+	 * @param item the item
+	 * @param hash {@code item.hashCode()}
+	 * @return its entry, or {@code null}
+	 */
+	@SuppressWarnings("unchecked")
+	E get(Object item, int hash) {
+		KeyedEntry<?>[] slots = this.slots;
+		int mask = slots.length - 1;
+		int i = home(hash, slots.length);
+		// Bounded: a reader racing with writers could otherwise chase moving entries.
+		for (int probes = 0; probes < slots.length; probes++) {
+			KeyedEntry<?> entry = (KeyedEntry<?>) SLOT.getAcquire(slots, i);
+			if (entry == null) {
+				return null;
+			}
+			if (entry.hash == hash && (entry.item == item || entry.item.equals(item))) {
+				return (E) entry;
+			}
+			i = (i + 1) & mask;
+		}
+		return null;
+	}
+
+	/**
+	 * Adds {@code entry} unless an entry for an equal item is present. Writers only.
+	 * @param entry the entry to add
+	 * @return the present entry for the same item, or {@code null} if {@code entry} was
+	 * added
+	 */
+	@SuppressWarnings("unchecked")
+	E putIfAbsent(E entry) {
+		KeyedEntry<?>[] slots = this.slots;
+		int mask = slots.length - 1;
+		for (int i = home(entry.hash, slots.length);; i = (i + 1) & mask) {
+			KeyedEntry<?> present = slots[i];
+			if (present == null) {
+				SLOT.setRelease(slots, i, entry);
+				if (++this.size > slots.length >>> 1) {
+					resize(slots.length << 1);
+				}
+				return null;
+			}
+			if (present.hash == entry.hash && (present.item == entry.item || present.item.equals(entry.item))) {
+				return (E) present;
+			}
+		}
+	}
+
+	/**
+	 * Removes {@code entry}, which must be present (found by identity). Writers only.
+	 * @param entry the entry to remove
+	 */
+	void remove(E entry) {
+		KeyedEntry<?>[] slots = this.slots;
+		int mask = slots.length - 1;
+		int hole = home(entry.hash, slots.length);
+		while (slots[hole] != entry) {
+			hole = (hole + 1) & mask;
+		}
+		// Backward shift: move later members of the probe run into the hole when the
+		// hole lies between their home slot and where they sit, so that every entry
+		// stays reachable from its home without crossing an empty slot.
+		for (int i = (hole + 1) & mask; slots[i] != null; i = (i + 1) & mask) {
+			KeyedEntry<?> candidate = slots[i];
+			if (((i - home(candidate.hash, slots.length)) & mask) >= ((i - hole) & mask)) {
+				SLOT.setRelease(slots, hole, candidate);
+				hole = i;
+			}
+		}
+		SLOT.setRelease(slots, hole, (KeyedEntry<?>) null);
+		if (--this.size < slots.length >>> 3 && slots.length > MIN_CAPACITY) {
+			resize(slots.length >>> 1);
+		}
+	}
+
+	/**
+	 * Returns the number of entries. Writers only.
+	 * @return the number of entries
+	 */
+	int size() {
+		return this.size;
+	}
+
+	/**
+	 * Returns the number of slots, for tests of the memory bound. Writers only.
+	 * @return the number of slots
+	 */
+	int capacity() {
+		return this.slots.length;
+	}
+
+	/** Removes every entry and releases the array. Writers only. */
+	void clear() {
+		this.slots = new KeyedEntry<?>[MIN_CAPACITY];
+		this.size = 0;
+	}
+
+	private void resize(int capacity) {
+		KeyedEntry<?>[] old = this.slots;
+		KeyedEntry<?>[] slots = new KeyedEntry<?>[capacity];
+		int mask = capacity - 1;
+		for (KeyedEntry<?> entry : old) {
+			if (entry != null) {
+				int i = home(entry.hash, capacity);
+				while (slots[i] != null) {
+					i = (i + 1) & mask;
+				}
+				slots[i] = entry;
+			}
+		}
+		// The volatile write publishes the filled array to lock-free readers.
+		this.slots = slots;
+	}
+
+	/** The top bits of the mixed hash: {@code capacity} is a power of two. */
+	private static int home(int hash, int capacity) {
+		return (hash * GOLDEN_RATIO) >>> Integer.numberOfLeadingZeros(capacity - 1);
+	}
+
+}

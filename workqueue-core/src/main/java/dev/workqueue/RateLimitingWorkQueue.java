@@ -1,0 +1,115 @@
+package dev.workqueue;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.workqueue.ratelimit.RateLimiter;
+
+/**
+ * The {@link RateLimitingQueue}: a {@link DelayingQueue} whose {@code addRateLimited}
+ * delays by what a {@link RateLimiter} says, as client-go's {@code rateLimitingType}.
+ * Holds no state of its own; thread-safe as its parts are.
+ *
+ * @param <T> the item type
+ */
+final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
+
+	private final DelayingQueue<T> queue;
+
+	private final RateLimiter<? super T> rateLimiter;
+
+	RateLimitingWorkQueue(DelayingQueue<T> queue, RateLimiter<? super T> rateLimiter) {
+		this.queue = queue;
+		this.rateLimiter = rateLimiter;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Ignored after shutdown without asking the rate limiter, so that an ignored add does
+	 * not count as a requeue.
+	 */
+	@Override
+	public void addRateLimited(T item) {
+		Objects.requireNonNull(item, "item");
+		if (!this.queue.isShuttingDown()) {
+			this.queue.addAfter(item, this.rateLimiter.when(item));
+		}
+	}
+
+	@Override
+	public void forget(T item) {
+		this.rateLimiter.forget(Objects.requireNonNull(item, "item"));
+	}
+
+	@Override
+	public int numRequeues(T item) {
+		return this.rateLimiter.numRequeues(Objects.requireNonNull(item, "item"));
+	}
+
+	@Override
+	public void addAfter(T item, Duration delay) {
+		this.queue.addAfter(item, delay);
+	}
+
+	@Override
+	public void add(T item) {
+		this.queue.add(item);
+	}
+
+	@Override
+	public T get() throws InterruptedException {
+		return this.queue.get();
+	}
+
+	@Override
+	public T poll(Duration timeout) throws InterruptedException {
+		return this.queue.poll(timeout);
+	}
+
+	@Override
+	public void done(T item) {
+		this.queue.done(item);
+	}
+
+	@Override
+	public int size() {
+		return this.queue.size();
+	}
+
+	@Override
+	public void shutDown() {
+		this.queue.shutDown();
+	}
+
+	@Override
+	public void shutDownWithDrain() {
+		this.queue.shutDownWithDrain();
+	}
+
+	@Override
+	public boolean isShuttingDown() {
+		return this.queue.isShuttingDown();
+	}
+
+	@Override
+	public String name() {
+		return this.queue.name();
+	}
+
+	@Override
+	public WorkQueueStats stats() {
+		return this.queue.stats();
+	}
+
+	/** The wrapped queue, for tests. */
+	DelayingQueue<T> delayingQueue() {
+		return this.queue;
+	}
+
+	@Override
+	public String toString() {
+		return "RateLimitingQueue[" + name() + "]";
+	}
+
+}

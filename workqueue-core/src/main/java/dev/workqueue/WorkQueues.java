@@ -1,0 +1,143 @@
+package dev.workqueue;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * Creates work queues: the one entry point to the queue implementations.
+ * <pre class="code">
+ * RateLimitingQueue&lt;String&gt; queue = WorkQueues.&lt;String&gt;builder()
+ *     .name("orders")
+ *     .buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter());
+ * </pre> Queues built here are thread-safe. Besides the rules of {@link WorkQueue}, they
+ * give this memory consistency effect: actions in a thread before {@code add(x)} (or
+ * before {@code addAfter}/{@code addRateLimited} of {@code x}) happen before actions
+ * after the next {@code get} or {@code poll} that returns {@code x}. A delaying or
+ * rate-limiting queue runs one daemon thread, {@code workqueue-<name>-delay}
+ * ({@code workqueue-delay} when unnamed), from its first delayed add until
+ * {@code shutDown}.
+ *
+ * @see WorkQueue
+ * @see DelayingQueue
+ * @see RateLimitingQueue
+ */
+public final class WorkQueues {
+
+	private WorkQueues() {
+	}
+
+	/**
+	 * Returns a builder with every option at its default.
+	 * @param <T> the item type
+	 * @return a new builder
+	 */
+	public static <T> Builder<T> builder() {
+		return new Builder<>();
+	}
+
+	/**
+	 * Configures and builds work queues. Every option has a default: unnamed, the system
+	 * clock, no metrics, a 10 second heartbeat. Each {@code build...} call creates a new,
+	 * independent queue from the current options, so a builder can be reused. Not
+	 * thread-safe.
+	 *
+	 * @param <T> the item type
+	 */
+	public static final class Builder<T> {
+
+		private static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+
+		private String name = "";
+
+		private Clock clock = Clock.system();
+
+		private WorkQueueMetrics metrics = WorkQueueMetrics.NOOP;
+
+		private Duration heartbeat = DEFAULT_HEARTBEAT;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the queue's name, used in its thread's name and by metrics.
+		 * @param name the name, {@code ""} for none (the default)
+		 * @return this builder
+		 */
+		public Builder<T> name(String name) {
+			this.name = Objects.requireNonNull(name, "name");
+			return this;
+		}
+
+		/**
+		 * Sets the clock that measures delays and timeouts (default
+		 * {@link Clock#system()}); tests pass a {@link dev.workqueue.time.FakeClock}.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder<T> clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Sets the hook that receives the queue's events (default
+		 * {@link WorkQueueMetrics#NOOP}, with which the queue never reads its clock on
+		 * {@code add}, {@code get} and {@code done}).
+		 * @param metrics the metrics hook
+		 * @return this builder
+		 */
+		public Builder<T> metrics(WorkQueueMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Sets the longest time a delaying queue's thread sleeps without checking for due
+		 * items (default 10 seconds, as client-go): insurance only, since the thread
+		 * otherwise wakes exactly when the earliest item is due.
+		 * @param heartbeat the heartbeat, positive
+		 * @return this builder
+		 * @throws IllegalArgumentException if {@code heartbeat} is zero or negative
+		 */
+		public Builder<T> heartbeat(Duration heartbeat) {
+			Objects.requireNonNull(heartbeat, "heartbeat");
+			if (heartbeat.isNegative() || heartbeat.isZero()) {
+				throw new IllegalArgumentException("heartbeat must be positive, was " + heartbeat);
+			}
+			this.heartbeat = heartbeat;
+			return this;
+		}
+
+		/**
+		 * Builds a plain work queue.
+		 * @return a new queue
+		 */
+		public WorkQueue<T> buildQueue() {
+			return new BasicQueue<>(this.name, this.clock, this.metrics);
+		}
+
+		/**
+		 * Builds a delaying queue.
+		 * @return a new queue
+		 */
+		public DelayingQueue<T> buildDelayingQueue() {
+			return new DelayingWorkQueue<>(buildQueue(), this.clock, this.metrics, Nanos.of(this.heartbeat));
+		}
+
+		/**
+		 * Builds a rate-limiting queue.
+		 * @param limiter decides the delay of {@code addRateLimited}
+		 * @return a new queue
+		 */
+		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
+			Objects.requireNonNull(limiter, "limiter");
+			return new RateLimitingWorkQueue<>(buildDelayingQueue(), limiter);
+		}
+
+	}
+
+}

@@ -1,0 +1,101 @@
+package dev.workqueue.ratelimit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@link RateLimiter} that backs off exponentially per item, as client-go's
+ * {@code ItemExponentialFailureRateLimiter}: {@link #when} returns
+ * {@code baseDelay * 2^n}, where {@code n} is how many times the item failed before
+ * (base, 2·base, 4·base, …), capped at {@code maxDelay}. {@link #forget} starts the item
+ * over at {@code baseDelay}.
+ * <p>
+ * <b>How it works.</b> The constructor computes every distinct delay once, doubling the
+ * base until it reaches the cap (at most a few dozen entries), and any further failure
+ * maps to the last entry. So a million failures return {@code maxDelay}: nothing is
+ * shifted or raised to a power per call and nothing overflows or wraps (unlike a shift by
+ * the failure count, which repeats itself after 64 failures). A call costs one map lookup
+ * and one compare-and-set and allocates nothing once the item is known.
+ * <p>
+ * Thread-safe and lock-free. Every item that failed keeps one small entry until it is
+ * forgotten, so callers {@link #forget} items once they succeed or are given up, as with
+ * client-go.
+ *
+ * @param <T> the item type
+ */
+public final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
+
+	private final Duration baseDelay;
+
+	private final Duration maxDelay;
+
+	/**
+	 * {@code delays[n]} is the delay after {@code n} earlier failures; the last is the
+	 * cap.
+	 */
+	private final Duration[] delays;
+
+	private final FailureCounts<T> failures = new FailureCounts<>();
+
+	/**
+	 * Creates a limiter whose delays start at {@code baseDelay} and double up to
+	 * {@code maxDelay}.
+	 * @param baseDelay the delay after the first failure, zero or positive
+	 * @param maxDelay the largest delay, not less than {@code baseDelay}
+	 * @throws IllegalArgumentException if a delay is negative or {@code maxDelay} is less
+	 * than {@code baseDelay}
+	 */
+	public ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
+		this.baseDelay = Preconditions.requireNonNegative(baseDelay, "baseDelay");
+		this.maxDelay = Preconditions.requireNonNegative(maxDelay, "maxDelay");
+		if (maxDelay.compareTo(baseDelay) < 0) {
+			throw new IllegalArgumentException(
+					"maxDelay must not be less than baseDelay (" + baseDelay + "), was " + maxDelay);
+		}
+		this.delays = doublings(baseDelay, maxDelay);
+	}
+
+	private static Duration[] doublings(Duration baseDelay, Duration maxDelay) {
+		List<Duration> delays = new ArrayList<>();
+		Duration delay = baseDelay;
+		delays.add(delay);
+		// A zero base never grows; otherwise stop once the cap is reached.
+		while (!delay.isZero() && delay.compareTo(maxDelay) < 0) {
+			delay = (delay.compareTo(maxDelay.minus(delay)) < 0) ? delay.plus(delay) : maxDelay;
+			delays.add(delay);
+		}
+		return delays.toArray(new Duration[0]);
+	}
+
+	@Override
+	public Duration when(T item) {
+		Objects.requireNonNull(item, "item");
+		int earlierFailures = this.failures.increment(item);
+		return this.delays[Math.min(earlierFailures, this.delays.length - 1)];
+	}
+
+	@Override
+	public void forget(T item) {
+		Objects.requireNonNull(item, "item");
+		this.failures.forget(item);
+	}
+
+	@Override
+	public int numRequeues(T item) {
+		Objects.requireNonNull(item, "item");
+		return this.failures.get(item);
+	}
+
+	/** Returns how many items this limiter holds state for; for tests. */
+	int trackedItems() {
+		return this.failures.size();
+	}
+
+	@Override
+	public String toString() {
+		return "ItemExponentialFailureRateLimiter[baseDelay=" + this.baseDelay + ", maxDelay=" + this.maxDelay + "]";
+	}
+
+}

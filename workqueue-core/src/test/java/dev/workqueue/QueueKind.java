@@ -1,0 +1,44 @@
+package dev.workqueue;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * The three queues {@link WorkQueues} builds, so that the plain-queue rules can be
+ * checked against each layer, plus access to their internals for tests.
+ */
+enum QueueKind {
+
+	PLAIN(WorkQueues.Builder::buildQueue),
+
+	DELAYING(WorkQueues.Builder::buildDelayingQueue),
+
+	RATE_LIMITING((builder) -> builder.buildRateLimitingQueue(new FixedDelayRateLimiter<>(Duration.ofSeconds(1))));
+
+	private final Function<WorkQueues.Builder<String>, WorkQueue<String>> factory;
+
+	QueueKind(Function<WorkQueues.Builder<String>, WorkQueue<String>> factory) {
+		this.factory = factory;
+	}
+
+	WorkQueue<String> build(WorkQueues.Builder<String> builder) {
+		return this.factory.apply(builder);
+	}
+
+	/** The plain queue at the bottom of any queue built by {@link WorkQueues}. */
+	static BasicQueue<?> basic(WorkQueue<?> queue) {
+		if (queue instanceof BasicQueue<?> basic) {
+			return basic;
+		}
+		return (BasicQueue<?>) delaying(queue).queue();
+	}
+
+	/** The delaying layer of a delaying or rate-limiting queue. */
+	static DelayingWorkQueue<?> delaying(WorkQueue<?> queue) {
+		if (queue instanceof RateLimitingWorkQueue<?> rateLimiting) {
+			return (DelayingWorkQueue<?>) rateLimiting.delayingQueue();
+		}
+		return (DelayingWorkQueue<?>) queue;
+	}
+
+}

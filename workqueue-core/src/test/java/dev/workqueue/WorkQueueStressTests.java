@@ -1,0 +1,201 @@
+package dev.workqueue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.workqueue.time.FakeClock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Many producers and consumers on a few hot keys, trying to break the invariants: an item
+ * is never processed by two consumers at once, no update is lost (a key added after its
+ * last processing started is processed again), nothing is left in the internal maps.
+ */
+class WorkQueueStressTests {
+
+	private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+	private static final int KEYS = 32;
+
+	private static final int PRODUCERS = 4;
+
+	private static final int CONSUMERS = 4;
+
+	private static final int ADDS_PER_PRODUCER = 50_000;
+
+	@ParameterizedTest
+	@EnumSource(value = QueueKind.class, names = { "PLAIN", "DELAYING" })
+	void concurrentProducersAndConsumersNeverShareAnItemNorLoseAnUpdate(QueueKind kind) throws Exception {
+		WorkQueue<String> queue = kind.build(WorkQueues.<String>builder().name("stress"));
+		String[] keys = new String[KEYS];
+		Map<String, AtomicLong> versions = new HashMap<>();
+		Map<String, AtomicLong> versionSeenByLastProcessing = new HashMap<>();
+		for (int i = 0; i < KEYS; i++) {
+			keys[i] = "key" + i;
+			versions.put(keys[i], new AtomicLong());
+			versionSeenByLastProcessing.put(keys[i], new AtomicLong(-1));
+		}
+		Set<String> inProcess = ConcurrentHashMap.newKeySet();
+		AtomicReference<String> violation = new AtomicReference<>();
+		AtomicLong processings = new AtomicLong();
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < PRODUCERS; p++) {
+			producers.add(start("producer" + p, () -> {
+				ThreadLocalRandom random = ThreadLocalRandom.current();
+				for (int i = 0; i < ADDS_PER_PRODUCER; i++) {
+					// An equal copy: the queue must match items by equals, not identity.
+					String key = new String(keys[random.nextInt(KEYS)]);
+					versions.get(key).incrementAndGet();
+					if (queue instanceof DelayingQueue<String> delaying && random.nextInt(8) == 0) {
+						delaying.addAfter(key, Duration.ofNanos(random.nextInt(200_000)));
+					}
+					else {
+						queue.add(key);
+					}
+				}
+			}));
+		}
+		List<Thread> consumers = new ArrayList<>();
+		for (int c = 0; c < CONSUMERS; c++) {
+			consumers.add(start("consumer" + c, () -> {
+				try {
+					for (String key = queue.get(); key != null; key = queue.get()) {
+						if (!inProcess.add(key)) {
+							violation.compareAndSet(null, key + " handed to two consumers at once");
+						}
+						// Processing reads the state its start can see; the rule says it
+						// saw the latest update or another processing follows.
+						versionSeenByLastProcessing.get(key).set(versions.get(key).get());
+						processings.incrementAndGet();
+						if (ThreadLocalRandom.current().nextInt(16) == 0) {
+							Thread.yield();
+						}
+						inProcess.remove(key);
+						queue.done(key);
+					}
+				}
+				catch (InterruptedException ex) {
+					violation.compareAndSet(null, "consumer interrupted");
+				}
+			}));
+		}
+		join(producers);
+		// Producers are done: waiting items only fall due, then the queue drains.
+		Await.atMost(DEADLINE).until(() -> queue.stats().waiting() == 0);
+		Await.atMost(DEADLINE).until(() -> {
+			WorkQueueStats stats = queue.stats();
+			return stats.depth() == 0 && stats.processing() == 0;
+		});
+		queue.shutDown();
+		join(consumers);
+		assertThat(violation.get()).isNull();
+		for (String key : keys) {
+			assertThat(versionSeenByLastProcessing.get(key).get()).as("last processing of %s saw its last update", key)
+				.isEqualTo(versions.get(key).get());
+		}
+		assertThat(processings.get()).as("duplicates were folded").isLessThan((long) PRODUCERS * ADDS_PER_PRODUCER);
+		assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		if (kind == QueueKind.DELAYING) {
+			Thread owner = QueueKind.delaying(queue).ownerThread();
+			Await.until(() -> !owner.isAlive());
+			assertThat(QueueKind.delaying(queue).heldEntries()).isZero();
+		}
+	}
+
+	@Test
+	void concurrentDelayedAddsEachArriveOnceAtTheirEarliestTime() throws Exception {
+		FakeClock clock = new FakeClock();
+		int items = 5_000;
+		int maxDelayMillis = 100;
+		Map<String, Long> earliestMillis = new ConcurrentHashMap<>();
+		try (DelayingQueue<String> queue = WorkQueues.<String>builder().clock(clock).buildDelayingQueue()) {
+			List<Thread> producers = new ArrayList<>();
+			for (int p = 0; p < PRODUCERS; p++) {
+				producers.add(start("producer" + p, () -> {
+					ThreadLocalRandom random = ThreadLocalRandom.current();
+					for (int i = 0; i < 20_000; i++) {
+						String item = "item" + random.nextInt(items);
+						long delayMillis = 1 + random.nextInt(maxDelayMillis);
+						earliestMillis.merge(item, delayMillis, Math::min);
+						queue.addAfter(item, Duration.ofMillis(delayMillis));
+					}
+				}));
+			}
+			join(producers);
+			for (long nowMillis = 5; nowMillis <= maxDelayMillis; nowMillis += 5) {
+				clock.step(Duration.ofMillis(5));
+				long due = countDue(earliestMillis, nowMillis);
+				Await.atMost(DEADLINE)
+					.until(() -> queue.size() == due && queue.stats().waiting() == earliestMillis.size() - due);
+			}
+			Map<String, Integer> arrivals = new HashMap<>();
+			for (String item = queue.poll(Duration.ZERO); item != null; item = queue.poll(Duration.ZERO)) {
+				arrivals.merge(item, 1, Integer::sum);
+				queue.done(item);
+			}
+			assertThat(arrivals).hasSize(earliestMillis.size());
+			assertThat(arrivals.values()).containsOnly(1);
+			assertThat(QueueKind.delaying(queue).heldEntries()).isZero();
+			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		}
+	}
+
+	@Test
+	void shutDownRacingWithDelayedAddsLeavesNothingBehind() throws Exception {
+		for (int round = 0; round < 20; round++) {
+			DelayingQueue<String> queue = WorkQueues.<String>builder().buildDelayingQueue();
+			List<Thread> producers = new ArrayList<>();
+			for (int p = 0; p < PRODUCERS; p++) {
+				producers.add(start("producer" + p, () -> {
+					ThreadLocalRandom random = ThreadLocalRandom.current();
+					while (!queue.isShuttingDown()) {
+						queue.addAfter("item" + random.nextInt(1000), Duration.ofMinutes(1));
+					}
+					for (int i = 0; i < 100; i++) {
+						queue.addAfter("late" + i, Duration.ofMinutes(1));
+					}
+				}));
+			}
+			queue.addAfter("first", Duration.ofMinutes(1));
+			Thread owner = QueueKind.delaying(queue).ownerThread();
+			Await.until(() -> queue.stats().retries() > 1000);
+			queue.shutDown();
+			join(producers);
+			Await.until(() -> !owner.isAlive());
+			assertThat(QueueKind.delaying(queue).pendingHandOffs()).isZero();
+			assertThat(QueueKind.delaying(queue).heldEntries()).isZero();
+			assertThat(queue.stats().waiting()).isZero();
+			assertThat(queue.size()).isZero();
+		}
+	}
+
+	private static long countDue(Map<String, Long> earliestMillis, long nowMillis) {
+		return earliestMillis.values().stream().filter((millis) -> millis <= nowMillis).count();
+	}
+
+	private static Thread start(String name, Runnable task) {
+		Thread thread = new Thread(task, name);
+		thread.start();
+		return thread;
+	}
+
+	private static void join(List<Thread> threads) throws InterruptedException {
+		for (Thread thread : threads) {
+			thread.join(DEADLINE.toMillis());
+			assertThat(thread.isAlive()).as(thread.getName() + " finished").isFalse();
+		}
+	}
+
+}

@@ -1,0 +1,157 @@
+package dev.workqueue.spring.actuate.endpoint;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueStats;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.spring.worker.WorkerPoolStatus;
+
+/**
+ * {@link Endpoint @Endpoint} describing the work queues: for each, its counts (ready,
+ * processing, waiting, retries), the worker threads serving it and their state, and its
+ * rate limiter. Item values are never shown: they may hold personal data.
+ * <p>
+ * Read-only. Each call reads the queues and pools afresh; the figures of one queue come
+ * from one {@link WorkQueue#stats()} reading.
+ */
+@Endpoint(id = "workqueues")
+public final class WorkQueuesEndpoint {
+
+	private static final double NANOS_PER_SECOND = 1e9;
+
+	private final WorkQueueRegistry queues;
+
+	private final @Nullable WorkerContainerRegistry workers;
+
+	private final Function<String, Optional<RateLimiter<?>>> rateLimiters;
+
+	/**
+	 * Creates an endpoint describing the queues of {@code queues}.
+	 * @param queues the queues to describe
+	 * @param workers the worker pools serving them, {@code null} when there are none
+	 * @param rateLimiters the rate limiter of a queue, by queue name, when known
+	 */
+	public WorkQueuesEndpoint(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers,
+			Function<String, Optional<RateLimiter<?>>> rateLimiters) {
+		this.queues = Objects.requireNonNull(queues, "queues");
+		this.workers = workers;
+		this.rateLimiters = Objects.requireNonNull(rateLimiters, "rateLimiters");
+	}
+
+	/**
+	 * Describes every queue, sorted by name.
+	 * @return the queues
+	 */
+	@ReadOperation
+	public WorkQueuesDescriptor queues() {
+		Map<String, List<WorkerPoolStatus>> pools = poolsByQueue();
+		return new WorkQueuesDescriptor(this.queues.names()
+			.stream()
+			.sorted()
+			.map((name) -> describe(name, pools.getOrDefault(name, List.of())))
+			.toList());
+	}
+
+	/**
+	 * Describes the queue named {@code name}.
+	 * @param name the queue's name
+	 * @return the queue, or {@code null} (404) when there is no such queue
+	 */
+	@ReadOperation
+	public @Nullable WorkQueueDescriptor queue(@Selector String name) {
+		if (!this.queues.names().contains(name)) {
+			return null;
+		}
+		return describe(name, poolsByQueue().getOrDefault(name, List.of()));
+	}
+
+	private Map<String, List<WorkerPoolStatus>> poolsByQueue() {
+		if (this.workers == null) {
+			return Map.of();
+		}
+		return this.workers.pools().stream().collect(Collectors.groupingBy(WorkerPoolStatus::queue));
+	}
+
+	private WorkQueueDescriptor describe(String name, List<WorkerPoolStatus> pools) {
+		WorkQueue<?> queue = this.queues.get(name);
+		WorkQueueStats stats = queue.stats();
+		int concurrency = 0;
+		int workersAlive = 0;
+		for (WorkerPoolStatus pool : pools) {
+			concurrency += pool.concurrency();
+			workersAlive += pool.aliveThreads();
+		}
+		List<WorkerDescriptor> workers = pools.stream()
+			.map((pool) -> new WorkerDescriptor(pool.worker(), pool.concurrency(), pool.aliveThreads(), pool.running()))
+			.toList();
+		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
+		return new WorkQueueDescriptor(name, stats.depth(), stats.processing(), stats.waiting(), concurrency,
+				stats.retries(), workersAlive, seconds(stats.oldestQueuedNanos()),
+				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), workers);
+	}
+
+	private static double seconds(long nanos) {
+		return nanos / NANOS_PER_SECOND;
+	}
+
+	/**
+	 * Description of every queue.
+	 *
+	 * @param queues the queues, sorted by name
+	 */
+	public record WorkQueuesDescriptor(List<WorkQueueDescriptor> queues) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * Description of one queue. The two ages read zero unless the queue records metrics.
+	 *
+	 * @param name the queue's name
+	 * @param depth items ready to be handed out
+	 * @param processing items handed out and not yet done
+	 * @param waiting items waiting for a delay
+	 * @param concurrency worker threads serving the queue, summed over its worker pools
+	 * @param retries delayed adds so far, retries included
+	 * @param workersAlive worker threads alive, summed over its worker pools
+	 * @param oldestItemAgeSeconds how long the oldest ready item has been queued
+	 * @param longestRunningSeconds how long the item in process for the longest has been
+	 * in process
+	 * @param rateLimiter the rate limiter in use, {@code null} when unknown
+	 * @param shuttingDown whether the queue is shut down
+	 * @param workers the worker pools serving the queue
+	 */
+	public record WorkQueueDescriptor(String name, int depth, int processing, int waiting, int concurrency,
+			long retries, int workersAlive, double oldestItemAgeSeconds, double longestRunningSeconds,
+			@Nullable String rateLimiter, boolean shuttingDown,
+			List<WorkerDescriptor> workers) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * Description of one worker pool.
+	 *
+	 * @param worker the worker method
+	 * @param concurrency threads the pool runs
+	 * @param aliveThreads threads alive
+	 * @param running whether the pool is running
+	 */
+	public record WorkerDescriptor(String worker, int concurrency, int aliveThreads, boolean running) {
+
+	}
+
+}

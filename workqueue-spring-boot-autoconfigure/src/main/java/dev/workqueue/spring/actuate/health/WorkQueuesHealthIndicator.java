@@ -1,0 +1,84 @@
+package dev.workqueue.spring.actuate.health;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+import dev.workqueue.WorkQueue;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.spring.worker.WorkerPoolStatus;
+
+/**
+ * {@link HealthIndicator} for the work queues: {@code UP} while every worker pool runs
+ * with all its threads alive and no queue is shut down; {@code DOWN} otherwise, with a
+ * detail naming each queue at fault. Once the application is shutting down, stopped pools
+ * and shut-down queues are expected and do not make it {@code DOWN}.
+ * <p>
+ * Details map each queue's name to its state: {@code "running"}, or what is wrong.
+ * Thread-safe: each call reads the queues and pools afresh.
+ */
+public final class WorkQueuesHealthIndicator implements HealthIndicator {
+
+	private final WorkQueueRegistry queues;
+
+	private final @Nullable WorkerContainerRegistry workers;
+
+	private final BooleanSupplier shuttingDown;
+
+	/**
+	 * Creates an indicator for the queues of {@code queues} and the pools of
+	 * {@code workers}.
+	 * @param queues the queues to check
+	 * @param workers the worker pools to check, {@code null} when there are none
+	 * @param shuttingDown whether the application is shutting down
+	 */
+	public WorkQueuesHealthIndicator(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers,
+			BooleanSupplier shuttingDown) {
+		this.queues = Objects.requireNonNull(queues, "queues");
+		this.workers = workers;
+		this.shuttingDown = Objects.requireNonNull(shuttingDown, "shuttingDown");
+	}
+
+	@Override
+	public Health health() {
+		boolean expectStopped = this.shuttingDown.getAsBoolean();
+		Map<String, String> states = new TreeMap<>();
+		boolean down = false;
+		for (String name : this.queues.names()) {
+			WorkQueue<?> queue = this.queues.get(name);
+			boolean stopped = queue.isShuttingDown();
+			down |= stopped && !expectStopped;
+			states.put(name, stopped ? "shut down" : "running");
+		}
+		if (this.workers != null) {
+			for (WorkerPoolStatus pool : this.workers.pools()) {
+				String problem = problem(pool);
+				if (problem != null) {
+					down |= !expectStopped;
+					states.merge(pool.queue(), problem, WorkQueuesHealthIndicator::join);
+				}
+			}
+		}
+		return (down ? Health.down() : Health.up()).withDetails(states).build();
+	}
+
+	private static @Nullable String problem(WorkerPoolStatus pool) {
+		if (pool.running()) {
+			return null;
+		}
+		return "worker " + pool.worker() + " not running, " + pool.aliveThreads() + " of " + pool.concurrency()
+				+ " threads alive";
+	}
+
+	private static String join(String state, String problem) {
+		return "running".equals(state) ? problem : state + ", " + problem;
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Health indicator reporting whether the work queues' worker pools are running.
+ */
+@NullMarked
+package dev.workqueue.spring.actuate.health;
+
+import org.jspecify.annotations.NullMarked;

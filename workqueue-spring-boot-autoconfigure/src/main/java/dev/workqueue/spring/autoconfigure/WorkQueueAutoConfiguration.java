@@ -1,0 +1,33 @@
+package dev.workqueue.spring.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Import;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of work queues.
+ * <p>
+ * Creates:
+ * <ul>
+ * <li>one {@link dev.workqueue.RateLimitingQueue} bean per {@code workqueue.queues}
+ * entry, named after it (a bean the application defines under that name is used instead),
+ * built with every {@link dev.workqueue.spring.WorkQueueCustomizer} bean and the
+ * {@link dev.workqueue.time.Clock} bean if there is one, else the system clock;</li>
+ * <li>a {@link dev.workqueue.spring.WorkQueueRegistry} of every queue bean;</li>
+ * <li>the worker threads of every {@link dev.workqueue.spring.QueueWorker @QueueWorker}
+ * method, run by a {@link dev.workqueue.spring.worker.WorkerContainerRegistry} that
+ * starts them with the context and drains the queues when it closes.</li>
+ * </ul>
+ * The registries and the annotation post-processor back off when the application defines
+ * its own. {@code workqueue.enabled=false} creates nothing. Invalid {@code workqueue.*}
+ * properties fail the start-up, listing every problem.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(WorkQueueProperties.class)
+@Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.WorkerConfiguration.class })
+public final class WorkQueueAutoConfiguration {
+
+}

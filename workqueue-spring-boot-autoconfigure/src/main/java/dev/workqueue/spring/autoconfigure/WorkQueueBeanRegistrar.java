@@ -1,0 +1,59 @@
+package dev.workqueue.spring.autoconfigure;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.core.env.Environment;
+import org.springframework.core.log.LogMessage;
+
+import dev.workqueue.RateLimitingQueue;
+
+/**
+ * Validates the {@code workqueue.*} properties and registers one
+ * {@link RateLimitingQueue} bean definition per {@code workqueue.queues} entry, named
+ * after it, unless a bean of that name is already defined: the application's bean wins.
+ * <p>
+ * Runs once every configuration class has been parsed, so that the application's own
+ * definitions are known, and before any singleton is created, so that invalid properties
+ * fail the start-up first. A definition's type is the raw {@code RateLimitingQueue}, with
+ * an unresolved item type, so that the bean can be injected as
+ * {@code RateLimitingQueue<String>} or any other item type. The queue is built by
+ * {@link WorkQueueFactory#create(String)} and shut down when the context closes, after
+ * the workers have stopped.
+ */
+final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
+
+	private static final Log logger = LogFactory.getLog(WorkQueueBeanRegistrar.class);
+
+	private final Environment environment;
+
+	WorkQueueBeanRegistrar(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+		WorkQueueProperties properties = WorkQueuePropertiesValidator.bind(this.environment);
+		for (String name : properties.getQueues().keySet()) {
+			if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
+				logger.debug(LogMessage.format("Using the application's bean '%s' as work queue '%s'", name, name));
+				continue;
+			}
+			registry.registerBeanDefinition(name, queueDefinition(name));
+		}
+	}
+
+	private static RootBeanDefinition queueDefinition(String name) {
+		RootBeanDefinition definition = new RootBeanDefinition();
+		definition.setTargetType(RateLimitingQueue.class);
+		definition.setFactoryBeanName(WorkQueueFactory.BEAN_NAME);
+		definition.setFactoryMethodName("create");
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+		definition.setDestroyMethodName("shutDown");
+		return definition;
+	}
+
+}

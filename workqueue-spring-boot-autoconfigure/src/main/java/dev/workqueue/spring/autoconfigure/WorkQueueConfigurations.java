@@ -1,0 +1,76 @@
+package dev.workqueue.spring.autoconfigure;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import dev.workqueue.spring.WorkQueueCustomizer;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.QueueWorkerAnnotationBeanPostProcessor;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.time.Clock;
+
+/**
+ * The configurations imported by {@link WorkQueueAutoConfiguration}, in this order:
+ * queues first, then the workers that consume them.
+ */
+final class WorkQueueConfigurations {
+
+	private WorkQueueConfigurations() {
+	}
+
+	/**
+	 * The queue beans, their factory and the registry.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class QueueConfiguration {
+
+		@Bean
+		static WorkQueueBeanRegistrar workQueueBeanRegistrar(Environment environment) {
+			return new WorkQueueBeanRegistrar(environment);
+		}
+
+		@Bean(WorkQueueFactory.BEAN_NAME)
+		WorkQueueFactory workQueueFactory(WorkQueueProperties properties, ObjectProvider<Clock> clock,
+				ObjectProvider<WorkQueueCustomizer> customizers) {
+			return new WorkQueueFactory(properties, clock.getIfAvailable(Clock::system), customizers);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(WorkQueueRegistry.class)
+		BeanFactoryWorkQueueRegistry workQueueRegistry(ListableBeanFactory beanFactory,
+				WorkQueueFactory workQueueFactory) {
+			return new BeanFactoryWorkQueueRegistry(beanFactory, workQueueFactory);
+		}
+
+	}
+
+	/**
+	 * The worker threads of {@code @QueueWorker} methods.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class WorkerConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		static QueueWorkerAnnotationBeanPostProcessor queueWorkerAnnotationBeanPostProcessor() {
+			return new QueueWorkerAnnotationBeanPostProcessor();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		WorkerContainerRegistry workerContainerRegistry(QueueWorkerAnnotationBeanPostProcessor endpoints,
+				WorkQueueRegistry workQueueRegistry, WorkQueueFactory workQueueFactory, ObjectProvider<Clock> clock,
+				ApplicationEventPublisher publisher, Environment environment) {
+			return new WorkerContainerRegistry(endpoints, workQueueRegistry, workQueueFactory::workerSettings,
+					clock.getIfAvailable(Clock::system), publisher, Threading.VIRTUAL.isActive(environment));
+		}
+
+	}
+
+}

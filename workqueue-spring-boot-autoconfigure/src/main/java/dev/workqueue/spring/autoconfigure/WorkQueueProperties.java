@@ -1,0 +1,372 @@
+package dev.workqueue.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties of work queues ({@code workqueue.*}): one
+ * {@link dev.workqueue.RateLimitingQueue} bean per entry of {@code queues}, and how the
+ * workers of each queue run.
+ * <p>
+ * A queue takes each setting it leaves out from {@code defaults}. Its rate limiter is
+ * chosen as a whole: the queue's {@code rate-limiter} if it has one, else the one under
+ * {@code defaults}, else Kubernetes client-go's default controller rate limiter. Within a
+ * {@code rate-limiter}, each section present (exponential, fast-slow, bucket,
+ * item-bucket) adds a limiter; several are combined by taking the longest delay, and
+ * {@code max-wait} caps the result. A section is present when it is given, even empty
+ * ({@code bucket: {}}); a key left out takes client-go's default.
+ * <p>
+ * Values are checked at start-up, all at once, and an invalid one fails the start-up with
+ * a message naming the full key.
+ */
+@ConfigurationProperties("workqueue")
+public class WorkQueueProperties {
+
+	/**
+	 * Whether to create the work queue beans and run their workers.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Settings of every queue that does not set its own.
+	 */
+	private final Defaults defaults = new Defaults();
+
+	/**
+	 * Queues by name; the name is also the queue's bean name.
+	 */
+	private final Map<String, Queue> queues = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Defaults getDefaults() {
+		return this.defaults;
+	}
+
+	public Map<String, Queue> getQueues() {
+		return this.queues;
+	}
+
+	/**
+	 * Settings that apply to every queue unless it overrides them.
+	 */
+	public static class Defaults {
+
+		/**
+		 * Worker threads per @QueueWorker method.
+		 */
+		private int concurrency = 1;
+
+		/**
+		 * Retries after an item's first failure before the worker gives up on it; -1 to
+		 * retry forever.
+		 */
+		private int maxRetries = 10;
+
+		/**
+		 * How long closing the application waits for queued and in-flight items to be
+		 * processed.
+		 */
+		private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Rate limiter of queues that configure none; client-go's default controller rate
+		 * limiter when absent.
+		 */
+		private @Nullable RateLimit rateLimiter;
+
+		public int getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(int concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public int getMaxRetries() {
+			return this.maxRetries;
+		}
+
+		public void setMaxRetries(int maxRetries) {
+			this.maxRetries = maxRetries;
+		}
+
+		public Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public @Nullable RateLimit getRateLimiter() {
+			return this.rateLimiter;
+		}
+
+		public void setRateLimiter(@Nullable RateLimit rateLimiter) {
+			this.rateLimiter = rateLimiter;
+		}
+
+	}
+
+	/**
+	 * Settings of one queue; each one left out is taken from the defaults.
+	 */
+	public static class Queue {
+
+		/**
+		 * Worker threads per @QueueWorker method of this queue.
+		 */
+		private @Nullable Integer concurrency;
+
+		/**
+		 * Retries after an item's first failure before the worker gives up on it; -1 to
+		 * retry forever.
+		 */
+		private @Nullable Integer maxRetries;
+
+		/**
+		 * How long closing the application waits for this queue's queued and in-flight
+		 * items to be processed.
+		 */
+		private @Nullable Duration shutdownTimeout;
+
+		/**
+		 * Rate limiter deciding the delay of the queue's retries.
+		 */
+		private @Nullable RateLimit rateLimiter;
+
+		public @Nullable Integer getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(@Nullable Integer concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public @Nullable Integer getMaxRetries() {
+			return this.maxRetries;
+		}
+
+		public void setMaxRetries(@Nullable Integer maxRetries) {
+			this.maxRetries = maxRetries;
+		}
+
+		public @Nullable Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public @Nullable RateLimit getRateLimiter() {
+			return this.rateLimiter;
+		}
+
+		public void setRateLimiter(@Nullable RateLimit rateLimiter) {
+			this.rateLimiter = rateLimiter;
+		}
+
+	}
+
+	/**
+	 * Rate limiter of a queue: the sections present, combined by taking the longest
+	 * delay, capped by max-wait.
+	 */
+	public static class RateLimit {
+
+		/**
+		 * Per-item exponential backoff: base-delay * 2^failures, up to max-delay.
+		 */
+		private @Nullable Exponential exponential;
+
+		/**
+		 * Per-item fast retries, then slow ones.
+		 */
+		private @Nullable FastSlow fastSlow;
+
+		/**
+		 * One token bucket for all items, limiting the overall retry rate.
+		 */
+		private @Nullable Bucket bucket;
+
+		/**
+		 * One token bucket per item.
+		 */
+		private @Nullable Bucket itemBucket;
+
+		/**
+		 * Longest delay the rate limiter may ask for; no cap when absent.
+		 */
+		private @Nullable Duration maxWait;
+
+		public @Nullable Exponential getExponential() {
+			return this.exponential;
+		}
+
+		public void setExponential(@Nullable Exponential exponential) {
+			this.exponential = exponential;
+		}
+
+		public @Nullable FastSlow getFastSlow() {
+			return this.fastSlow;
+		}
+
+		public void setFastSlow(@Nullable FastSlow fastSlow) {
+			this.fastSlow = fastSlow;
+		}
+
+		public @Nullable Bucket getBucket() {
+			return this.bucket;
+		}
+
+		public void setBucket(@Nullable Bucket bucket) {
+			this.bucket = bucket;
+		}
+
+		public @Nullable Bucket getItemBucket() {
+			return this.itemBucket;
+		}
+
+		public void setItemBucket(@Nullable Bucket itemBucket) {
+			this.itemBucket = itemBucket;
+		}
+
+		public @Nullable Duration getMaxWait() {
+			return this.maxWait;
+		}
+
+		public void setMaxWait(@Nullable Duration maxWait) {
+			this.maxWait = maxWait;
+		}
+
+	}
+
+	/**
+	 * Per-item exponential backoff, as client-go's ItemExponentialFailureRateLimiter.
+	 */
+	public static class Exponential {
+
+		/**
+		 * Delay after an item's first failure.
+		 */
+		private Duration baseDelay = Duration.ofMillis(5);
+
+		/**
+		 * Longest delay.
+		 */
+		private Duration maxDelay = Duration.ofSeconds(1000);
+
+		public Duration getBaseDelay() {
+			return this.baseDelay;
+		}
+
+		public void setBaseDelay(Duration baseDelay) {
+			this.baseDelay = baseDelay;
+		}
+
+		public Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
+	}
+
+	/**
+	 * Per-item fast-then-slow retries, as client-go's ItemFastSlowRateLimiter. client-go
+	 * has no defaults for it; these retry a few blips quickly (5 times after 5 ms), then
+	 * settle at one retry every 10 seconds.
+	 */
+	public static class FastSlow {
+
+		/**
+		 * Delay of an item's first max-fast-attempts retries.
+		 */
+		private Duration fastDelay = Duration.ofMillis(5);
+
+		/**
+		 * Delay of an item's later retries.
+		 */
+		private Duration slowDelay = Duration.ofSeconds(10);
+
+		/**
+		 * Number of retries of an item that wait fast-delay.
+		 */
+		private int maxFastAttempts = 5;
+
+		public Duration getFastDelay() {
+			return this.fastDelay;
+		}
+
+		public void setFastDelay(Duration fastDelay) {
+			this.fastDelay = fastDelay;
+		}
+
+		public Duration getSlowDelay() {
+			return this.slowDelay;
+		}
+
+		public void setSlowDelay(Duration slowDelay) {
+			this.slowDelay = slowDelay;
+		}
+
+		public int getMaxFastAttempts() {
+			return this.maxFastAttempts;
+		}
+
+		public void setMaxFastAttempts(int maxFastAttempts) {
+			this.maxFastAttempts = maxFastAttempts;
+		}
+
+	}
+
+	/**
+	 * Token bucket: one for all items (bucket, as client-go's BucketRateLimiter) or one
+	 * per item (item-bucket).
+	 */
+	public static class Bucket {
+
+		/**
+		 * Tokens added per second; Infinity for no limit.
+		 */
+		private double qps = 10;
+
+		/**
+		 * Capacity of the bucket: how many retries may go at once.
+		 */
+		private int burst = 100;
+
+		public double getQps() {
+			return this.qps;
+		}
+
+		public void setQps(double qps) {
+			this.qps = qps;
+		}
+
+		public int getBurst() {
+			return this.burst;
+		}
+
+		public void setBurst(int burst) {
+			this.burst = burst;
+		}
+
+	}
+
+}

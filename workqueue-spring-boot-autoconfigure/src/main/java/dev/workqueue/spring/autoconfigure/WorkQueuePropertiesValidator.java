@@ -1,0 +1,210 @@
+package dev.workqueue.spring.autoconfigure;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.BoundPropertiesTrackingBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+/**
+ * The one place where {@code workqueue.*} properties are checked: binds them from the
+ * environment and collects every problem at once, so that a start-up failure reports all
+ * of them, each naming the full key.
+ * <p>
+ * Besides the values' ranges it reports keys under {@code workqueue.defaults} and
+ * {@code workqueue.queues.<name>} that bind to nothing, typically typos. Keys given as
+ * environment variables are not checked for that, as their names cannot be told apart
+ * reliably.
+ */
+final class WorkQueuePropertiesValidator {
+
+	static final String PREFIX = "workqueue";
+
+	private static final ConfigurationPropertyName DEFAULTS = ConfigurationPropertyName.of(PREFIX + ".defaults");
+
+	private static final ConfigurationPropertyName QUEUES = ConfigurationPropertyName.of(PREFIX + ".queues");
+
+	private static final String KNOWN_KEYS = "concurrency, max-retries, shutdown-timeout, rate-limiter.exponential"
+			+ ".{base-delay,max-delay}, rate-limiter.fast-slow.{fast-delay,slow-delay,max-fast-attempts}, "
+			+ "rate-limiter.bucket.{qps,burst}, rate-limiter.item-bucket.{qps,burst}, rate-limiter.max-wait";
+
+	private static final List<ChronoUnit> PRINT_UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
+			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
+
+	private WorkQueuePropertiesValidator() {
+	}
+
+	/**
+	 * Binds {@code workqueue.*} from {@code environment} and checks the result.
+	 * @param environment the environment to bind from
+	 * @return the properties, valid
+	 * @throws InvalidWorkQueuePropertiesException listing every problem, if there is any
+	 */
+	static WorkQueueProperties bind(Environment environment) {
+		Set<ConfigurationPropertyName> boundNames = new HashSet<>();
+		WorkQueueProperties properties = Binder.get(environment)
+			.bind(PREFIX, Bindable.of(WorkQueueProperties.class),
+					new BoundPropertiesTrackingBindHandler((property) -> boundNames.add(property.getName())))
+			.orElseGet(WorkQueueProperties::new);
+		List<String> problems = new ArrayList<>(unboundKeys(environment, boundNames).values());
+		problems.addAll(validate(properties));
+		if (!problems.isEmpty()) {
+			throw new InvalidWorkQueuePropertiesException(problems);
+		}
+		return properties;
+	}
+
+	/**
+	 * Finds the keys under {@code workqueue.defaults} and {@code workqueue.queues} that
+	 * bound to nothing: unknown keys, or known ones left empty.
+	 * @return a problem per key, by key
+	 */
+	private static Map<String, String> unboundKeys(Environment environment, Set<ConfigurationPropertyName> boundNames) {
+		Map<String, String> problems = new TreeMap<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable
+					&& !(source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource)) {
+				iterable.stream()
+					.filter((name) -> DEFAULTS.isAncestorOf(name) || QUEUES.isAncestorOf(name))
+					.filter((name) -> !boundNames.contains(name))
+					// An empty queue entry beside keys of that queue from another source
+					.filter((name) -> boundNames.stream().noneMatch(name::isAncestorOf))
+					.forEach((name) -> problems.putIfAbsent(name.toString(), unbound(source, name, boundNames)));
+			}
+		}
+		return problems;
+	}
+
+	private static String unbound(ConfigurationPropertySource source, ConfigurationPropertyName name,
+			Set<ConfigurationPropertyName> boundNames) {
+		ConfigurationProperty property = source.getConfigurationProperty(name);
+		if (property != null && "".equals(property.getValue())) {
+			// A known key left empty binds to nothing, keeping its default.
+			return name + " must not be empty";
+		}
+		for (ConfigurationPropertyName bound : boundNames) {
+			if (bound.isAncestorOf(name)) {
+				// The binder binds an entry from its own value and ignores its keys.
+				return name + " is ignored because " + bound + " is given an empty value; remove that one";
+			}
+		}
+		return name + " is not a workqueue property; a queue and the defaults take " + KNOWN_KEYS;
+	}
+
+	/**
+	 * Checks the values of {@code properties}.
+	 * @param properties the properties to check
+	 * @return every problem found, defaults first, then queue by queue; empty when valid
+	 */
+	static List<String> validate(WorkQueueProperties properties) {
+		List<String> problems = new ArrayList<>();
+		WorkQueueProperties.Defaults defaults = properties.getDefaults();
+		String prefix = PREFIX + ".defaults";
+		atLeast(problems, prefix + ".concurrency", defaults.getConcurrency(), 1);
+		atLeast(problems, prefix + ".max-retries", defaults.getMaxRetries(), -1);
+		notNegative(problems, prefix + ".shutdown-timeout", defaults.getShutdownTimeout());
+		rateLimit(problems, prefix + ".rate-limiter", defaults.getRateLimiter());
+		for (Map.Entry<String, WorkQueueProperties.Queue> entry : properties.getQueues().entrySet()) {
+			WorkQueueProperties.Queue queue = entry.getValue();
+			prefix = PREFIX + ".queues." + entry.getKey();
+			if (queue.getConcurrency() != null) {
+				atLeast(problems, prefix + ".concurrency", queue.getConcurrency(), 1);
+			}
+			if (queue.getMaxRetries() != null) {
+				atLeast(problems, prefix + ".max-retries", queue.getMaxRetries(), -1);
+			}
+			if (queue.getShutdownTimeout() != null) {
+				notNegative(problems, prefix + ".shutdown-timeout", queue.getShutdownTimeout());
+			}
+			rateLimit(problems, prefix + ".rate-limiter", queue.getRateLimiter());
+		}
+		return problems;
+	}
+
+	private static void rateLimit(List<String> problems, String prefix,
+			WorkQueueProperties.@Nullable RateLimit rateLimit) {
+		if (rateLimit == null) {
+			return;
+		}
+		WorkQueueProperties.Exponential exponential = rateLimit.getExponential();
+		if (exponential != null) {
+			boolean valid = notNegative(problems, prefix + ".exponential.base-delay", exponential.getBaseDelay());
+			valid &= notNegative(problems, prefix + ".exponential.max-delay", exponential.getMaxDelay());
+			if (valid && exponential.getMaxDelay().compareTo(exponential.getBaseDelay()) < 0) {
+				problems.add(prefix + ".exponential.max-delay must be >= base-delay ("
+						+ print(exponential.getBaseDelay()) + "), was " + print(exponential.getMaxDelay()));
+			}
+		}
+		WorkQueueProperties.FastSlow fastSlow = rateLimit.getFastSlow();
+		if (fastSlow != null) {
+			notNegative(problems, prefix + ".fast-slow.fast-delay", fastSlow.getFastDelay());
+			notNegative(problems, prefix + ".fast-slow.slow-delay", fastSlow.getSlowDelay());
+			atLeast(problems, prefix + ".fast-slow.max-fast-attempts", fastSlow.getMaxFastAttempts(), 0);
+		}
+		bucket(problems, prefix + ".bucket", rateLimit.getBucket());
+		bucket(problems, prefix + ".item-bucket", rateLimit.getItemBucket());
+		if (rateLimit.getMaxWait() != null) {
+			notNegative(problems, prefix + ".max-wait", rateLimit.getMaxWait());
+		}
+	}
+
+	private static void bucket(List<String> problems, String prefix, WorkQueueProperties.@Nullable Bucket bucket) {
+		if (bucket == null) {
+			return;
+		}
+		// Negated so that NaN is rejected too; infinity means no limit.
+		if (!(bucket.getQps() > 0)) {
+			problems.add(prefix + ".qps must be > 0, was " + bucket.getQps());
+		}
+		atLeast(problems, prefix + ".burst", bucket.getBurst(), 1);
+	}
+
+	private static void atLeast(List<String> problems, String key, int value, int min) {
+		if (value < min) {
+			problems.add(key + " must be >= " + min + ", was " + value);
+		}
+	}
+
+	private static boolean notNegative(List<String> problems, String key, @Nullable Duration value) {
+		if (value == null) {
+			problems.add(key + " must not be empty");
+			return false;
+		}
+		if (value.isNegative()) {
+			problems.add(key + " must not be negative, was " + print(value));
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Prints {@code duration} in the largest unit that shows it exactly, as users write
+	 * it: {@code -1s} rather than {@code -1000ms}.
+	 */
+	private static String print(Duration duration) {
+		for (ChronoUnit unit : PRINT_UNITS) {
+			if (duration.truncatedTo(unit).equals(duration)) {
+				return DurationStyle.SIMPLE.print(duration, unit);
+			}
+		}
+		return DurationStyle.SIMPLE.print(duration, ChronoUnit.NANOS);
+	}
+
+}

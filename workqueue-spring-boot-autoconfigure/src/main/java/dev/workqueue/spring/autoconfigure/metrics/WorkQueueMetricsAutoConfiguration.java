@@ -1,0 +1,55 @@
+package dev.workqueue.spring.autoconfigure.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+
+import dev.workqueue.spring.WorkQueueCustomizer;
+import dev.workqueue.spring.metrics.WorkQueueMeters;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of work queue metrics: every queue the starter builds records into
+ * Micrometer meters named as Kubernetes client-go's workqueue metrics, and every queue
+ * bean gets the gauges.
+ * <p>
+ * Active when Micrometer is on the class path and a {@link MeterRegistry} bean exists.
+ * The metrics customizer runs first among {@link WorkQueueCustomizer}s, so that a user's
+ * customizer may still replace the metrics hook.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+public final class WorkQueueMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkQueueMeters workQueueMeters(MeterRegistry meterRegistry) {
+		return new WorkQueueMeters(meterRegistry);
+	}
+
+	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	WorkQueueCustomizer workQueueMetricsCustomizer(WorkQueueMeters workQueueMeters) {
+		return (queueName, builder) -> builder.metrics(workQueueMeters.metrics(queueName));
+	}
+
+	@Bean
+	static WorkQueueMetersBeanPostProcessor workQueueMetersBeanPostProcessor(
+			ObjectProvider<WorkQueueMeters> workQueueMeters) {
+		return new WorkQueueMetersBeanPostProcessor(workQueueMeters);
+	}
+
+}

@@ -1,0 +1,184 @@
+package dev.workqueue.spring.metrics;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+
+import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.WorkQueues;
+
+/**
+ * The Micrometer meters of work queues in one {@link MeterRegistry}, named after
+ * Kubernetes client-go's workqueue metrics and tagged {@code name} with the queue's name,
+ * so that the Prometheus series ({@code workqueue_depth}, {@code workqueue_adds_total},
+ * {@code workqueue_queue_duration_seconds_bucket}, ...) match those of Kubernetes
+ * controllers and their dashboards.
+ * <p>
+ * A queue's meters come in two halves, matching core's two halves of metrics:
+ * <ul>
+ * <li>{@link #metrics(String)} registers the counters ({@code workqueue.adds},
+ * {@code workqueue.retries}) and timers ({@code workqueue.queue.duration},
+ * {@code workqueue.work.duration}) and returns the {@link WorkQueueMetrics} hook that
+ * records into them, to pass to {@link WorkQueues.Builder#metrics} before the queue is
+ * built;</li>
+ * <li>{@link #bindGauges(String, WorkQueue)} registers the gauges
+ * ({@code workqueue.depth}, {@code workqueue.unfinished.work},
+ * {@code workqueue.longest.running.processor}, {@code workqueue.delayed.items}), computed
+ * from {@link WorkQueue#stats()} each time the registry reads them. They hold the queue
+ * weakly: a discarded queue is not kept alive (its gauges then read {@code NaN} until
+ * removed).</li>
+ * </ul>
+ * {@link #remove(String)} unregisters every meter of a queue registered here. The timers
+ * publish histogram buckets at client-go's boundaries (10 ns to 10 s, powers of ten), so
+ * that {@code histogram_quantile} queries written for Kubernetes controllers work on
+ * these series.
+ * <p>
+ * Thread-safe. Registering and removing are meant for queue creation and disposal and
+ * take this object's lock; the hooks returned by {@link #metrics(String)} never do.
+ */
+public final class WorkQueueMeters {
+
+	static final String NAME_TAG = "name";
+
+	static final String DEPTH = "workqueue.depth";
+
+	static final String ADDS = "workqueue.adds";
+
+	static final String QUEUE_DURATION = "workqueue.queue.duration";
+
+	static final String WORK_DURATION = "workqueue.work.duration";
+
+	static final String UNFINISHED_WORK = "workqueue.unfinished.work";
+
+	static final String LONGEST_RUNNING_PROCESSOR = "workqueue.longest.running.processor";
+
+	static final String RETRIES = "workqueue.retries";
+
+	static final String DELAYED_ITEMS = "workqueue.delayed.items";
+
+	/**
+	 * The histogram boundaries of both timers: component-base's
+	 * {@code ExponentialBuckets(10e-9, 10, 10)}, 10 ns to 10 s.
+	 */
+	private static final Duration[] DURATION_BUCKETS = { Duration.ofNanos(10), Duration.ofNanos(100),
+			Duration.ofNanos(1_000), Duration.ofNanos(10_000), Duration.ofNanos(100_000), Duration.ofMillis(1),
+			Duration.ofMillis(10), Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofSeconds(10) };
+
+	private final MeterRegistry registry;
+
+	/** Meters registered here, by queue name; guarded by {@code this}. */
+	private final Map<String, Set<Meter>> metersByQueue = new HashMap<>();
+
+	/**
+	 * Creates the meters of work queues in {@code registry}.
+	 * @param registry the registry to register them in
+	 */
+	public WorkQueueMeters(MeterRegistry registry) {
+		this.registry = Objects.requireNonNull(registry, "registry");
+	}
+
+	/**
+	 * Registers the counters and timers of the queue named {@code queueName} and returns
+	 * the hook recording into them. Calling it again for the same name returns a hook
+	 * recording into the same meters.
+	 * @param queueName the queue's name, the value of the {@code name} tag
+	 * @return the hook to pass to {@link WorkQueues.Builder#metrics}
+	 */
+	public WorkQueueMetrics metrics(String queueName) {
+		Objects.requireNonNull(queueName, "queueName");
+		Counter adds = Counter.builder(ADDS)
+			.description("Items added to the work queue; adding an item already queued does not count")
+			.tag(NAME_TAG, queueName)
+			.register(this.registry);
+		Counter retries = Counter.builder(RETRIES)
+			.description("Items added to the work queue with a delay, retries included")
+			.tag(NAME_TAG, queueName)
+			.register(this.registry);
+		Timer queueDuration = timer(QUEUE_DURATION, "Time items wait in the work queue before a worker takes them",
+				queueName);
+		Timer workDuration = timer(WORK_DURATION, "Time workers take to process items of the work queue", queueName);
+		track(queueName, List.of(adds, retries, queueDuration, workDuration));
+		return new MicrometerWorkQueueMetrics(adds, retries, queueDuration, workDuration);
+	}
+
+	/**
+	 * Registers the gauges of {@code queue} under {@code queueName}. The gauges sample
+	 * the queue when read and reference it weakly. The time-based ones read zero unless
+	 * the queue was built with {@link WorkQueues.Builder#metrics metrics}.
+	 * @param queueName the queue's name, the value of the {@code name} tag
+	 * @param queue the queue to sample
+	 */
+	public void bindGauges(String queueName, WorkQueue<?> queue) {
+		Objects.requireNonNull(queueName, "queueName");
+		Objects.requireNonNull(queue, "queue");
+		// The functions must not capture the queue: the gauge holds them strongly.
+		Gauge depth = Gauge.builder(DEPTH, queue, WorkQueue::size)
+			.description("Items in the work queue ready to be handed out to a worker")
+			.tag(NAME_TAG, queueName)
+			.register(this.registry);
+		TimeGauge unfinishedWork = TimeGauge
+			.builder(UNFINISHED_WORK, queue, TimeUnit.NANOSECONDS, (q) -> q.stats().unfinishedWorkNanos())
+			.description("Time the items being processed have been in process, summed; "
+					+ "a steady rise means stuck workers")
+			.tag(NAME_TAG, queueName)
+			.register(this.registry);
+		TimeGauge longestRunningProcessor = TimeGauge
+			.builder(LONGEST_RUNNING_PROCESSOR, queue, TimeUnit.NANOSECONDS,
+					(q) -> q.stats().longestRunningProcessorNanos())
+			.description("Time the item in process for the longest has been in process")
+			.tag(NAME_TAG, queueName)
+			.register(this.registry);
+		Gauge delayedItems = Gauge.builder(DELAYED_ITEMS, queue, (q) -> q.stats().waiting())
+			.description("Items waiting for their delay to pass before entering the work queue")
+			.tag(NAME_TAG, queueName)
+			.register(this.registry);
+		track(queueName, List.of(depth, unfinishedWork, longestRunningProcessor, delayedItems));
+	}
+
+	/**
+	 * Removes from the registry every meter registered here for the queue named
+	 * {@code queueName}. A no-op for a name without meters.
+	 * @param queueName the queue's name
+	 */
+	public void remove(String queueName) {
+		Objects.requireNonNull(queueName, "queueName");
+		Set<Meter> meters;
+		synchronized (this) {
+			meters = this.metersByQueue.remove(queueName);
+		}
+		if (meters != null) {
+			meters.forEach(this.registry::remove);
+		}
+	}
+
+	private Timer timer(String name, String description, String queueName) {
+		return Timer.builder(name)
+			.description(description)
+			.tag(NAME_TAG, queueName)
+			.serviceLevelObjectives(DURATION_BUCKETS)
+			.register(this.registry);
+	}
+
+	private synchronized void track(String queueName, List<Meter> meters) {
+		this.metersByQueue.computeIfAbsent(queueName, (name) -> new LinkedHashSet<>()).addAll(meters);
+	}
+
+	@Override
+	public String toString() {
+		return "WorkQueueMeters[" + this.registry.getClass().getSimpleName() + "]";
+	}
+
+}

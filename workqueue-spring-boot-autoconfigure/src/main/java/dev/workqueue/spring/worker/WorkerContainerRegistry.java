@@ -1,0 +1,235 @@
+package dev.workqueue.spring.worker;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.log.LogMessage;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.util.Assert;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.time.Clock;
+
+/**
+ * Runs the {@link dev.workqueue.spring.QueueWorker @QueueWorker} methods found by
+ * {@link QueueWorkerAnnotationBeanPostProcessor}: a {@link SmartLifecycle} that, once
+ * every singleton exists, starts one container of {@code concurrency} threads per worker
+ * method, and on context close drains the queues and stops the threads.
+ * <p>
+ * Threads are named {@code workqueue-<queue>-<n>}, are daemon threads, and are virtual
+ * threads when asked for (on Java 21 and later, {@code spring.threads.virtual.enabled}).
+ * <p>
+ * <b>Stopping.</b> Every queue with workers is shut down at once: new adds are ignored
+ * and delayed items dropped, as {@link dev.workqueue.WorkQueue#shutDown()} does. The
+ * workers keep taking what is queued and finish what is in flight; each queue is given
+ * its {@code shutdown-timeout}, all measured from the same moment so that the queues
+ * drain in parallel and closing the context waits at most the longest timeout. Threads
+ * still busy at their queue's deadline are interrupted and take no further item. For each
+ * queue that stops with work left (queued, in flight, or delayed and dropped) a WARN line
+ * gives the counts. {@link #stop(Runnable)} does all this before returning, so Spring's
+ * {@code spring.lifecycle.timeout-per-shutdown-phase} does not cut the drain short: the
+ * {@code shutdown-timeout}s alone bound it. Stopping is final: the queues cannot be
+ * restarted, so the registry is not {@linkplain #isPauseable() pauseable} and
+ * {@link #start()} after {@link #stop()} throws {@link IllegalStateException}.
+ * <p>
+ * <b>Phase.</b> {@link #PHASE} is {@code SmartLifecycle.DEFAULT_PHASE - 3072}. Spring
+ * Boot gracefully shuts down the embedded web server in phase
+ * {@code DEFAULT_PHASE - 1024}
+ * ({@code WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE}) and stops it in phase
+ * {@code DEFAULT_PHASE - 2048} ({@code START_STOP_LIFECYCLE_PHASE}); phases stop from the
+ * highest down. Stopping below both means the workers drain only once the web server has
+ * finished its in-flight requests and stopped, so items those requests add are still
+ * processed. Message listener containers (Spring Kafka's, at {@code DEFAULT_PHASE - 100})
+ * and schedulers (at {@code DEFAULT_PHASE}) also stop before. At start-up the order is
+ * reversed: the workers run before the web server takes requests.
+ * <p>
+ * Thread-safe. {@code lock} guards {@code workersByQueue} and state changes;
+ * {@code containers} is a copy-on-write snapshot read without locking by
+ * {@link #pools()}. Stopping waits without holding the lock.
+ */
+public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
+
+	/**
+	 * The {@link SmartLifecycle} phase of the registry: below the phases in which Spring
+	 * Boot gracefully shuts down and stops the embedded web server, so that workers drain
+	 * after it.
+	 */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 3072;
+
+	private static final Log logger = LogFactory.getLog(WorkerContainerRegistry.class);
+
+	private final QueueWorkerAnnotationBeanPostProcessor endpoints;
+
+	private final WorkQueueRegistry queues;
+
+	private final Function<String, WorkerSettings> settings;
+
+	private final Clock clock;
+
+	private final ApplicationEventPublisher publisher;
+
+	private final boolean virtualThreads;
+
+	private final Object lock = new Object();
+
+	private final Map<String, QueueWorkers> workersByQueue = new LinkedHashMap<>();
+
+	private volatile State state = State.NEW;
+
+	private volatile List<WorkerContainer> containers = List.of();
+
+	/**
+	 * Creates a registry.
+	 * @param endpoints finds the worker methods
+	 * @param queues the queues the workers take items from
+	 * @param settings the worker settings of a queue, by queue name
+	 * @param clock the clock that measures the shutdown timeouts
+	 * @param publisher publishes {@link dev.workqueue.spring.WorkItemGivenUpEvent}s
+	 * @param virtualThreads whether to run the workers on virtual threads; only on Java
+	 * 21 and later
+	 */
+	public WorkerContainerRegistry(QueueWorkerAnnotationBeanPostProcessor endpoints, WorkQueueRegistry queues,
+			Function<String, WorkerSettings> settings, Clock clock, ApplicationEventPublisher publisher,
+			boolean virtualThreads) {
+		this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
+		this.queues = Objects.requireNonNull(queues, "queues");
+		this.settings = Objects.requireNonNull(settings, "settings");
+		this.clock = Objects.requireNonNull(clock, "clock");
+		this.publisher = Objects.requireNonNull(publisher, "publisher");
+		this.virtualThreads = virtualThreads;
+	}
+
+	/**
+	 * Starts a container for every worker method found so far, and for each one found
+	 * later. Does nothing if already running.
+	 * @throws IllegalStateException if the registry was stopped
+	 */
+	@Override
+	public void start() {
+		synchronized (this.lock) {
+			if (this.state == State.RUNNING) {
+				return;
+			}
+			Assert.state(this.state == State.NEW, "Workers cannot be restarted: their queues are shut down");
+			this.state = State.RUNNING;
+		}
+		this.endpoints.onEndpoint(this::startContainer);
+	}
+
+	private void startContainer(WorkerEndpoint endpoint) {
+		synchronized (this.lock) {
+			if (this.state != State.RUNNING) {
+				logger.warn(LogMessage.format("Not starting worker %s of queue '%s': the workers are stopped",
+						endpoint.id(), endpoint.queue()));
+				return;
+			}
+			WorkerContainer container = this.workersByQueue.computeIfAbsent(endpoint.queue(), this::queueWorkers)
+				.addContainer(endpoint);
+			List<WorkerContainer> updated = new ArrayList<>(this.containers);
+			updated.add(container);
+			this.containers = List.copyOf(updated);
+			container.start();
+		}
+	}
+
+	private QueueWorkers queueWorkers(String name) {
+		RateLimitingQueue<Object> queue = this.queues.get(name);
+		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("workqueue-" + name + "-");
+		executor.setDaemon(true);
+		executor.setVirtualThreads(this.virtualThreads);
+		return new QueueWorkers(name, queue, this.settings.apply(name), executor, this.publisher);
+	}
+
+	/**
+	 * Drains the queues and stops the workers, waiting at most the longest
+	 * {@code shutdown-timeout}. Does nothing if not running.
+	 */
+	@Override
+	public void stop() {
+		List<QueueWorkers> stopping;
+		synchronized (this.lock) {
+			boolean running = this.state == State.RUNNING;
+			this.state = State.STOPPED;
+			if (!running) {
+				return;
+			}
+			stopping = List.copyOf(this.workersByQueue.values());
+		}
+		long nowNanos = this.clock.nanoTime();
+		// Shut every queue down before waiting on any, so that they drain in parallel.
+		stopping.forEach((workers) -> workers.beginShutdown(nowNanos));
+		stopping.forEach((workers) -> workers.awaitShutdown(this.clock));
+	}
+
+	@Override
+	public void stop(Runnable callback) {
+		try {
+			stop();
+		}
+		finally {
+			callback.run();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.state == State.RUNNING;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	@Override
+	public boolean isPauseable() {
+		return false;
+	}
+
+	/**
+	 * Stops the workers if the context did not, for example when its refresh failed.
+	 */
+	@Override
+	public void destroy() {
+		stop();
+	}
+
+	/**
+	 * Returns the state of every worker pool, one per worker method, in the order they
+	 * were started. Empty before {@link #start()}.
+	 * @return the pools' states, taken when called
+	 */
+	public List<WorkerPoolStatus> pools() {
+		return this.containers.stream().map(WorkerContainer::status).toList();
+	}
+
+	/**
+	 * Returns how many items of a queue have a failure count; for tests.
+	 * @param queueName the queue's name
+	 * @return the number of tracked items, 0 for a queue without workers
+	 */
+	int trackedFailures(String queueName) {
+		synchronized (this.lock) {
+			QueueWorkers workers = this.workersByQueue.get(queueName);
+			return (workers != null) ? workers.trackedFailures() : 0;
+		}
+	}
+
+	private enum State {
+
+		NEW, RUNNING, STOPPED
+
+	}
+
+}

@@ -1,0 +1,49 @@
+package dev.workqueue.spring.worker;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the workers of one queue run, as configured by {@code workqueue.defaults} and
+ * {@code workqueue.queues.<name>}.
+ *
+ * @param concurrency threads per worker method unless its annotation says otherwise, at
+ * least 1
+ * @param maxRetries retries after an item's first failure before giving up on it, or
+ * {@code -1} to retry forever
+ * @param shutdownTimeout how long stopping waits for the queue to drain, zero or positive
+ */
+public record WorkerSettings(int concurrency, int maxRetries, Duration shutdownTimeout) {
+
+	/**
+	 * Creates settings.
+	 * @param concurrency threads per worker method, at least 1
+	 * @param maxRetries retries before giving up, at least {@code -1}
+	 * @param shutdownTimeout how long stopping waits, zero or positive
+	 * @throws IllegalArgumentException if a value is out of range
+	 */
+	public WorkerSettings {
+		if (concurrency < 1) {
+			throw new IllegalArgumentException("concurrency must be >= 1, was " + concurrency);
+		}
+		if (maxRetries < -1) {
+			throw new IllegalArgumentException("maxRetries must be >= -1, was " + maxRetries);
+		}
+		Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+		if (shutdownTimeout.isNegative()) {
+			throw new IllegalArgumentException("shutdownTimeout must not be negative, was " + shutdownTimeout);
+		}
+	}
+
+	/**
+	 * Returns whether an item that failed {@code failures} times in a row should be
+	 * retried.
+	 * @param failures the item's failures since its last success or give-up, including
+	 * the one just seen
+	 * @return {@code true} to retry, {@code false} to give up
+	 */
+	boolean retries(int failures) {
+		return this.maxRetries == -1 || failures <= this.maxRetries;
+	}
+
+}

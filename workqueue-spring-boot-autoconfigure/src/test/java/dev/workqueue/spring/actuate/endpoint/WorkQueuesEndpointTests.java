@@ -1,0 +1,141 @@
+package dev.workqueue.spring.actuate.endpoint;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.WorkQueues;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkQueueDescriptor;
+import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkerDescriptor;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.spring.worker.WorkerPoolStatus;
+import dev.workqueue.time.FakeClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+/**
+ * Tests for {@link WorkQueuesEndpoint}.
+ */
+class WorkQueuesEndpointTests {
+
+	private final FakeClock clock = new FakeClock();
+
+	private final RateLimiter<Object> ordersLimiter = RateLimiters.defaultControllerRateLimiter(this.clock);
+
+	/** Timed: any hook but {@code NOOP} makes the queue track its ages. */
+	private final RateLimitingQueue<String> orders = WorkQueues.<String>builder()
+		.name("orders")
+		.clock(this.clock)
+		.metrics(new WorkQueueMetrics() {
+		})
+		.buildRateLimitingQueue(this.ordersLimiter);
+
+	private final RateLimitingQueue<String> invoices = WorkQueues.<String>builder()
+		.name("invoices")
+		.clock(this.clock)
+		.buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter(this.clock));
+
+	private final WorkQueueRegistry registry = mock(WorkQueueRegistry.class);
+
+	private final WorkerContainerRegistry workers = mock(WorkerContainerRegistry.class);
+
+	private final WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(this.registry, this.workers,
+			(name) -> name.equals("orders") ? Optional.of(this.ordersLimiter) : Optional.empty());
+
+	WorkQueuesEndpointTests() {
+		given(this.registry.names()).willReturn(Set.of("orders", "invoices"));
+		given(this.registry.<String>get("orders")).willReturn(this.orders);
+		given(this.registry.<String>get("invoices")).willReturn(this.invoices);
+		given(this.workers.pools()).willReturn(List.of(new WorkerPoolStatus("orders", "orderWorker#ship", 4, 4, true),
+				new WorkerPoolStatus("invoices", "invoiceWorker#send", 1, 0, false),
+				new WorkerPoolStatus("orders", "auditWorker#record", 2, 1, false)));
+	}
+
+	@AfterEach
+	void shutDownQueues() {
+		this.orders.shutDown();
+		this.invoices.shutDown();
+	}
+
+	@Test
+	void queuesAreDescribedSortedByName() {
+		assertThat(this.endpoint.queues().queues()).extracting(WorkQueueDescriptor::name)
+			.containsExactly("invoices", "orders");
+	}
+
+	@Test
+	void queueIsDescribedFromItsStatsAndWorkerPools() throws InterruptedException {
+		this.orders.add("a");
+		this.clock.step(Duration.ofSeconds(1));
+		this.orders.add("b");
+		this.orders.add("c");
+		this.clock.step(Duration.ofSeconds(1));
+		assertThat(this.orders.get()).isEqualTo("a");
+		this.orders.addAfter("d", Duration.ofHours(1));
+		this.clock.step(Duration.ofSeconds(3));
+
+		WorkQueueDescriptor descriptor = this.endpoint.queue("orders");
+
+		assertThat(descriptor).isNotNull();
+		assertThat(descriptor.name()).isEqualTo("orders");
+		assertThat(descriptor.depth()).isEqualTo(2);
+		assertThat(descriptor.processing()).isEqualTo(1);
+		assertThat(descriptor.waiting()).isEqualTo(1);
+		assertThat(descriptor.retries()).isEqualTo(1);
+		assertThat(descriptor.concurrency()).isEqualTo(6);
+		assertThat(descriptor.workersAlive()).isEqualTo(5);
+		assertThat(descriptor.oldestItemAgeSeconds()).isEqualTo(4.0);
+		assertThat(descriptor.longestRunningSeconds()).isEqualTo(3.0);
+		assertThat(descriptor.rateLimiter()).isEqualTo(this.ordersLimiter.toString());
+		assertThat(descriptor.shuttingDown()).isFalse();
+		assertThat(descriptor.workers()).containsExactly(new WorkerDescriptor("orderWorker#ship", 4, 4, true),
+				new WorkerDescriptor("auditWorker#record", 2, 1, false));
+	}
+
+	@Test
+	void queueWithoutWorkersOrKnownLimiterHasZeroConcurrencyAndNoLimiter() {
+		given(this.workers.pools()).willReturn(List.of());
+		this.invoices.shutDown();
+
+		WorkQueueDescriptor descriptor = this.endpoint.queue("invoices");
+
+		assertThat(descriptor).isNotNull();
+		assertThat(descriptor.concurrency()).isZero();
+		assertThat(descriptor.workersAlive()).isZero();
+		assertThat(descriptor.workers()).isEmpty();
+		assertThat(descriptor.rateLimiter()).isNull();
+		assertThat(descriptor.shuttingDown()).isTrue();
+	}
+
+	@Test
+	void withoutWorkerRegistryEveryQueueHasZeroConcurrency() {
+		WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(this.registry, null, (name) -> Optional.empty());
+		assertThat(endpoint.queues().queues()).allSatisfy((queue) -> assertThat(queue.concurrency()).isZero());
+	}
+
+	@Test
+	void unknownQueueIsNull() {
+		assertThat(this.endpoint.queue("nope")).isNull();
+	}
+
+	@Test
+	void itemValuesAreNeverShown() throws InterruptedException {
+		this.orders.add("alice@example.com");
+		this.orders.add("bob@example.com");
+		this.orders.get();
+		this.orders.addAfter("carol@example.com", Duration.ofHours(1));
+		assertThat(this.endpoint.queues().toString()).doesNotContain("alice", "bob", "carol");
+	}
+
+}

@@ -1,0 +1,123 @@
+package dev.workqueue.spring.actuate.health;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueues;
+import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.spring.worker.WorkerPoolStatus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+/**
+ * Tests for {@link WorkQueuesHealthIndicator}.
+ */
+class WorkQueuesHealthIndicatorTests {
+
+	private final RateLimitingQueue<String> orders = queue("orders");
+
+	private final RateLimitingQueue<String> invoices = queue("invoices");
+
+	private final WorkQueueRegistry registry = mock(WorkQueueRegistry.class);
+
+	private final WorkerContainerRegistry workers = mock(WorkerContainerRegistry.class);
+
+	private final AtomicBoolean shuttingDown = new AtomicBoolean();
+
+	private final WorkQueuesHealthIndicator indicator = new WorkQueuesHealthIndicator(this.registry, this.workers,
+			this.shuttingDown::get);
+
+	WorkQueuesHealthIndicatorTests() {
+		given(this.registry.names()).willReturn(Set.of("orders", "invoices"));
+		given(this.registry.<String>get("orders")).willReturn(this.orders);
+		given(this.registry.<String>get("invoices")).willReturn(this.invoices);
+		pools(running("orders"), running("invoices"));
+	}
+
+	@AfterEach
+	void shutDownQueues() {
+		this.orders.shutDown();
+		this.invoices.shutDown();
+	}
+
+	@Test
+	void upWhileEveryPoolRuns() {
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).isEqualTo(Map.of("orders", "running", "invoices", "running"));
+	}
+
+	@Test
+	void upWithoutWorkers() {
+		WorkQueuesHealthIndicator indicator = new WorkQueuesHealthIndicator(this.registry, null, () -> false);
+		assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+	}
+
+	@Test
+	void downNamingTheQueueWhenAPoolDied() {
+		pools(running("orders"), new WorkerPoolStatus("invoices", "invoiceWorker#send", 2, 1, false));
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("orders", "running")
+			.containsEntry("invoices", "worker invoiceWorker#send not running, 1 of 2 threads alive");
+	}
+
+	@Test
+	void downNamingTheQueueWhenAQueueIsShutDown() {
+		this.orders.shutDown();
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("orders", "shut down").containsEntry("invoices", "running");
+	}
+
+	@Test
+	void everyProblemOfAQueueIsListed() {
+		this.orders.shutDown();
+		pools(new WorkerPoolStatus("orders", "orderWorker#ship", 1, 0, false),
+				new WorkerPoolStatus("orders", "auditWorker#record", 1, 0, false), running("invoices"));
+		assertThat(this.indicator.health().getDetails()).containsEntry("orders",
+				"shut down, worker orderWorker#ship not running, 0 of 1 threads alive, "
+						+ "worker auditWorker#record not running, 0 of 1 threads alive");
+	}
+
+	@Test
+	void upWhenPoolsStopAndQueuesShutDownBecauseTheApplicationIsShuttingDown() {
+		this.shuttingDown.set(true);
+		this.orders.shutDown();
+		this.invoices.shutDown();
+		pools(new WorkerPoolStatus("orders", "orderWorker#ship", 1, 0, false),
+				new WorkerPoolStatus("invoices", "invoiceWorker#send", 1, 0, false));
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("orders",
+				"shut down, worker orderWorker#ship not running, 0 of 1 threads alive");
+	}
+
+	private void pools(WorkerPoolStatus... pools) {
+		given(this.workers.pools()).willReturn(List.of(pools));
+	}
+
+	private static WorkerPoolStatus running(String queue) {
+		return new WorkerPoolStatus(queue, queue + "Worker#handle", 1, 1, true);
+	}
+
+	private static RateLimitingQueue<String> queue(String name) {
+		return WorkQueues.<String>builder()
+			.name(name)
+			.buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter());
+	}
+
+}

@@ -1,0 +1,189 @@
+package dev.workqueue.spring.autoconfigure;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Tests for the validation of {@code workqueue.*} properties and its failure analysis.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class WorkQueuePropertiesValidationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class));
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("invalidProperties")
+	void invalidValueFailsStartUpNamingTheFullKey(String property, String problem) {
+		this.contextRunner.withPropertyValues(property)
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(InvalidWorkQueuePropertiesException.class)
+				.satisfies((ex) -> assertThat(((InvalidWorkQueuePropertiesException) ex).getProblems())
+					.containsExactly(problem)));
+	}
+
+	static Stream<Arguments> invalidProperties() {
+		String orders = "workqueue.queues.orders.";
+		String limiter = orders + "rate-limiter.";
+		String defaults = "workqueue.defaults.";
+		return Stream.of(Arguments.of(orders + "concurrency=0", orders + "concurrency must be >= 1, was 0"),
+				Arguments.of(defaults + "concurrency=-2", defaults + "concurrency must be >= 1, was -2"),
+				Arguments.of(orders + "max-retries=-2", orders + "max-retries must be >= -1, was -2"),
+				Arguments.of(defaults + "max-retries=-5", defaults + "max-retries must be >= -1, was -5"),
+				Arguments.of(orders + "shutdown-timeout=-1s",
+						orders + "shutdown-timeout must not be negative, was -1s"),
+				Arguments.of(defaults + "shutdown-timeout=-3ms",
+						defaults + "shutdown-timeout must not be negative, was -3ms"),
+				Arguments.of(defaults + "shutdown-timeout=", defaults + "shutdown-timeout must not be empty"),
+				Arguments.of(orders + "concurrency=", orders + "concurrency must not be empty"),
+				Arguments.of(limiter + "exponential.base-delay=-5ms",
+						limiter + "exponential.base-delay must not be negative, was -5ms"),
+				Arguments.of(limiter + "exponential.max-delay=-1s",
+						limiter + "exponential.max-delay must not be negative, was -1s"),
+				Arguments.of(limiter + "exponential.max-delay=1ms",
+						limiter + "exponential.max-delay must be >= base-delay (5ms), was 1ms"),
+				Arguments.of(limiter + "fast-slow.fast-delay=-1ms",
+						limiter + "fast-slow.fast-delay must not be negative, was -1ms"),
+				Arguments.of(limiter + "fast-slow.slow-delay=-1ms",
+						limiter + "fast-slow.slow-delay must not be negative, was -1ms"),
+				Arguments.of(limiter + "fast-slow.max-fast-attempts=-1",
+						limiter + "fast-slow.max-fast-attempts must be >= 0, was -1"),
+				Arguments.of(limiter + "bucket.qps=0", limiter + "bucket.qps must be > 0, was 0.0"),
+				Arguments.of(limiter + "bucket.qps=-1", limiter + "bucket.qps must be > 0, was -1.0"),
+				Arguments.of(limiter + "bucket.qps=NaN", limiter + "bucket.qps must be > 0, was NaN"),
+				Arguments.of(limiter + "bucket.burst=0", limiter + "bucket.burst must be >= 1, was 0"),
+				Arguments.of(limiter + "item-bucket.qps=0", limiter + "item-bucket.qps must be > 0, was 0.0"),
+				Arguments.of(limiter + "item-bucket.burst=-1", limiter + "item-bucket.burst must be >= 1, was -1"),
+				Arguments.of(limiter + "max-wait=-1h", limiter + "max-wait must not be negative, was -1h"),
+				Arguments.of(defaults + "rate-limiter.bucket.qps=0",
+						defaults + "rate-limiter.bucket.qps must be > 0, was 0.0"),
+				Arguments.of(orders + "concurency=2",
+						orders + "concurency is not a workqueue property; a queue and the defaults take "
+								+ knownKeys()),
+				Arguments.of(limiter + "bucket.rate=2",
+						limiter + "bucket.rate is not a workqueue property; a queue and the defaults take "
+								+ knownKeys()),
+				Arguments.of(defaults + "retries=2", defaults
+						+ "retries is not a workqueue property; a queue and the defaults take " + knownKeys()));
+	}
+
+	private static String knownKeys() {
+		return "concurrency, max-retries, shutdown-timeout, rate-limiter.exponential.{base-delay,max-delay}, "
+				+ "rate-limiter.fast-slow.{fast-delay,slow-delay,max-fast-attempts}, rate-limiter.bucket.{qps,burst}, "
+				+ "rate-limiter.item-bucket.{qps,burst}, rate-limiter.max-wait";
+	}
+
+	@Test
+	void everyProblemIsReportedAtOnce() {
+		this.contextRunner
+			.withPropertyValues("workqueue.defaults.max-retries=-3", "workqueue.queues.orders.concurrency=0",
+					"workqueue.queues.orders.rate-limiter.bucket.burst=0",
+					"workqueue.queues.emails.shutdown-timeout=-1s", "workqueue.queues.emails.typo=1")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				InvalidWorkQueuePropertiesException failure = (InvalidWorkQueuePropertiesException) context
+					.getStartupFailure();
+				assertThat(failure.getProblems()).hasSize(5)
+					.containsExactlyInAnyOrder("workqueue.defaults.max-retries must be >= -1, was -3",
+							"workqueue.queues.orders.concurrency must be >= 1, was 0",
+							"workqueue.queues.orders.rate-limiter.bucket.burst must be >= 1, was 0",
+							"workqueue.queues.emails.shutdown-timeout must not be negative, was -1s",
+							"workqueue.queues.emails.typo is not a workqueue property; a queue and the defaults take "
+									+ knownKeys());
+				assertThat(failure).hasMessageStartingWith("Invalid workqueue properties: ")
+					.hasMessageContaining("workqueue.queues.orders.concurrency must be >= 1, was 0; ");
+			});
+	}
+
+	@Test
+	void keysOfAQueueGivenAnEmptyValueAreReportedAsIgnored() {
+		this.contextRunner.withSystemProperties("workqueue.queues.orders.concurrency=3")
+			.withPropertyValues("workqueue.queues.orders=")
+			.run((context) -> assertThat(
+					((InvalidWorkQueuePropertiesException) context.getStartupFailure()).getProblems())
+				.containsExactly("workqueue.queues.orders.concurrency is ignored because "
+						+ "workqueue.queues.orders is given an empty value; remove that one"));
+	}
+
+	@Test
+	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=many")
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(BindException.class)
+				.hasMessageContaining("workqueue.queues.orders.concurrency"));
+	}
+
+	@Test
+	void validValuesAtTheLimitsAreAccepted() {
+		this.contextRunner
+			.withPropertyValues("workqueue.defaults.max-retries=-1", "workqueue.defaults.shutdown-timeout=0s",
+					"workqueue.queues.orders.concurrency=1", "workqueue.queues.orders.max-retries=0",
+					"workqueue.queues.orders.rate-limiter.exponential.base-delay=0ms",
+					"workqueue.queues.orders.rate-limiter.exponential.max-delay=0ms",
+					"workqueue.queues.orders.rate-limiter.fast-slow.max-fast-attempts=0",
+					"workqueue.queues.orders.rate-limiter.bucket.qps=Infinity",
+					"workqueue.queues.orders.rate-limiter.bucket.burst=1",
+					"workqueue.queues.orders.rate-limiter.item-bucket.qps=0.001",
+					"workqueue.queues.orders.rate-limiter.max-wait=0s")
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("orders"));
+	}
+
+	@Test
+	void validateFindsNothingInTheDefaults() {
+		assertThat(WorkQueuePropertiesValidator.validate(new WorkQueueProperties())).isEmpty();
+	}
+
+	@Test
+	void failureAnalyzerListsEveryProblemWithAnAction() {
+		InvalidWorkQueuePropertiesException failure = new InvalidWorkQueuePropertiesException(
+				List.of("workqueue.queues.orders.concurrency must be >= 1, was 0",
+						"workqueue.queues.orders.max-retries must be >= -1, was -2"));
+		FailureAnalysis analysis = new InvalidWorkQueuePropertiesFailureAnalyzer()
+			.analyze(new IllegalStateException("wrapped", failure));
+		assertThat(analysis.getDescription())
+			.isEqualTo("Invalid workqueue properties:\n\n    - workqueue.queues.orders.concurrency must be >= 1, was 0"
+					+ "\n    - workqueue.queues.orders.max-retries must be >= -1, was -2");
+		assertThat(analysis.getAction()).contains("give each workqueue property listed above a valid value");
+		assertThat(analysis.getCause()).isSameAs(failure);
+	}
+
+	@Test
+	void applicationFailsToStartWithACleanReport(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(InvalidApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatException().isThrownBy(() -> application.run("--workqueue.queues.orders.concurrency=0",
+				"--workqueue.queues.orders.max-retries=-7", "--spring.main.banner-mode=off"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Invalid workqueue properties:")
+			.contains("    - workqueue.queues.orders.concurrency must be >= 1, was 0")
+			.contains("    - workqueue.queues.orders.max-retries must be >= -1, was -7")
+			.contains("Update your application's configuration");
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(WorkQueueAutoConfiguration.class)
+	static class InvalidApplication {
+
+	}
+
+}

@@ -1,0 +1,229 @@
+package dev.workqueue.spring.autoconfigure.metrics;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueues;
+import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.spring.QueueWorker;
+import dev.workqueue.spring.WorkQueueCustomizer;
+import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
+import dev.workqueue.spring.metrics.WorkQueueMeters;
+import dev.workqueue.time.FakeClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link WorkQueueMetricsAutoConfiguration}.
+ */
+class WorkQueueMetricsAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(WorkQueueAutoConfiguration.class, WorkQueueMetricsAutoConfiguration.class))
+		.withPropertyValues("workqueue.queues.orders.concurrency=1");
+
+	@Test
+	void everyMeterOfAConfiguredQueueIsRegisteredWhenTheQueueIsCreated() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class).run((context) -> {
+			assertThat(context).hasBean("orders");
+			assertThat(workQueueMeters(context.getBean(MeterRegistry.class))).hasSize(8).allSatisfy((meter) -> {
+				assertThat(meter.getId().getTag("name")).isEqualTo("orders");
+				assertThat(meter.measure()).allSatisfy((measurement) -> assertThat(measurement.getValue()).isZero());
+			});
+		});
+	}
+
+	@Test
+	void durationsAreMeasuredOnTheClockBean() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class).withBean(FakeClock.class).run((context) -> {
+			FakeClock clock = context.getBean(FakeClock.class);
+			RateLimitingQueue<String> orders = context.getBean("orders", RateLimitingQueue.class);
+			orders.add("a");
+			clock.step(Duration.ofSeconds(2));
+			assertThat(orders.get()).isEqualTo("a");
+			clock.step(Duration.ofSeconds(3));
+			orders.done("a");
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			Timer queueDuration = registry.get("workqueue.queue.duration").tag("name", "orders").timer();
+			assertThat(queueDuration.count()).isOne();
+			assertThat(queueDuration.totalTime(TimeUnit.SECONDS)).isEqualTo(2.0);
+			Timer workDuration = registry.get("workqueue.work.duration").tag("name", "orders").timer();
+			assertThat(workDuration.count()).isOne();
+			assertThat(workDuration.totalTime(TimeUnit.SECONDS)).isEqualTo(3.0);
+			assertThat(registry.get("workqueue.adds").tag("name", "orders").counter().count()).isOne();
+		});
+	}
+
+	@Test
+	void workersRecordIntoTheMeters() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withUserConfiguration(OrdersWorkerConfiguration.class)
+			.run((context) -> {
+				RateLimitingQueue<String> orders = context.getBean("orders", RateLimitingQueue.class);
+				orders.add("a");
+				orders.add("b");
+				orders.add("c");
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				await().atMost(Duration.ofSeconds(1))
+					.until(() -> registry.get("workqueue.work.duration").tag("name", "orders").timer().count() == 3);
+				assertThat(registry.get("workqueue.adds").tag("name", "orders").counter().count()).isEqualTo(3);
+				assertThat(registry.get("workqueue.queue.duration").tag("name", "orders").timer().count()).isEqualTo(3);
+			});
+	}
+
+	@Test
+	void metersOfAQueueAreRemovedWhenItsBeanIsDestroyed() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		this.contextRunner.withBean(MeterRegistry.class, () -> registry).run((context) -> {
+			assertThat(workQueueMeters(registry)).hasSize(8);
+			context.close();
+			assertThat(registry.getMeters()).isEmpty();
+		});
+	}
+
+	@Test
+	void queueBeanOfTheApplicationGetsGaugesNamedAfterTheBean() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withBean("emails", RateLimitingQueue.class,
+					() -> WorkQueues.builder().buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter()))
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				context.getBean("emails", RateLimitingQueue.class).add("a");
+				assertThat(registry.find("workqueue.depth").tag("name", "emails").gauge().value()).isOne();
+				assertThat(registry.find("workqueue.delayed.items").tag("name", "emails").gauge()).isNotNull();
+				assertThat(registry.find("workqueue.unfinished.work").tag("name", "emails").timeGauge()).isNotNull();
+				assertThat(registry.find("workqueue.longest.running.processor").tag("name", "emails").timeGauge())
+					.isNotNull();
+				// Its metrics hook is the application's business: no counters or timers.
+				assertThat(registry.find("workqueue.adds").tag("name", "emails").counter()).isNull();
+			});
+	}
+
+	@Test
+	void metricsCustomizerRunsBeforeTheApplicationsCustomizers() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withBean("applicationCustomizer", WorkQueueCustomizer.class, () -> (name, builder) -> {
+			})
+			.run((context) -> assertThat(context.getBeanProvider(WorkQueueCustomizer.class).orderedStream().toList())
+				.first()
+				.isSameAs(context.getBean("workQueueMetricsCustomizer")));
+	}
+
+	@Test
+	void applicationWorkQueueMetersBeanIsUsed() {
+		WorkQueueMeters meters = new WorkQueueMeters(new SimpleMeterRegistry());
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withBean(WorkQueueMeters.class, () -> meters)
+			.run((context) -> {
+				assertThat(context).getBean(WorkQueueMeters.class).isSameAs(meters);
+				assertThat(workQueueMeters(context.getBean(MeterRegistry.class))).isEmpty();
+			});
+	}
+
+	@Test
+	void registryOfSpringBootsMetricsAutoConfigurationIsUsed() {
+		this.contextRunner
+			.withConfiguration(
+					AutoConfigurations.of(MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(WorkQueueMeters.class);
+				assertThat(workQueueMeters(context.getBean(MeterRegistry.class))).hasSize(8);
+			});
+	}
+
+	@Test
+	void prometheusScrapeHasTheClientGoSeries() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					PrometheusMetricsExportAutoConfiguration.class))
+			.run((context) -> {
+				context.getBean("orders", RateLimitingQueue.class).add("a");
+				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+				assertThat(scrape).contains("workqueue_depth{name=\"orders\"} 1.0",
+						"workqueue_adds_total{name=\"orders\"} 1.0",
+						"workqueue_queue_duration_seconds_bucket{name=\"orders\",le=\"1.0E-8\"} 0",
+						"workqueue_queue_duration_seconds_bucket{name=\"orders\",le=\"10.0\"} 0",
+						"workqueue_work_duration_seconds_count{name=\"orders\"} 0",
+						"workqueue_unfinished_work_seconds{name=\"orders\"} 0.0",
+						"workqueue_longest_running_processor_seconds{name=\"orders\"} 0.0",
+						"workqueue_retries_total{name=\"orders\"} 0.0", "workqueue_delayed_items{name=\"orders\"} 0.0");
+			});
+	}
+
+	@Test
+	void backsOffWithoutMicrometer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run((context) -> {
+			assertThat(context).hasNotFailed().hasBean("orders").doesNotHaveBean(WorkQueueMeters.class);
+			assertThat(context).doesNotHaveBean("workQueueMetricsCustomizer");
+		});
+	}
+
+	@Test
+	void backsOffWithoutMeterRegistry() {
+		this.contextRunner.run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("orders")
+			.doesNotHaveBean(WorkQueueMeters.class)
+			.doesNotHaveBean("workQueueMetricsCustomizer"));
+	}
+
+	@Test
+	void backsOffWhenWorkQueuesAreDisabled() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("workqueue.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(WorkQueueMeters.class);
+				assertThat(context.getBean(MeterRegistry.class).getMeters()).isEmpty();
+			});
+	}
+
+	/**
+	 * The meters of the contract, without the bucket gauges that non-Prometheus
+	 * registries add for each timer ({@code workqueue.queue.duration.histogram}).
+	 */
+	private static List<Meter> workQueueMeters(MeterRegistry registry) {
+		return registry.getMeters()
+			.stream()
+			.filter((meter) -> meter.getId().getName().startsWith("workqueue."))
+			.filter((meter) -> !meter.getId().getName().endsWith(".histogram"))
+			.toList();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OrdersWorkerConfiguration {
+
+		@Bean
+		OrdersWorker ordersWorker() {
+			return new OrdersWorker();
+		}
+
+	}
+
+	static class OrdersWorker {
+
+		@QueueWorker(queue = "orders")
+		void ship(String order) {
+		}
+
+	}
+
+}
