@@ -85,9 +85,9 @@ public class WebhookWorkers {
 	 */
 	@EventListener
 	public void onGivenUp(WorkItemGivenUpEvent event) {
-		Throwable cause = event.lastException();
-		DeadLetter deadLetter = this.ledger.deadLetter(event.queueName(), String.valueOf(event.item()),
-				event.attempts(), (cause != null) ? String.valueOf(cause.getMessage()) : "unknown");
+		Throwable cause = event.getLastException();
+		DeadLetter deadLetter = this.ledger.deadLetter(event.getQueueName(), String.valueOf(event.getItem()),
+				event.getAttempts(), (cause != null) ? String.valueOf(cause.getMessage()) : "unknown");
 		logger.info("Dead-lettered {}", deadLetter);
 	}
 

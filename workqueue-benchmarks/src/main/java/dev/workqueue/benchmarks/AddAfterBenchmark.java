@@ -92,8 +92,8 @@ public class AddAfterBenchmark {
 	}
 
 	/**
-	 * Fails unless the item out of {@code get} is {@link #LAST}: an earlier one means that
-	 * an item fired during the batch, so the measurement would include firing.
+	 * Fails unless the item out of {@code get} is {@link #LAST}: an earlier one means
+	 * that an item fired during the batch, so the measurement would include firing.
 	 * @param out the item the invocation got
 	 */
 	static void checkNothingFired(String out) {
