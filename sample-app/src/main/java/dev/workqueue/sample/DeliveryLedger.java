@@ -9,10 +9,10 @@ import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
- * The sample's state: payloads waiting per target (the outboxes), recent deliveries and the
- * dead letters. A target id is the work item: however many payloads pile up for a target
- * while it waits in the queue, one worker run delivers them together. Thread-safe: every
- * method is synchronized on the ledger.
+ * The sample's state: payloads waiting per target (the outboxes), recent deliveries and
+ * the dead letters. A target id is the work item: however many payloads pile up for a
+ * target while it waits in the queue, one worker run delivers them together. Thread-safe:
+ * every method is synchronized on the ledger.
  */
 @Component
 public class DeliveryLedger {

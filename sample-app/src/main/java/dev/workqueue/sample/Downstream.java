@@ -12,8 +12,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * A simulated webhook receiver: each attempt takes {@code latency} and fails at
- * {@code failure-rate}, always for unreachable targets, and the first time for flaky ones.
- * Receipts are confirmed on the {@code receipt-polls}-th poll. Thread-safe.
+ * {@code failure-rate}, always for unreachable targets, and the first time for flaky
+ * ones. Receipts are confirmed on the {@code receipt-polls}-th poll. Thread-safe.
  */
 @Component
 public class Downstream {

@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param failureRate share of delivery attempts that fail at random, from 0 to 1
  * @param latency how long each delivery attempt takes
- * @param receiptPolls how many receipt polls a delivery needs before its receipt is confirmed
+ * @param receiptPolls how many receipt polls a delivery needs before its receipt is
+ * confirmed
  * @param flakyTargets targets whose first delivery attempt fails, then succeed
  * @param unreachableTargets targets whose every delivery attempt fails
  */

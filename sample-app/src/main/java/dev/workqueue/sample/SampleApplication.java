@@ -6,8 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
  * Webhook delivery on workqueue: {@code POST /webhooks} queues a delivery to a target, a
- * {@code @QueueWorker} delivers it to a simulated downstream that fails now and then, and a
- * second queue polls for the delivery receipt with delayed requeues.
+ * {@code @QueueWorker} delivers it to a simulated downstream that fails now and then, and
+ * a second queue polls for the delivery receipt with delayed requeues.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

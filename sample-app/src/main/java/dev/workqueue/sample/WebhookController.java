@@ -28,7 +28,8 @@ class WebhookController {
 
 	private final RateLimitingQueue<String> deliveries;
 
-	WebhookController(DeliveryLedger ledger, @Qualifier(WebhookWorkers.DELIVERIES) RateLimitingQueue<String> deliveries) {
+	WebhookController(DeliveryLedger ledger,
+			@Qualifier(WebhookWorkers.DELIVERIES) RateLimitingQueue<String> deliveries) {
 		this.ledger = ledger;
 		this.deliveries = deliveries;
 	}
@@ -43,8 +44,8 @@ class WebhookController {
 	}
 
 	/**
-	 * Stages {@code count} payloads spread over {@code targets} targets: the queue holds each
-	 * target once, however many payloads wait for it.
+	 * Stages {@code count} payloads spread over {@code targets} targets: the queue holds
+	 * each target once, however many payloads wait for it.
 	 */
 	@PostMapping("/burst")
 	@ResponseStatus(HttpStatus.ACCEPTED)

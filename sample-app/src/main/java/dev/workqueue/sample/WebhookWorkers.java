@@ -18,8 +18,8 @@ import org.springframework.stereotype.Component;
 /**
  * The workers: one delivers each target's waiting payloads (a thrown exception is retried
  * with backoff until {@code max-retries}, then dead-lettered), the other polls for the
- * delivery receipt, coming back later with {@link WorkResult#requeueAfter(Duration)} until
- * it is confirmed.
+ * delivery receipt, coming back later with {@link WorkResult#requeueAfter(Duration)}
+ * until it is confirmed.
  */
 @Component
 public class WebhookWorkers {

@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample end to end over HTTP: deliveries, one retry, one give-up to the dead letters,
- * the receipt polls, the Actuator endpoint and the Prometheus scrape.
+ * The sample end to end over HTTP: deliveries, one retry, one give-up to the dead
+ * letters, the receipt polls, the Actuator endpoint and the Prometheus scrape.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=0ms",
@@ -38,28 +38,31 @@ class SampleApplicationTests {
 		postWebhook("flaky-shop", "order 2 shipped");
 		postWebhook("gone-shop", "order 3 shipped");
 
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> this.client.get()
-			.uri("/webhooks/deliveries")
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody()
-			.jsonPath("$[?(@.receiptConfirmed == true)].targetId")
-			.value((targets) -> assertThat(targets).asString().contains("shop-1", "flaky-shop")));
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> this.client.get()
-			.uri("/webhooks/dead-letters")
-			.exchange()
-			.expectBody()
-			.jsonPath("$[0].item")
-			.isEqualTo("gone-shop")
-			.jsonPath("$[0].attempts")
-			.isEqualTo(4)
-			.jsonPath("$[0].droppedPayloads")
-			.isEqualTo(1)
-			.jsonPath("$.length()")
-			.isEqualTo(1));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> this.client.get()
+				.uri("/webhooks/deliveries")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$[?(@.receiptConfirmed == true)].targetId")
+				.value((targets) -> assertThat(targets).asString().contains("shop-1", "flaky-shop")));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> this.client.get()
+				.uri("/webhooks/dead-letters")
+				.exchange()
+				.expectBody()
+				.jsonPath("$[0].item")
+				.isEqualTo("gone-shop")
+				.jsonPath("$[0].attempts")
+				.isEqualTo(4)
+				.jsonPath("$[0].droppedPayloads")
+				.isEqualTo(1)
+				.jsonPath("$.length()")
+				.isEqualTo(1));
 
-		// flaky-shop failed once and gone-shop three times before the give-up: four retries.
+		// flaky-shop failed once and gone-shop three times before the give-up: four
+		// retries.
 		this.client.get()
 			.uri("/actuator/workqueues/deliveries")
 			.exchange()
