@@ -10,7 +10,7 @@
 #
 # Duration: about 25 minutes on a quiet 2-core machine (estimate per class, forks x
 # (warm-up + measurement) + JVM starts: QueueHandOff 2.5 min, TimingWheel 3.5, DelayQueue 3.5,
-# FiringAccuracy 3, RetainedHeap 3, TokenBucket 2, IdleCpu 2, AddAfter 1.5,
+# FiringAccuracy 3.5, RetainedHeap 3, TokenBucket 2, IdleCpu 2, AddAfter 1.5,
 # RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5).
 # Run it on a quiet machine: other work on the cores shows up as noise, and the batch
 # benchmarks (AddAfter, TimingWheel) fail on purpose when a batch is so slow that timers

@@ -25,7 +25,7 @@ final class Backlog {
 
 	private final AtomicLongArray totals = new AtomicLongArray((MAX_PRODUCERS + MAX_CONSUMERS + 1) * PAD);
 
-	/** Items produced but never consumed in earlier iterations; written between them. */
+	/** Produced, never consumed, in earlier iterations; published by JMH between them. */
 	private long abandoned;
 
 	void produced(int producer, long total) {

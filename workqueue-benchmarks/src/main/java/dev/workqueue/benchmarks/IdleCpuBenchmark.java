@@ -121,6 +121,7 @@ public class IdleCpuBenchmark {
 
 	}
 
+	/** Our delaying queue, after one item went through. */
 	@State(Scope.Thread)
 	public static class OursDelaying extends Idle {
 
@@ -140,6 +141,7 @@ public class IdleCpuBenchmark {
 
 	}
 
+	/** client-java's delaying queue, after one item went through. */
 	@State(Scope.Thread)
 	public static class ClientJavaDelaying extends Idle {
 
@@ -159,6 +161,7 @@ public class IdleCpuBenchmark {
 
 	}
 
+	/** Our timing wheel, ticking every millisecond, after one timer fired. */
 	@State(Scope.Thread)
 	public static class OursWheel extends Idle {
 
@@ -202,6 +205,7 @@ public class IdleCpuBenchmark {
 
 	}
 
+	/** Netty's wheel at a 1 ms tick. */
 	@State(Scope.Thread)
 	public static class NettyWheel1ms extends NettyWheel {
 
@@ -212,6 +216,7 @@ public class IdleCpuBenchmark {
 
 	}
 
+	/** Netty's wheel at its default 100 ms tick. */
 	@State(Scope.Thread)
 	public static class NettyWheel100ms extends NettyWheel {
 

@@ -156,6 +156,7 @@ public class RetainedHeapBenchmark {
 
 	}
 
+	/** Our delaying queue. */
 	@State(Scope.Thread)
 	public static class OursDelaying extends Contender {
 
@@ -191,6 +192,7 @@ public class RetainedHeapBenchmark {
 
 	}
 
+	/** client-java's delaying queue, paced. */
 	@State(Scope.Thread)
 	public static class ClientJavaDelaying extends Contender {
 
@@ -226,6 +228,7 @@ public class RetainedHeapBenchmark {
 
 	}
 
+	/** The JDK's delay queue with a minimal wrapper per item. */
 	@State(Scope.Thread)
 	public static class JdkDelayQueue extends Contender {
 
@@ -260,6 +263,7 @@ public class RetainedHeapBenchmark {
 
 	}
 
+	/** Our timing wheel. */
 	@State(Scope.Thread)
 	public static class OursWheel extends Contender {
 
@@ -303,6 +307,7 @@ public class RetainedHeapBenchmark {
 
 	}
 
+	/** Netty's wheel, a task per timeout. */
 	@State(Scope.Thread)
 	public static class NettyWheel extends Contender {
 
@@ -341,6 +346,7 @@ public class RetainedHeapBenchmark {
 
 	}
 
+	/** Our delay queue. */
 	@State(Scope.Thread)
 	public static class OursDelayQueue extends Contender {
 
