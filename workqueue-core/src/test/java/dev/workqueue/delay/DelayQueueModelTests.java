@@ -42,7 +42,8 @@ class DelayQueueModelTests {
 				case CANCEL -> {
 					if (!entries.isEmpty()) {
 						int id = operation.index() % entries.size();
-						assertThat(entries.get(id).cancel()).as("%s", operation).isEqualTo(model.removeIf((v) -> v.id == id));
+						assertThat(entries.get(id).cancel()).as("%s", operation)
+							.isEqualTo(model.removeIf((v) -> v.id == id));
 					}
 				}
 				case RESCHEDULE -> {
@@ -52,7 +53,8 @@ class DelayQueueModelTests {
 						if (pending) {
 							model.add(new ModelValue(id, nowMillis + Math.max(0, operation.millis()), sequence++));
 						}
-						assertThat(entries.get(id).reschedule(Duration.ofMillis(operation.millis()))).as("%s", operation)
+						assertThat(entries.get(id).reschedule(Duration.ofMillis(operation.millis())))
+							.as("%s", operation)
 							.isEqualTo(pending);
 					}
 				}

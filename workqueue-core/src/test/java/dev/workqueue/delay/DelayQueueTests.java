@@ -75,8 +75,8 @@ class DelayQueueTests {
 		assertThat(first.reschedule(Duration.ofSeconds(2))).isTrue();
 		this.queue.push("third", Duration.ofSeconds(2));
 		this.clock.step(Duration.ofSeconds(2));
-		assertThat(List.of(this.queue.take(), this.queue.take(), this.queue.take())).containsExactly("second",
-				"first", "third");
+		assertThat(List.of(this.queue.take(), this.queue.take(), this.queue.take())).containsExactly("second", "first",
+				"third");
 	}
 
 	static Stream<Duration> nonPositiveDelays() {

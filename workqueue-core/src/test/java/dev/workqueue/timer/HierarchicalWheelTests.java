@@ -30,7 +30,8 @@ class HierarchicalWheelTests {
 		List<Arguments> cases = new ArrayList<>();
 		for (int numSlots : new int[] { 1, 4, 64 }) {
 			for (long startTick : new long[] { 0, 3, 7, 1_000 }) {
-				for (long delay : new long[] { 0, 1, 9, 10, 11, 39, 40, 41, 400, 4_000, 1_000_000, 1_000_000_000_000L }) {
+				for (long delay : new long[] { 0, 1, 9, 10, 11, 39, 40, 41, 400, 4_000, 1_000_000,
+						1_000_000_000_000L }) {
 					cases.add(Arguments.of(numSlots, startTick, delay));
 				}
 			}
@@ -108,8 +109,7 @@ class HierarchicalWheelTests {
 		for (int i = 9; i >= 0; i--) {
 			wheel.schedule(new TimerEntry<>(i, "v", 40 * INTERVAL + 1 + i));
 		}
-		assertThat(takeUpTo(wheel, 41)).extracting((entry) -> entry.key)
-			.containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+		assertThat(takeUpTo(wheel, 41)).extracting((entry) -> entry.key).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
 	}
 
 	@Test
@@ -164,7 +164,7 @@ class HierarchicalWheelTests {
 				entry.unlink();
 			}
 		}
-		// Entries of tick 0 are due when scheduled, so the first advance may hand them out.
+		// Entries of tick 0 are due at once: the first advance hands them out.
 		long nowTick = 0;
 		long previousTick = -1;
 		long previousDueNanos = Long.MIN_VALUE;

@@ -15,8 +15,8 @@ import dev.workqueue.time.FakeClock;
  * reading, with a direct executor, it has fired everything due by that reading.
  * <p>
  * A park that a {@code setTimer} has just signalled still looks idle until the wheel's
- * thread wakes, so tests step the clock between setting a timer and checking that it
- * has not fired; such a check can then only be weaker than intended, never wrong.
+ * thread wakes, so tests step the clock between setting a timer and checking that it has
+ * not fired; such a check can then only be weaker than intended, never wrong.
  */
 final class ParkingClock implements Clock {
 

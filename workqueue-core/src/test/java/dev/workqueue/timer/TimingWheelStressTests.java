@@ -165,7 +165,7 @@ class TimingWheelStressTests {
 		}
 		assertThat(latenessNanos.values()).allMatch((lateness) -> lateness >= 0, "never early");
 		List<Long> sorted = latenessNanos.values().stream().sorted().toList();
-		// Scheduling noise on a loaded 2-core machine is large; this only catches lost ticks.
+		// Noise on a loaded 2-core machine is large: this only catches lost ticks.
 		assertThat(sorted.get(count / 2)).isLessThan(intervalNanos + Duration.ofMillis(100).toNanos());
 	}
 

@@ -96,7 +96,7 @@ class TimingWheelTests {
 			wheel.setTimer("k", "v", Duration.ofSeconds(3));
 			this.clock.step(Duration.ofMillis(1_500));
 			this.clock.awaitParked();
-			// go-zero runs execute at once here and leaves the timer in place to fire again.
+			// go-zero runs execute now and leaves the timer to fire a second time.
 			wheel.moveTimer("k", Duration.ofMillis(300));
 			assertFiresAt(2 * SECOND_NANOS, "k");
 			this.clock.step(Duration.ofSeconds(20));
@@ -236,7 +236,7 @@ class TimingWheelTests {
 				wheel.setTimer("t" + delayMillis, Integer.toString(delayMillis), Duration.ofMillis(delayMillis));
 			}
 			int pending = wheel.size();
-			// A pause: the wheel's thread did not run for 25 s, then everything due fires.
+			// A 25 s pause of the wheel's thread: everything due must fire.
 			this.clock.step(Duration.ofSeconds(25));
 			long dueByNow = delaysMillis.stream().filter((d) -> d <= 25_000).distinct().count();
 			soon().until(() -> this.fired.size() == dueByNow);
@@ -440,8 +440,8 @@ class TimingWheelTests {
 	void timersDueButNotYetRunWhenStoppedNeverRun() {
 		List<String> keys = new CopyOnWriteArrayList<>();
 		List<Runnable> tasks = new CopyOnWriteArrayList<>();
-		try (TimingWheel<String, String> wheel = new TimingWheel<>(SECOND, 4, (key, value) -> keys.add(key),
-				this.clock, tasks::add)) {
+		try (TimingWheel<String, String> wheel = new TimingWheel<>(SECOND, 4, (key, value) -> keys.add(key), this.clock,
+				tasks::add)) {
 			wheel.setTimer("k", "v", SECOND);
 			this.clock.step(SECOND);
 			soon().until(() -> tasks.size() == 1);
