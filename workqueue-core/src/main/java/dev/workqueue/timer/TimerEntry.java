@@ -6,9 +6,10 @@ package dev.workqueue.timer;
  * doubly-linked slot list of the {@link HierarchicalWheel wheel} (through {@link #prev}
  * and {@link #next}). Each slot list has a sentinel entry whose key is {@code null}.
  * <p>
- * Layout with compressed oops: a 12-byte header, five references (20 bytes) and one
- * {@code long} make exactly 40 bytes, so the fields are chosen with care; adding even an
- * {@code int} would cost 8 more bytes per timer.
+ * Layout with compressed oops: a 12-byte header, five references (20 bytes), one
+ * {@code long} and one {@code int} make 44 bytes, 48 with alignment. The cached hash
+ * costs those 8 bytes on purpose: without it every table probe and every resize reads
+ * each chained entry's key object, one more cache miss per entry on large wheels.
  * <p>
  * Not thread-safe: every field is guarded by the timing wheel's lock. Once fired, an
  * entry has left the table and the wheel and {@link #next} chains the batch handed to the
@@ -20,6 +21,9 @@ package dev.workqueue.timer;
 final class TimerEntry<K, V> {
 
 	final K key;
+
+	/** The key's spread hash code ({@link TimerTable#hash}); 0 for a sentinel. */
+	final int hash;
 
 	V value;
 
@@ -37,6 +41,7 @@ final class TimerEntry<K, V> {
 
 	TimerEntry(K key, V value, long dueNanos) {
 		this.key = key;
+		this.hash = (key != null) ? TimerTable.hash(key) : 0;
 		this.value = value;
 		this.dueNanos = dueNanos;
 	}
@@ -47,6 +52,11 @@ final class TimerEntry<K, V> {
 		sentinel.prev = sentinel;
 		sentinel.next = sentinel;
 		return sentinel;
+	}
+
+	/** Whether this entry's key is {@code key}, whose spread hash is {@code hash}. */
+	boolean hasKey(Object key, int hash) {
+		return this.hash == hash && (this.key == key || this.key.equals(key));
 	}
 
 	boolean isLinked() {

@@ -8,9 +8,9 @@ import java.util.function.Consumer;
  * <p>
  * A power-of-two bucket array that doubles when the load passes 3/4, so it holds 1.33 to
  * 2.67 buckets (5.3 to 10.7 bytes with compressed oops) per entry; at a million entries
- * it has 2<sup>21</sup> buckets, 8.4 bytes per entry. Keys' hash codes are not cached in
- * the entries (that would cost 8 bytes each with padding); they are recomputed on resize.
- * The array does not shrink while entries remain; {@link #clear()} releases it.
+ * it has 2<sup>21</sup> buckets, 8.4 bytes per entry. Each entry caches its key's hash,
+ * so a probe compares hashes before calling {@code equals} and a resize never reads a
+ * key. The array does not shrink while entries remain; {@link #clear()} releases it.
  * <p>
  * Not thread-safe: guarded by the timing wheel's lock.
  *
@@ -33,8 +33,9 @@ final class TimerTable<K, V> {
 
 	/** Returns the entry of {@code key}, or {@code null}. */
 	TimerEntry<K, V> get(Object key) {
-		TimerEntry<K, V> entry = this.buckets[indexOf(key, this.buckets.length)];
-		while (entry != null && !entry.key.equals(key)) {
+		int hash = hash(key);
+		TimerEntry<K, V> entry = this.buckets[hash & (this.buckets.length - 1)];
+		while (entry != null && !entry.hasKey(key, hash)) {
 			entry = entry.tableNext;
 		}
 		return entry;
@@ -45,7 +46,7 @@ final class TimerTable<K, V> {
 		if (this.size >= (this.buckets.length >>> 2) * 3 && this.buckets.length < MAX_CAPACITY) {
 			resize(this.buckets.length << 1);
 		}
-		int index = indexOf(entry.key, this.buckets.length);
+		int index = entry.hash & (this.buckets.length - 1);
 		entry.tableNext = this.buckets[index];
 		this.buckets[index] = entry;
 		this.size++;
@@ -53,10 +54,11 @@ final class TimerTable<K, V> {
 
 	/** Removes and returns the entry of {@code key}, or returns {@code null}. */
 	TimerEntry<K, V> remove(Object key) {
-		int index = indexOf(key, this.buckets.length);
+		int hash = hash(key);
+		int index = hash & (this.buckets.length - 1);
 		TimerEntry<K, V> previous = null;
 		TimerEntry<K, V> entry = this.buckets[index];
-		while (entry != null && !entry.key.equals(key)) {
+		while (entry != null && !entry.hasKey(key, hash)) {
 			previous = entry;
 			entry = entry.tableNext;
 		}
@@ -68,7 +70,7 @@ final class TimerTable<K, V> {
 
 	/** Removes this very entry, which must be in the table. */
 	void remove(TimerEntry<K, V> entry) {
-		int index = indexOf(entry.key, this.buckets.length);
+		int index = entry.hash & (this.buckets.length - 1);
 		TimerEntry<K, V> previous = null;
 		TimerEntry<K, V> current = this.buckets[index];
 		while (current != entry) {
@@ -118,7 +120,7 @@ final class TimerTable<K, V> {
 			TimerEntry<K, V> entry = head;
 			while (entry != null) {
 				TimerEntry<K, V> next = entry.tableNext;
-				int index = indexOf(entry.key, capacity);
+				int index = entry.hash & (capacity - 1);
 				entry.tableNext = resized[index];
 				resized[index] = entry;
 				entry = next;
@@ -127,11 +129,12 @@ final class TimerTable<K, V> {
 		this.buckets = resized;
 	}
 
-	private static int indexOf(Object key, int capacity) {
+	/** The key's hash code with its high bits spread down, as cached in entries. */
+	static int hash(Object key) {
 		int hash = key.hashCode();
-		// Spread the high bits down: keys whose hashes differ only there would otherwise
-		// share a bucket in a small table.
-		return (hash ^ (hash >>> 16)) & (capacity - 1);
+		// Keys whose hashes differ only in the high bits would otherwise share a bucket
+		// in a small table.
+		return hash ^ (hash >>> 16);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -62,14 +62,14 @@ import dev.workqueue.time.Nanos;
  * through a bitmap of occupied slots per level) or until a caller sets an earlier timer,
  * and, when it wakes late, it walks every tick it missed in order.
  * <p>
- * <b>Cost.</b> Per pending timer, with compressed oops: one 40-byte entry that is both
- * the hash-table node and the slot-list node, plus 5.3 to 10.7 bytes of hash-table bucket
- * array (8.4 at a million timers, whose table has 2<sup>21</sup> buckets): about 48 bytes
- * (47 measured), not counting the key and value objects themselves. Fixed: 40 bytes per
- * level-0 slot and about 3 KB per overflow level. Set, move and remove: one hash lookup
- * and a few pointer writes under the lock, plus one {@link Clock#nanoTime()} read.
- * Firing: O(levels) per timer, plus one {@link Executor#execute} call per tick that has
- * due timers.
+ * <b>Cost.</b> Per pending timer, with compressed oops: one 48-byte entry that is both
+ * the hash-table node (keeping its key's hash) and the slot-list node, plus 5.3 to 10.7
+ * bytes of hash-table bucket array (8.4 at a million timers, whose table has
+ * 2<sup>21</sup> buckets): about 56 bytes, not counting the key and value objects
+ * themselves. Fixed: 40 bytes per level-0 slot and about 3 KB per overflow level. Set,
+ * move and remove: one hash lookup and a few pointer writes under the lock, plus one
+ * {@link Clock#nanoTime()} read. Firing: O(levels) per timer, plus one
+ * {@link Executor#execute} call per tick that has due timers.
  * <p>
  * <b>Limits.</b> Values and keys must not be {@code null}; keys need {@code equals} and
  * {@code hashCode}. The hash table's bucket array only grows; {@link #drain} releases it.
