@@ -12,12 +12,12 @@ import java.util.Arrays;
  * duplicate. Each entry records its heap position, so that move costs O(log n) without a
  * search. It never reads a clock: {@link #pollDue(long)} takes the time as an argument.
  * <p>
- * Memory per waiting item, compressed oops: the entry (40 bytes), its heap slot (4 bytes
- * in an array grown by half, so 4 to 6) and its index slot (8 to 16 bytes): 52 to 62
- * bytes, about 53 at a million items (index of 2<sup>21</sup> slots, heap array of about
+ * Memory per waiting item, compressed oops: the entry (32 bytes), its heap slot (4 bytes
+ * in an array grown by half, so 4 to 6) and its index slot (8 to 16 bytes): 44 to 54
+ * bytes, about 45 at a million items (index of 2<sup>21</sup> slots, heap array of about
  * 1.2 million). Both arrays shrink when the heap empties.
  * <p>
- * Not thread-safe: owned by the delaying queue's owner thread.
+ * Not thread-safe: guarded by the delaying queue's lock.
  *
  * @param <T> the item type
  */

@@ -32,7 +32,7 @@ class DelayingQueueTests {
 		return (DelayingQueue<String>) kind.build(WorkQueues.<String>builder().clock(this.clock));
 	}
 
-	/** Waits until the owner thread has taken every hand-off and sleeps. */
+	/** Waits until the owner thread has released what was due and waits. */
 	private static void awaitOwnerIdle(DelayingQueue<String> queue) {
 		Await.until(QueueKind.delaying(queue)::isIdle);
 	}

@@ -174,11 +174,46 @@ class WorkQueueStressTests {
 			queue.shutDown();
 			join(producers);
 			Await.until(() -> !owner.isAlive());
-			assertThat(QueueKind.delaying(queue).pendingHandOffs()).isZero();
 			assertThat(QueueKind.delaying(queue).heldEntries()).isZero();
 			assertThat(queue.stats().waiting()).isZero();
 			assertThat(queue.size()).isZero();
 		}
+	}
+
+	@Test
+	void statsNeverMissAnItemMovingFromWaitingToQueued() throws Exception {
+		DelayingQueue<String> queue = WorkQueues.<String>builder().buildDelayingQueue();
+		AtomicLong completedAdds = new AtomicLong();
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < PRODUCERS; p++) {
+			String prefix = "producer" + p + "-";
+			producers.add(start(prefix, () -> {
+				ThreadLocalRandom random = ThreadLocalRandom.current();
+				for (int i = 0; i < ADDS_PER_PRODUCER; i++) {
+					// Distinct items, due within a millisecond: the owner thread moves
+					// them
+					// into the queue while the producers still add.
+					queue.addAfter(prefix + i, Duration.ofNanos(1 + random.nextInt(1_000_000)));
+					completedAdds.incrementAndGet();
+				}
+			}));
+		}
+		long total = (long) PRODUCERS * ADDS_PER_PRODUCER;
+		long samples = 0;
+		long completed;
+		do {
+			completed = completedAdds.get();
+			WorkQueueStats stats = queue.stats();
+			// Nobody takes items: each completed add is waiting or queued, never neither.
+			assertThat((long) stats.waiting() + stats.depth()).as("waiting + depth").isGreaterThanOrEqualTo(completed);
+			samples++;
+		}
+		while (completed < total);
+		join(producers);
+		Await.until(() -> queue.size() == total);
+		assertThat(queue.stats().waiting()).isZero();
+		assertThat(samples).isGreaterThan(1);
+		queue.shutDown();
 	}
 
 	private static long countDue(Map<String, Long> earliestMillis, long nowMillis) {

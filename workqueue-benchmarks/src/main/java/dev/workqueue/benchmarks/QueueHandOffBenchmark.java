@@ -117,7 +117,12 @@ public class QueueHandOffBenchmark {
 
 		@Override
 		void start() {
-			this.queue = WorkQueues.<String>builder().name("bench").buildQueue();
+			this.queue = newQueue();
+		}
+
+		/** Builds the queue measured, fresh for each iteration. */
+		WorkQueue<String> newQueue() {
+			return WorkQueues.<String>builder().name("bench").buildQueue();
 		}
 
 		@Override

@@ -3,7 +3,6 @@ package dev.workqueue.ratelimit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A {@link RateLimiter} that backs off exponentially per item, as client-go's
@@ -25,7 +24,7 @@ import java.util.Objects;
  *
  * @param <T> the item type
  */
-public final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
+public final class ItemExponentialFailureRateLimiter<T> extends FailureCountingRateLimiter<T> {
 
 	private final Duration baseDelay;
 
@@ -36,8 +35,6 @@ public final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T
 	 * cap.
 	 */
 	private final Duration[] delays;
-
-	private final FailureCounts<T> failures = new FailureCounts<>();
 
 	/**
 	 * Creates a limiter whose delays start at {@code baseDelay} and double up to
@@ -71,26 +68,8 @@ public final class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T
 
 	@Override
 	public Duration when(T item) {
-		Objects.requireNonNull(item, "item");
-		int earlierFailures = this.failures.increment(item);
+		int earlierFailures = countFailure(item);
 		return this.delays[Math.min(earlierFailures, this.delays.length - 1)];
-	}
-
-	@Override
-	public void forget(T item) {
-		Objects.requireNonNull(item, "item");
-		this.failures.forget(item);
-	}
-
-	@Override
-	public int numRequeues(T item) {
-		Objects.requireNonNull(item, "item");
-		return this.failures.get(item);
-	}
-
-	/** Returns how many items this limiter holds state for; for tests. */
-	int trackedItems() {
-		return this.failures.size();
 	}
 
 	@Override

@@ -1,7 +1,6 @@
 package dev.workqueue.ratelimit;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * A {@link RateLimiter} that retries an item quickly a few times, then slowly, as
@@ -14,15 +13,13 @@ import java.util.Objects;
  *
  * @param <T> the item type
  */
-public final class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
+public final class ItemFastSlowRateLimiter<T> extends FailureCountingRateLimiter<T> {
 
 	private final Duration fastDelay;
 
 	private final Duration slowDelay;
 
 	private final int maxFastAttempts;
-
-	private final FailureCounts<T> failures = new FailureCounts<>();
 
 	/**
 	 * Creates a limiter that waits {@code fastDelay} for the first
@@ -40,25 +37,7 @@ public final class ItemFastSlowRateLimiter<T> implements RateLimiter<T> {
 
 	@Override
 	public Duration when(T item) {
-		Objects.requireNonNull(item, "item");
-		return (this.failures.increment(item) < this.maxFastAttempts) ? this.fastDelay : this.slowDelay;
-	}
-
-	@Override
-	public void forget(T item) {
-		Objects.requireNonNull(item, "item");
-		this.failures.forget(item);
-	}
-
-	@Override
-	public int numRequeues(T item) {
-		Objects.requireNonNull(item, "item");
-		return this.failures.get(item);
-	}
-
-	/** Returns how many items this limiter holds state for; for tests. */
-	int trackedItems() {
-		return this.failures.size();
+		return (countFailure(item) < this.maxFastAttempts) ? this.fastDelay : this.slowDelay;
 	}
 
 	@Override

@@ -1,12 +1,15 @@
 package dev.workqueue.ratelimit;
 
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
 
 /**
- * Per-item failure counts for the failure-counting limiters (exponential, fast-slow).
+ * The base of the limiters that count each item's failures (exponential, fast-slow): the
+ * counts, {@link #forget} and {@link #numRequeues}; subclasses turn a count into a delay
+ * in {@link #when}.
  * <p>
  * Thread-safe without a lock of its own: a {@link ConcurrentHashMap} from item to an
  * {@link AtomicInteger}. Counting a failure of a known item costs one map lookup and one
@@ -14,12 +17,12 @@ import java.util.function.IntUnaryOperator;
  * Looking up an unknown item never adds one, and {@link #forget} removes it, so the map
  * holds exactly the items failing right now.
  * <p>
- * A {@link #increment} racing with a {@link #forget} of the same item may count on the
+ * A {@link #countFailure} racing with a {@link #forget} of the same item may count on the
  * entry just removed; that reads as the failure having come before the forget.
  *
  * @param <T> the item type
  */
-final class FailureCounts<T> {
+abstract class FailureCountingRateLimiter<T> implements RateLimiter<T> {
 
 	private static final Function<Object, AtomicInteger> NEW_COUNT = (item) -> new AtomicInteger();
 
@@ -32,8 +35,10 @@ final class FailureCounts<T> {
 	 * Counts one more failure of {@code item}.
 	 * @param item the item
 	 * @return how many failures the item had before this one
+	 * @throws NullPointerException if {@code item} is {@code null}
 	 */
-	int increment(T item) {
+	final int countFailure(T item) {
+		Objects.requireNonNull(item, "item");
 		AtomicInteger count = this.counts.get(item);
 		if (count == null) {
 			count = this.counts.computeIfAbsent(item, NEW_COUNT);
@@ -41,17 +46,21 @@ final class FailureCounts<T> {
 		return count.getAndUpdate(SATURATING_INCREMENT);
 	}
 
-	int get(T item) {
+	@Override
+	public final void forget(T item) {
+		Objects.requireNonNull(item, "item");
+		this.counts.remove(item);
+	}
+
+	@Override
+	public final int numRequeues(T item) {
+		Objects.requireNonNull(item, "item");
 		AtomicInteger count = this.counts.get(item);
 		return (count != null) ? count.get() : 0;
 	}
 
-	void forget(T item) {
-		this.counts.remove(item);
-	}
-
-	/** Returns how many items have an entry; for tests. */
-	int size() {
+	/** Returns how many items this limiter holds state for; for tests. */
+	final int trackedItems() {
 		return this.counts.size();
 	}
 
