@@ -10,7 +10,7 @@ import java.time.Duration;
  * earlier of the two ready times. A plain {@link #add} of a waiting item queues it now
  * and leaves the wait in place (it comes again when due, and is deduplicated then if
  * still queued). Waiting items are dropped on shutdown. Thread-safe; {@code addAfter}
- * never blocks and never drops an item.
+ * never waits for another thread to make room and never drops an item.
  *
  * @param <T> the item type
  */
