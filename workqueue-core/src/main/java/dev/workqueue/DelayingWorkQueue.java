@@ -61,7 +61,10 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 
 	private final String threadName;
 
-	/** Guards the heap, the fields below it but the counters, and the owner's waits. */
+	/**
+	 * Guards the heap, {@link #nextWakeNanos}, {@link #delayedAdds} and the owner's
+	 * waits; {@link #stopped} and {@link #owner} are written under it.
+	 */
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Condition wakeUp = this.lock.newCondition();
@@ -141,9 +144,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 				long nowNanos = this.clock.nanoTime();
 				int moved = 0;
 				for (T item; moved < BATCH && (item = this.waiting.pollDue(nowNanos)) != null; moved++) {
-					// Under the lock, so that stats() never misses an item between the
-					// heap
-					// and the queue.
+					// Under the lock: stats() never misses an item in between.
 					this.queue.add(item);
 				}
 				if (moved == BATCH) {

@@ -190,9 +190,8 @@ class WorkQueueStressTests {
 			producers.add(start(prefix, () -> {
 				ThreadLocalRandom random = ThreadLocalRandom.current();
 				for (int i = 0; i < ADDS_PER_PRODUCER; i++) {
-					// Distinct items, due within a millisecond: the owner thread moves
-					// them
-					// into the queue while the producers still add.
+					// Distinct items due within a millisecond: the owner thread moves
+					// them into the queue while producers still add.
 					queue.addAfter(prefix + i, Duration.ofNanos(1 + random.nextInt(1_000_000)));
 					completedAdds.incrementAndGet();
 				}

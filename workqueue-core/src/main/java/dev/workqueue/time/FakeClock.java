@@ -89,9 +89,8 @@ public final class FakeClock implements Clock {
 				return;
 			}
 			// Registered while the caller still holds its lock: a step that sees this
-			// waiter
-			// must take that lock to signal, which it gets only once await() below has
-			// released it, so the wake-up cannot be missed.
+			// waiter must take that lock to signal, which it gets only once await()
+			// below has released it, so the wake-up cannot be missed.
 			this.waiters.add(waiter);
 		}
 		try {

@@ -182,8 +182,7 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		}
 		String threadPrefix = "workqueue-timer-" + wheelNumbers.incrementAndGet();
 		if (ownExecutor) {
-			// One thread, no keep-alive: it waits untimed for batches and ends on
-			// shutdown.
+			// One thread, no keep-alive: it waits for batches, ends on shutdown.
 			this.ownedExecutor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.NANOSECONDS, new LinkedBlockingQueue<>(),
 					(task) -> daemonThread(task, threadPrefix + "-execute"));
 			this.executor = this.ownedExecutor;

@@ -60,9 +60,8 @@ class TokenBucketStressTests {
 			for (int s = 1; s <= STEPS; s++) {
 				int current = s - 1;
 				// Refill only once the takers found the bucket short (fewer than 3
-				// tokens),
-				// so it never fills up to the burst and drops refill: then every token
-				// must be granted exactly once.
+				// tokens), so it never fills up to the burst and drops refill: then
+				// every token must be granted exactly once.
 				await().atMost(Duration.ofSeconds(5))
 					.pollDelay(Duration.ZERO)
 					.pollInterval(Duration.ofMillis(1))
