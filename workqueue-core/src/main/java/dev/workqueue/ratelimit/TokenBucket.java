@@ -258,8 +258,9 @@ public final class TokenBucket {
 		double left = tokensAt(nowNanos) - n;
 		long waitNanos = 0;
 		if (left < 0) {
-			if (this.ratePerSecond == 0) {
-				// The deficit would never be repaid.
+			if (this.ratePerSecond == 0 || maxWaitNanos == 0) {
+				// The deficit would never be repaid, or not at once (its wait is
+				// positive).
 				return REFUSED;
 			}
 			waitNanos = nanosToAccrue(-left);
@@ -309,6 +310,10 @@ public final class TokenBucket {
 	}
 
 	private double tokensAccruedIn(long nanos) {
+		if (nanos < NANOS_PER_SECOND) {
+			// The common case, exact in a double; spares the two long divisions below.
+			return nanos * this.ratePerSecond / NANOS_PER_SECOND;
+		}
 		// Whole seconds and the rest apart, so that long spans keep nanosecond precision.
 		return (nanos / NANOS_PER_SECOND) * this.ratePerSecond
 				+ (nanos % NANOS_PER_SECOND) * this.ratePerSecond / NANOS_PER_SECOND;
