@@ -17,15 +17,14 @@ import dev.workqueue.time.Nanos;
  * <b>Structures.</b> {@link #nodes}, an {@link ItemTable}, maps every item that is queued
  * or being processed to its node; the node's {@code state} says which
  * ({@link Node#QUEUED}, {@link Node#PROCESSING}, or {@link Node#DIRTY}: being processed
- * and added again). Ready nodes form a FIFO linked through {@code Node.next}. With
- * metrics on, nodes being processed form a second list in hand-out order (through
- * {@code next}/{@code prev}; a node is never in both), whose head is the longest-running
- * item. An item is in the map exactly while it is queued or processing, so the map
- * empties when the queue does.
+ * and added again). Ready nodes form a FIFO linked through {@code Node.next}; nodes
+ * handed out are kept by a {@link ProcessingSet} (client-go's {@code processing}), which
+ * also dates them when metrics are on. An item is in the map exactly while it is queued
+ * or processing, so the map empties when the queue does.
  * <p>
  * <b>Concurrency.</b> One {@link ReentrantLock} guards every mutation: the map, the node
- * fields, both lists, the counters and the shutdown flags. Consumers wait on
- * {@link #readyOrShutDown} and are signalled only when someone waits;
+ * fields, the FIFO, the processing set, the counters and the shutdown flags. Consumers
+ * wait on {@link #readyOrShutDown} and are signalled only when someone waits;
  * {@code shutDownWithDrain} waits on {@link #drained}. A consumer that finds the queue
  * empty first spins for a few microseconds without the lock (see {@link #spinForHead()}).
  * The one path that skips the lock is a duplicate {@code add} (see
@@ -85,20 +84,11 @@ final class BasicQueue<T> implements WorkQueue<T> {
 	/** Newest ready node; guarded by lock. */
 	private Node<T> tail;
 
-	/** Longest-running node, maintained only when timed; guarded by lock. */
-	private Node<T> firstProcessing;
-
-	/** Newest node handed out, maintained only when timed; guarded by lock. */
-	private Node<T> lastProcessing;
+	/** Nodes handed out and not yet done; guarded by lock. */
+	private final ProcessingSet<T> processing;
 
 	/** Guarded by lock. */
 	private int readyCount;
-
-	/** Guarded by lock. */
-	private int processingCount;
-
-	/** Sum of the processing nodes' start times, wrapping; only when timed. */
-	private long startedNanosSum;
 
 	/** Threads waiting in get/poll; guarded by lock. */
 	private int waitingConsumers;
@@ -117,6 +107,7 @@ final class BasicQueue<T> implements WorkQueue<T> {
 		this.clock = clock;
 		this.metrics = metrics;
 		this.timed = metrics != WorkQueueMetrics.NOOP;
+		this.processing = new ProcessingSet<>(this.timed);
 	}
 
 	@Override
@@ -251,22 +242,13 @@ final class BasicQueue<T> implements WorkQueue<T> {
 		}
 		node.next = null;
 		this.readyCount--;
-		this.processingCount++;
 		node.markProcessing();
 		if (!this.timed) {
+			this.processing.add(node, 0);
 			return 0;
 		}
 		long nowNanos = this.clock.nanoTime();
-		node.startedAtNanos = nowNanos;
-		this.startedNanosSum += nowNanos;
-		node.prev = this.lastProcessing;
-		if (this.lastProcessing == null) {
-			this.firstProcessing = node;
-		}
-		else {
-			this.lastProcessing.next = node;
-		}
-		this.lastProcessing = node;
+		this.processing.add(node, nowNanos);
 		return nowNanos - node.queuedAtNanos;
 	}
 
@@ -280,10 +262,7 @@ final class BasicQueue<T> implements WorkQueue<T> {
 			if (node == null || node.state == Node.QUEUED) {
 				return;
 			}
-			this.processingCount--;
-			if (this.timed) {
-				workNanos = unlinkProcessing(node);
-			}
+			workNanos = this.processing.remove(node, this.timed ? this.clock.nanoTime() : 0);
 			if (node.state == Node.DIRTY) {
 				node.markRequeued();
 				enqueue(node);
@@ -293,7 +272,7 @@ final class BasicQueue<T> implements WorkQueue<T> {
 				// the lock.
 				this.nodes.remove(node);
 			}
-			if (this.processingCount == 0 && this.drainWaiters > 0) {
+			if (this.processing.size() == 0 && this.drainWaiters > 0) {
 				this.drained.signalAll();
 			}
 		}
@@ -303,26 +282,6 @@ final class BasicQueue<T> implements WorkQueue<T> {
 		if (this.timed) {
 			this.metrics.done(workNanos);
 		}
-	}
-
-	/** Called with the lock held, only when timed; returns the work time. */
-	private long unlinkProcessing(Node<T> node) {
-		if (node.prev == null) {
-			this.firstProcessing = node.next;
-		}
-		else {
-			node.prev.next = node.next;
-		}
-		if (node.next == null) {
-			this.lastProcessing = node.prev;
-		}
-		else {
-			node.next.prev = node.prev;
-		}
-		node.next = null;
-		node.prev = null;
-		this.startedNanosSum -= node.startedAtNanos;
-		return this.clock.nanoTime() - node.startedAtNanos;
 	}
 
 	/** Appends a ready node and wakes one consumer. Called with the lock held. */
@@ -372,7 +331,7 @@ final class BasicQueue<T> implements WorkQueue<T> {
 			this.shuttingDown = true;
 			this.readyOrShutDown.signalAll();
 			long releases = this.drainReleases;
-			while (this.processingCount > 0 && this.drainReleases == releases) {
+			while (this.processing.size() > 0 && this.drainReleases == releases) {
 				this.drainWaiters++;
 				try {
 					this.drained.await();
@@ -405,17 +364,14 @@ final class BasicQueue<T> implements WorkQueue<T> {
 	public WorkQueueStats stats() {
 		this.lock.lock();
 		try {
+			int processingCount = this.processing.size();
 			if (!this.timed) {
-				return new WorkQueueStats(this.readyCount, this.processingCount, 0, 0, 0, 0, 0);
+				return new WorkQueueStats(this.readyCount, processingCount, 0, 0, 0, 0, 0);
 			}
 			long nowNanos = this.clock.nanoTime();
 			long oldestQueuedNanos = (this.head != null) ? nowNanos - this.head.queuedAtNanos : 0;
-			// The sum of (now - start) over the processing nodes: exact despite
-			// wrapping, as long as the true sum fits in a long.
-			long unfinishedNanos = this.processingCount * nowNanos - this.startedNanosSum;
-			long longestNanos = (this.firstProcessing != null) ? nowNanos - this.firstProcessing.startedAtNanos : 0;
-			return new WorkQueueStats(this.readyCount, this.processingCount, 0, 0, oldestQueuedNanos, unfinishedNanos,
-					longestNanos);
+			return new WorkQueueStats(this.readyCount, processingCount, 0, 0, oldestQueuedNanos,
+					this.processing.unfinishedNanos(nowNanos), this.processing.longestNanos(nowNanos));
 		}
 		finally {
 			this.lock.unlock();
@@ -436,99 +392,6 @@ final class BasicQueue<T> implements WorkQueue<T> {
 	@Override
 	public String toString() {
 		return "WorkQueue[" + this.name + "]";
-	}
-
-	/**
-	 * One item's state. Fields other than {@code state} are guarded by the queue's lock;
-	 * {@code state} is also read (and CAS'd to itself) by the lock-free duplicate check.
-	 *
-	 * @param <T> the item type
-	 */
-	static final class Node<T> extends KeyedEntry<T> {
-
-		/** Ready, in the FIFO, not yet handed out. */
-		static final int QUEUED = 0;
-
-		/**
-		 * Handed out, not yet done. Also the final state of a node removed from the map.
-		 */
-		static final int PROCESSING = 1;
-
-		/** Handed out, not yet done, and added again: queued again on done. */
-		static final int DIRTY = 2;
-
-		private static final VarHandle STATE;
-
-		static {
-			try {
-				STATE = MethodHandles.lookup().findVarHandle(Node.class, "state", int.class);
-			}
-			catch (ReflectiveOperationException ex) {
-				throw new ExceptionInInitializerError(ex);
-			}
-		}
-
-		/** Starts QUEUED (zero) without a volatile write. */
-		volatile int state;
-
-		/** Next in the ready FIFO, or in the processing list. */
-		Node<T> next;
-
-		/** Previous in the processing list (timed only). */
-		Node<T> prev;
-
-		long queuedAtNanos;
-
-		long startedAtNanos;
-
-		Node(T item, int hash) {
-			super(item, hash);
-		}
-
-		/**
-		 * Tries to absorb an {@code add} of this node's item without the lock; returns
-		 * whether it did. It succeeds only if the node is QUEUED or DIRTY at the moment
-		 * of the CAS, where the add linearises as a no-op:
-		 * <ul>
-		 * <li>A QUEUED or DIRTY node is always the item's node in the map: nodes enter
-		 * the map QUEUED, and a node leaves it only as PROCESSING, never to change
-		 * again.</li>
-		 * <li>QUEUED means not yet handed out, DIRTY means queued again on done: either
-		 * way a hand-out of the item follows this add, so no update is lost.</li>
-		 * <li>The transitions out of QUEUED and DIRTY use {@code getAndSet}, which reads
-		 * this CAS's write: the add happens before that hand-out. If a transition wins
-		 * the race, the CAS fails and the add takes the lock.</li>
-		 * </ul>
-		 * After shutdown a QUEUED node still absorbs the add, which is ignored anyway.
-		 */
-		boolean absorbDuplicate() {
-			// A failed CAS means another thread changed the state: re-read and retry
-			// unless it is now PROCESSING (producers absorbing the same item race here).
-			for (int current = this.state; current != PROCESSING; current = this.state) {
-				if (STATE.compareAndSet(this, current, current)) {
-					return true;
-				}
-			}
-			return false;
-		}
-
-		/**
-		 * PROCESSING → DIRTY, under the lock: a release store suffices, since that add
-		 * publishes through the lock and a racing reader that still sees PROCESSING takes
-		 * the lock.
-		 */
-		void markDirty() {
-			STATE.setRelease(this, DIRTY);
-		}
-
-		void markProcessing() {
-			STATE.getAndSet(this, PROCESSING);
-		}
-
-		void markRequeued() {
-			STATE.getAndSet(this, QUEUED);
-		}
-
 	}
 
 }

@@ -30,6 +30,13 @@ import dev.workqueue.time.Nanos;
  * per heartbeat. A producer whose entry becomes the new head, due before the owner's
  * planned wake-up, signals it. {@code shutDown} stops it and drops what waits.
  * <p>
+ * <b>Faults.</b> A due item that the wrapped queue refuses by throwing (its
+ * {@code equals} or {@code hashCode} throws, or a metrics hook does) is logged with the
+ * queue's name and the item's class, and dropped: it costs that item only. If the owner
+ * ends anyway (a throwing {@link Clock}, an {@link Error}), it logs why and clears
+ * {@link #owner}; the next {@code addAfter} or {@link #stats()} starts a new one, and the
+ * heap is kept, so nothing waiting is lost.
+ * <p>
  * <b>Happens-before.</b> Actions before {@code addAfter} happen before the owner's
  * removal of the item from the heap (both under {@link #lock}), hence before its
  * {@code add} to the wrapped queue and its hand-out. The owner adds to the wrapped queue
@@ -44,6 +51,8 @@ import dev.workqueue.time.Nanos;
  * @param <T> the item type
  */
 final class DelayingWorkQueue<T> implements DelayingQueue<T> {
+
+	private static final System.Logger logger = System.getLogger(DelayingWorkQueue.class.getName());
 
 	/** Most due items the owner takes per lock hold. */
 	static final int BATCH = 64;
@@ -81,6 +90,9 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 	/** Started lazily under the lock; volatile for {@link #ownerThread()}. */
 	private volatile Thread owner;
 
+	/** Due items the wrapped queue refused by throwing; guarded by lock. */
+	private long droppedItems;
+
 	/** addAfter calls with a positive delay; guarded by lock. */
 	private long delayedAdds;
 
@@ -102,11 +114,13 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 		if (this.stopped) {
 			return;
 		}
-		this.metrics.retried();
 		long delayNanos = Nanos.of(delay);
 		if (delayNanos <= 0) {
-			this.immediateAdds.increment();
+			// Counted only once the add went through: an item whose hashCode throws is
+			// the caller's error, not a retry.
 			this.queue.add(item);
+			this.immediateAdds.increment();
+			this.metrics.retried();
 			return;
 		}
 		WaitingEntry<T> entry = new WaitingEntry<>(item, Nanos.add(this.clock.nanoTime(), delayNanos));
@@ -115,8 +129,8 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 			if (this.stopped) {
 				return;
 			}
-			this.delayedAdds++;
 			this.waiting.offer(entry);
+			this.delayedAdds++;
 			if (this.owner == null) {
 				startOwner();
 			}
@@ -127,6 +141,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 		finally {
 			this.lock.unlock();
 		}
+		this.metrics.retried();
 	}
 
 	/** Called with the lock held. */
@@ -137,6 +152,14 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 		this.owner = thread;
 	}
 
+	/**
+	 * The owner's loop. A fault of one item (its {@code equals} or {@code hashCode}
+	 * throwing in the wrapped queue's {@code add}, or a metrics hook) costs that item
+	 * only: it is logged and the loop goes on. Anything else that escapes (a throwing
+	 * {@link Clock}, an {@link Error}) ends the thread with a log line; it clears
+	 * {@link #owner} under the lock, so the next {@code addAfter} or {@link #stats()}
+	 * starts a new owner and nothing waiting is lost.
+	 */
 	private void runOwner() {
 		this.lock.lock();
 		try {
@@ -145,7 +168,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 				int moved = 0;
 				for (T item; moved < BATCH && (item = this.waiting.pollDue(nowNanos)) != null; moved++) {
 					// Under the lock: stats() never misses an item in between.
-					this.queue.add(item);
+					moveToQueue(item);
 				}
 				if (moved == BATCH) {
 					// More may be due: let waiting producers in between batches.
@@ -156,10 +179,26 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 					await(Math.min(this.waiting.headReadyAtNanos(), Nanos.add(nowNanos, this.heartbeatNanos)));
 				}
 			}
+			this.waiting.clear();
+		}
+		catch (Throwable ex) {
+			this.owner = null;
+			Faults.log(logger, "The delay thread of queue '" + name() + "' stopped; the next delayed add restarts it",
+					null, ex);
 		}
 		finally {
-			this.waiting.clear();
 			this.lock.unlock();
+		}
+	}
+
+	/** Hands a due item to the wrapped queue; a faulty item is logged and dropped. */
+	private void moveToQueue(T item) {
+		try {
+			this.queue.add(item);
+		}
+		catch (Throwable ex) {
+			this.droppedItems++;
+			Faults.log(logger, "Queue '" + name() + "' dropped a due item that could not be queued", item, ex);
 		}
 	}
 
@@ -249,6 +288,10 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 		long delayed;
 		this.lock.lock();
 		try {
+			if (this.owner == null && !this.stopped && this.waiting.size() > 0) {
+				// The owner ended on a fault (logged): items wait, so restart it.
+				startOwner();
+			}
 			waiting = this.waiting.size();
 			delayed = this.delayedAdds;
 		}
@@ -262,7 +305,21 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 				stats.unfinishedWorkNanos(), stats.longestRunningProcessorNanos());
 	}
 
-	/** The owner thread, {@code null} until the first delayed add. */
+	/** Due items dropped because the wrapped queue threw on them, for tests. */
+	long droppedItems() {
+		this.lock.lock();
+		try {
+			return this.droppedItems;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * The owner thread: {@code null} until the first delayed add, and again after it
+	 * ended on a fault.
+	 */
 	Thread ownerThread() {
 		return this.owner;
 	}

@@ -19,6 +19,18 @@ import java.time.Duration;
  * </ul>
  * A worker loops {@code get} → work → {@code done}, always calling {@code done}, for
  * example in a {@code finally} block. Implementations are thread-safe.
+ * <p>
+ * <b>Keys.</b> An item's {@code equals} and {@code hashCode} must not change while it is
+ * queued, waiting or being processed: the queue finds the item by them. If they change,
+ * {@code add} no longer finds the queued item (so it is queued twice), {@code done} finds
+ * nothing (so the item stays "processing" for ever, and {@link #shutDownWithDrain()}
+ * waits for it until another {@code shutDown}), and a delayed item that can no longer be
+ * queued is logged and dropped. Strings, boxed numbers and records of such values are the
+ * safe choice, as client-go's string keys ({@code namespace/name}) are: use the key of
+ * the thing to reconcile, and read its current state when processing, rather than
+ * queueing a mutable object. An exception thrown by an item's {@code equals} or
+ * {@code hashCode} reaches the caller of {@code add} or {@code done}; on a queue's own
+ * thread it costs that item only.
  *
  * @param <T> the item type
  * @see WorkQueues#builder()

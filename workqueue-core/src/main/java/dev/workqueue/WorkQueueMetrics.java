@@ -10,6 +10,10 @@ package dev.workqueue;
  * queue's lock is held: implementations must be thread-safe, fast and must not call back
  * into the queue. Every method does nothing by default; {@link #NOOP} is the default of
  * {@link WorkQueues.Builder}, and with it the queue skips reading its clock altogether.
+ * <p>
+ * A hook that throws costs that one call and nothing else: queues built by
+ * {@link WorkQueues} catch the exception after their state has changed, log the first one
+ * with the queue's name, and go on (the item is handed out, queued or done all the same).
  */
 public interface WorkQueueMetrics {
 

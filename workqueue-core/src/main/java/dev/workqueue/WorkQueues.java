@@ -49,6 +49,9 @@ public final class WorkQueues {
 	 */
 	public static final class Builder<T> {
 
+		/** The shortest heartbeat accepted. */
+		public static final long MIN_HEARTBEAT_MILLIS = 1;
+
 		private static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
 
 		private String name = "";
@@ -98,15 +101,18 @@ public final class WorkQueues {
 		/**
 		 * Sets the longest time a delaying queue's thread sleeps without checking for due
 		 * items (default 10 seconds, as client-go): insurance only, since the thread
-		 * otherwise wakes exactly when the earliest item is due.
-		 * @param heartbeat the heartbeat, positive
+		 * otherwise wakes exactly when the earliest item is due. The floor is
+		 * {@value #MIN_HEARTBEAT_MILLIS} ms: a shorter heartbeat would keep the thread
+		 * re-taking the queue's lock.
+		 * @param heartbeat the heartbeat, at least 1 ms
 		 * @return this builder
-		 * @throws IllegalArgumentException if {@code heartbeat} is zero or negative
+		 * @throws IllegalArgumentException if {@code heartbeat} is under 1 ms
 		 */
 		public Builder<T> heartbeat(Duration heartbeat) {
 			Objects.requireNonNull(heartbeat, "heartbeat");
-			if (heartbeat.isNegative() || heartbeat.isZero()) {
-				throw new IllegalArgumentException("heartbeat must be positive, was " + heartbeat);
+			if (heartbeat.compareTo(Duration.ofMillis(MIN_HEARTBEAT_MILLIS)) < 0) {
+				throw new IllegalArgumentException(
+						"heartbeat must be at least " + MIN_HEARTBEAT_MILLIS + " ms, was " + heartbeat);
 			}
 			this.heartbeat = heartbeat;
 			return this;
@@ -117,7 +123,7 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public WorkQueue<T> buildQueue() {
-			return new BasicQueue<>(this.name, this.clock, this.metrics);
+			return new BasicQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name));
 		}
 
 		/**
@@ -125,7 +131,9 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			return new DelayingWorkQueue<>(buildQueue(), this.clock, this.metrics, Nanos.of(this.heartbeat));
+			WorkQueue<T> queue = buildQueue();
+			return new DelayingWorkQueue<>(queue, this.clock, GuardedMetrics.guard(this.metrics, this.name),
+					Nanos.of(this.heartbeat));
 		}
 
 		/**

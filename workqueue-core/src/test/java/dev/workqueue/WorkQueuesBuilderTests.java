@@ -102,7 +102,8 @@ class WorkQueuesBuilderTests {
 	}
 
 	static Stream<Duration> badHeartbeats() {
-		return Stream.of(Duration.ZERO, Duration.ofNanos(-1), Duration.ofSeconds(-10));
+		return Stream.of(Duration.ZERO, Duration.ofNanos(-1), Duration.ofSeconds(-10), Duration.ofNanos(1),
+				Duration.ofNanos(999_999));
 	}
 
 	@ParameterizedTest

@@ -92,6 +92,9 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 
 	private static final AtomicInteger wheelNumbers = new AtomicInteger();
 
+	/** The shortest tick accepted, as Netty's {@code HashedWheelTimer}: 1 ms. */
+	private static final long MIN_INTERVAL_NANOS = 1_000_000;
+
 	/** {@link #sleepUntilTick} while the wheel's thread is not waiting. */
 	private static final long AWAKE = Long.MIN_VALUE;
 
@@ -123,16 +126,22 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	/** Written under the lock; read without it by the executor's batches. */
 	private volatile boolean stopped;
 
+	/** Prefix of the names of this wheel's threads. */
+	private final String threadPrefix;
+
+	/** The wheel's thread, {@code null} after it ended; guarded by the lock. */
+	private Thread ticker;
+
 	/** Tick the wheel's thread sleeps until, or {@link #AWAKE}; guarded by the lock. */
 	private long sleepUntilTick = AWAKE;
 
 	/**
 	 * Creates and starts a wheel on the system clock.
-	 * @param interval the length of a tick, positive: the wheel's precision
+	 * @param interval the length of a tick, at least 1 ms: the wheel's precision
 	 * @param numSlots the number of one-tick slots of the first level, positive
 	 * @param execute called with the key and value of each timer that fires
-	 * @throws IllegalArgumentException if {@code interval} or {@code numSlots} is not
-	 * positive
+	 * @throws IllegalArgumentException if {@code interval} is under 1 ms or
+	 * {@code numSlots} is not positive
 	 */
 	public TimingWheel(Duration interval, int numSlots, BiConsumer<K, V> execute) {
 		this(interval, numSlots, execute, Clock.system());
@@ -140,12 +149,12 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 
 	/**
 	 * Creates and starts a wheel on {@code clock}.
-	 * @param interval the length of a tick, positive: the wheel's precision
+	 * @param interval the length of a tick, at least 1 ms: the wheel's precision
 	 * @param numSlots the number of one-tick slots of the first level, positive
 	 * @param execute called with the key and value of each timer that fires
 	 * @param clock the clock that delays are measured on
-	 * @throws IllegalArgumentException if {@code interval} or {@code numSlots} is not
-	 * positive
+	 * @throws IllegalArgumentException if {@code interval} is under 1 ms or
+	 * {@code numSlots} is not positive
 	 */
 	public TimingWheel(Duration interval, int numSlots, BiConsumer<K, V> execute, Clock clock) {
 		this(interval, numSlots, execute, clock, null, true);
@@ -156,13 +165,13 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	 * {@code executor}, one task per tick with due timers. The executor is not shut down
 	 * by {@link #stop()}. If it rejects a task while the wheel runs, the rejection is
 	 * logged and the task runs on the wheel's thread, so that no timer is lost.
-	 * @param interval the length of a tick, positive: the wheel's precision
+	 * @param interval the length of a tick, at least 1 ms: the wheel's precision
 	 * @param numSlots the number of one-tick slots of the first level, positive
 	 * @param execute called with the key and value of each timer that fires
 	 * @param clock the clock that delays are measured on
 	 * @param executor runs the calls of {@code execute}
-	 * @throws IllegalArgumentException if {@code interval} or {@code numSlots} is not
-	 * positive
+	 * @throws IllegalArgumentException if {@code interval} is under 1 ms or
+	 * {@code numSlots} is not positive
 	 */
 	public TimingWheel(Duration interval, int numSlots, BiConsumer<K, V> execute, Clock clock, Executor executor) {
 		this(interval, numSlots, execute, clock, Objects.requireNonNull(executor, "executor"), false);
@@ -174,8 +183,9 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		this.execute = Objects.requireNonNull(execute, "execute");
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.intervalNanos = Nanos.of(interval);
-		if (this.intervalNanos <= 0) {
-			throw new IllegalArgumentException("interval must be positive, was " + interval);
+		if (this.intervalNanos < MIN_INTERVAL_NANOS) {
+			// A shorter tick would have the thread walk millions of ticks per second.
+			throw new IllegalArgumentException("interval must be at least 1 ms, was " + interval);
 		}
 		if (numSlots <= 0) {
 			throw new IllegalArgumentException("numSlots must be positive, was " + numSlots);
@@ -193,8 +203,15 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		}
 		this.wheel = new HierarchicalWheel<>(this.intervalNanos, numSlots);
 		this.originNanos = clock.nanoTime();
+		this.threadPrefix = threadPrefix;
 		// Every field is assigned: Thread.start publishes them to the wheel's thread.
-		daemonThread(this::run, threadPrefix + "-wheel").start();
+		this.lock.lock();
+		try {
+			ensureTicker();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -323,6 +340,9 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	public int size() {
 		this.lock.lock();
 		try {
+			if (this.table.size() > 0) {
+				ensureTicker();
+			}
 			return this.table.size();
 		}
 		finally {
@@ -386,6 +406,7 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	}
 
 	private void schedule(TimerEntry<K, V> entry) {
+		ensureTicker();
 		long tick = this.wheel.schedule(entry);
 		if (tick < this.sleepUntilTick) {
 			this.sleepUntilTick = AWAKE;
@@ -399,52 +420,81 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		}
 	}
 
-	/** The wheel's thread: takes due timers out and waits for the next ones. */
+	/**
+	 * The wheel's thread: takes due timers out and waits for the next ones. If it ends on
+	 * a fault (a throwing {@link Clock}, an {@link Error}), it logs why and clears
+	 * {@link #ticker}; the next {@code setTimer}, {@code moveTimer} or {@code size}
+	 * starts a new one, and every pending timer is kept.
+	 */
 	private void run() {
 		this.lock.lock();
 		try {
-			while (!this.stopped) {
-				// Below Long.MAX_VALUE, which the wheel keeps for "no work", even after
-				// 292 years.
-				long nowTick = Math.min(elapsedNanos() / this.intervalNanos, Long.MAX_VALUE - 1);
-				TimerEntry<K, V> due = this.wheel.advance(nowTick);
-				if (due != null) {
-					for (TimerEntry<K, V> entry = due; entry != null; entry = entry.next) {
-						this.table.remove(entry);
-					}
-					this.lock.unlock();
-					try {
-						dispatch(due);
-					}
-					finally {
-						this.lock.lock();
-					}
-					continue;
-				}
-				long nextTick = this.wheel.nextWorkTick();
-				if (nextTick <= nowTick) {
-					// Cascade budget spent: let waiting callers in before the next chunk.
-					this.lock.unlock();
-					Thread.yield();
-					this.lock.lock();
-					continue;
-				}
-				this.sleepUntilTick = nextTick;
-				try {
-					this.clock.awaitUntil(this.lock, this.wakeUp,
-							Nanos.add(this.originNanos, this.wheel.startNanosOf(nextTick)));
-				}
-				catch (InterruptedException ex) {
-					// Only stop() ends this thread; an interrupt from elsewhere just
-					// wakes it.
-				}
-				finally {
-					this.sleepUntilTick = AWAKE;
-				}
-			}
+			runLocked();
+		}
+		catch (Throwable ex) {
+			logger.log(Level.WARNING, "The thread of " + this.threadPrefix
+					+ " stopped on a fault; the next call on the wheel restarts it", ex);
 		}
 		finally {
+			this.ticker = null;
 			this.lock.unlock();
+		}
+	}
+
+	/** The wheel thread's loop, entered and left with the lock held. */
+	private void runLocked() {
+		while (!this.stopped) {
+			// Below Long.MAX_VALUE, which the wheel keeps for "no work", even after
+			// 292 years.
+			long nowTick = Math.min(elapsedNanos() / this.intervalNanos, Long.MAX_VALUE - 1);
+			TimerEntry<K, V> due = this.wheel.advance(nowTick);
+			if (due != null) {
+				for (TimerEntry<K, V> entry = due; entry != null; entry = entry.next) {
+					this.table.remove(entry);
+				}
+				this.lock.unlock();
+				try {
+					dispatch(due);
+				}
+				finally {
+					this.lock.lock();
+				}
+				continue;
+			}
+			long nextTick = this.wheel.nextWorkTick();
+			if (nextTick <= nowTick) {
+				// Cascade budget spent: let waiting callers in before the next chunk.
+				this.lock.unlock();
+				Thread.yield();
+				this.lock.lock();
+				continue;
+			}
+			this.sleepUntilTick = nextTick;
+			try {
+				this.clock.awaitUntil(this.lock, this.wakeUp,
+						Nanos.add(this.originNanos, this.wheel.startNanosOf(nextTick)));
+			}
+			catch (InterruptedException ex) {
+				// Only stop() ends this thread; an interrupt from elsewhere just
+				// wakes it.
+			}
+			finally {
+				this.sleepUntilTick = AWAKE;
+			}
+		}
+	}
+
+	/** The name of the wheel's thread, for tests. */
+	String threadName() {
+		return this.threadPrefix + "-wheel";
+	}
+
+	/** Starts the wheel's thread if none runs. Called with the lock held. */
+	private void ensureTicker() {
+		if (this.ticker == null && !this.stopped) {
+			Thread thread = daemonThread(this::run, threadName());
+			this.ticker = thread;
+			thread.start();
 		}
 	}
 
@@ -467,8 +517,9 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 				this.execute.accept(entry.key, entry.value);
 			}
 			catch (Throwable ex) {
-				K key = entry.key;
-				logger.log(Level.WARNING, () -> "TimingWheel execute failed for key " + key, ex);
+				// The key's class only: its toString may throw too.
+				String keyClass = entry.key.getClass().getName();
+				logger.log(Level.WARNING, () -> "TimingWheel execute failed for a key of " + keyClass, ex);
 			}
 		}
 	}

@@ -8,11 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 
+import dev.workqueue.time.Clock;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
@@ -404,7 +408,9 @@ class TimingWheelTests {
 			soon().until(() -> records.size() == 2);
 			assertThat(records).allSatisfy((record) -> {
 				assertThat(record.getThrown()).isInstanceOf(IllegalStateException.class);
-				assertThat(record.getMessage()).contains("bad");
+				assertThat(record.getMessage()).as("the key's class, never its toString")
+					.contains(String.class.getName())
+					.doesNotContain("bad");
 			});
 		}
 		finally {
@@ -471,6 +477,76 @@ class TimingWheelTests {
 	}
 
 	@Test
+	void wheelThreadEndedByAThrowingClockIsRestartedByTheNextCallAndKeepsItsTimers() {
+		AtomicBoolean failing = new AtomicBoolean();
+		Clock flaky = new Clock() {
+
+			@Override
+			public long nanoTime() {
+				if (failing.get()) {
+					throw new IllegalStateException("clock failed");
+				}
+				return TimingWheelTests.this.clock.nanoTime();
+			}
+
+			@Override
+			public void awaitUntil(Lock lock, Condition condition, long deadlineNanos) throws InterruptedException {
+				TimingWheelTests.this.clock.awaitUntil(lock, condition, deadlineNanos);
+			}
+
+		};
+		try (TimingWheel<String, String> wheel = new TimingWheel<>(SECOND, 4, this::record, flaky)) {
+			wheel.setTimer("a", "1", Duration.ofSeconds(1));
+			failing.set(true);
+			// Wakes the sleeping thread at a's tick: its next clock read throws.
+			this.clock.step(Duration.ofSeconds(1));
+			soon().until(() -> wheelThreads(wheel) == 0);
+			failing.set(false);
+			wheel.setTimer("b", "2", Duration.ofSeconds(1));
+			this.clock.step(Duration.ofSeconds(2));
+			soon().until(() -> this.fired.size() == 2);
+			assertThat(this.fired).extracting(Fired::key).containsExactly("a", "b");
+		}
+	}
+
+	@Test
+	void executeFailureForAKeyWhoseToStringThrowsStopsNothing() {
+		Object badKey = new Object() {
+
+			@Override
+			public String toString() {
+				throw new IllegalStateException("toString must not be called");
+			}
+
+		};
+		List<Object> fired = new CopyOnWriteArrayList<>();
+		try (TimingWheel<Object, String> wheel = new TimingWheel<>(SECOND, 4, (key, value) -> {
+			if (key == badKey) {
+				throw new IllegalStateException("boom");
+			}
+			fired.add(key);
+		}, this.clock)) {
+			wheel.setTimer(badKey, "v", Duration.ofSeconds(1));
+			wheel.setTimer("good", "v", Duration.ofSeconds(1));
+			this.clock.step(Duration.ofSeconds(1));
+			soon().until(() -> fired.size() == 1);
+			wheel.setTimer("later", "v", Duration.ofSeconds(1));
+			this.clock.step(Duration.ofSeconds(1));
+			soon().until(() -> fired.size() == 2);
+			assertThat(fired).containsExactly("good", "later");
+		}
+	}
+
+	/** Live threads of {@code wheel}, found by the name its threads share. */
+	private static long wheelThreads(TimingWheel<?, ?> wheel) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().equals(wheel.threadName()) && thread.isAlive())
+			.count();
+	}
+
+	@Test
 	void invalidArgumentsAreRejectedNamingTheArgument() {
 		assertThatIllegalArgumentException().isThrownBy(() -> newWheel(0)).withMessageContaining("numSlots");
 		assertThatIllegalArgumentException().isThrownBy(() -> newWheel(-1)).withMessageContaining("numSlots");
@@ -479,6 +555,9 @@ class TimingWheelTests {
 			.withMessageContaining("interval");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new TimingWheel<String, String>(Duration.ofMillis(-1), 4, this::record))
+			.withMessageContaining("interval");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new TimingWheel<String, String>(Duration.ofNanos(999_999), 4, this::record))
 			.withMessageContaining("interval");
 		assertThatNullPointerException().isThrownBy(() -> new TimingWheel<String, String>(null, 4, this::record))
 			.withMessage("interval");

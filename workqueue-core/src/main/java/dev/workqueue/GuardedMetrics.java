@@ -1,0 +1,92 @@
+package dev.workqueue;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Wraps a user's {@link WorkQueueMetrics} so that a hook that throws never reaches the
+ * queue: the queue calls its hooks after its state has changed (an item handed out, a due
+ * item moved), where an exception would strand the item with a caller that never sees it.
+ * The first failure is logged with the queue's name; every failure is counted.
+ */
+final class GuardedMetrics implements WorkQueueMetrics {
+
+	private static final System.Logger logger = System.getLogger(GuardedMetrics.class.getName());
+
+	private final WorkQueueMetrics metrics;
+
+	private final String queueName;
+
+	private final AtomicBoolean logged = new AtomicBoolean();
+
+	private final LongAdder failures = new LongAdder();
+
+	private GuardedMetrics(WorkQueueMetrics metrics, String queueName) {
+		this.metrics = metrics;
+		this.queueName = queueName;
+	}
+
+	/** Returns {@code metrics} guarded, or {@link #NOOP} itself (which cannot throw). */
+	static WorkQueueMetrics guard(WorkQueueMetrics metrics, String queueName) {
+		return (metrics == NOOP) ? NOOP : new GuardedMetrics(metrics, queueName);
+	}
+
+	@Override
+	public void added() {
+		try {
+			this.metrics.added();
+		}
+		catch (Throwable ex) {
+			failed("added", ex);
+		}
+	}
+
+	@Override
+	public void handedOut(long queuedNanos) {
+		try {
+			this.metrics.handedOut(queuedNanos);
+		}
+		catch (Throwable ex) {
+			failed("handedOut", ex);
+		}
+	}
+
+	@Override
+	public void done(long workNanos) {
+		try {
+			this.metrics.done(workNanos);
+		}
+		catch (Throwable ex) {
+			failed("done", ex);
+		}
+	}
+
+	@Override
+	public void retried() {
+		try {
+			this.metrics.retried();
+		}
+		catch (Throwable ex) {
+			failed("retried", ex);
+		}
+	}
+
+	/** Number of hook calls that threw. */
+	long failures() {
+		return this.failures.sum();
+	}
+
+	private void failed(String hook, Throwable ex) {
+		this.failures.increment();
+		if (this.logged.compareAndSet(false, true)) {
+			Faults.log(logger, "Metrics hook " + hook + " of queue '" + this.queueName
+					+ "' threw; the queue goes on and logs no further hook failures", null, ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "GuardedMetrics[" + this.metrics + "]";
+	}
+
+}

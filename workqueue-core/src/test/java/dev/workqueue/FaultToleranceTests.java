@@ -1,0 +1,225 @@
+package dev.workqueue;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.FakeClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * A fault of user code (an item's {@code hashCode}, a metrics hook, the clock) costs at
+ * most that item or that call: no queue thread dies of it, and no item is stranded.
+ */
+class FaultToleranceTests {
+
+	private final FakeClock clock = new FakeClock();
+
+	@ParameterizedTest
+	@EnumSource(value = QueueKind.class, names = { "DELAYING", "RATE_LIMITING" })
+	void itemWhoseHashCodeThrowsWhenDueCostsOnlyThatItem(QueueKind kind) throws Exception {
+		try (DelayingQueue<Object> queue = queue(kind)) {
+			queue.addAfter(new HashCodeThrowsAfterFirstCall(), Duration.ofMillis(10));
+			this.clock.step(Duration.ofMillis(10));
+			Await.until(() -> QueueKind.delaying(queue).droppedItems() == 1);
+			queue.addAfter("x", Duration.ofMillis(10));
+			this.clock.step(Duration.ofMillis(10));
+			assertThat(queue.poll(Duration.ofSeconds(2))).isEqualTo("x");
+			assertThat(queue.stats().waiting()).isZero();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = QueueKind.class, names = { "DELAYING", "RATE_LIMITING" })
+	void metricsHookThatThrowsNeverStrandsAnItem(QueueKind kind) throws Exception {
+		ThrowingMetrics metrics = new ThrowingMetrics();
+		try (DelayingQueue<Object> queue = queue(kind, WorkQueues.builder().clock(this.clock).metrics(metrics))) {
+			queue.add("now");
+			queue.addAfter("later", Duration.ofMillis(10));
+			queue.addAfter("zero", Duration.ZERO);
+			this.clock.step(Duration.ofMillis(10));
+			Object first = queue.poll(Duration.ofSeconds(1));
+			Object second = queue.poll(Duration.ofSeconds(1));
+			Object third = queue.poll(Duration.ofSeconds(1));
+			assertThat(new Object[] { first, second, third }).containsExactlyInAnyOrder("now", "later", "zero");
+			queue.done(first);
+			queue.done(second);
+			queue.done(third);
+			assertThat(queue.stats().processing()).isZero();
+			assertThat(queue.stats().retries()).isEqualTo(2);
+			assertThat(metrics.calls.get()).as("every hook was called, and threw").isGreaterThanOrEqualTo(8);
+		}
+	}
+
+	@Test
+	void plainQueueHooksThatThrowLeaveTheQueueConsistent() throws Exception {
+		try (WorkQueue<Object> queue = WorkQueues.builder()
+			.clock(this.clock)
+			.metrics(new ThrowingMetrics())
+			.buildQueue()) {
+			queue.add("a");
+			assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+			queue.add("a");
+			queue.done("a");
+			assertThat(queue.poll(Duration.ZERO)).as("re-added while processing: queued again on done").isEqualTo("a");
+			queue.done("a");
+			queue.shutDownWithDrain();
+			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		}
+	}
+
+	@Test
+	void addAfterZeroOfAnItemWhoseHashCodeThrowsCountsNoRetry() {
+		try (DelayingQueue<Object> queue = queue(QueueKind.DELAYING)) {
+			Object bad = new HashCodeAlwaysThrows();
+			try {
+				queue.addAfter(bad, Duration.ZERO);
+			}
+			catch (IllegalStateException expected) {
+				// the caller's item: its error reaches the caller
+			}
+			assertThat(queue.stats().retries()).isZero();
+		}
+	}
+
+	@Test
+	void delayThreadEndedByAThrowingClockIsRestartedAndLosesNothing() throws Exception {
+		FlakyClock flaky = new FlakyClock(this.clock);
+		try (DelayingQueue<Object> queue = WorkQueues.builder().clock(flaky).buildDelayingQueue()) {
+			queue.addAfter("a", Duration.ofMillis(10));
+			Thread first = QueueKind.delaying(queue).ownerThread();
+			flaky.failing = true;
+			this.clock.step(Duration.ofMillis(10));
+			Await.until(() -> !first.isAlive());
+			assertThatIllegalStateException().as("the caller sees the clock's fault")
+				.isThrownBy(() -> queue.addAfter("b", Duration.ofMillis(10)));
+			flaky.failing = false;
+			queue.addAfter("b", Duration.ofMillis(10));
+			this.clock.step(Duration.ofMillis(10));
+			assertThat(queue.poll(Duration.ofSeconds(1))).isEqualTo("a");
+			assertThat(queue.poll(Duration.ofSeconds(1))).isEqualTo("b");
+			assertThat(QueueKind.delaying(queue).ownerThread()).isNotSameAs(first);
+		}
+	}
+
+	@Test
+	void delayThreadEndedByAFaultIsRestartedByStatsWhileItemsWait() throws Exception {
+		FlakyClock flaky = new FlakyClock(this.clock);
+		try (DelayingQueue<Object> queue = WorkQueues.builder().clock(flaky).buildDelayingQueue()) {
+			queue.addAfter("a", Duration.ofMillis(10));
+			Thread first = QueueKind.delaying(queue).ownerThread();
+			queue.addAfter("b", Duration.ofMillis(20));
+			flaky.failing = true;
+			this.clock.step(Duration.ofMillis(10));
+			Await.until(() -> !first.isAlive());
+			flaky.failing = false;
+			assertThat(queue.stats().waiting()).as("b waits, and a was due but never moved").isEqualTo(2);
+			assertThat(queue.poll(Duration.ofSeconds(1))).isEqualTo("a");
+			this.clock.step(Duration.ofMillis(10));
+			assertThat(queue.poll(Duration.ofSeconds(1))).isEqualTo("b");
+		}
+	}
+
+	private DelayingQueue<Object> queue(QueueKind kind) {
+		return queue(kind, WorkQueues.builder().clock(this.clock));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static DelayingQueue<Object> queue(QueueKind kind, WorkQueues.Builder<Object> builder) {
+		WorkQueues.Builder<String> raw = (WorkQueues.Builder<String>) (WorkQueues.Builder<?>) builder;
+		return (DelayingQueue<Object>) (DelayingQueue<?>) kind.build(raw);
+	}
+
+	/** A key that breaks after being placed: its second hashCode call throws. */
+	static final class HashCodeThrowsAfterFirstCall {
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		@Override
+		public int hashCode() {
+			if (this.calls.incrementAndGet() > 1) {
+				throw new IllegalStateException("mutated key");
+			}
+			return 42;
+		}
+
+		@Override
+		public String toString() {
+			throw new IllegalStateException("toString must not be called");
+		}
+
+	}
+
+	static final class HashCodeAlwaysThrows {
+
+		@Override
+		public int hashCode() {
+			throw new IllegalStateException("bad key");
+		}
+
+	}
+
+	static final class ThrowingMetrics implements WorkQueueMetrics {
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		@Override
+		public void added() {
+			fail();
+		}
+
+		@Override
+		public void handedOut(long queuedNanos) {
+			fail();
+		}
+
+		@Override
+		public void done(long workNanos) {
+			fail();
+		}
+
+		@Override
+		public void retried() {
+			fail();
+		}
+
+		private void fail() {
+			this.calls.incrementAndGet();
+			throw new IllegalStateException("hook failed");
+		}
+
+	}
+
+	/** Reads a fake clock, or throws while {@link #failing}. */
+	static final class FlakyClock implements Clock {
+
+		private final FakeClock clock;
+
+		volatile boolean failing;
+
+		FlakyClock(FakeClock clock) {
+			this.clock = clock;
+		}
+
+		@Override
+		public long nanoTime() {
+			if (this.failing) {
+				throw new IllegalStateException("clock failed");
+			}
+			return this.clock.nanoTime();
+		}
+
+		@Override
+		public void awaitUntil(java.util.concurrent.locks.Lock lock, java.util.concurrent.locks.Condition condition,
+				long deadlineNanos) throws InterruptedException {
+			this.clock.awaitUntil(lock, condition, deadlineNanos);
+		}
+
+	}
+
+}
