@@ -56,7 +56,7 @@ import dev.workqueue.time.Clock;
  * <p>
  * Thread-safe. {@code lock} guards {@code workersByQueue} and state changes;
  * {@code containers} is a copy-on-write snapshot read without locking by
- * {@link #pools()}. Stopping waits without holding the lock.
+ * {@link #containers()}. Stopping waits without holding the lock.
  */
 public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
@@ -83,7 +83,7 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	private final Object lock = new Object();
 
-	private final Map<String, QueueWorkers> workersByQueue = new LinkedHashMap<>();
+	private final Map<String, QueueContainers> containersByQueue = new LinkedHashMap<>();
 
 	private volatile State state = State.NEW;
 
@@ -134,7 +134,7 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 						endpoint.id(), endpoint.queue()));
 				return;
 			}
-			WorkerContainer container = this.workersByQueue.computeIfAbsent(endpoint.queue(), this::queueWorkers)
+			WorkerContainer container = this.containersByQueue.computeIfAbsent(endpoint.queue(), this::queueContainers)
 				.addContainer(endpoint);
 			List<WorkerContainer> updated = new ArrayList<>(this.containers);
 			updated.add(container);
@@ -143,12 +143,14 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	private QueueWorkers queueWorkers(String name) {
+	private QueueContainers queueContainers(String name) {
 		RateLimitingQueue<Object> queue = this.queues.get(name);
 		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("workqueue-" + name + "-");
 		executor.setDaemon(true);
 		executor.setVirtualThreads(this.virtualThreads);
-		return new QueueWorkers(name, queue, this.settings.apply(name), executor, this.publisher);
+		WorkerSettings settings = this.settings.apply(name);
+		return new QueueContainers(name, queue, settings, executor,
+				new WorkOutcomes(name, queue, settings, this.publisher), this.clock);
 	}
 
 	/**
@@ -157,19 +159,19 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 */
 	@Override
 	public void stop() {
-		List<QueueWorkers> stopping;
+		List<QueueContainers> stopping;
 		synchronized (this.lock) {
 			boolean running = this.state == State.RUNNING;
 			this.state = State.STOPPED;
 			if (!running) {
 				return;
 			}
-			stopping = List.copyOf(this.workersByQueue.values());
+			stopping = List.copyOf(this.containersByQueue.values());
 		}
 		long nowNanos = this.clock.nanoTime();
 		// Shut every queue down before waiting on any, so that they drain in parallel.
-		stopping.forEach((workers) -> workers.beginShutdown(nowNanos));
-		stopping.forEach((workers) -> workers.awaitShutdown(this.clock));
+		stopping.forEach((group) -> group.beginShutdown(nowNanos));
+		stopping.forEach(QueueContainers::awaitShutdown);
 	}
 
 	@Override
@@ -206,11 +208,11 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Returns the state of every worker pool, one per worker method, in the order they
-	 * were started. Empty before {@link #start()}.
-	 * @return the pools' states, taken when called
+	 * Returns the state of every container, one per worker method, in the order they were
+	 * started. Empty before {@link #start()}.
+	 * @return the containers' states, taken when called
 	 */
-	public List<WorkerPoolStatus> pools() {
+	public List<WorkerContainerStatus> containers() {
 		return this.containers.stream().map(WorkerContainer::status).toList();
 	}
 
@@ -221,8 +223,8 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 */
 	int trackedFailures(String queueName) {
 		synchronized (this.lock) {
-			QueueWorkers workers = this.workersByQueue.get(queueName);
-			return (workers != null) ? workers.trackedFailures() : 0;
+			QueueContainers group = this.containersByQueue.get(queueName);
+			return (group != null) ? group.trackedFailures() : 0;
 		}
 	}
 

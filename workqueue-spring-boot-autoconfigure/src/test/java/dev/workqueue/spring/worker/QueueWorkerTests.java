@@ -250,8 +250,8 @@ class QueueWorkerTests {
 		this.contextRunner.withBean("placeholderWorker", PlaceholderWorker.class)
 			.withPropertyValues("workqueue.queues.orders.concurrency=5", "test.workers=2")
 			.run((context) -> {
-				assertThat(context.getBean(WorkerContainerRegistry.class).pools())
-					.containsExactly(new WorkerPoolStatus("orders", "placeholderWorker#process", 2, 2, true));
+				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
+					.containsExactly(new WorkerContainerStatus("orders", "placeholderWorker#process", 2, 2, true));
 			});
 	}
 
@@ -263,12 +263,12 @@ class QueueWorkerTests {
 			.run((context) -> {
 				WorkerContainerRegistry registry = context.getBean(WorkerContainerRegistry.class);
 				assertThat(registry.isRunning()).isTrue();
-				assertThat(registry.pools()).containsExactlyInAnyOrder(
-						new WorkerPoolStatus("orders", "scripted#process", 2, 2, true),
-						new WorkerPoolStatus("orders", "blocking#process", 2, 2, true));
+				assertThat(registry.containers()).containsExactlyInAnyOrder(
+						new WorkerContainerStatus("orders", "scripted#process", 2, 2, true),
+						new WorkerContainerStatus("orders", "blocking#process", 2, 2, true));
 				context.close();
 				assertThat(registry.isRunning()).isFalse();
-				assertThat(registry.pools()).allSatisfy((pool) -> {
+				assertThat(registry.containers()).allSatisfy((pool) -> {
 					assertThat(pool.running()).isFalse();
 					assertThat(pool.aliveThreads()).isZero();
 				});
@@ -281,8 +281,8 @@ class QueueWorkerTests {
 			WorkerContainerRegistry registry = context.getBean(WorkerContainerRegistry.class);
 			context.getBean(WorkQueueRegistry.class).get("orders").shutDown();
 			await().atMost(TIMEOUT)
-				.until(() -> registry.pools()
-					.equals(List.of(new WorkerPoolStatus("orders", "scriptedWorker#process", 1, 0, false))));
+				.until(() -> registry.containers()
+					.equals(List.of(new WorkerContainerStatus("orders", "scriptedWorker#process", 1, 0, false))));
 			assertThat(output).contains("Worker thread workqueue-orders-1 of scriptedWorker#process ended while the "
 					+ "application is running");
 		});
@@ -334,9 +334,10 @@ class QueueWorkerTests {
 	void workerOfALazyBeanStartsWhenTheBeanIsCreated() {
 		this.contextRunner.withUserConfiguration(LazyWorkerConfiguration.class).run((context) -> {
 			WorkerContainerRegistry registry = context.getBean(WorkerContainerRegistry.class);
-			assertThat(registry.pools()).isEmpty();
+			assertThat(registry.containers()).isEmpty();
 			ScriptedWorker worker = context.getBean("lazyWorker", ScriptedWorker.class);
-			assertThat(registry.pools()).extracting(WorkerPoolStatus::worker).containsExactly("lazyWorker#process");
+			assertThat(registry.containers()).extracting(WorkerContainerStatus::worker)
+				.containsExactly("lazyWorker#process");
 			context.getBean(WorkQueueRegistry.class).get("orders").add("a");
 			await().atMost(TIMEOUT).until(() -> worker.successes.contains("a"));
 		});
@@ -401,8 +402,8 @@ class QueueWorkerTests {
 				assertThat(context.getBean(GivenUpEvents.class).events)
 					.extracting((event) -> event.getLastException().getMessage())
 					.containsExactly("an error", "checked");
-				assertThat(context.getBean(WorkerContainerRegistry.class).pools())
-					.containsExactly(new WorkerPoolStatus("orders", "scriptedWorker#process", 1, 1, true));
+				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
+					.containsExactly(new WorkerContainerStatus("orders", "scriptedWorker#process", 1, 1, true));
 			});
 	}
 

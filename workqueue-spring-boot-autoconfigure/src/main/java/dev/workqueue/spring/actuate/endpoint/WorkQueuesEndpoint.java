@@ -19,15 +19,15 @@ import dev.workqueue.WorkQueueStats;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
-import dev.workqueue.spring.worker.WorkerPoolStatus;
+import dev.workqueue.spring.worker.WorkerContainerStatus;
 
 /**
  * {@link Endpoint @Endpoint} describing the work queues: for each, its counts (ready,
  * processing, waiting, retries), the worker threads serving it and their state, and its
  * rate limiter. Item values are never shown: they may hold personal data.
  * <p>
- * Read-only. Each call reads the queues and pools afresh; the figures of one queue come
- * from one {@link WorkQueue#stats()} reading.
+ * Read-only. Each call reads the queues and containers afresh; the figures of one queue
+ * come from one {@link WorkQueue#stats()} reading.
  */
 @Endpoint(id = "workqueues")
 public final class WorkQueuesEndpoint {
@@ -43,7 +43,7 @@ public final class WorkQueuesEndpoint {
 	/**
 	 * Creates an endpoint describing the queues of {@code queues}.
 	 * @param queues the queues to describe
-	 * @param workers the worker pools serving them, {@code null} when there are none
+	 * @param workers the worker containers serving them, {@code null} when there are none
 	 * @param rateLimiters the rate limiter of a queue, by queue name, when known
 	 */
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers,
@@ -59,11 +59,11 @@ public final class WorkQueuesEndpoint {
 	 */
 	@ReadOperation
 	public WorkQueuesDescriptor queues() {
-		Map<String, List<WorkerPoolStatus>> pools = poolsByQueue();
+		Map<String, List<WorkerContainerStatus>> containers = containersByQueue();
 		return new WorkQueuesDescriptor(this.queues.names()
 			.stream()
 			.sorted()
-			.map((name) -> describe(name, pools.getOrDefault(name, List.of())))
+			.map((name) -> describe(name, containers.getOrDefault(name, List.of())))
 			.toList());
 	}
 
@@ -77,27 +77,28 @@ public final class WorkQueuesEndpoint {
 		if (!this.queues.names().contains(name)) {
 			return null;
 		}
-		return describe(name, poolsByQueue().getOrDefault(name, List.of()));
+		return describe(name, containersByQueue().getOrDefault(name, List.of()));
 	}
 
-	private Map<String, List<WorkerPoolStatus>> poolsByQueue() {
+	private Map<String, List<WorkerContainerStatus>> containersByQueue() {
 		if (this.workers == null) {
 			return Map.of();
 		}
-		return this.workers.pools().stream().collect(Collectors.groupingBy(WorkerPoolStatus::queue));
+		return this.workers.containers().stream().collect(Collectors.groupingBy(WorkerContainerStatus::queue));
 	}
 
-	private WorkQueueDescriptor describe(String name, List<WorkerPoolStatus> pools) {
+	private WorkQueueDescriptor describe(String name, List<WorkerContainerStatus> containers) {
 		WorkQueue<?> queue = this.queues.get(name);
 		WorkQueueStats stats = queue.stats();
 		int concurrency = 0;
 		int workersAlive = 0;
-		for (WorkerPoolStatus pool : pools) {
-			concurrency += pool.concurrency();
-			workersAlive += pool.aliveThreads();
+		for (WorkerContainerStatus container : containers) {
+			concurrency += container.concurrency();
+			workersAlive += container.aliveThreads();
 		}
-		List<WorkerDescriptor> workers = pools.stream()
-			.map((pool) -> new WorkerDescriptor(pool.worker(), pool.concurrency(), pool.aliveThreads(), pool.running()))
+		List<WorkerDescriptor> workers = containers.stream()
+			.map((container) -> new WorkerDescriptor(container.worker(), container.concurrency(),
+					container.aliveThreads(), container.running()))
 			.toList();
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
 		return new WorkQueueDescriptor(name, stats.depth(), stats.processing(), stats.waiting(), concurrency,
@@ -125,15 +126,16 @@ public final class WorkQueuesEndpoint {
 	 * @param depth items ready to be handed out
 	 * @param processing items handed out and not yet done
 	 * @param waiting items waiting for a delay
-	 * @param concurrency worker threads serving the queue, summed over its worker pools
+	 * @param concurrency worker threads serving the queue, summed over its worker
+	 * containers
 	 * @param retries delayed adds so far, retries included
-	 * @param workersAlive worker threads alive, summed over its worker pools
+	 * @param workersAlive worker threads alive, summed over its worker containers
 	 * @param oldestItemAgeSeconds how long the oldest ready item has been queued
 	 * @param longestRunningSeconds how long the item in process for the longest has been
 	 * in process
 	 * @param rateLimiter the rate limiter in use, {@code null} when unknown
 	 * @param shuttingDown whether the queue is shut down
-	 * @param workers the worker pools serving the queue
+	 * @param workers the worker containers serving the queue
 	 */
 	public record WorkQueueDescriptor(String name, int depth, int processing, int waiting, int concurrency,
 			long retries, int workersAlive, double oldestItemAgeSeconds, double longestRunningSeconds,
@@ -143,12 +145,12 @@ public final class WorkQueuesEndpoint {
 	}
 
 	/**
-	 * Description of one worker pool.
+	 * Description of one worker container.
 	 *
 	 * @param worker the worker method
-	 * @param concurrency threads the pool runs
+	 * @param concurrency threads the container runs
 	 * @param aliveThreads threads alive
-	 * @param running whether the pool is running
+	 * @param running whether the container is running
 	 */
 	public record WorkerDescriptor(String worker, int concurrency, int aliveThreads, boolean running) {
 

@@ -13,16 +13,16 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
-import dev.workqueue.spring.worker.WorkerPoolStatus;
+import dev.workqueue.spring.worker.WorkerContainerStatus;
 
 /**
- * {@link HealthIndicator} for the work queues: {@code UP} while every worker pool runs
- * with all its threads alive and no queue is shut down; {@code DOWN} otherwise, with a
- * detail naming each queue at fault. Once the application is shutting down, stopped pools
- * and shut-down queues are expected and do not make it {@code DOWN}.
+ * {@link HealthIndicator} for the work queues: {@code UP} while every worker container
+ * runs with all its threads alive and no queue is shut down; {@code DOWN} otherwise, with
+ * a detail naming each queue at fault. Once the application is shutting down, stopped
+ * containers and shut-down queues are expected and do not make it {@code DOWN}.
  * <p>
  * Details map each queue's name to its state: {@code "running"}, or what is wrong.
- * Thread-safe: each call reads the queues and pools afresh.
+ * Thread-safe: each call reads the queues and containers afresh.
  */
 public final class WorkQueuesHealthIndicator implements HealthIndicator {
 
@@ -33,10 +33,10 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 	private final BooleanSupplier shuttingDown;
 
 	/**
-	 * Creates an indicator for the queues of {@code queues} and the pools of
+	 * Creates an indicator for the queues of {@code queues} and the containers of
 	 * {@code workers}.
 	 * @param queues the queues to check
-	 * @param workers the worker pools to check, {@code null} when there are none
+	 * @param workers the worker containers to check, {@code null} when there are none
 	 * @param shuttingDown whether the application is shutting down
 	 */
 	public WorkQueuesHealthIndicator(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers,
@@ -58,23 +58,23 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 			states.put(name, stopped ? "shut down" : "running");
 		}
 		if (this.workers != null) {
-			for (WorkerPoolStatus pool : this.workers.pools()) {
-				String problem = problem(pool);
+			for (WorkerContainerStatus container : this.workers.containers()) {
+				String problem = problem(container);
 				if (problem != null) {
 					down |= !expectStopped;
-					states.merge(pool.queue(), problem, WorkQueuesHealthIndicator::join);
+					states.merge(container.queue(), problem, WorkQueuesHealthIndicator::join);
 				}
 			}
 		}
 		return (down ? Health.down() : Health.up()).withDetails(states).build();
 	}
 
-	private static @Nullable String problem(WorkerPoolStatus pool) {
-		if (pool.running()) {
+	private static @Nullable String problem(WorkerContainerStatus container) {
+		if (container.running()) {
 			return null;
 		}
-		return "worker " + pool.worker() + " not running, " + pool.aliveThreads() + " of " + pool.concurrency()
-				+ " threads alive";
+		return "worker " + container.worker() + " not running, " + container.aliveThreads() + " of "
+				+ container.concurrency() + " threads alive";
 	}
 
 	private static String join(String state, String problem) {

@@ -1,5 +1,5 @@
 /**
- * Health indicator reporting whether the work queues' worker pools are running.
+ * Health indicator reporting whether the work queues' worker containers are running.
  */
 @NullMarked
 package dev.workqueue.spring.actuate.health;

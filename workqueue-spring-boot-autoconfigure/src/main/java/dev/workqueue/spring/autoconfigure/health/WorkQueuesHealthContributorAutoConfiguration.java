@@ -33,7 +33,7 @@ public final class WorkQueuesHealthContributorAutoConfiguration {
 	WorkQueuesHealthIndicator workqueuesHealthIndicator(WorkQueueRegistry workQueueRegistry,
 			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry,
 			ConfigurableApplicationContext applicationContext) {
-		// A context that is closing stops its pools and queues on purpose.
+		// A context that is closing stops its containers and queues on purpose.
 		return new WorkQueuesHealthIndicator(workQueueRegistry, workerContainerRegistry.getIfAvailable(),
 				applicationContext::isClosed);
 	}

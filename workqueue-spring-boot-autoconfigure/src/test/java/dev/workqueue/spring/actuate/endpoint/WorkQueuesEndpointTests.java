@@ -17,7 +17,7 @@ import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkQueueDescriptor;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkerDescriptor;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
-import dev.workqueue.spring.worker.WorkerPoolStatus;
+import dev.workqueue.spring.worker.WorkerContainerStatus;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,9 +57,10 @@ class WorkQueuesEndpointTests {
 		given(this.registry.names()).willReturn(Set.of("orders", "invoices"));
 		given(this.registry.<String>get("orders")).willReturn(this.orders);
 		given(this.registry.<String>get("invoices")).willReturn(this.invoices);
-		given(this.workers.pools()).willReturn(List.of(new WorkerPoolStatus("orders", "orderWorker#ship", 4, 4, true),
-				new WorkerPoolStatus("invoices", "invoiceWorker#send", 1, 0, false),
-				new WorkerPoolStatus("orders", "auditWorker#record", 2, 1, false)));
+		given(this.workers.containers())
+			.willReturn(List.of(new WorkerContainerStatus("orders", "orderWorker#ship", 4, 4, true),
+					new WorkerContainerStatus("invoices", "invoiceWorker#send", 1, 0, false),
+					new WorkerContainerStatus("orders", "auditWorker#record", 2, 1, false)));
 	}
 
 	@AfterEach
@@ -105,7 +106,7 @@ class WorkQueuesEndpointTests {
 
 	@Test
 	void queueWithoutWorkersOrKnownLimiterHasZeroConcurrencyAndNoLimiter() {
-		given(this.workers.pools()).willReturn(List.of());
+		given(this.workers.containers()).willReturn(List.of());
 		this.invoices.shutDown();
 
 		WorkQueueDescriptor descriptor = this.endpoint.queue("invoices");

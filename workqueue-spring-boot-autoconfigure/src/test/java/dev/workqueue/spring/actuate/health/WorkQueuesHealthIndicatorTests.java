@@ -16,7 +16,7 @@ import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
-import dev.workqueue.spring.worker.WorkerPoolStatus;
+import dev.workqueue.spring.worker.WorkerContainerStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.BDDMockito.given;
@@ -68,7 +68,7 @@ class WorkQueuesHealthIndicatorTests {
 
 	@Test
 	void downNamingTheQueueWhenAPoolDied() {
-		pools(running("orders"), new WorkerPoolStatus("invoices", "invoiceWorker#send", 2, 1, false));
+		pools(running("orders"), new WorkerContainerStatus("invoices", "invoiceWorker#send", 2, 1, false));
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("orders", "running")
@@ -86,8 +86,8 @@ class WorkQueuesHealthIndicatorTests {
 	@Test
 	void everyProblemOfAQueueIsListed() {
 		this.orders.shutDown();
-		pools(new WorkerPoolStatus("orders", "orderWorker#ship", 1, 0, false),
-				new WorkerPoolStatus("orders", "auditWorker#record", 1, 0, false), running("invoices"));
+		pools(new WorkerContainerStatus("orders", "orderWorker#ship", 1, 0, false),
+				new WorkerContainerStatus("orders", "auditWorker#record", 1, 0, false), running("invoices"));
 		assertThat(this.indicator.health().getDetails()).containsEntry("orders",
 				"shut down, worker orderWorker#ship not running, 0 of 1 threads alive, "
 						+ "worker auditWorker#record not running, 0 of 1 threads alive");
@@ -98,20 +98,20 @@ class WorkQueuesHealthIndicatorTests {
 		this.shuttingDown.set(true);
 		this.orders.shutDown();
 		this.invoices.shutDown();
-		pools(new WorkerPoolStatus("orders", "orderWorker#ship", 1, 0, false),
-				new WorkerPoolStatus("invoices", "invoiceWorker#send", 1, 0, false));
+		pools(new WorkerContainerStatus("orders", "orderWorker#ship", 1, 0, false),
+				new WorkerContainerStatus("invoices", "invoiceWorker#send", 1, 0, false));
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("orders",
 				"shut down, worker orderWorker#ship not running, 0 of 1 threads alive");
 	}
 
-	private void pools(WorkerPoolStatus... pools) {
-		given(this.workers.pools()).willReturn(List.of(pools));
+	private void pools(WorkerContainerStatus... pools) {
+		given(this.workers.containers()).willReturn(List.of(pools));
 	}
 
-	private static WorkerPoolStatus running(String queue) {
-		return new WorkerPoolStatus(queue, queue + "Worker#handle", 1, 1, true);
+	private static WorkerContainerStatus running(String queue) {
+		return new WorkerContainerStatus(queue, queue + "Worker#handle", 1, 1, true);
 	}
 
 	private static RateLimitingQueue<String> queue(String name) {

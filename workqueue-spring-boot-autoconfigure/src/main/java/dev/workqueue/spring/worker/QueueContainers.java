@@ -1,0 +1,120 @@
+package dev.workqueue.spring.worker;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.core.log.LogMessage;
+import org.springframework.core.task.TaskExecutor;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueueStats;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * The containers of one queue, one per worker method, and what they share: the queue, its
+ * settings, its {@link WorkOutcomes}, and the executor that names their threads
+ * {@code workqueue-<queue>-<n>}. It creates the containers and shuts the queue down; the
+ * containers do not know it.
+ * <p>
+ * {@link #beginShutdown} and {@link #awaitShutdown} are called by the thread stopping the
+ * registry only, which alone reads and writes {@code waitingAtShutdown} and
+ * {@code deadlineNanos}.
+ */
+final class QueueContainers {
+
+	private static final Log logger = LogFactory.getLog(QueueContainers.class);
+
+	private final String queueName;
+
+	private final RateLimitingQueue<Object> queue;
+
+	private final WorkerSettings settings;
+
+	private final TaskExecutor executor;
+
+	private final WorkOutcomes outcomes;
+
+	private final Clock clock;
+
+	private final List<WorkerContainer> containers = new CopyOnWriteArrayList<>();
+
+	private int waitingAtShutdown;
+
+	private long deadlineNanos;
+
+	QueueContainers(String queueName, RateLimitingQueue<Object> queue, WorkerSettings settings, TaskExecutor executor,
+			WorkOutcomes outcomes, Clock clock) {
+		this.queueName = queueName;
+		this.queue = queue;
+		this.settings = settings;
+		this.executor = executor;
+		this.outcomes = outcomes;
+		this.clock = clock;
+	}
+
+	/**
+	 * Creates the container of {@code endpoint}, not yet started.
+	 * @param endpoint the worker method
+	 * @return the container
+	 */
+	WorkerContainer addContainer(WorkerEndpoint endpoint) {
+		Integer concurrency = endpoint.concurrency();
+		WorkerContainer container = new WorkerContainer(endpoint, this.queueName, this.queue, this.outcomes,
+				this.executor, this.clock, (concurrency != null) ? concurrency : this.settings.concurrency());
+		this.containers.add(container);
+		return container;
+	}
+
+	/**
+	 * Returns how many items have a failure count; for tests.
+	 * @return the number of tracked items
+	 */
+	int trackedFailures() {
+		return this.outcomes.trackedFailures();
+	}
+
+	/**
+	 * Starts the shutdown: the containers stop expecting work, the queue is shut down
+	 * (new adds are ignored, delayed items dropped) and the drain deadline is set. Worker
+	 * threads keep taking what is queued and end once the queue is empty.
+	 * @param nowNanos the clock's reading when the registry began stopping
+	 */
+	void beginShutdown(long nowNanos) {
+		this.containers.forEach(WorkerContainer::stopping);
+		this.waitingAtShutdown = this.queue.stats().waiting();
+		this.queue.shutDown();
+		this.deadlineNanos = Nanos.add(nowNanos, Nanos.of(this.settings.shutdownTimeout()));
+	}
+
+	/**
+	 * Waits until every worker thread has ended or the deadline has passed, interrupts
+	 * the threads still busy at the deadline, and logs at WARN what was left undone.
+	 */
+	void awaitShutdown() {
+		boolean drained = true;
+		for (WorkerContainer container : this.containers) {
+			drained &= container.awaitEnd(this.deadlineNanos);
+		}
+		// Counted before abandoning, which lets interrupted workers finish (and fail)
+		// their items: those are reported as in flight.
+		WorkQueueStats stats = this.queue.stats();
+		int dropped = this.waitingAtShutdown + this.outcomes.refusedRequeues();
+		if (!drained) {
+			this.containers.forEach(WorkerContainer::abandon);
+		}
+		if (!drained || stats.depth() > 0 || stats.processing() > 0 || dropped > 0) {
+			logger.warn(LogMessage.format(
+					"Queue '%s' stopped with work left%s: %d queued, %d in flight, %d delayed or requeued and dropped",
+					this.queueName,
+					drained ? ""
+							: " after its shutdown-timeout of " + this.settings.shutdownTimeout().toMillis() + "ms",
+					stats.depth(), stats.processing(), dropped));
+		}
+		this.outcomes.clear();
+	}
+
+}

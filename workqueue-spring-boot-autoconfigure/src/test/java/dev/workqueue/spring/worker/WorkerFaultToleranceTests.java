@@ -1,0 +1,169 @@
+package dev.workqueue.spring.worker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueues;
+import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.spring.QueueWorker;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
+import dev.workqueue.time.FakeClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A fault of an item, a listener or the queue itself costs at most that item: worker
+ * threads never die of it.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class WorkerFaultToleranceTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
+		.withPropertyValues("workqueue.queues.orders.max-retries=0");
+
+	@Test
+	void itemWhoseToStringThrowsIsGivenUpOnByClassAndTheWorkerGoesOn(CapturedOutput output) {
+		this.contextRunner.withBean(FailingWorker.class).run((context) -> {
+			FailingWorker worker = context.getBean(FailingWorker.class);
+			RateLimitingQueue<Object> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+			orders.add(new UnprintableItem());
+			orders.add("fine");
+			await().atMost(TIMEOUT).until(() -> worker.calls.size() == 2);
+			await().atMost(TIMEOUT).until(() -> output.getOut().contains("whose toString threw"));
+			assertThat(output).contains("Gave up on item (an item of " + UnprintableItem.class.getName());
+			assertThat(context.getBean(WorkerContainerRegistry.class).containers())
+				.allSatisfy((status) -> assertThat(status.running()).isTrue());
+		});
+	}
+
+	@Test
+	void itemWhoseHashCodeBreaksWhileProcessingCostsOnlyThatItem(CapturedOutput output) {
+		this.contextRunner.withBean(FailingWorker.class).run((context) -> {
+			FailingWorker worker = context.getBean(FailingWorker.class);
+			RateLimitingQueue<Object> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+			orders.add(new HashCodeBreaksAfterFirstCall());
+			await().atMost(TIMEOUT).until(() -> output.getOut().contains("could not mark an item of"));
+			orders.add("next");
+			await().atMost(TIMEOUT).until(() -> worker.calls.contains("next"));
+			assertThat(context.getBean(WorkerContainerRegistry.class).containers())
+				.allSatisfy((status) -> assertThat(status.aliveThreads()).isEqualTo(1));
+		});
+	}
+
+	@Test
+	void workerBacksOffWhileGetFailsLogsTheOutageOnceAndResumesByItself(CapturedOutput output) {
+		this.contextRunner.withBean(FakeClock.class)
+			.withBean("orders", FlakyQueue.class, () -> new FlakyQueue(5))
+			.withBean(FailingWorker.class)
+			.run((context) -> {
+				FakeClock clock = context.getBean(FakeClock.class);
+				FailingWorker worker = context.getBean(FailingWorker.class);
+				FlakyQueue orders = context.getBean(FlakyQueue.class);
+				orders.add("a");
+				// Each step ends the current backoff; the worker tries again.
+				await().atMost(TIMEOUT).until(() -> {
+					clock.step(Duration.ofSeconds(5));
+					return worker.calls.contains("a");
+				});
+				assertThat(orders.failedGets.get()).isEqualTo(5);
+				assertThat(occurrences(output.getOut(), "failed to hand out an item to worker")).isOne();
+				assertThat(output).contains("Queue 'orders' answers again");
+				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
+					.allSatisfy((status) -> assertThat(status.running()).isTrue());
+			});
+	}
+
+	private static int occurrences(String text, String part) {
+		Matcher matcher = Pattern.compile(Pattern.quote(part)).matcher(text);
+		int count = 0;
+		while (matcher.find()) {
+			count++;
+		}
+		return count;
+	}
+
+	static class FailingWorker {
+
+		final List<Object> calls = new CopyOnWriteArrayList<>();
+
+		@QueueWorker(queue = "orders")
+		public void process(Object item) {
+			this.calls.add((item instanceof String) ? item : item.getClass());
+			if (!(item instanceof String)) {
+				throw new IllegalStateException("cannot process it");
+			}
+		}
+
+	}
+
+	static final class UnprintableItem {
+
+		@Override
+		public String toString() {
+			throw new IllegalStateException("no toString");
+		}
+
+	}
+
+	/** Breaks as a mutated key does: every hashCode call after the first throws. */
+	static final class HashCodeBreaksAfterFirstCall {
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		@Override
+		public int hashCode() {
+			if (this.calls.incrementAndGet() > 1) {
+				throw new IllegalStateException("mutated key");
+			}
+			return 7;
+		}
+
+	}
+
+	/**
+	 * A queue whose {@code get} fails a number of times first, as a queue whose backend
+	 * is unreachable does.
+	 */
+	static final class FlakyQueue extends ForwardingRateLimitingQueue {
+
+		final AtomicInteger failedGets = new AtomicInteger();
+
+		private final int failures;
+
+		FlakyQueue(int failures) {
+			super(WorkQueues.builder()
+				.name("orders")
+				.buildRateLimitingQueue(new ItemExponentialFailureRateLimiter<>(Duration.ZERO, Duration.ZERO)));
+			this.failures = failures;
+		}
+
+		@Override
+		public Object get() throws InterruptedException {
+			if (this.failedGets.get() < this.failures) {
+				this.failedGets.incrementAndGet();
+				throw new IllegalStateException("backend unreachable");
+			}
+			return super.get();
+		}
+
+	}
+
+}
