@@ -4,13 +4,11 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkQueueRegistry;
 
 /**
@@ -18,18 +16,14 @@ import dev.workqueue.spring.WorkQueueRegistry;
  * bean of the bean factory, looked up on each call, so that a queue bean the application
  * defines is found as well as those built from {@code workqueue.queues}.
  * <p>
- * It also tells which {@link RateLimiter} the starter built for a queue, for the Actuator
- * endpoint. Thread-safe.
+ * Thread-safe.
  */
 public final class BeanFactoryWorkQueueRegistry implements WorkQueueRegistry {
 
 	private final ListableBeanFactory beanFactory;
 
-	private final WorkQueueFactory factory;
-
-	BeanFactoryWorkQueueRegistry(ListableBeanFactory beanFactory, WorkQueueFactory factory) {
+	BeanFactoryWorkQueueRegistry(ListableBeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
-		this.factory = factory;
 	}
 
 	@Override
@@ -48,17 +42,6 @@ public final class BeanFactoryWorkQueueRegistry implements WorkQueueRegistry {
 	public Set<String> names() {
 		return Collections.unmodifiableSet(new LinkedHashSet<>(
 				Arrays.asList(this.beanFactory.getBeanNamesForType(RateLimitingQueue.class, false, false))));
-	}
-
-	/**
-	 * Returns the rate limiter the starter built for the queue named {@code queueName}.
-	 * @param queueName the queue's name
-	 * @return the limiter; empty for a queue the application defined itself, or an
-	 * unknown name
-	 */
-	public Optional<RateLimiter<?>> rateLimiter(String queueName) {
-		Objects.requireNonNull(queueName, "queueName");
-		return this.factory.rateLimiter(queueName);
 	}
 
 }

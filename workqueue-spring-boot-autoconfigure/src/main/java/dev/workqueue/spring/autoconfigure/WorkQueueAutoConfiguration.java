@@ -2,7 +2,6 @@ package dev.workqueue.spring.autoconfigure;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -26,7 +25,6 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(WorkQueueProperties.class)
 @Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.WorkerConfiguration.class })
 public final class WorkQueueAutoConfiguration {
 

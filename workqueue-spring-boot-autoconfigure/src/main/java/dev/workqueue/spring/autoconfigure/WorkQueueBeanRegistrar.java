@@ -6,15 +6,17 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.BindMethod;
 import org.springframework.core.env.Environment;
 import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.RateLimitingQueue;
 
 /**
- * Validates the {@code workqueue.*} properties and registers one
- * {@link RateLimitingQueue} bean definition per {@code workqueue.queues} entry, named
- * after it, unless a bean of that name is already defined: the application's bean wins.
+ * Binds and validates the {@code workqueue.*} properties, registers the result as the
+ * {@link WorkQueueProperties} bean, and registers one {@link RateLimitingQueue} bean
+ * definition per {@code workqueue.queues} entry, named after it, unless a bean of that
+ * name is already defined: the application's bean wins.
  * <p>
  * Runs once every configuration class has been parsed, so that the application's own
  * definitions are known, and before any singleton is created, so that invalid properties
@@ -25,6 +27,9 @@ import dev.workqueue.RateLimitingQueue;
  * the workers have stopped.
  */
 final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
+
+	/** The name Boot would give the bean of {@code @EnableConfigurationProperties}. */
+	static final String PROPERTIES_BEAN_NAME = "workqueue-" + WorkQueueProperties.class.getName();
 
 	private static final Log logger = LogFactory.getLog(WorkQueueBeanRegistrar.class);
 
@@ -37,6 +42,7 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 	@Override
 	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
 		WorkQueueProperties properties = WorkQueuePropertiesValidator.bind(this.environment);
+		registry.registerBeanDefinition(PROPERTIES_BEAN_NAME, propertiesDefinition(properties));
 		for (String name : properties.getQueues().keySet()) {
 			if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
 				logger.debug(LogMessage.format("Using the application's bean '%s' as work queue '%s'", name, name));
@@ -44,6 +50,17 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 			}
 			registry.registerBeanDefinition(name, queueDefinition(name));
 		}
+	}
+
+	/**
+	 * The properties bean: the very object bound and checked above, so the tree is bound
+	 * once. The attribute tells Boot's binding post-processor that the object is bound
+	 * already (as it marks the constructor-bound beans it registers itself).
+	 */
+	private static RootBeanDefinition propertiesDefinition(WorkQueueProperties properties) {
+		RootBeanDefinition definition = new RootBeanDefinition(WorkQueueProperties.class, () -> properties);
+		definition.setAttribute(BindMethod.class.getName(), BindMethod.VALUE_OBJECT);
+		return definition;
 	}
 
 	private static RootBeanDefinition queueDefinition(String name) {

@@ -43,9 +43,8 @@ final class WorkQueueConfigurations {
 
 		@Bean
 		@ConditionalOnMissingBean(WorkQueueRegistry.class)
-		BeanFactoryWorkQueueRegistry workQueueRegistry(ListableBeanFactory beanFactory,
-				WorkQueueFactory workQueueFactory) {
-			return new BeanFactoryWorkQueueRegistry(beanFactory, workQueueFactory);
+		BeanFactoryWorkQueueRegistry workQueueRegistry(ListableBeanFactory beanFactory) {
+			return new BeanFactoryWorkQueueRegistry(beanFactory);
 		}
 
 	}

@@ -33,7 +33,7 @@ import dev.workqueue.time.Clock;
  * class named {@link #BEAN_NAME}. Thread-safe: the limiters built are kept in a
  * concurrent map.
  */
-final class WorkQueueFactory {
+final class WorkQueueFactory implements WorkQueueDetails {
 
 	static final String BEAN_NAME = "dev.workqueue.spring.autoconfigure.workQueueFactory";
 
@@ -73,7 +73,8 @@ final class WorkQueueFactory {
 	 * @param name the queue's name
 	 * @return the limiter, or empty
 	 */
-	Optional<RateLimiter<?>> rateLimiter(String name) {
+	@Override
+	public Optional<RateLimiter<?>> rateLimiter(String name) {
 		return Optional.ofNullable(this.rateLimiters.get(name));
 	}
 

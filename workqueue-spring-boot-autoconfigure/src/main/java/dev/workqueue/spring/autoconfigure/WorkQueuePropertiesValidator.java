@@ -1,5 +1,6 @@
 package dev.workqueue.spring.autoconfigure;
 
+import java.beans.PropertyDescriptor;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -11,8 +12,10 @@ import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.BoundPropertiesTrackingBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -41,14 +44,38 @@ final class WorkQueuePropertiesValidator {
 
 	private static final ConfigurationPropertyName QUEUES = ConfigurationPropertyName.of(PREFIX + ".queues");
 
-	private static final String KNOWN_KEYS = "concurrency, max-retries, shutdown-timeout, rate-limiter.exponential"
-			+ ".{base-delay,max-delay}, rate-limiter.fast-slow.{fast-delay,slow-delay,max-fast-attempts}, "
-			+ "rate-limiter.bucket.{qps,burst}, rate-limiter.item-bucket.{qps,burst}, rate-limiter.max-wait";
+	/**
+	 * The keys a queue takes, read from {@link WorkQueueProperties.Queue} itself so that
+	 * a new property cannot be left out of the hint.
+	 */
+	static final String KNOWN_KEYS = String.join(", ", keysOf(WorkQueueProperties.Queue.class, ""));
 
 	private static final List<ChronoUnit> PRINT_UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
 			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
 
 	private WorkQueuePropertiesValidator() {
+	}
+
+	/**
+	 * Lists the dashed keys of a properties type, descending into the nested types of
+	 * {@link WorkQueueProperties}.
+	 */
+	private static List<String> keysOf(Class<?> type, String prefix) {
+		List<String> keys = new ArrayList<>();
+		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(type)) {
+			if (property.getReadMethod() == null || "class".equals(property.getName())) {
+				continue;
+			}
+			String key = prefix + DataObjectPropertyName.toDashedForm(property.getName());
+			Class<?> propertyType = property.getPropertyType();
+			if (propertyType.getDeclaringClass() == WorkQueueProperties.class) {
+				keys.addAll(keysOf(propertyType, key + "."));
+			}
+			else {
+				keys.add(key);
+			}
+		}
+		return keys;
 	}
 
 	/**

@@ -124,17 +124,18 @@ class WorkQueueAutoConfigurationTests {
 				assertThat(registry.<String>get("orders")).isSameAs(userQueue);
 				assertThat(registry.<String>get("audits")).isSameAs(context.getBean("audits"));
 				assertThat(registry.names()).containsExactlyInAnyOrder("orders", "audits");
-				assertThat(context.getBean(BeanFactoryWorkQueueRegistry.class).rateLimiter("orders")).isEmpty();
+				assertThat(context.getBean(WorkQueueDetails.class).rateLimiter("orders")).isEmpty();
 			});
 	}
 
 	@Test
 	void registryReturnsTheQueueBeanAndTheLimiterItWasBuiltWith() {
 		this.contextRunner.withPropertyValues("workqueue.queues.orders.rate-limiter.bucket.qps=5").run((context) -> {
-			BeanFactoryWorkQueueRegistry registry = context.getBean(BeanFactoryWorkQueueRegistry.class);
+			WorkQueueRegistry registry = context.getBean(WorkQueueRegistry.class);
 			assertThat(registry.<Object>get("orders")).isSameAs(context.getBean("orders"));
-			assertThat(registry.rateLimiter("orders")).get().hasToString("BucketRateLimiter[qps=5.0, burst=100]");
-			assertThat(registry.rateLimiter("unknown")).isEmpty();
+			WorkQueueDetails details = context.getBean(WorkQueueDetails.class);
+			assertThat(details.rateLimiter("orders")).get().hasToString("BucketRateLimiter[qps=5.0, burst=100]");
+			assertThat(details.rateLimiter("unknown")).isEmpty();
 		});
 	}
 
@@ -288,14 +289,14 @@ class WorkQueueAutoConfigurationTests {
 			.withUserConfiguration(FakeClockConfiguration.class)
 			.run((context) -> {
 				dev.workqueue.ratelimit.RateLimiter<Object> limiter = rateLimiter(
-						context.getBean(BeanFactoryWorkQueueRegistry.class));
+						context.getBean(WorkQueueDetails.class));
 				List<Duration> actual = delays.stream().map((expected) -> limiter.when("a")).toList();
 				assertThat(actual).isEqualTo(delays);
 			});
 	}
 
 	@SuppressWarnings("unchecked")
-	private static dev.workqueue.ratelimit.RateLimiter<Object> rateLimiter(BeanFactoryWorkQueueRegistry registry) {
+	private static dev.workqueue.ratelimit.RateLimiter<Object> rateLimiter(WorkQueueDetails registry) {
 		return (dev.workqueue.ratelimit.RateLimiter<Object>) registry.rateLimiter("orders").orElseThrow();
 	}
 
@@ -351,7 +352,7 @@ class WorkQueueAutoConfigurationTests {
 	@Test
 	void defaultRateLimiterIsAMaxOfExponentialAndBucket() {
 		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=1").run((context) -> {
-			BeanFactoryWorkQueueRegistry registry = context.getBean(BeanFactoryWorkQueueRegistry.class);
+			WorkQueueDetails registry = context.getBean(WorkQueueDetails.class);
 			assertThat(registry.rateLimiter("orders")).get()
 				.hasToString(RateLimiters.defaultControllerRateLimiter().toString());
 		});

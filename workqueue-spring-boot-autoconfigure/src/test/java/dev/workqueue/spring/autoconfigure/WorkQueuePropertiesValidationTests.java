@@ -1,5 +1,6 @@
 package dev.workqueue.spring.autoconfigure;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -88,9 +89,28 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	private static String knownKeys() {
-		return "concurrency, max-retries, shutdown-timeout, rate-limiter.exponential.{base-delay,max-delay}, "
-				+ "rate-limiter.fast-slow.{fast-delay,slow-delay,max-fast-attempts}, rate-limiter.bucket.{qps,burst}, "
-				+ "rate-limiter.item-bucket.{qps,burst}, rate-limiter.max-wait";
+		return "concurrency, max-retries, rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
+				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.max-delay, "
+				+ "rate-limiter.fast-slow.fast-delay, rate-limiter.fast-slow.max-fast-attempts, "
+				+ "rate-limiter.fast-slow.slow-delay, rate-limiter.item-bucket.burst, rate-limiter.item-bucket.qps, "
+				+ "rate-limiter.max-wait, shutdown-timeout";
+	}
+
+	@Test
+	void everyKeyTheHintNamesIsAcceptedForAQueueAndTheDefaults() {
+		String[] keys = WorkQueuePropertiesValidator.KNOWN_KEYS.split(", ");
+		String[] values = Arrays.stream(keys)
+			.flatMap((key) -> Stream.of("workqueue.queues.orders." + key + "=" + sampleValue(key),
+					"workqueue.defaults." + key + "=" + sampleValue(key)))
+			.toArray(String[]::new);
+		this.contextRunner.withPropertyValues(values).run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	private static String sampleValue(String key) {
+		if (key.endsWith("delay") || key.endsWith("timeout") || key.endsWith("wait")) {
+			return "1s";
+		}
+		return "2";
 	}
 
 	@Test

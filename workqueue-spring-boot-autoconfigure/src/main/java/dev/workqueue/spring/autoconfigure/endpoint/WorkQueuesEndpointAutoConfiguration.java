@@ -1,7 +1,7 @@
 package dev.workqueue.spring.autoconfigure.endpoint;
 
+import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -12,10 +12,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint;
-import dev.workqueue.spring.autoconfigure.BeanFactoryWorkQueueRegistry;
+import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
 /**
@@ -23,8 +22,8 @@ import dev.workqueue.spring.worker.WorkerContainerRegistry;
  * Auto-configuration} of the {@link WorkQueuesEndpoint workqueues} endpoint.
  * <p>
  * Active when the Actuator is on the class path, the work queues are configured and the
- * endpoint is enabled and exposed. The rate limiter of a queue is shown when the starter
- * built it.
+ * endpoint is enabled and exposed. The rate limiter of a queue is shown when a
+ * {@link WorkQueueDetails} bean knows it, as for every queue the starter built.
  */
 @AutoConfiguration(afterName = "dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration")
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
@@ -35,16 +34,13 @@ public final class WorkQueuesEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	WorkQueuesEndpoint workQueuesEndpoint(WorkQueueRegistry workQueueRegistry,
-			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry) {
+			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry, ObjectProvider<WorkQueueDetails> details) {
+		List<WorkQueueDetails> sources = details.orderedStream().toList();
 		return new WorkQueuesEndpoint(workQueueRegistry, workerContainerRegistry.getIfAvailable(),
-				rateLimiters(workQueueRegistry));
-	}
-
-	private static Function<String, Optional<RateLimiter<?>>> rateLimiters(WorkQueueRegistry workQueueRegistry) {
-		if (workQueueRegistry instanceof BeanFactoryWorkQueueRegistry starter) {
-			return starter::rateLimiter;
-		}
-		return (name) -> Optional.empty();
+				(name) -> sources.stream()
+					.map((source) -> source.rateLimiter(name))
+					.flatMap(Optional::stream)
+					.findFirst());
 	}
 
 }

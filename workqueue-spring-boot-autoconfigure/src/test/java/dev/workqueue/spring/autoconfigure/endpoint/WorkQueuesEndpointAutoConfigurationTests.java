@@ -17,7 +17,7 @@ import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkQueueDescriptor;
-import dev.workqueue.spring.autoconfigure.BeanFactoryWorkQueueRegistry;
+import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
 import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +39,7 @@ class WorkQueuesEndpointAutoConfigurationTests {
 	void endpointDescribesTheQueuesWithTheirWorkersAndRateLimiters() {
 		this.contextRunner.withUserConfiguration(OrdersWorkerConfiguration.class).run((context) -> {
 			WorkQueuesEndpoint endpoint = context.getBean(WorkQueuesEndpoint.class);
-			BeanFactoryWorkQueueRegistry registry = context.getBean(BeanFactoryWorkQueueRegistry.class);
+			WorkQueueDetails registry = context.getBean(WorkQueueDetails.class);
 			assertThat(endpoint.queues().queues()).extracting(WorkQueueDescriptor::name)
 				.containsExactly("invoices", "orders");
 			await().atMost(Duration.ofSeconds(1)).until(() -> endpoint.queue("orders").workersAlive() == 2);
