@@ -1,5 +1,6 @@
 package dev.workqueue;
 
+import dev.workqueue.internal.ItemTable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;

@@ -71,6 +71,16 @@ final class GuardedMetrics implements WorkQueueMetrics {
 		}
 	}
 
+	@Override
+	public void stalled() {
+		try {
+			this.metrics.stalled();
+		}
+		catch (Throwable ex) {
+			failed("stalled", ex);
+		}
+	}
+
 	/** Number of hook calls that threw. */
 	long failures() {
 		return this.failures.sum();

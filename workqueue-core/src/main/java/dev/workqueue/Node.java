@@ -1,5 +1,7 @@
 package dev.workqueue;
 
+import dev.workqueue.internal.KeyedEntry;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

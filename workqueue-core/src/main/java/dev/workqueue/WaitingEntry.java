@@ -1,5 +1,7 @@
 package dev.workqueue;
 
+import dev.workqueue.internal.KeyedEntry;
+
 /**
  * An item waiting in a {@link DelayingWorkQueue} for its ready time: created by the
  * producer in {@code addAfter} and kept in the queue's {@link WaitingHeap}. 32 bytes with

@@ -47,4 +47,12 @@ public interface WorkQueueMetrics {
 	default void retried() {
 	}
 
+	/**
+	 * An item's lease ran out before its holder was done, and the item was handed back to
+	 * the queue; only queues shared through a lease (such as the Redis backend's) report
+	 * it.
+	 */
+	default void stalled() {
+	}
+
 }

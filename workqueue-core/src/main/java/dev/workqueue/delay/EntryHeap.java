@@ -18,6 +18,11 @@ import java.util.Arrays;
  * (15 bytes) on average while growing.
  * <p>
  * Not thread-safe: guarded by the delay queue's lock.
+ * <p>
+ * The delaying queue keeps its own binary heap ({@code dev.workqueue.WaitingHeap}) on
+ * purpose: its entries are hashed keys with a dedup index and no tie order, and this
+ * heap's per-entry sequence and due array would cost it about 18 bytes per waiting item;
+ * see there.
  *
  * @param <T> the value type
  */

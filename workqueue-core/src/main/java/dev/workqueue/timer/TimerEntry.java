@@ -1,15 +1,19 @@
 package dev.workqueue.timer;
 
+import dev.workqueue.internal.ItemTable;
+import dev.workqueue.internal.KeyedEntry;
+
 /**
- * One pending timer, and the only object a timer costs: it is at once the node of the
- * {@link TimerTable key table} (through {@link #tableNext}) and of a circular
- * doubly-linked slot list of the {@link HierarchicalWheel wheel} (through {@link #prev}
- * and {@link #next}). Each slot list has a sentinel entry whose key is {@code null}.
+ * One pending timer, and the only object a timer costs: it is at once the entry of the
+ * wheel's key table (an {@link ItemTable}, which keeps the key and its hash in
+ * {@link KeyedEntry}) and the node of a circular doubly-linked slot list of the
+ * {@link HierarchicalWheel wheel} (through {@link #prev} and {@link #next}). Each slot
+ * list has a sentinel entry whose key is {@code null}.
  * <p>
- * Layout with compressed oops: a 12-byte header, five references (20 bytes), one
- * {@code long} and one {@code int} make 44 bytes, 48 with alignment. The cached hash
- * costs those 8 bytes on purpose: without it every table probe and every resize reads
- * each chained entry's key object, one more cache miss per entry on large wheels.
+ * Layout with compressed oops: a 12-byte header, four references (16 bytes), one
+ * {@code long} and one {@code int} make 40 bytes. The cached hash costs its 4 bytes on
+ * purpose: without it every table probe and every resize reads each entry's key object,
+ * one more cache miss per entry on large wheels.
  * <p>
  * Not thread-safe: every field is guarded by the timing wheel's lock. Once fired, an
  * entry has left the table and the wheel and {@link #next} chains the batch handed to the
@@ -18,12 +22,7 @@ package dev.workqueue.timer;
  * @param <K> the key type
  * @param <V> the value type
  */
-final class TimerEntry<K, V> {
-
-	final K key;
-
-	/** The key's spread hash code ({@link TimerTable#hash}); 0 for a sentinel. */
-	final int hash;
+final class TimerEntry<K, V> extends KeyedEntry<K> {
 
 	V value;
 
@@ -36,12 +35,9 @@ final class TimerEntry<K, V> {
 	/** Next entry in its slot list, or in its fired batch once it has fired. */
 	TimerEntry<K, V> next;
 
-	/** Next entry in the same bucket of the key table. */
-	TimerEntry<K, V> tableNext;
-
 	TimerEntry(K key, V value, long dueNanos) {
-		this.key = key;
-		this.hash = (key != null) ? TimerTable.hash(key) : 0;
+		// A sentinel has no key: hash 0, and it never enters the table.
+		super(key, (key != null) ? key.hashCode() : 0);
 		this.value = value;
 		this.dueNanos = dueNanos;
 	}
@@ -52,11 +48,6 @@ final class TimerEntry<K, V> {
 		sentinel.prev = sentinel;
 		sentinel.next = sentinel;
 		return sentinel;
-	}
-
-	/** Whether this entry's key is {@code key}, whose spread hash is {@code hash}. */
-	boolean hasKey(Object key, int hash) {
-		return this.hash == hash && (this.key == key || this.key.equals(key));
 	}
 
 	boolean isLinked() {

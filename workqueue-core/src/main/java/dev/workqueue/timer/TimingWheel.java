@@ -16,6 +16,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 
+import dev.workqueue.internal.ItemTable;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -119,7 +120,8 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	 */
 	private final Condition wakeUp = this.lock.newCondition();
 
-	private final TimerTable<K, V> table = new TimerTable<>();
+	/** Keeps its array while timers are removed (see Limits); drain releases it. */
+	private final ItemTable<K, TimerEntry<K, V>> table = new ItemTable<>(false);
 
 	private final HierarchicalWheel<K, V> wheel;
 
@@ -232,7 +234,7 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 			TimerEntry<K, V> entry = this.table.get(key);
 			if (entry == null) {
 				entry = new TimerEntry<>(key, value, dueNanos);
-				this.table.add(entry);
+				this.table.putIfAbsent(entry);
 			}
 			else {
 				entry.unlink();
@@ -280,7 +282,7 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		Objects.requireNonNull(key, "key");
 		this.lock.lock();
 		try {
-			TimerEntry<K, V> entry = this.table.remove(key);
+			TimerEntry<K, V> entry = this.table.removeItem(key);
 			if (entry != null) {
 				entry.unlink();
 			}
@@ -317,7 +319,7 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		RuntimeException failure = null;
 		for (TimerEntry<K, V> entry : drained) {
 			try {
-				fn.accept(entry.key, entry.value);
+				fn.accept(entry.item, entry.value);
 			}
 			catch (RuntimeException ex) {
 				if (failure == null) {
@@ -514,11 +516,11 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	private void fire(TimerEntry<K, V> due) {
 		for (TimerEntry<K, V> entry = due; entry != null && !this.stopped; entry = entry.next) {
 			try {
-				this.execute.accept(entry.key, entry.value);
+				this.execute.accept(entry.item, entry.value);
 			}
 			catch (Throwable ex) {
 				// The key's class only: its toString may throw too.
-				String keyClass = entry.key.getClass().getName();
+				String keyClass = entry.item.getClass().getName();
 				logger.log(Level.WARNING, () -> "TimingWheel execute failed for a key of " + keyClass, ex);
 			}
 		}

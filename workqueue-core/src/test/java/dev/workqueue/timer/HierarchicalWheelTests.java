@@ -50,7 +50,7 @@ class HierarchicalWheelTests {
 		if (expectedTick > startTick) {
 			assertThat(takeUpTo(wheel, expectedTick - 1)).isEmpty();
 		}
-		assertThat(takeUpTo(wheel, expectedTick)).extracting((entry) -> entry.key).containsExactly("k");
+		assertThat(takeUpTo(wheel, expectedTick)).extracting((entry) -> entry.item).containsExactly("k");
 		assertThat(wheel.nextWorkTick()).isEqualTo(Long.MAX_VALUE);
 	}
 
@@ -100,7 +100,7 @@ class HierarchicalWheelTests {
 		wheel.schedule(kept);
 		near.unlink();
 		far.unlink();
-		assertThat(takeUpTo(wheel, 10_000)).extracting((entry) -> entry.key).containsExactly("kept");
+		assertThat(takeUpTo(wheel, 10_000)).extracting((entry) -> entry.item).containsExactly("kept");
 	}
 
 	@Test
@@ -109,7 +109,7 @@ class HierarchicalWheelTests {
 		for (int i = 9; i >= 0; i--) {
 			wheel.schedule(new TimerEntry<>(i, "v", 40 * INTERVAL + 1 + i));
 		}
-		assertThat(takeUpTo(wheel, 41)).extracting((entry) -> entry.key).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+		assertThat(takeUpTo(wheel, 41)).extracting((entry) -> entry.item).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
 	}
 
 	@Test
@@ -139,9 +139,9 @@ class HierarchicalWheelTests {
 		HierarchicalWheel<String, String> wheel = new HierarchicalWheel<>(2, 1);
 		wheel.schedule(new TimerEntry<>("never", "v", Long.MAX_VALUE));
 		wheel.schedule(new TimerEntry<>("soon", "v", 5));
-		assertThat(takeUpTo(wheel, 1L << 40)).extracting((entry) -> entry.key).containsExactly("soon");
+		assertThat(takeUpTo(wheel, 1L << 40)).extracting((entry) -> entry.item).containsExactly("soon");
 		assertThat(wheel.nextWorkTick()).isGreaterThan(1L << 40);
-		assertThat(takeUpTo(wheel, Long.MAX_VALUE - 1)).extracting((entry) -> entry.key).containsExactly("never");
+		assertThat(takeUpTo(wheel, Long.MAX_VALUE - 1)).extracting((entry) -> entry.item).containsExactly("never");
 		assertThat(wheel.nextWorkTick()).isEqualTo(Long.MAX_VALUE);
 	}
 
@@ -176,13 +176,13 @@ class HierarchicalWheelTests {
 				assertThat(tick).as("never held past its tick").isGreaterThan(previousTick);
 				assertThat(entry.dueNanos).as("due order").isGreaterThanOrEqualTo(previousDueNanos);
 				previousDueNanos = entry.dueNanos;
-				assertThat(pending.remove(entry.key)).as("once").isSameAs(entry);
+				assertThat(pending.remove(entry.item)).as("once").isSameAs(entry);
 			}
 			previousTick = nowTick;
 		}
 		for (TimerEntry<Integer, Long> entry : takeUpTo(wheel, Long.MAX_VALUE / intervalNanos - 1)) {
 			assertThat(ceilDiv(entry.dueNanos, intervalNanos)).isGreaterThan(nowTick);
-			assertThat(pending.remove(entry.key)).as("once").isSameAs(entry);
+			assertThat(pending.remove(entry.item)).as("once").isSameAs(entry);
 		}
 		assertThat(pending).isEmpty();
 	}

@@ -1,19 +1,22 @@
-package dev.workqueue;
+package dev.workqueue.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 
 /**
  * A hash set of {@link KeyedEntry entries} keyed by their item's
- * {@code equals}/{@code hashCode}: the index from item to state of the queues.
+ * {@code equals}/{@code hashCode}: the index from item to state of the queues, and from
+ * key to timer of the timing wheel. Internal: not part of the API, and may change in any
+ * release.
  * <p>
  * <b>How it works.</b> Open addressing with linear probing over one power-of-two array of
  * entry references, Fibonacci hashing of the hash code each entry keeps, and
- * backward-shift deletion (no tombstones). It grows when more than half full and shrinks
- * below one eighth, so it costs 8 to 16 bytes per entry with compressed oops (a
- * {@code HashMap} costs about 40: a node plus its slot). A probe compares the kept hash
- * before calling {@code equals}, and moving or rehashing an entry never calls
- * {@code hashCode}. No operation allocates except resizing.
+ * backward-shift deletion (no tombstones). It grows when more than half full and (unless
+ * told not to) shrinks below one eighth, so it costs 8 to 16 bytes per entry with
+ * compressed oops (a {@code HashMap} costs about 40: a node plus its slot). A probe
+ * compares the kept hash before calling {@code equals}, and moving or rehashing an entry
+ * never calls {@code hashCode}. No operation allocates except resizing.
  * <p>
  * <b>Concurrency.</b> Writes ({@link #putIfAbsent}, {@link #remove}, {@link #clear}) must
  * be serialised by the caller (a lock, or a single owner thread). {@link #get} may run
@@ -26,7 +29,7 @@ import java.lang.invoke.VarHandle;
  * @param <T> the item type
  * @param <E> the entry type
  */
-final class ItemTable<T, E extends KeyedEntry<T>> {
+public final class ItemTable<T, E extends KeyedEntry<T>> {
 
 	private static final int MIN_CAPACITY = 16;
 
@@ -42,13 +45,34 @@ final class ItemTable<T, E extends KeyedEntry<T>> {
 	/** Writers only. */
 	private int size;
 
+	/** Whether removals shrink the array. */
+	private final boolean shrinks;
+
+	/**
+	 * Creates a table that shrinks when nearly empty, as a queue's index, which empties
+	 * whenever its queue does, wants.
+	 */
+	public ItemTable() {
+		this(true);
+	}
+
+	/**
+	 * Creates a table.
+	 * @param shrinks whether removals shrink the array below one eighth full; a table
+	 * that is emptied in bulk and refilled (the timing wheel's) saves the rehashing by
+	 * keeping its array until {@link #clear()}
+	 */
+	public ItemTable(boolean shrinks) {
+		this.shrinks = shrinks;
+	}
+
 	/**
 	 * Returns the entry for {@code item}. Safe without the writers' lock, with the
 	 * caveats in the class description.
 	 * @param item the item
 	 * @return its entry, or {@code null}
 	 */
-	E get(Object item) {
+	public E get(Object item) {
 		return get(item, item.hashCode());
 	}
 
@@ -59,7 +83,7 @@ final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * @return its entry, or {@code null}
 	 */
 	@SuppressWarnings("unchecked")
-	E get(Object item, int hash) {
+	public E get(Object item, int hash) {
 		KeyedEntry<?>[] slots = this.slots;
 		int mask = slots.length - 1;
 		int i = home(hash, slots.length);
@@ -84,7 +108,7 @@ final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * added
 	 */
 	@SuppressWarnings("unchecked")
-	E putIfAbsent(E entry) {
+	public E putIfAbsent(E entry) {
 		KeyedEntry<?>[] slots = this.slots;
 		int mask = slots.length - 1;
 		for (int i = home(entry.hash, slots.length);; i = (i + 1) & mask) {
@@ -106,13 +130,41 @@ final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * Removes {@code entry}, which must be present (found by identity). Writers only.
 	 * @param entry the entry to remove
 	 */
-	void remove(E entry) {
+	public void remove(E entry) {
 		KeyedEntry<?>[] slots = this.slots;
 		int mask = slots.length - 1;
 		int hole = home(entry.hash, slots.length);
 		while (slots[hole] != entry) {
 			hole = (hole + 1) & mask;
 		}
+		removeAt(slots, hole);
+	}
+
+	/**
+	 * Removes the entry of {@code item}, if any, in one probe. Writers only.
+	 * @param item the item
+	 * @return the removed entry, or {@code null}
+	 */
+	@SuppressWarnings("unchecked")
+	public E removeItem(Object item) {
+		int hash = item.hashCode();
+		KeyedEntry<?>[] slots = this.slots;
+		int mask = slots.length - 1;
+		for (int i = home(hash, slots.length);; i = (i + 1) & mask) {
+			KeyedEntry<?> entry = slots[i];
+			if (entry == null) {
+				return null;
+			}
+			if (entry.hash == hash && (entry.item == item || entry.item.equals(item))) {
+				removeAt(slots, i);
+				return (E) entry;
+			}
+		}
+	}
+
+	private void removeAt(KeyedEntry<?>[] slots, int index) {
+		int mask = slots.length - 1;
+		int hole = index;
 		// Backward shift: move later members of the probe run into the hole when the
 		// hole lies between their home slot and where they sit, so that every entry
 		// stays reachable from its home without crossing an empty slot.
@@ -124,7 +176,7 @@ final class ItemTable<T, E extends KeyedEntry<T>> {
 			}
 		}
 		SLOT.setRelease(slots, hole, (KeyedEntry<?>) null);
-		if (--this.size < slots.length >>> 3 && slots.length > MIN_CAPACITY) {
+		if (--this.size < slots.length >>> 3 && this.shrinks && slots.length > MIN_CAPACITY) {
 			resize(slots.length >>> 1);
 		}
 	}
@@ -133,7 +185,7 @@ final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * Returns the number of entries. Writers only.
 	 * @return the number of entries
 	 */
-	int size() {
+	public int size() {
 		return this.size;
 	}
 
@@ -141,12 +193,26 @@ final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * Returns the number of slots, for tests of the memory bound. Writers only.
 	 * @return the number of slots
 	 */
-	int capacity() {
+	public int capacity() {
 		return this.slots.length;
 	}
 
+	/**
+	 * Hands every entry to {@code action}, in no particular order. Writers only; the
+	 * action must not change the table.
+	 * @param action receives each entry
+	 */
+	@SuppressWarnings("unchecked")
+	public void forEach(Consumer<? super E> action) {
+		for (KeyedEntry<?> entry : this.slots) {
+			if (entry != null) {
+				action.accept((E) entry);
+			}
+		}
+	}
+
 	/** Removes every entry and releases the array. Writers only. */
-	void clear() {
+	public void clear() {
 		this.slots = new KeyedEntry<?>[MIN_CAPACITY];
 		this.size = 0;
 	}

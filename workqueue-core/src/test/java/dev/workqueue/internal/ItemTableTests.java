@@ -1,4 +1,4 @@
-package dev.workqueue;
+package dev.workqueue.internal;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -31,8 +31,13 @@ class ItemTableTests {
 				assertThat(this.table.putIfAbsent(entry)).isSameAs(present);
 				model.putIfAbsent(key, entry);
 			}
-			else {
+			else if (random.nextBoolean()) {
 				this.table.remove(present);
+				model.remove(key);
+			}
+			else {
+				// By an equal key, not the entry's own.
+				assertThat(this.table.removeItem(new Key(key.id, key.hash))).isSameAs(present);
 				model.remove(key);
 			}
 			if (step % 1000 == 0) {
@@ -59,6 +64,31 @@ class ItemTableTests {
 			assertThat(this.table.capacity()).isLessThanOrEqualTo(Math.max(16, 8 * (this.table.size() + 1)));
 		}
 		assertThat(this.table.capacity()).isEqualTo(16);
+	}
+
+	@Test
+	void aTableToldNotToShrinkKeepsItsArrayUntilCleared() {
+		ItemTable<Key, Entry> keeping = new ItemTable<>(false);
+		Entry[] entries = new Entry[1000];
+		for (int i = 0; i < entries.length; i++) {
+			entries[i] = new Entry(new Key(i, i));
+			keeping.putIfAbsent(entries[i]);
+		}
+		int grown = keeping.capacity();
+		for (Entry entry : entries) {
+			keeping.remove(entry);
+		}
+		assertThat(keeping.size()).isZero();
+		assertThat(keeping.capacity()).isEqualTo(grown);
+		keeping.clear();
+		assertThat(keeping.capacity()).isEqualTo(16);
+	}
+
+	@Test
+	void removingAMissingItemFindsNothing() {
+		this.table.putIfAbsent(new Entry(new Key(1, 7)));
+		assertThat(this.table.removeItem(new Key(2, 7))).isNull();
+		assertThat(this.table.size()).isOne();
 	}
 
 	@Test

@@ -1,0 +1,37 @@
+package dev.workqueue.redis;
+
+/**
+ * Turns items into the strings that stand for them in Redis, and back. The string is the
+ * item's identity across every instance that shares a queue: equal items must encode to
+ * the same string, and different items to different strings (as client-go's string keys,
+ * {@code namespace/name}).
+ *
+ * @param <T> the item type
+ */
+public interface ItemCodec<T> {
+
+	/**
+	 * Encodes an item.
+	 * @param item the item, not {@code null}
+	 * @return its identity in Redis
+	 */
+	String encode(T item);
+
+	/**
+	 * Decodes what {@link #encode} produced.
+	 * @param encoded the string read from Redis
+	 * @return the item
+	 * @throws RuntimeException if {@code encoded} cannot be read; the queue moves such a
+	 * payload to its dead-letter list
+	 */
+	T decode(String encoded);
+
+	/**
+	 * Returns the codec of string items: each string stands for itself.
+	 * @return the identity codec
+	 */
+	static ItemCodec<String> strings() {
+		return StringCodec.INSTANCE;
+	}
+
+}

@@ -1,0 +1,37 @@
+package dev.workqueue.redis;
+
+import java.util.List;
+
+/**
+ * The Redis keys and pub/sub channel of one queue. They share the hash tag
+ * {@code {name}}, so a queue lives in one slot of a Redis Cluster and each of its scripts
+ * runs on one node.
+ *
+ * @param queue ready items, a LIST in FIFO order
+ * @param dirty items added and not handed out yet, a HASH from item to the time it was
+ * queued
+ * @param processing items handed out, a ZSET scored by lease expiry
+ * @param leases the fencing token of each item's live holder, a HASH
+ * @param seq the token counter
+ * @param waiting delayed items, a ZSET scored by ready time
+ * @param dead payloads that could not be decoded, a LIST
+ * @param channel wake-up notices for the instances
+ */
+record QueueKeys(String queue, String dirty, String processing, String leases, String seq, String waiting, String dead,
+		String channel) {
+
+	/** The types of the keys, in {@link #all()} order, as Redis's TYPE names them. */
+	static final List<String> TYPES = List.of("list", "hash", "zset", "hash", "string", "zset", "list");
+
+	static QueueKeys of(String prefix, String name) {
+		String base = prefix + "{" + name + "}:";
+		return new QueueKeys(base + "queue", base + "dirty", base + "processing", base + "leases", base + "seq",
+				base + "waiting", base + "dead", base + "events");
+	}
+
+	/** Every key, in the order the scripts take them. */
+	String[] all() {
+		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.seq, this.waiting, this.dead };
+	}
+
+}

@@ -1,0 +1,229 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+
+import dev.workqueue.ratelimit.MaxOfRateLimiter;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.time.Clock;
+
+/**
+ * Rate limiters whose state lives in Redis, so that every instance of an application
+ * shares it: one failure history per item, and one token bucket per queue (or per item),
+ * whichever instance asks. They are client-go's limiters with the same delays as core's
+ * {@link dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter},
+ * {@link dev.workqueue.ratelimit.ItemFastSlowRateLimiter},
+ * {@link dev.workqueue.ratelimit.BucketRateLimiter} and
+ * {@link dev.workqueue.ratelimit.ItemBucketRateLimiter}; combine them with core's
+ * {@link MaxOfRateLimiter} and {@link dev.workqueue.ratelimit.WithMaxWaitRateLimiter},
+ * which only compare and cap the delays. <pre class="code">
+ * RateLimiter&lt;String&gt; limiter = RedisRateLimiters.builder(client, ItemCodec.strings())
+ *     .name("orders")
+ *     .defaultControllerRateLimiter();
+ * </pre> Their keys share the queue's hash tag: {@code <prefix>{<name>}:failures:...},
+ * {@code ...:bucket} and {@code ...:item-bucket:<item>}. Buckets expire once full again,
+ * so idle ones cost nothing; a failure count lives until {@code forget}. Time is the
+ * Redis server's, or the builder's {@link Clock}. Each call is one script: {@code when}
+ * and {@code forget} throw {@link RedisQueueException} when Redis cannot be reached.
+ */
+public final class RedisRateLimiters {
+
+	private RedisRateLimiters() {
+	}
+
+	/**
+	 * Returns a builder of limiters on a standalone or Sentinel-managed Redis.
+	 * @param client the application's client
+	 * @param codec turns items into the keys of their history
+	 * @param <T> the item type
+	 * @return a new builder
+	 */
+	public static <T> Builder<T> builder(RedisClient client, ItemCodec<T> codec) {
+		return new Builder<>(client, codec);
+	}
+
+	/**
+	 * Returns a builder of limiters on a Redis Cluster.
+	 * @param client the application's cluster client
+	 * @param codec turns items into the keys of their history
+	 * @param <T> the item type
+	 * @return a new builder
+	 */
+	public static <T> Builder<T> builder(RedisClusterClient client, ItemCodec<T> codec) {
+		return new Builder<>(client, codec);
+	}
+
+	/**
+	 * Builds shared limiters for one queue. The name is required; instances that build a
+	 * limiter of the same kind with the same prefix and name share its state. All the
+	 * limiters of one builder share one connection. Not thread-safe; the limiters are.
+	 *
+	 * @param <T> the item type
+	 */
+	public static final class Builder<T> {
+
+		private final AbstractRedisClient client;
+
+		private final ItemCodec<T> codec;
+
+		private String name;
+
+		private String keyPrefix = "workqueue:";
+
+		private Clock clock;
+
+		private Duration commandTimeout = Duration.ofSeconds(5);
+
+		private RedisConnector connector;
+
+		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
+			this.client = Objects.requireNonNull(client, "client");
+			this.codec = Objects.requireNonNull(codec, "codec");
+		}
+
+		/**
+		 * Sets the name of the queue the limiters serve (required).
+		 * @param name the name, not empty and without braces
+		 * @return this builder
+		 */
+		public Builder<T> name(String name) {
+			Objects.requireNonNull(name, "name");
+			if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+				throw new IllegalArgumentException("name must be non-empty and without braces, was '" + name + "'");
+			}
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Sets the prefix of the limiters' keys (default {@code workqueue:}).
+		 * @param prefix the prefix, without braces
+		 * @return this builder
+		 */
+		public Builder<T> keyPrefix(String prefix) {
+			Objects.requireNonNull(prefix, "prefix");
+			if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+				throw new IllegalArgumentException("prefix must not contain braces, was '" + prefix + "'");
+			}
+			this.keyPrefix = prefix;
+			return this;
+		}
+
+		/**
+		 * Sets the clock of the token buckets (default: the Redis server's); every
+		 * instance must then share it.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder<T> clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Sets how long a call may take (default 5 seconds, at least 10 ms).
+		 * @param commandTimeout the timeout
+		 * @return this builder
+		 */
+		public Builder<T> commandTimeout(Duration commandTimeout) {
+			Objects.requireNonNull(commandTimeout, "commandTimeout");
+			if (commandTimeout.compareTo(RedisWorkQueues.Builder.MIN_COMMAND_TIMEOUT) < 0) {
+				throw new IllegalArgumentException("commandTimeout must be at least "
+						+ RedisWorkQueues.Builder.MIN_COMMAND_TIMEOUT + ", was " + commandTimeout);
+			}
+			this.commandTimeout = commandTimeout;
+			return this;
+		}
+
+		/**
+		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay}.
+		 * @param baseDelay the first delay, not negative
+		 * @param maxDelay the cap, at least {@code baseDelay}
+		 * @return the limiter
+		 */
+		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
+			Objects.requireNonNull(baseDelay, "baseDelay");
+			Objects.requireNonNull(maxDelay, "maxDelay");
+			if (baseDelay.isNegative()) {
+				throw new IllegalArgumentException("baseDelay must not be negative, was " + baseDelay);
+			}
+			if (maxDelay.compareTo(baseDelay) < 0) {
+				throw new IllegalArgumentException("maxDelay must be >= baseDelay, was " + maxDelay);
+			}
+			return new SharedFailureRateLimiter<>(connector(), this.codec, key("failures:exponential"),
+					new FailureDelay.Exponential(baseDelay, maxDelay));
+		}
+
+		/**
+		 * A shared limiter that waits {@code fastDelay} for an item's first
+		 * {@code maxFastAttempts} failures, then {@code slowDelay}.
+		 * @param fastDelay the short delay, not negative
+		 * @param slowDelay the long delay, not negative
+		 * @param maxFastAttempts how many failures get the short delay, not negative
+		 * @return the limiter
+		 */
+		public RateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
+			Objects.requireNonNull(fastDelay, "fastDelay");
+			Objects.requireNonNull(slowDelay, "slowDelay");
+			if (fastDelay.isNegative() || slowDelay.isNegative()) {
+				throw new IllegalArgumentException(
+						"fastDelay and slowDelay must not be negative, were " + fastDelay + " and " + slowDelay);
+			}
+			if (maxFastAttempts < 0) {
+				throw new IllegalArgumentException("maxFastAttempts must not be negative, was " + maxFastAttempts);
+			}
+			return new SharedFailureRateLimiter<>(connector(), this.codec, key("failures:fast-slow"),
+					new FailureDelay.FastSlow(fastDelay, slowDelay, maxFastAttempts));
+		}
+
+		/**
+		 * One token bucket shared by every item and instance.
+		 * @param qps tokens per second, positive
+		 * @param burst the bucket's size, at least 1
+		 * @return the limiter
+		 */
+		public RateLimiter<T> bucket(double qps, int burst) {
+			return new SharedBucketRateLimiter<>(connector(), this.codec, key("bucket"), false, qps, burst);
+		}
+
+		/**
+		 * One token bucket per item, shared by every instance.
+		 * @param qps tokens per second, positive
+		 * @param burst the bucket's size, at least 1
+		 * @return the limiter
+		 */
+		public RateLimiter<T> itemBucket(double qps, int burst) {
+			return new SharedBucketRateLimiter<>(connector(), this.codec, key("item-bucket:"), true, qps, burst);
+		}
+
+		/**
+		 * client-go's default controller limiter, shared: the longer of
+		 * {@link #exponential exponential(5ms, 1000s)} and {@link #bucket bucket(10,
+		 * 100)}.
+		 * @return the limiter
+		 */
+		public RateLimiter<T> defaultControllerRateLimiter() {
+			return new MaxOfRateLimiter<>(exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)), bucket(10, 100));
+		}
+
+		private String key(String part) {
+			if (this.name == null) {
+				throw new IllegalStateException("name is required: the limiters' keys carry the queue's name");
+			}
+			return this.keyPrefix + "{" + this.name + "}:" + part;
+		}
+
+		private SharedState connector() {
+			if (this.connector == null) {
+				this.connector = new RedisConnector(this.client, this.name, this.commandTimeout);
+			}
+			return new SharedState(this.connector, this.clock);
+		}
+
+	}
+
+}

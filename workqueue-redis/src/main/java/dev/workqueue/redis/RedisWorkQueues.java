@@ -1,0 +1,254 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.time.Clock;
+
+/**
+ * Creates work queues kept in Redis and shared by every instance that builds one with the
+ * same key prefix and name: the entry point of the Redis backend. <pre class="code">
+ * RedisClient client = RedisClient.create("redis://localhost:6379");
+ * RateLimitingQueue&lt;String&gt; orders = RedisWorkQueues.builder(client, ItemCodec.strings())
+ *     .name("orders")
+ *     .buildRateLimitingQueue(RedisRateLimiters.builder(client).name("orders").defaultControllerRateLimiter());
+ * </pre> The queues have the core's interfaces and rules ({@link WorkQueue}), which hold
+ * across all the instances, and these of their own:
+ * <ul>
+ * <li>{@code get} leases the item (30 seconds by default), renewed in the background
+ * while this instance holds it. An item whose lease runs out, because its holder crashed,
+ * paused or lost Redis, goes back to the queue, and the former holder's {@code done}
+ * changes nothing: at-least-once, never two live holders.</li>
+ * <li>Delays live in Redis, timed by the Redis server's clock (so instances with skewed
+ * clocks agree), or by the {@link Builder#clock(Clock) clock} given to the builder, which
+ * then every instance must share (a {@code FakeClock} in tests).</li>
+ * <li>{@code shutDown} stops this instance only: it takes no more items and leaves queued
+ * and delayed ones in Redis for the others.</li>
+ * <li>A Redis that cannot be reached makes {@code add}, {@code get} and the others throw
+ * {@link RedisQueueException}, naming the queue and the server; the queue's own thread
+ * retries by itself.</li>
+ * </ul>
+ * Every queue built also implements {@link SharedQueue}. What survives what: everything
+ * is in Redis, so a restart of any or every instance loses nothing; a restart of Redis
+ * keeps what its persistence kept (with {@code appendonly yes} and
+ * {@code appendfsync everysec}, all but about the last second of changes).
+ */
+public final class RedisWorkQueues {
+
+	private RedisWorkQueues() {
+	}
+
+	/**
+	 * Returns a builder of queues on a standalone or Sentinel-managed Redis.
+	 * @param client the application's client; the queues open connections of their own
+	 * from it and never shut it down
+	 * @param codec turns items into their identity in Redis, and back
+	 * @param <T> the item type
+	 * @return a new builder
+	 */
+	public static <T> Builder<T> builder(RedisClient client, ItemCodec<T> codec) {
+		return new Builder<>(client, codec);
+	}
+
+	/**
+	 * Returns a builder of queues on a Redis Cluster. Each queue's keys share one hash
+	 * tag, so a queue lives on one node; different queues spread over the cluster.
+	 * @param client the application's cluster client
+	 * @param codec turns items into their identity in Redis, and back
+	 * @param <T> the item type
+	 * @return a new builder
+	 */
+	public static <T> Builder<T> builder(RedisClusterClient client, ItemCodec<T> codec) {
+		return new Builder<>(client, codec);
+	}
+
+	/**
+	 * Configures and builds Redis work queues. The name is required; every other option
+	 * has a default: key prefix {@code workqueue:}, 30 second leases, the Redis server's
+	 * clock, no metrics, 5 second command timeout and heartbeat. Each {@code build...}
+	 * call creates a new handle (connections and one thread) on the shared queue. Not
+	 * thread-safe.
+	 *
+	 * @param <T> the item type
+	 */
+	public static final class Builder<T> {
+
+		/** The shortest lease accepted: renewal runs every third of it. */
+		public static final Duration MIN_LEASE = Duration.ofSeconds(1);
+
+		/** The shortest command timeout accepted. */
+		public static final Duration MIN_COMMAND_TIMEOUT = Duration.ofMillis(10);
+
+		/** The shortest heartbeat accepted. */
+		public static final Duration MIN_HEARTBEAT = Duration.ofMillis(100);
+
+		private final AbstractRedisClient client;
+
+		private final ItemCodec<T> codec;
+
+		private String name;
+
+		private String keyPrefix = "workqueue:";
+
+		private Duration lease = Duration.ofSeconds(30);
+
+		private Clock clock;
+
+		private WorkQueueMetrics metrics = WorkQueueMetrics.NOOP;
+
+		private Duration commandTimeout = Duration.ofSeconds(5);
+
+		private Duration heartbeat = Duration.ofSeconds(5);
+
+		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
+			this.client = Objects.requireNonNull(client, "client");
+			this.codec = Objects.requireNonNull(codec, "codec");
+		}
+
+		/**
+		 * Sets the queue's name (required): instances with the same prefix and name share
+		 * the queue. It becomes the hash tag of the queue's keys, so it may not contain
+		 * braces.
+		 * @param name the name, not empty
+		 * @return this builder
+		 */
+		public Builder<T> name(String name) {
+			Objects.requireNonNull(name, "name");
+			if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+				throw new IllegalArgumentException("name must be non-empty and without braces, was '" + name + "'");
+			}
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Sets the prefix of the queue's keys (default {@code workqueue:}).
+		 * @param prefix the prefix, without braces
+		 * @return this builder
+		 */
+		public Builder<T> keyPrefix(String prefix) {
+			Objects.requireNonNull(prefix, "prefix");
+			if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+				throw new IllegalArgumentException("prefix must not contain braces, was '" + prefix + "'");
+			}
+			this.keyPrefix = prefix;
+			return this;
+		}
+
+		/**
+		 * Sets how long an item handed out stays leased without renewal (default 30
+		 * seconds, at least 1 second). The holder renews it every third of this while it
+		 * holds the item; an item whose holder stops renewing returns to the queue at
+		 * most this long after.
+		 * @param lease the lease
+		 * @return this builder
+		 */
+		public Builder<T> lease(Duration lease) {
+			this.lease = atLeast("lease", lease, MIN_LEASE);
+			return this;
+		}
+
+		/**
+		 * Sets the clock of delays, leases and waits. By default delays and leases use
+		 * the Redis server's clock and waits the system clock; a clock given here is used
+		 * for all three, and every instance sharing the queue must then share it (tests
+		 * step a {@code FakeClock}).
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder<T> clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Sets the hook that receives the queue's events (default
+		 * {@link WorkQueueMetrics#NOOP}), as this instance sees them.
+		 * @param metrics the hook
+		 * @return this builder
+		 */
+		public Builder<T> metrics(WorkQueueMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Sets how long a command may take before it fails with a
+		 * {@link RedisQueueException} (default 5 seconds, at least 10 ms).
+		 * @param commandTimeout the timeout
+		 * @return this builder
+		 */
+		public Builder<T> commandTimeout(Duration commandTimeout) {
+			this.commandTimeout = atLeast("commandTimeout", commandTimeout, MIN_COMMAND_TIMEOUT);
+			return this;
+		}
+
+		/**
+		 * Sets the longest time the queue's thread sleeps without looking at Redis
+		 * (default 5 seconds, at least 100 ms): insurance against a lost notice, and the
+		 * one command per heartbeat an idle queue costs.
+		 * @param heartbeat the heartbeat
+		 * @return this builder
+		 */
+		public Builder<T> heartbeat(Duration heartbeat) {
+			this.heartbeat = atLeast("heartbeat", heartbeat, MIN_HEARTBEAT);
+			return this;
+		}
+
+		/**
+		 * Builds a work queue.
+		 * @return a new handle on the shared queue
+		 */
+		public WorkQueue<T> buildQueue() {
+			return buildDelayingQueue();
+		}
+
+		/**
+		 * Builds a delaying queue.
+		 * @return a new handle on the shared queue
+		 */
+		public DelayingQueue<T> buildDelayingQueue() {
+			return build();
+		}
+
+		/**
+		 * Builds a rate-limiting queue.
+		 * @param limiter decides the delay of {@code addRateLimited}; one of
+		 * {@link RedisRateLimiters} shares its state with the other instances
+		 * @return a new handle on the shared queue
+		 */
+		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
+			Objects.requireNonNull(limiter, "limiter");
+			return new RedisRateLimitingQueue<>(build(), limiter);
+		}
+
+		private RedisWorkQueue<T> build() {
+			if (this.name == null) {
+				throw new IllegalStateException("name is required: instances with the same name share the queue");
+			}
+			RedisConnector connector = new RedisConnector(this.client, this.name, this.commandTimeout);
+			return new RedisWorkQueue<>(this.name, QueueKeys.of(this.keyPrefix, this.name), this.codec, connector,
+					(this.clock != null) ? this.clock : Clock.system(), this.clock == null, this.lease, this.heartbeat,
+					this.metrics);
+		}
+
+		private static Duration atLeast(String option, Duration value, Duration floor) {
+			Objects.requireNonNull(value, option);
+			if (value.compareTo(floor) < 0) {
+				throw new IllegalArgumentException(option + " must be at least " + floor + ", was " + value);
+			}
+			return value;
+		}
+
+	}
+
+}

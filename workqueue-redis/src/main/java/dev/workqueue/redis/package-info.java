@@ -1,0 +1,16 @@
+/**
+ * workqueue's queues on Redis, shared by every instance of an application and kept across
+ * restarts: {@link dev.workqueue.redis.RedisWorkQueues} builds them,
+ * {@link dev.workqueue.redis.RedisRateLimiters} builds rate limiters whose state is
+ * shared too.
+ * <p>
+ * <b>How it works.</b> A queue is seven keys with one hash tag (so it lives on one
+ * Cluster node): the ready list, client-go's dirty set (a hash from item to the time it
+ * was queued), the items being processed (a sorted set by lease expiry) with their
+ * fencing tokens, a token counter, the delayed items (a sorted set by ready time) and a
+ * dead-letter list. Each operation is one Lua script, atomic on the server. Consumers
+ * wait on pub/sub notices rather than polling, and one thread per queue handle moves due
+ * items, reaps expired leases and renews its own. See {@code RedisWorkQueue} for the
+ * details.
+ */
+package dev.workqueue.redis;

@@ -1,0 +1,72 @@
+package dev.workqueue.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * One test's corner of the shared Redis: a client, a key prefix of its own, the queue
+ * handles it built (shut down at the end) and the removal of its keys (by prefix, never
+ * {@code FLUSHALL}: other tests and people share the server).
+ */
+final class RedisFixture implements AutoCloseable {
+
+	final RedisClient client;
+
+	final String prefix = "wq-test-" + UUID.randomUUID() + ":";
+
+	private final StatefulRedisConnection<String, String> connection;
+
+	private final List<AutoCloseable> opened = new ArrayList<>();
+
+	RedisFixture() {
+		this.client = RedisClient.create(RedisServers.shared());
+		this.connection = this.client.connect();
+	}
+
+	/** Plain commands, for looking at the keys. */
+	RedisCommands<String, String> redis() {
+		return this.connection.sync();
+	}
+
+	/** A builder of handles on the queue {@code name} under this test's prefix. */
+	RedisWorkQueues.Builder<String> builder(String name) {
+		return RedisWorkQueues.builder(this.client, ItemCodec.strings()).keyPrefix(this.prefix).name(name);
+	}
+
+	<Q extends AutoCloseable> Q track(Q queue) {
+		this.opened.add(queue);
+		return queue;
+	}
+
+	String key(String name, String part) {
+		return this.prefix + "{" + name + "}:" + part;
+	}
+
+	@Override
+	public void close() throws Exception {
+		for (AutoCloseable queue : this.opened) {
+			queue.close();
+		}
+		RedisCommands<String, String> redis = redis();
+		ScanCursor cursor = ScanCursor.INITIAL;
+		do {
+			KeyScanCursor<String> page = redis.scan(cursor, ScanArgs.Builder.matches(this.prefix + "*").limit(500));
+			if (!page.getKeys().isEmpty()) {
+				redis.del(page.getKeys().toArray(String[]::new));
+			}
+			cursor = page;
+		}
+		while (!cursor.isFinished());
+		this.connection.close();
+		this.client.shutdown();
+	}
+
+}

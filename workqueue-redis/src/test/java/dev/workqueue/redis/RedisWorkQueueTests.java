@@ -1,0 +1,411 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.lettuce.core.RedisClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.time.FakeClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * client-go's rules across two handles ("instances") on one Redis queue, leases and
+ * fencing, delays on a shared {@link FakeClock}, and the failures a user can meet.
+ */
+@RequiresRedis
+class RedisWorkQueueTests {
+
+	private static final Duration SOON = Duration.ofSeconds(2);
+
+	private final RedisFixture redis = new RedisFixture();
+
+	private final FakeClock clock = new FakeClock();
+
+	@AfterEach
+	void close() throws Exception {
+		this.redis.close();
+	}
+
+	private DelayingQueue<String> instance(String name) {
+		return this.redis.track(this.redis.builder(name).clock(this.clock).buildDelayingQueue());
+	}
+
+	@Test
+	void itemAddedTwiceWhileWaitingIsHandedOutOnceAcrossInstances() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		a.add("x");
+		b.add("x");
+		a.add("y");
+		assertThat(b.size()).isEqualTo(2);
+		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
+		assertThat(a.poll(Duration.ZERO)).isEqualTo("y");
+		assertThat(a.poll(Duration.ZERO)).isNull();
+		assertThat(b.poll(Duration.ZERO)).isNull();
+	}
+
+	@Test
+	void distinctItemsComeOutInTheOrderTheyWereAdded() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		for (int i = 0; i < 20; i++) {
+			((i % 2 == 0) ? a : b).add("item-" + i);
+		}
+		List<String> out = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			out.add(((i % 3 == 0) ? b : a).poll(Duration.ZERO));
+		}
+		assertThat(out).containsExactly(java.util.stream.IntStream.range(0, 20)
+			.mapToObj((i) -> "item-" + i)
+			.toArray(String[]::new));
+	}
+
+	@Test
+	void itemAddedWhileAnotherInstanceProcessesItIsHandedOutAgainOnlyAfterDone() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		a.add("x");
+		assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
+		b.add("x");
+		b.add("x");
+		assertThat(b.poll(Duration.ZERO)).as("never two holders").isNull();
+		assertThat(((SharedQueue) b).depth()).as("client-go's depth counts it").isOne();
+		a.done("x");
+		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
+		b.done("x");
+		assertThat(a.poll(Duration.ZERO)).isNull();
+		assertThat(this.redis.redis().exists(this.redis.key("q", "leases"), this.redis.key("q", "dirty")))
+			.as("nothing left behind")
+			.isZero();
+	}
+
+	@Test
+	void doneOfAnItemNotHeldHereChangesNothing() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		a.add("x");
+		assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
+		b.done("x");
+		assertThat(a.stats().processing()).isOne();
+		a.done("x");
+		assertThat(a.stats().processing()).isZero();
+	}
+
+	@Test
+	void addAfterKeepsTheEarlierReadyTimeAndNothingIsReadyEarly() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		a.addAfter("x", Duration.ofSeconds(10));
+		b.addAfter("x", Duration.ofSeconds(3));
+		a.addAfter("x", Duration.ofSeconds(5));
+		assertThat(a.stats().waiting()).isOne();
+		this.clock.step(Duration.ofMillis(2999));
+		assertThat(b.poll(Duration.ZERO)).isNull();
+		this.clock.step(Duration.ofMillis(1));
+		await().atMost(SOON).until(() -> a.size() == 1);
+		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
+		b.done("x");
+		this.clock.step(Duration.ofSeconds(10));
+		assertThat(a.poll(Duration.ofMillis(200))).as("the later waits were folded in").isNull();
+	}
+
+	@Test
+	void aBlockedGetWakesWhenAnotherInstanceAdds() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = this.redis.track(this.redis.builder("q").buildDelayingQueue());
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			Future<String> got = executor.submit(() -> b.get());
+			a.add("x");
+			assertThat(got.get(2, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("x");
+		}
+		finally {
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void anExpiredLeaseReturnsTheItemAndTheFormerHoldersDoneIsFencedOff() throws Exception {
+		// The holder's clock never moves: it never renews, as a frozen or cut-off JVM.
+		FakeClock frozen = new FakeClock();
+		DelayingQueue<String> holder = this.redis
+			.track(this.redis.builder("q").clock(frozen).lease(Duration.ofSeconds(1)).buildDelayingQueue());
+		DelayingQueue<String> other = this.redis
+			.track(this.redis.builder("q").clock(this.clock).lease(Duration.ofSeconds(1)).buildDelayingQueue());
+		holder.add("x");
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo("x");
+		this.clock.step(Duration.ofMillis(999));
+		assertThat(other.poll(Duration.ZERO)).isNull();
+		this.clock.step(Duration.ofMillis(2));
+		await().atMost(SOON).until(() -> ((SharedQueue) other).stalled() == 1);
+		assertThat(other.poll(Duration.ZERO)).isEqualTo("x");
+		holder.done("x");
+		assertThat(other.stats().processing()).as("the late done did not end the new lease").isOne();
+		other.done("x");
+		assertThat(other.stats().processing()).isZero();
+	}
+
+	@Test
+	void theHolderRenewsItsLeaseForAsLongAsItHoldsTheItem() throws Exception {
+		DelayingQueue<String> holder = this.redis
+			.track(this.redis.builder("q").clock(this.clock).lease(Duration.ofSeconds(3)).buildDelayingQueue());
+		DelayingQueue<String> other = this.redis
+			.track(this.redis.builder("q").clock(this.clock).lease(Duration.ofSeconds(3)).buildDelayingQueue());
+		holder.add("x");
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo("x");
+		String processing = this.redis.key("q", "processing");
+		for (int i = 1; i <= 10; i++) {
+			this.clock.step(Duration.ofSeconds(1));
+			long nowMicros = this.clock.nanoTime() / 1000;
+			// Renewed every third of the lease: the expiry keeps ahead of the clock.
+			await().atMost(SOON).until(() -> this.redis.redis().zscore(processing, "x") > nowMicros + 1_000_000);
+		}
+		assertThat(other.poll(Duration.ZERO)).isNull();
+		assertThat(((SharedQueue) other).stalled()).isZero();
+		holder.done("x");
+	}
+
+	@Test
+	void shutDownStopsOneInstanceAndLeavesItsItemsToTheOthers() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		a.add("x");
+		a.addAfter("y", Duration.ofSeconds(1));
+		a.shutDown();
+		assertThat(a.poll(Duration.ZERO)).isNull();
+		a.add("ignored");
+		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
+		this.clock.step(Duration.ofSeconds(1));
+		assertThat(b.poll(SOON)).isEqualTo("y");
+		assertThat(b.poll(Duration.ZERO)).isNull();
+	}
+
+	@Test
+	void handBackReturnsHeldItemsAtOnce() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		a.add("x");
+		assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
+		a.shutDown();
+		assertThat(((SharedQueue) a).handBack()).isOne();
+		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
+		a.done("x");
+		assertThat(b.stats().processing()).isOne();
+	}
+
+	@Test
+	void aPayloadTheCodecCannotReadIsDeadLetteredAndTheQueueGoesOn() throws Exception {
+		ItemCodec<Integer> numbers = new ItemCodec<>() {
+
+			@Override
+			public String encode(Integer item) {
+				return item.toString();
+			}
+
+			@Override
+			public Integer decode(String encoded) {
+				return Integer.valueOf(encoded);
+			}
+
+		};
+		RedisClient client = this.redis.client;
+		WorkQueue<Integer> queue = this.redis.track(
+				RedisWorkQueues.builder(client, numbers).keyPrefix(this.redis.prefix).name("q").clock(this.clock).buildQueue());
+		instance("q").add("not a number");
+		queue.add(42);
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo(42);
+		assertThat(((SharedQueue) queue).deadLettered()).isOne();
+		assertThat(this.redis.redis().lrange(this.redis.key("q", "dead"), 0, -1)).singleElement()
+			.asString()
+			.contains("\"payload\":\"not a number\"")
+			.contains("NumberFormatException");
+	}
+
+	@Test
+	void anUnreachableServerGivesAClearErrorNamingTheQueueAndTheServer() throws Exception {
+		int port = RedisServers.freePort();
+		RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+		try {
+			DelayingQueue<String> queue = RedisWorkQueues.builder(client, ItemCodec.strings())
+				.name("orders")
+				.commandTimeout(Duration.ofSeconds(1))
+				.buildDelayingQueue();
+			assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> queue.add("x"))
+				.withMessageContaining("Queue 'orders'")
+				.withMessageContaining("127.0.0.1:" + port);
+			queue.shutDown();
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	@Test
+	void aKeyOfAnotherTypeUnderThePrefixGivesAnErrorNamingIt() {
+		String queueKey = this.redis.key("q", "queue");
+		this.redis.redis().set(queueKey, "someone else's");
+		DelayingQueue<String> queue = instance("q");
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> queue.add("x"))
+			.withMessageContaining(queueKey)
+			.withMessageContaining("holds a string, not the list");
+	}
+
+	@Test
+	void badOptionsAreRefusedNamingThem() {
+		RedisWorkQueues.Builder<String> builder = this.redis.builder("q");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.lease(Duration.ofMillis(999)))
+			.withMessageContaining("lease");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.heartbeat(Duration.ofMillis(1)))
+			.withMessageContaining("heartbeat");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.commandTimeout(Duration.ZERO))
+			.withMessageContaining("commandTimeout");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.name("a{b}")).withMessageContaining("name");
+	}
+
+	@Test
+	void aThrowingMetricsHookCostsNothingButTheCall() throws Exception {
+		WorkQueueMetrics throwing = new WorkQueueMetrics() {
+
+			@Override
+			public void added() {
+				throw new IllegalStateException("hook");
+			}
+
+			@Override
+			public void handedOut(long queuedNanos) {
+				throw new IllegalStateException("hook");
+			}
+
+		};
+		DelayingQueue<String> queue = this.redis
+			.track(this.redis.builder("q").clock(this.clock).metrics(throwing).buildDelayingQueue());
+		queue.add("x");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
+		queue.done("x");
+		assertThat(queue.stats().processing()).isZero();
+	}
+
+	@Test
+	void rateLimitedAddsShareTheFailureHistoryOfEveryInstance() throws Exception {
+		RateLimiter<String> limiterA = RedisRateLimiters.builder(this.redis.client, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.clock(this.clock)
+			.exponential(Duration.ofSeconds(1), Duration.ofSeconds(100));
+		RateLimiter<String> limiterB = RedisRateLimiters.builder(this.redis.client, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.clock(this.clock)
+			.exponential(Duration.ofSeconds(1), Duration.ofSeconds(100));
+		RateLimitingQueue<String> a = this.redis
+			.track(this.redis.builder("q").clock(this.clock).buildRateLimitingQueue(limiterA));
+		RateLimitingQueue<String> b = this.redis
+			.track(this.redis.builder("q").clock(this.clock).buildRateLimitingQueue(limiterB));
+		a.addRateLimited("x");
+		assertThat(b.numRequeues("x")).isOne();
+		this.clock.step(Duration.ofSeconds(1));
+		assertThat(b.poll(SOON)).isEqualTo("x");
+		b.addRateLimited("x");
+		b.done("x");
+		this.clock.step(Duration.ofMillis(1999));
+		assertThat(a.poll(Duration.ofMillis(100))).as("second failure waits 2 s").isNull();
+		this.clock.step(Duration.ofMillis(1));
+		assertThat(a.poll(SOON)).isEqualTo("x");
+		a.forget("x");
+		assertThat(b.numRequeues("x")).isZero();
+		a.done("x");
+	}
+
+	@Test
+	void instancesShareOneTokenBucket() {
+		RedisRateLimiters.Builder<String> builder = RedisRateLimiters.builder(this.redis.client, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.clock(this.clock);
+		RateLimiter<String> a = builder.bucket(10, 2);
+		RateLimiter<String> b = builder.bucket(10, 2);
+		assertThat(a.when("1")).isZero();
+		assertThat(b.when("2")).isZero();
+		assertThat(a.when("3")).isEqualTo(Duration.ofMillis(100));
+		assertThat(b.when("4")).isEqualTo(Duration.ofMillis(200));
+		this.clock.step(Duration.ofSeconds(1));
+		assertThat(a.when("5")).isZero();
+		RateLimiter<String> perItem = builder.itemBucket(1, 1);
+		assertThat(perItem.when("x")).isZero();
+		assertThat(perItem.when("x")).isEqualTo(Duration.ofSeconds(1));
+		assertThat(perItem.when("y")).isZero();
+		perItem.forget("x");
+		assertThat(perItem.when("x")).as("a fresh bucket").isZero();
+	}
+
+	@Test
+	void manyConsumersOnTwoInstancesNeverShareAnItemAndLoseNothing() throws Exception {
+		DelayingQueue<String> a = this.redis.track(this.redis.builder("stress").buildDelayingQueue());
+		DelayingQueue<String> b = this.redis.track(this.redis.builder("stress").buildDelayingQueue());
+		int items = 400;
+		Set<String> inHand = ConcurrentHashMap.newKeySet();
+		Set<String> processed = ConcurrentHashMap.newKeySet();
+		AtomicReference<String> violation = new AtomicReference<>();
+		AtomicInteger adds = new AtomicInteger();
+		List<Thread> consumers = new CopyOnWriteArrayList<>();
+		for (DelayingQueue<String> queue : List.of(a, b)) {
+			for (int c = 0; c < 3; c++) {
+				Thread consumer = new Thread(() -> {
+					try {
+						String item;
+						while ((item = queue.get()) != null) {
+							if (!inHand.add(item)) {
+								violation.compareAndSet(null, item + " held twice");
+							}
+							processed.add(item);
+							// Re-added while in hand: must come back later, never now.
+							if (adds.incrementAndGet() % 5 == 0) {
+								queue.add(item);
+							}
+							inHand.remove(item);
+							queue.done(item);
+						}
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				});
+				consumer.start();
+				consumers.add(consumer);
+			}
+		}
+		for (int i = 0; i < items; i++) {
+			((i % 2 == 0) ? a : b).add("item-" + i);
+		}
+		await().atMost(Duration.ofSeconds(20)).until(() -> processed.size() == items && a.stats().depth() == 0
+				&& a.stats().processing() == 0 && ((SharedQueue) a).depth() == 0);
+		a.shutDown();
+		b.shutDown();
+		for (Thread consumer : consumers) {
+			consumer.join(5000);
+		}
+		assertThat(violation.get()).isNull();
+		assertThat(processed).hasSize(items);
+	}
+
+}
