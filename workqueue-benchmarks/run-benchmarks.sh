@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # The full benchmark run the issues ask for: workqueue beside client-java, the JDK, Netty,
-# Guava and Bucket4j, every figure from one JMH run, then a Markdown summary.
+# Guava, Bucket4j and (on Redis) Redisson, every figure from one JMH run, then a Markdown
+# summary.
 #
 # Usage:  workqueue-benchmarks/run-benchmarks.sh [JMH options...]
 #   no options: everything, with the forks, warm-up and measurement written on each class
-#   (3 forks for every benchmark where threads hand work to each other);
+#   (3 forks for every in-memory benchmark where threads hand work to each other);
 #   JMH options are passed on, e.g. a regex to run a subset: run-benchmarks.sh 'QueueHandOff'
+#   run-benchmarks.sh Redis: only issue 12's Redis figures, ours beside Redisson (about
+#   13 minutes); REDIS=host:port picks the server (default 127.0.0.1:6379). Without a
+#   reachable Redis a full run leaves the Redis benchmarks out (with a warning).
 #   SKIP_BUILD=1 reuses target/benchmarks.jar.
 #
-# Duration: about 25 minutes on a quiet 2-core machine (estimate per class, forks x
+# Duration: about 38 minutes on a quiet 2-core machine (estimate per class, forks x
 # (warm-up + measurement) + JVM starts: QueueHandOff 2.5 min, TimingWheel 3.5, DelayQueue 3.5,
 # FiringAccuracy 3.5, RetainedHeap 3, TokenBucket 2, IdleCpu 2, AddAfter 1.5,
-# RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5).
+# RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5; RedisThroughput 7.5,
+# RedisIdle 2.5, RedisLatency 1.5, RedisFiringAccuracy 1, RedisMemory 0.5).
+# The Redis benchmarks use keys named wqbench-*, delete them when they end and never
+# flush anything, so the server may be shared; other clients' load shows as noise
+# (RedisIdle reports it as otherCommandsPerSecond).
 # Run it on a quiet machine: other work on the cores shows up as noise, and the batch
 # benchmarks (AddAfter, TimingWheel) fail on purpose when a batch is so slow that timers
 # due in 1 s fire inside the measurement.
@@ -30,6 +38,26 @@ if [[ "${SKIP_BUILD:-0}" != "1" || ! -f "$jar" ]]; then
 	(cd "$root_dir" && mvn -B -ntp -q -pl workqueue-benchmarks -am package -DskipTests -Dspring-javaformat.skip=true)
 fi
 
+redis="${REDIS:-127.0.0.1:6379}"
+redis_host="${redis%:*}"
+redis_port="${redis##*:}"
+redis_info=""
+if { exec 3<>"/dev/tcp/$redis_host/$redis_port"; } 2>/dev/null; then
+	printf 'INFO server\r\nINFO clients\r\nQUIT\r\n' >&3
+	redis_info="$(timeout 5 cat <&3 | tr -d '\r' | grep -E '^(redis_version|connected_clients):' | tr '\n' ' ' || true)"
+	exec 3<&- 3>&-
+fi
+jmh_args=("$@")
+if [[ -z "$redis_info" ]]; then
+	if [[ $# -eq 0 ]]; then
+		echo "WARNING: no Redis at $redis: the Redis benchmarks (issue 12) are left out." >&2
+		jmh_args=(-e 'Redis')
+	elif [[ "$*" == *Redis* ]]; then
+		echo "No Redis at $redis (set REDIS=host:port): the Redis benchmarks need one." >&2
+		exit 1
+	fi
+fi
+
 out="$module_dir/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
 {
@@ -38,6 +66,7 @@ mkdir -p "$out"
 	grep -m1 'model name' /proc/cpuinfo || true
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	java -version 2>&1
+	echo "redis at $redis: ${redis_info:-not reachable}"
 } > "$out/machine.txt"
 cat "$out/machine.txt"
 
@@ -47,7 +76,8 @@ if awk -v load="$load" 'BEGIN { exit !(load > 0.5) }'; then
 fi
 
 cd "$module_dir"
-java -jar "$jar" -prof gc -rf json -rff "$out/jmh.json" "$@" 2>&1 | tee "$out/jmh.log"
+java "-Dworkqueue.bench.redis=$redis" -jar "$jar" -prof gc -rf json -rff "$out/jmh.json" "${jmh_args[@]}" 2>&1 \
+	| tee "$out/jmh.log"
 
 python3 "$module_dir/summarize.py" "$out/jmh.json" > "$out/summary.md"
 echo

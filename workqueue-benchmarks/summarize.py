@@ -12,7 +12,8 @@ there is one.
 
 Which figure a benchmark reports:
 - hand-off groups (producer and consumer methods): the consumer's rate (items handed over);
-- benchmarks with auxiliary counters (unit "#": firing accuracy, idle CPU, retained heap):
+- benchmarks with auxiliary counters (unit "#": firing accuracy, idle CPU, retained heap,
+  and the Redis latency, delay, idle-command and memory figures):
   each counter, rebuilt per iteration from the raw data (see Figures.java: each iteration
   reports its figure divided by forks x iterations) and averaged, with its own error; their
   primary score (the run's duration) is left out;
@@ -66,6 +67,17 @@ TARGETS = {
     ("DelayQueue", "pushTake", "score", "jdk"): ("times", 1.0, ">= 1x (issue 3)"),
     ("DelayQueue", "handOff", "score", "jdk"): ("times", 1.0, ">= 1x (issue 3)"),
     ("MetricsOverhead", "handOff", "score", "oursPrometheus"): ("within", 1 / 0.85, "loss <= 15 % (issue 5)"),
+    # Issue 12, on Redis beside Redisson (which does no dedup and no lease).
+    ("RedisThroughput", "endToEnd", "score", "redisson"): ("times", 1.0, ">= 1x Redisson (issue 12)"),
+    ("RedisLatency", "addToGet", "p99Micros", OURS): ("max", 2000, "p99 <= 2 ms (issue 12)"),
+    ("RedisLatency", "addToGet", "lost", OURS): ("max", 0, "0 (issue 12)"),
+    ("RedisFiringAccuracy", "delayingQueue", "p99LatenessMicros", OURS): ("max", 10_000, "p99 <= 10 ms (issue 12)"),
+    ("RedisFiringAccuracy", "delayingQueue", "early", OURS): ("max", 0, "0 (issue 12)"),
+    ("RedisFiringAccuracy", "delayingQueue", "lost", OURS): ("max", 0, "0 (issue 12)"),
+    ("RedisIdle", "delayingQueue", "commandsPerSecond", OURS): ("max", 1.0, "<= 1 command/s sent (issue 12)"),
+    ("RedisIdle", "delayingQueue", "serverCommandsPerSecond", OURS):
+        ("max", 1.0, "<= 1 command/s as INFO commandstats counts (issue 12)"),
+    ("RedisMemory", "delayingQueue", "bytesPerItem", "redisson"): ("times", 1.0, "<= Redisson's (issue 12)"),
 }
 
 # Figures quoted in the issues, measured elsewhere: orientation only.
@@ -80,6 +92,12 @@ QUOTED = [
     ("Netty HashedWheelTimer, retained per pending timeout", "83 B"),
     ("Netty idle worker thread CPU per 10 s, 1 ms / 100 ms tick", "237 / 14 ms"),
     ("seed Go DelayQueue push+take (its author's machine)", "476.8 ns/op"),
+    ("Redisson 3.52 RBlockingQueue poll loop, 1, 4 or 16 workers (issue 12)", "about 9,000 items/s"),
+    ("Redisson 3.52 add one at a time (issue 12)", "15,000-22,000 items/s"),
+    ("Redisson 3.52 add->take at 1,000/s (issue 12)", "p50 0.12 ms, p99 1.2 ms"),
+    ("Redisson 3.52 RDelayedQueue, 10,000 delays over 2 s (issue 12)", "0 lost, 0 early, p99 13-64 ms"),
+    ("Redisson 3.52 idle (issue 12)", "0 commands/s"),
+    ("Redisson 3.52 per waiting delayed item (issue 12)", "154 bytes"),
 ]
 
 

@@ -62,6 +62,21 @@ final class FiringLog {
 	 * @param share the weight of this iteration
 	 */
 	void report(FiringAccuracyBenchmark.Accuracy accuracy, double share) {
+		Summary summary = summary();
+		accuracy.early = summary.early() * share;
+		accuracy.lost = summary.lost() * share;
+		accuracy.duplicates = summary.duplicates() * share;
+		accuracy.maxEarlyMicros = micros(summary.maxEarlyNanos()) * share;
+		accuracy.p50LatenessMicros = micros(summary.p50LatenessNanos()) * share;
+		accuracy.p99LatenessMicros = micros(summary.p99LatenessNanos()) * share;
+		accuracy.maxLatenessMicros = micros(summary.maxLatenessNanos()) * share;
+	}
+
+	/**
+	 * Returns this log's figures. Call once the firing threads have stopped.
+	 * @return the figures
+	 */
+	Summary summary() {
 		long[] latenessNanos = new long[this.dueNanos.length];
 		int fired = 0;
 		int early = 0;
@@ -78,13 +93,13 @@ final class FiringLog {
 			latenessNanos[fired++] = lateNanos;
 		}
 		Arrays.sort(latenessNanos, 0, fired);
-		accuracy.early = early * share;
-		accuracy.lost = (this.dueNanos.length - fired) * share;
-		accuracy.duplicates = this.duplicates * share;
-		accuracy.maxEarlyMicros = micros(maxEarlyNanos) * share;
-		accuracy.p50LatenessMicros = micros(percentile(latenessNanos, fired, 0.50)) * share;
-		accuracy.p99LatenessMicros = micros(percentile(latenessNanos, fired, 0.99)) * share;
-		accuracy.maxLatenessMicros = micros((fired > 0) ? latenessNanos[fired - 1] : 0) * share;
+		return new Summary(early, this.dueNanos.length - fired, this.duplicates, maxEarlyNanos,
+				percentile(latenessNanos, fired, 0.50), percentile(latenessNanos, fired, 0.99),
+				(fired > 0) ? latenessNanos[fired - 1] : 0);
+	}
+
+	static double micros(long nanos) {
+		return nanos / 1_000.0;
 	}
 
 	private static long percentile(long[] sorted, int count, double fraction) {
@@ -94,8 +109,13 @@ final class FiringLog {
 		return sorted[Math.min(count - 1, (int) Math.ceil(fraction * count) - 1)];
 	}
 
-	private static double micros(long nanos) {
-		return nanos / 1_000.0;
+	/**
+	 * The figures of one log: items fired before their due time and by how much at most,
+	 * items not fired, second firings, and lateness percentiles (nanoseconds; early items
+	 * count with a negative lateness).
+	 */
+	record Summary(int early, int lost, int duplicates, long maxEarlyNanos, long p50LatenessNanos,
+			long p99LatenessNanos, long maxLatenessNanos) {
 	}
 
 }

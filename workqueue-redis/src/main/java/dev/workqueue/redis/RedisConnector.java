@@ -55,8 +55,11 @@ final class RedisConnector implements AutoCloseable {
 
 	private final Object connectLock = new Object();
 
-	/** Where the client last connected; a placeholder until it has. */
-	private volatile String server = "its Redis server";
+	/**
+	 * Where the client last connected; until it has, the client's own messages name the
+	 * server it tried.
+	 */
+	private volatile String server = "Redis";
 
 	private volatile StatefulConnection<String, String> connection;
 
@@ -143,7 +146,7 @@ final class RedisConnector implements AutoCloseable {
 			expected[i + 2] = QueueKeys.TYPES.get(i);
 		}
 		List<Object> wrong = run(LuaScript.CHECK_TYPES, ScriptOutputType.MULTI, keys, expected);
-		if (wrong != null && !wrong.isEmpty()) {
+		if (!wrong.isEmpty()) {
 			throw new RedisQueueException("Queue '" + this.queueName + "' on " + this.server + ": key " + wrong.get(0)
 					+ " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
 					+ " the queue keeps there; another program uses the queue's key prefix, or the queue's name", null);

@@ -204,7 +204,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 			long seen = epoch();
 			List<Object> leased = this.redis.run(LuaScript.GET, ScriptOutputType.MULTI, this.keys, now(),
 					this.keys.channel(), this.leaseMicros);
-			if (leased != null) {
+			if (!leased.isEmpty()) {
 				T item = accept(leased);
 				if (item != null) {
 					return item;

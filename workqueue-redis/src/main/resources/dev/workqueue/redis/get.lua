@@ -1,8 +1,8 @@
 -- ARGV[3] lease in µs. Leases the first ready item to a new fencing token.
--- Returns nil, or {item, token, µs it was queued, items still ready}.
+-- Returns {} when none is ready, or {item, token, µs it was queued, items still ready}.
 local item = redis.call('LPOP', KEYS[1])
 if not item then
-  return nil
+  return {}
 end
 local now = now_us()
 local queued_at = tonumber(redis.call('HGET', KEYS[2], item) or now)

@@ -18,9 +18,9 @@ import io.lettuce.core.RedisURI;
 
 /**
  * Finds a Redis for the tests: the one on {@code 127.0.0.1:6379} if it answers, else one
- * started from {@code redis-server} on a free loopback port (stopped when the JVM
- * exits). Tests that need a server of their own (restarts, persistence, cluster) start
- * one with {@link #start}. No mocks, no containers.
+ * started from {@code redis-server} on a free loopback port (stopped when the JVM exits).
+ * Tests that need a server of their own (restarts, persistence, cluster) start one with
+ * {@link #start}. No mocks, no containers.
  */
 final class RedisServers {
 
@@ -35,7 +35,8 @@ final class RedisServers {
 	}
 
 	static boolean required() {
-		return Boolean.getBoolean(REQUIRED_PROPERTY) || "true".equalsIgnoreCase(System.getenv("WORKQUEUE_REDIS_REQUIRED"));
+		return Boolean.getBoolean(REQUIRED_PROPERTY)
+				|| "true".equalsIgnoreCase(System.getenv("WORKQUEUE_REDIS_REQUIRED"));
 	}
 
 	/** The shared server for this test run, or {@code null} when there is none. */
@@ -157,7 +158,9 @@ final class RedisServers {
 			}
 		}
 
-		/** Stops the server at once (SIGKILL: nothing is flushed beyond what it wrote). */
+		/**
+		 * Stops the server at once (SIGKILL: nothing is flushed beyond what it wrote).
+		 */
 		synchronized void kill() {
 			if (this.process != null) {
 				this.process.destroyForcibly();

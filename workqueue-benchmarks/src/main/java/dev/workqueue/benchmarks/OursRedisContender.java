@@ -1,0 +1,90 @@
+package dev.workqueue.benchmarks;
+
+import java.time.Duration;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.redis.ItemCodec;
+import dev.workqueue.redis.RedisWorkQueues;
+
+/**
+ * Our side of the Redis benchmarks: {@code workqueue-redis} as a user builds it (CONTRACT
+ * §3), with every default: key prefix {@code workqueue:}, 30 s leases renewed while held,
+ * the Redis server's clock. Each item gets a lease when handed out and is deduplicated
+ * while it waits: work Redisson does not do.
+ */
+final class OursRedisContender implements RedisContender {
+
+	private RedisClient client;
+
+	@Override
+	public void open(String clientName) {
+		this.client = RedisClient.create(RedisURI.builder()
+			.withHost(RedisAdmin.HOST)
+			.withPort(RedisAdmin.PORT)
+			.withClientName(clientName)
+			.build());
+	}
+
+	@Override
+	public Queue queue(String name) {
+		return new OursQueue(RedisWorkQueues.builder(this.client, ItemCodec.strings()).name(name).buildQueue(), null);
+	}
+
+	@Override
+	public Queue delayingQueue(String name) {
+		DelayingQueue<String> queue = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.name(name)
+			.buildDelayingQueue();
+		return new OursQueue(queue, queue);
+	}
+
+	@Override
+	public void close() {
+		if (this.client != null) {
+			this.client.shutdown();
+		}
+	}
+
+	private static final class OursQueue implements Queue {
+
+		private final WorkQueue<String> queue;
+
+		private final DelayingQueue<String> delaying;
+
+		OursQueue(WorkQueue<String> queue, DelayingQueue<String> delaying) {
+			this.queue = queue;
+			this.delaying = delaying;
+		}
+
+		@Override
+		public void add(String item) {
+			this.queue.add(item);
+		}
+
+		@Override
+		public void addAfter(String item, Duration delay) {
+			this.delaying.addAfter(item, delay);
+		}
+
+		@Override
+		public String get() throws InterruptedException {
+			return this.queue.get();
+		}
+
+		@Override
+		public void done(String item) {
+			this.queue.done(item);
+		}
+
+		@Override
+		public void stop() {
+			this.queue.shutDown();
+		}
+
+	}
+
+}

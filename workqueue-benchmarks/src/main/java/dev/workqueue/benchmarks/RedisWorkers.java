@@ -1,0 +1,85 @@
+package dev.workqueue.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Worker threads of one JVM on a Redis benchmark queue: each loops on {@code get}, then
+ * {@code done}, and counts the item in a {@link Progress}. The work itself is nothing, so
+ * that what is measured is the queue.
+ */
+final class RedisWorkers {
+
+	private final RedisContender.Queue queue;
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	private final LongAdder processed = new LongAdder();
+
+	private volatile boolean stopping;
+
+	private RedisWorkers(RedisContender.Queue queue) {
+		this.queue = queue;
+	}
+
+	/**
+	 * Starts {@code count} workers.
+	 * @param queue the queue
+	 * @param count how many
+	 * @param progress where each processed item is counted
+	 * @return the workers
+	 */
+	static RedisWorkers start(RedisContender.Queue queue, int count, Progress progress) {
+		RedisWorkers workers = new RedisWorkers(queue);
+		for (int i = 0; i < count; i++) {
+			Thread thread = new Thread(() -> workers.work(progress), "redis-bench-worker-" + i);
+			thread.setDaemon(true);
+			workers.threads.add(thread);
+			thread.start();
+		}
+		return workers;
+	}
+
+	private void work(Progress progress) {
+		try {
+			for (String item = this.queue.get(); item != null; item = this.queue.get()) {
+				this.queue.done(item);
+				this.processed.increment();
+				progress.add(1);
+			}
+		}
+		catch (InterruptedException ex) {
+			// Stopped.
+		}
+		catch (RuntimeException | Error ex) {
+			if (!this.stopping) {
+				progress.fail(ex);
+			}
+		}
+	}
+
+	/** Items these workers processed. */
+	long processed() {
+		return this.processed.sum();
+	}
+
+	/**
+	 * Stops the queue object, interrupts the workers still blocked, and waits for them.
+	 * @throws InterruptedException if interrupted
+	 */
+	void stop() throws InterruptedException {
+		this.stopping = true;
+		this.queue.stop();
+		for (Thread thread : this.threads) {
+			thread.interrupt();
+		}
+		for (Thread thread : this.threads) {
+			thread.join(10_000);
+			if (thread.isAlive()) {
+				throw new IllegalStateException(thread.getName() + " did not stop");
+			}
+		}
+	}
+
+}

@@ -1,0 +1,123 @@
+package dev.workqueue.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link RedisWorkerMain} process, started with this JVM's class path (the benchmark
+ * jar) and Java: its workers consume the same queue as this JVM's, and each item it
+ * reports processed is added to this JVM's {@link Progress}, a few milliseconds late. Its
+ * standard error is this JVM's.
+ */
+final class WorkerJvm {
+
+	static final List<String> JVM_OPTIONS = List.of("-Xms256m", "-Xmx256m");
+
+	private final Process process;
+
+	private final CountDownLatch ready = new CountDownLatch(1);
+
+	private final Thread reader;
+
+	private volatile long processed;
+
+	private WorkerJvm(Process process, Progress progress) {
+		this.process = process;
+		this.reader = new Thread(() -> read(progress), "redis-bench-jvm-" + process.pid());
+		this.reader.setDaemon(true);
+		this.reader.start();
+	}
+
+	/**
+	 * Starts a worker JVM and waits until its workers run.
+	 * @param contender {@code ours} or {@code redisson}
+	 * @param queueName the shared queue
+	 * @param workers how many workers it runs
+	 * @param clientName its connections' name
+	 * @param progress where its processed items are counted
+	 * @return the running JVM
+	 * @throws IOException if it cannot be started
+	 * @throws InterruptedException if interrupted
+	 */
+	static WorkerJvm start(String contender, String queueName, int workers, String clientName, Progress progress)
+			throws IOException, InterruptedException {
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		List<String> command = new ArrayList<>();
+		command.add(java);
+		command.addAll(JVM_OPTIONS);
+		command.add("-D" + RedisAdmin.PROPERTY + "=" + RedisAdmin.HOST + ":" + RedisAdmin.PORT);
+		command.add("-cp");
+		command.add(System.getProperty("java.class.path"));
+		command.add(RedisWorkerMain.class.getName());
+		command.add(contender);
+		command.add(queueName);
+		command.add(Integer.toString(workers));
+		command.add(clientName);
+		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+		WorkerJvm jvm = new WorkerJvm(process, progress);
+		if (!jvm.ready.await(60, TimeUnit.SECONDS)) {
+			jvm.stop();
+			throw new IllegalStateException("worker JVM " + process.pid() + " not ready within 60 s");
+		}
+		return jvm;
+	}
+
+	private void read(Progress progress) {
+		long reported = 0;
+		try (BufferedReader out = new BufferedReader(
+				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
+			for (String line = out.readLine(); line != null; line = out.readLine()) {
+				if (line.equals("ready")) {
+					this.ready.countDown();
+				}
+				else if (line.startsWith("done ")) {
+					long count = Long.parseLong(line.substring("done ".length()));
+					progress.add(count - reported);
+					reported = count;
+					this.processed = count;
+				}
+				else {
+					System.out.println("[worker JVM " + this.process.pid() + "] " + line);
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// Ended.
+		}
+	}
+
+	/** Items its workers processed, as last reported. */
+	long processed() {
+		return this.processed;
+	}
+
+	long pid() {
+		return this.process.pid();
+	}
+
+	/**
+	 * Asks the JVM to stop, and kills it if it has not within 15 s.
+	 * @throws InterruptedException if interrupted
+	 */
+	void stop() throws InterruptedException {
+		try (OutputStream in = this.process.getOutputStream()) {
+			in.write("stop\n".getBytes(StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			// Already ended.
+		}
+		if (!this.process.waitFor(15, TimeUnit.SECONDS)) {
+			this.process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+		}
+		this.reader.join(5_000);
+	}
+
+}
