@@ -435,7 +435,12 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	}
 
 	private String now() {
-		return this.serverTime ? "" : Long.toString(this.clock.nanoTime() / 1000);
+		return this.serverTime ? "" : now(this.clock.nanoTime());
+	}
+
+	/** The scripts' time argument for a reading of the clock ("": the server's). */
+	private String now(long nowNanos) {
+		return this.serverTime ? "" : Long.toString(nowNanos / 1000);
 	}
 
 	/** Called on the client's event loop for each notice: must not block. */
@@ -472,15 +477,16 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		long renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
 		int failures = 0;
 		while (!this.shuttingDown || !this.held.isEmpty()) {
-			long sleepNanos;
+			// Every wake-up time counts from the reading the scripts used: a clock that
+			// moved during a script must not push the next wake-up past a due time.
+			long nowNanos = this.clock.nanoTime();
+			long wakeAtNanos;
 			try {
-				long nowNanos = this.clock.nanoTime();
 				if (nowNanos >= renewAtNanos) {
 					renewLeases();
 					renewAtNanos = Nanos.add(nowNanos, this.renewIntervalNanos);
 				}
-				sleepNanos = this.shuttingDown ? this.renewIntervalNanos : tick();
-				sleepNanos = Math.min(sleepNanos, Math.max(0, renewAtNanos - nowNanos));
+				wakeAtNanos = this.shuttingDown ? renewAtNanos : Math.min(tick(nowNanos), renewAtNanos);
 				if (failures > 0 && this.outage.compareAndSet(true, false)) {
 					logger.log(Level.INFO, "Queue '" + this.name + "' reaches Redis at " + server() + " again");
 				}
@@ -492,23 +498,26 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 					logger.log(Level.WARNING,
 							"Queue '" + this.name + "' cannot reach Redis; retrying with backoff until it answers", ex);
 				}
-				sleepNanos = Math.min(this.heartbeatNanos, MIN_BACKOFF_NANOS << Math.min(failures - 1, 10));
+				wakeAtNanos = Nanos.add(nowNanos,
+						Math.min(this.heartbeatNanos, MIN_BACKOFF_NANOS << Math.min(failures - 1, 10)));
 			}
-			sleep(sleepNanos);
+			sleepUntil(wakeAtNanos);
 		}
 		closePubSub();
 		this.redis.close();
 	}
 
-	/** One tick; returns how long to sleep before the next. */
-	private long tick() {
+	/**
+	 * One tick at {@code nowNanos}; returns when the next is due, on the clock.
+	 */
+	private long tick(long nowNanos) {
 		if (this.pubSub == null && !this.shuttingDown) {
 			this.pubSub = this.redis.subscribe(this.keys.channel(), this::onNotice);
 			this.redis.checkTypes(this.keys);
 			// Notices sent before the subscription are lost: look once now.
 			signalConsumers();
 		}
-		List<Long> result = this.redis.run(LuaScript.TICK, ScriptOutputType.MULTI, this.keys, now(),
+		List<Long> result = this.redis.run(LuaScript.TICK, ScriptOutputType.MULTI, this.keys, now(nowNanos),
 				this.keys.channel(), Integer.toString(BATCH));
 		long moved = result.get(0);
 		long reaped = result.get(1);
@@ -525,7 +534,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 			signalConsumers();
 		}
 		if (moved == BATCH || reaped == BATCH) {
-			return 0;
+			return nowNanos;
 		}
 		long sleepNanos = this.heartbeatNanos;
 		for (int i = 2; i <= 3; i++) {
@@ -534,7 +543,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 				sleepNanos = Math.min(sleepNanos, micros * 1000);
 			}
 		}
-		return sleepNanos;
+		return Nanos.add(nowNanos, sleepNanos);
 	}
 
 	private void renewLeases() {
@@ -566,11 +575,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		signalIfNothingHeld();
 	}
 
-	private void sleep(long sleepNanos) {
-		if (sleepNanos <= 0) {
-			return;
-		}
-		long deadlineNanos = Nanos.add(this.clock.nanoTime(), sleepNanos);
+	private void sleepUntil(long deadlineNanos) {
 		this.lock.lock();
 		try {
 			while (!this.tickRequested && this.clock.nanoTime() < deadlineNanos

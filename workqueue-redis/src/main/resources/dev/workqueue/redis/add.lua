@@ -1,6 +1,6 @@
--- ARGV[3] item. Returns add_item's answer; wakes consumers when the item was queued.
+-- ARGV[3] item. Returns add_item's answer.
 local added = add_item(ARGV[3], now_us())
 if added == 2 then
-  redis.call('PUBLISH', ARGV[2], 'r')
+  notify_if_was_empty(1)
 end
 return added

@@ -7,8 +7,8 @@ end
 redis.call('HDEL', KEYS[4], ARGV[3])
 redis.call('ZREM', KEYS[3], ARGV[3])
 if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then
-  redis.call('RPUSH', KEYS[1], ARGV[3])
-  redis.call('PUBLISH', ARGV[2], 'r')
+  requeue(ARGV[3])
+  notify_if_was_empty(1)
   return 2
 end
 return 1

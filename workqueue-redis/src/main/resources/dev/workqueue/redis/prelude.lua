@@ -13,6 +13,9 @@ end
 
 -- client-go's add: no-op if dirty; else dirty, and queued unless being processed.
 -- Returns 0 (duplicate), 1 (marked dirty while processing) or 2 (queued).
+-- Consumers are woken (notify) only when the ready list goes from empty to not empty:
+-- a consumer sleeps only after finding it empty, and one that finds more after its item
+-- wakes the next one in its own instance.
 local function add_item(item, now)
   if redis.call('HSETNX', KEYS[2], item, now) == 0 then
     return 0
@@ -22,6 +25,18 @@ local function add_item(item, now)
   end
   redis.call('RPUSH', KEYS[1], item)
   return 2
+end
+
+-- Pushes an item that is no longer processing back onto the ready list.
+local function requeue(item)
+  return redis.call('RPUSH', KEYS[1], item)
+end
+
+-- Wakes the consumers of every instance if the ready list holds just what was pushed.
+local function notify_if_was_empty(pushed)
+  if pushed > 0 and redis.call('LLEN', KEYS[1]) == pushed then
+    redis.call('PUBLISH', ARGV[2], 'r')
+  end
 end
 
 -- Microseconds from now until the earliest score of a ZSET, or -1 when it is empty.

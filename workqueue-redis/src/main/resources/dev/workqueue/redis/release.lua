@@ -7,6 +7,6 @@ local now = now_us()
 redis.call('HDEL', KEYS[4], ARGV[3])
 redis.call('ZREM', KEYS[3], ARGV[3])
 redis.call('HSETNX', KEYS[2], ARGV[3], now)
-redis.call('RPUSH', KEYS[1], ARGV[3])
-redis.call('PUBLISH', ARGV[2], 'r')
+requeue(ARGV[3])
+notify_if_was_empty(1)
 return 1

@@ -1,27 +1,38 @@
 -- ARGV[3] most items to move and to reap. Moves due waiting items into the queue (with
 -- add's rules) and hands the items whose lease expired back to the queue (at least
 -- once). Returns {moved, reaped, µs until the next ready time or -1, µs until the next
--- lease expiry or -1, items ready}.
+-- lease expiry or -1, items ready}. An idle queue costs three reads: the first of each
+-- sorted set, and the list's length.
 local now = now_us()
 local batch = tonumber(ARGV[3])
 local queued = 0
-local due = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, batch)
-for _, item in ipairs(due) do
-  redis.call('ZREM', KEYS[6], item)
-  if add_item(item, now) == 2 then
+local moved = 0
+local reaped = 0
+local next_due = until_first(KEYS[6], now)
+if next_due == 0 then
+  local due = redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now, 'LIMIT', 0, batch)
+  for _, item in ipairs(due) do
+    redis.call('ZREM', KEYS[6], item)
+    if add_item(item, now) == 2 then
+      queued = queued + 1
+    end
+  end
+  moved = #due
+  next_due = until_first(KEYS[6], now)
+end
+local next_expiry = until_first(KEYS[3], now)
+if next_expiry == 0 then
+  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, batch)
+  for _, item in ipairs(expired) do
+    redis.call('ZREM', KEYS[3], item)
+    redis.call('HDEL', KEYS[4], item)
+    -- Not in the list while it was processing: queue it once, dirty or not.
+    redis.call('HSETNX', KEYS[2], item, now)
+    requeue(item)
     queued = queued + 1
   end
+  reaped = #expired
+  next_expiry = until_first(KEYS[3], now)
 end
-local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, batch)
-for _, item in ipairs(expired) do
-  redis.call('ZREM', KEYS[3], item)
-  redis.call('HDEL', KEYS[4], item)
-  -- Not in the list while it was processing: queue it once, dirty or not.
-  redis.call('HSETNX', KEYS[2], item, now)
-  redis.call('RPUSH', KEYS[1], item)
-  queued = queued + 1
-end
-if queued > 0 then
-  redis.call('PUBLISH', ARGV[2], 'r')
-end
-return {#due, #expired, until_first(KEYS[6], now), until_first(KEYS[3], now), redis.call('LLEN', KEYS[1])}
+notify_if_was_empty(queued)
+return {moved, reaped, next_due, next_expiry, redis.call('LLEN', KEYS[1])}
