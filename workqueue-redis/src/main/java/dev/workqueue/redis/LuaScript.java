@@ -45,6 +45,8 @@ record LuaScript(String name, String source, String sha1) {
 
 	static final LuaScript DELETE = load("delete");
 
+	static final LuaScript RESIGN = load("resign");
+
 	static LuaScript load(String name) {
 		String source = read("prelude") + "\n" + read(name);
 		return new LuaScript(name, source, sha1(source));

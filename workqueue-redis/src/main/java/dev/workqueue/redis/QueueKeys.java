@@ -15,23 +15,26 @@ import java.util.List;
  * @param seq the token counter
  * @param waiting delayed items, a ZSET scored by ready time
  * @param dead payloads that could not be decoded, a LIST
+ * @param reporter the id of the handle that reports the shared gauges, a STRING that
+ * expires unless renewed
  * @param channel wake-up notices for the instances
  */
 record QueueKeys(String queue, String dirty, String processing, String leases, String seq, String waiting, String dead,
-		String channel) {
+		String reporter, String channel) {
 
 	/** The types of the keys, in {@link #all()} order, as Redis's TYPE names them. */
-	static final List<String> TYPES = List.of("list", "hash", "zset", "hash", "string", "zset", "list");
+	static final List<String> TYPES = List.of("list", "hash", "zset", "hash", "string", "zset", "list", "string");
 
 	static QueueKeys of(String prefix, String name) {
 		String base = prefix + "{" + name + "}:";
 		return new QueueKeys(base + "queue", base + "dirty", base + "processing", base + "leases", base + "seq",
-				base + "waiting", base + "dead", base + "events");
+				base + "waiting", base + "dead", base + "reporter", base + "events");
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
-		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.seq, this.waiting, this.dead };
+		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.seq, this.waiting, this.dead,
+				this.reporter };
 	}
 
 }

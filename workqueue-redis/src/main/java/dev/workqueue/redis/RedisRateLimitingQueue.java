@@ -105,6 +105,11 @@ final class RedisRateLimitingQueue<T> implements RateLimitingQueue<T>, SharedQue
 	}
 
 	@Override
+	public boolean reportsSharedGauges() {
+		return this.queue.reportsSharedGauges();
+	}
+
+	@Override
 	public int held() {
 		return this.queue.held();
 	}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -129,6 +130,15 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	private final Thread thread;
 
+	/** This handle's id, for the reporter role. */
+	private final String id = UUID.randomUUID().toString();
+
+	/** How long the reporter role outlives its last renewal: three heartbeats. */
+	private final String reporterMillis;
+
+	/** Whether this handle reported the shared gauges at its last tick. */
+	private volatile boolean reporter;
+
 	RedisWorkQueue(String name, QueueKeys keys, ItemCodec<T> codec, RedisConnector redis, Clock clock,
 			boolean serverTime, Duration lease, Duration heartbeat, WorkQueueMetrics metrics) {
 		this.name = name;
@@ -140,6 +150,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
 		this.renewIntervalNanos = Nanos.of(lease) / 3;
 		this.heartbeatNanos = Nanos.of(heartbeat);
+		this.reporterMillis = Long.toString(Math.max(1, 3 * heartbeat.toMillis()));
 		this.metrics = metrics;
 		this.thread = new Thread(this::run, "workqueue-" + name + "-redis");
 		this.thread.setDaemon(true);
@@ -405,6 +416,11 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	}
 
 	@Override
+	public boolean reportsSharedGauges() {
+		return this.reporter && !this.shuttingDown;
+	}
+
+	@Override
 	public int held() {
 		return this.held.size();
 	}
@@ -503,6 +519,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 			}
 			sleepUntil(wakeAtNanos);
 		}
+		resign();
 		closePubSub();
 		this.redis.close();
 	}
@@ -518,7 +535,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 			signalConsumers();
 		}
 		List<Long> result = this.redis.run(LuaScript.TICK, ScriptOutputType.MULTI, this.keys, now(nowNanos),
-				this.keys.channel(), Integer.toString(BATCH));
+				this.keys.channel(), Integer.toString(BATCH), this.id, this.reporterMillis);
+		this.reporter = result.get(5) == 1;
 		long moved = result.get(0);
 		long reaped = result.get(1);
 		if (reaped > 0) {
@@ -589,6 +607,16 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	/** Gives up the reporter role, best effort: it lapses anyway. */
+	private void resign() {
+		try {
+			this.redis.run(LuaScript.RESIGN, ScriptOutputType.INTEGER, this.keys, now(), this.keys.channel(), this.id);
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.DEBUG, "Queue '" + this.name + "' could not give up its reporter role", ex);
 		}
 	}
 

@@ -74,9 +74,9 @@ public final class RedisWorkQueues {
 	/**
 	 * Configures and builds Redis work queues. The name is required; every other option
 	 * has a default: key prefix {@code workqueue:}, 30 second leases, the Redis server's
-	 * clock, no metrics, 5 second command timeout and heartbeat. Each {@code build...}
-	 * call creates a new handle (connections and one thread) on the shared queue. Not
-	 * thread-safe.
+	 * clock, no metrics, 5 second command timeout, 10 second heartbeat. Each
+	 * {@code build...} call creates a new handle (connections and one thread) on the
+	 * shared queue. Not thread-safe.
 	 *
 	 * @param <T> the item type
 	 */
@@ -107,7 +107,7 @@ public final class RedisWorkQueues {
 
 		private Duration commandTimeout = Duration.ofSeconds(5);
 
-		private Duration heartbeat = Duration.ofSeconds(5);
+		private Duration heartbeat = Duration.ofSeconds(10);
 
 		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
 			this.client = Objects.requireNonNull(client, "client");
@@ -194,8 +194,8 @@ public final class RedisWorkQueues {
 
 		/**
 		 * Sets the longest time the queue's thread sleeps without looking at Redis
-		 * (default 5 seconds, at least 100 ms): insurance against a lost notice, and the
-		 * one command per heartbeat an idle queue costs.
+		 * (default 10 seconds, as client-go's waiting loop; at least 100 ms): insurance
+		 * against a lost notice, and the one script per heartbeat an idle queue costs.
 		 * @param heartbeat the heartbeat
 		 * @return this builder
 		 */

@@ -1,11 +1,13 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.SharedWorkQueue;
+
 /**
  * What a queue shared through Redis tells beyond {@link dev.workqueue.WorkQueue}: every
  * queue {@link RedisWorkQueues} builds implements it. For operations and shutdown code,
  * such as the Spring starter's worker containers and Actuator endpoint.
  */
-public interface SharedQueue {
+public interface SharedQueue extends SharedWorkQueue {
 
 	/**
 	 * Hands every item this instance holds under lease back to the queue at once,
@@ -14,6 +16,7 @@ public interface SharedQueue {
 	 * @return how many items were handed back
 	 * @throws RedisQueueException if Redis cannot be reached (the leases then run out)
 	 */
+	@Override
 	int handBack();
 
 	/**

@@ -1,7 +1,8 @@
 -- Shared by every script of a queue. KEYS: 1 queue (LIST, ready items, FIFO), 2 dirty
 -- (HASH item -> time it was queued, in µs: client-go's dirty set), 3 processing (ZSET
 -- item -> lease expiry), 4 leases (HASH item -> fencing token of the live holder), 5 seq
--- (STRING, token counter), 6 waiting (ZSET item -> ready time), 7 dead (LIST).
+-- (STRING, token counter), 6 waiting (ZSET item -> ready time), 7 dead (LIST), 8 reporter
+-- (STRING, the handle that reports the shared gauges).
 -- ARGV: 1 now in µs, or '' for the server's clock; 2 the queue's pub/sub channel.
 local function now_us()
   if ARGV[1] ~= '' then

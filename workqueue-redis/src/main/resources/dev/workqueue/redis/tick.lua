@@ -1,8 +1,10 @@
--- ARGV[3] most items to move and to reap. Moves due waiting items into the queue (with
+-- KEYS[8] the reporter key. ARGV[3] most items to move and to reap, ARGV[4] this
+-- handle's id, ARGV[5] how long, in ms, the reporter role lasts without renewal. Moves due waiting items into the queue (with
 -- add's rules) and hands the items whose lease expired back to the queue (at least
 -- once). Returns {moved, reaped, µs until the next ready time or -1, µs until the next
--- lease expiry or -1, items ready}. An idle queue costs three reads: the first of each
--- sorted set, and the list's length.
+-- lease expiry or -1, items ready, 1 if this handle reports the shared gauges}. An idle
+-- queue costs five commands: the first of each sorted set, the list's length, and the
+-- reporter role's check and renewal.
 local now = now_us()
 local batch = tonumber(ARGV[3])
 local queued = 0
@@ -35,4 +37,15 @@ if next_expiry == 0 then
   next_expiry = until_first(KEYS[3], now)
 end
 notify_if_was_empty(queued)
-return {moved, reaped, next_due, next_expiry, redis.call('LLEN', KEYS[1])}
+-- One handle at a time reports the shared gauges, so that their sum over processes
+-- counts each item once; the role passes on when its holder stops renewing it.
+local reporter = 0
+local holder = redis.call('GET', KEYS[8])
+if not holder then
+  redis.call('SET', KEYS[8], ARGV[4], 'PX', ARGV[5])
+  reporter = 1
+elseif holder == ARGV[4] then
+  redis.call('PEXPIRE', KEYS[8], ARGV[5])
+  reporter = 1
+end
+return {moved, reaped, next_due, next_expiry, redis.call('LLEN', KEYS[1]), reporter}

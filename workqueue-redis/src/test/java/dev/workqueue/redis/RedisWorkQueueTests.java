@@ -199,6 +199,23 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
+	void exactlyOneInstanceReportsTheSharedGaugesAndTheRolePassesOnAtShutdown() {
+		DelayingQueue<String> a = instance("q");
+		DelayingQueue<String> b = instance("q");
+		await().atMost(SOON)
+			.until(() -> ((SharedQueue) a).reportsSharedGauges() ^ ((SharedQueue) b).reportsSharedGauges());
+		SharedQueue reporter = ((SharedQueue) a).reportsSharedGauges() ? (SharedQueue) a : (SharedQueue) b;
+		DelayingQueue<String> other = (reporter == a) ? b : a;
+		((DelayingQueue<?>) reporter).shutDown();
+		assertThat(reporter.reportsSharedGauges()).isFalse();
+		// The role lapses after three heartbeats without renewal; the other takes it.
+		await().atMost(SOON).until(() -> {
+			this.clock.step(Duration.ofSeconds(10));
+			return ((SharedQueue) other).reportsSharedGauges();
+		});
+	}
+
+	@Test
 	void shutDownStopsOneInstanceAndLeavesItsItemsToTheOthers() throws Exception {
 		DelayingQueue<String> a = instance("q");
 		DelayingQueue<String> b = instance("q");
