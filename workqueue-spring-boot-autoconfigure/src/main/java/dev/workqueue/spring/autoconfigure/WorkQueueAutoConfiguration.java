@@ -25,7 +25,8 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
-@Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.WorkerConfiguration.class })
+@Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.RedisBackendConfiguration.class,
+		WorkQueueConfigurations.WorkerConfiguration.class })
 public final class WorkQueueAutoConfiguration {
 
 }

@@ -9,6 +9,7 @@ import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.BindMethod;
 import org.springframework.core.env.Environment;
 import org.springframework.core.log.LogMessage;
+import org.springframework.util.ClassUtils;
 
 import dev.workqueue.RateLimitingQueue;
 
@@ -31,6 +32,11 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 	/** The name Boot would give the bean of {@code @EnableConfigurationProperties}. */
 	static final String PROPERTIES_BEAN_NAME = "workqueue-" + WorkQueueProperties.class.getName();
 
+	/** The redis backend's bean, defined by {@code RedisBackendConfiguration}. */
+	static final String REDIS_BACKEND_BEAN_NAME = "workQueueRedisBackend";
+
+	private static final String REDIS_QUEUES = "dev.workqueue.redis.RedisWorkQueues";
+
 	private static final Log logger = LogFactory.getLog(WorkQueueBeanRegistrar.class);
 
 	private final Environment environment;
@@ -48,7 +54,12 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 				logger.debug(LogMessage.format("Using the application's bean '%s' as work queue '%s'", name, name));
 				continue;
 			}
-			registry.registerBeanDefinition(name, queueDefinition(name));
+			RootBeanDefinition definition = queueDefinition(name);
+			if (isRedis(properties, name) && ClassUtils.isPresent(REDIS_QUEUES, getClass().getClassLoader())) {
+				// Shut the queue down before the backend closes the client it may own.
+				definition.setDependsOn(REDIS_BACKEND_BEAN_NAME);
+			}
+			registry.registerBeanDefinition(name, definition);
 		}
 	}
 
@@ -61,6 +72,12 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 		RootBeanDefinition definition = new RootBeanDefinition(WorkQueueProperties.class, () -> properties);
 		definition.setAttribute(BindMethod.class.getName(), BindMethod.VALUE_OBJECT);
 		return definition;
+	}
+
+	private static boolean isRedis(WorkQueueProperties properties, String name) {
+		WorkQueueProperties.Backend backend = properties.getQueues().get(name).getBackend();
+		return ((backend != null) ? backend
+				: properties.getDefaults().getBackend()) == WorkQueueProperties.Backend.REDIS;
 	}
 
 	private static RootBeanDefinition queueDefinition(String name) {

@@ -2,6 +2,7 @@ package dev.workqueue.spring.autoconfigure;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.ApplicationEventPublisher;
@@ -37,14 +38,30 @@ final class WorkQueueConfigurations {
 
 		@Bean(WorkQueueFactory.BEAN_NAME)
 		WorkQueueFactory workQueueFactory(WorkQueueProperties properties, ObjectProvider<Clock> clock,
-				ObjectProvider<WorkQueueCustomizer> customizers) {
-			return new WorkQueueFactory(properties, clock.getIfAvailable(Clock::system), customizers);
+				ObjectProvider<WorkQueueCustomizer> customizers, ObjectProvider<RedisQueueSource> redisQueues) {
+			return new WorkQueueFactory(properties, clock.getIfAvailable(Clock::system), customizers, redisQueues);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean(WorkQueueRegistry.class)
 		BeanFactoryWorkQueueRegistry workQueueRegistry(ListableBeanFactory beanFactory) {
 			return new BeanFactoryWorkQueueRegistry(beanFactory);
+		}
+
+	}
+
+	/**
+	 * The redis backend, when workqueue-redis and Lettuce are on the class path; used
+	 * only by queues whose {@code backend} is {@code redis}.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "dev.workqueue.redis.RedisWorkQueues", "io.lettuce.core.RedisClient" })
+	static class RedisBackendConfiguration {
+
+		@Bean(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME)
+		RedisBackend workQueueRedisBackend(WorkQueueProperties properties, ListableBeanFactory beanFactory,
+				Environment environment, ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics) {
+			return new RedisBackend(properties, beanFactory, environment, clock, metrics);
 		}
 
 	}

@@ -19,4 +19,14 @@ public interface WorkQueueDetails {
 	 */
 	Optional<RateLimiter<?>> rateLimiter(String queueName);
 
+	/**
+	 * Returns where the queue named {@code queueName} keeps its items.
+	 * @param queueName the queue's name
+	 * @return {@code memory}, {@code redis}, or {@code unknown} for a queue this source
+	 * did not build
+	 */
+	default String backend(String queueName) {
+		return "unknown";
+	}
+
 }

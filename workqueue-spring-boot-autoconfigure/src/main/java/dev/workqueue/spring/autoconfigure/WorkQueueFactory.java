@@ -1,7 +1,5 @@
 package dev.workqueue.spring.autoconfigure;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,14 +10,7 @@ import org.springframework.beans.factory.ObjectProvider;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueues;
-import dev.workqueue.ratelimit.BucketRateLimiter;
-import dev.workqueue.ratelimit.ItemBucketRateLimiter;
-import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
-import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
-import dev.workqueue.ratelimit.MaxOfRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.ratelimit.RateLimiters;
-import dev.workqueue.ratelimit.WithMaxWaitRateLimiter;
 import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.worker.WorkerSettings;
 import dev.workqueue.time.Clock;
@@ -43,12 +34,16 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	private final ObjectProvider<WorkQueueCustomizer> customizers;
 
+	private final ObjectProvider<RedisQueueSource> redisQueues;
+
 	private final Map<String, RateLimiter<?>> rateLimiters = new ConcurrentHashMap<>();
 
-	WorkQueueFactory(WorkQueueProperties properties, Clock clock, ObjectProvider<WorkQueueCustomizer> customizers) {
+	WorkQueueFactory(WorkQueueProperties properties, Clock clock, ObjectProvider<WorkQueueCustomizer> customizers,
+			ObjectProvider<RedisQueueSource> redisQueues) {
 		this.properties = properties;
 		this.clock = clock;
 		this.customizers = customizers;
+		this.redisQueues = redisQueues;
 	}
 
 	/**
@@ -59,7 +54,18 @@ final class WorkQueueFactory implements WorkQueueDetails {
 	 * @return a new queue, of any item type
 	 */
 	RateLimitingQueue<?> create(String name) {
-		RateLimiter<Object> rateLimiter = rateLimiter(rateLimitOf(name));
+		if (backendOf(name) == WorkQueueProperties.Backend.REDIS) {
+			RedisQueueSource redis = this.redisQueues.getIfAvailable();
+			if (redis == null) {
+				throw new IllegalStateException("Queue '" + name + "' has backend redis, but workqueue-redis and "
+						+ "Lettuce are not on the class path: add dev.workqueue:workqueue-redis and "
+						+ "spring-boot-starter-data-redis");
+			}
+			RedisQueueSource.Built built = redis.create(name, rateLimitOf(name));
+			this.rateLimiters.put(name, built.rateLimiter());
+			return built.queue();
+		}
+		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit(this.clock).build(rateLimitOf(name));
 		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, builder));
 		RateLimitingQueue<Object> queue = builder.buildRateLimitingQueue(rateLimiter);
@@ -96,47 +102,27 @@ final class WorkQueueFactory implements WorkQueueDetails {
 				orDefault(queue.getShutdownTimeout(), defaults.getShutdownTimeout()));
 	}
 
+	/**
+	 * Returns where the queue named {@code name} keeps its items.
+	 * @param name the queue's name
+	 * @return its backend, or the defaults' when it sets none
+	 */
+	WorkQueueProperties.Backend backendOf(String name) {
+		WorkQueueProperties.Queue queue = this.properties.getQueues().get(name);
+		WorkQueueProperties.Backend backend = (queue != null) ? queue.getBackend() : null;
+		return (backend != null) ? backend : this.properties.getDefaults().getBackend();
+	}
+
+	@Override
+	public String backend(String name) {
+		return this.rateLimiters.containsKey(name) ? backendOf(name).name().toLowerCase(java.util.Locale.ROOT)
+				: "unknown";
+	}
+
 	private WorkQueueProperties.@Nullable RateLimit rateLimitOf(String name) {
 		WorkQueueProperties.Queue queue = this.properties.getQueues().get(name);
 		WorkQueueProperties.RateLimit rateLimit = (queue != null) ? queue.getRateLimiter() : null;
 		return (rateLimit != null) ? rateLimit : this.properties.getDefaults().getRateLimiter();
-	}
-
-	private RateLimiter<Object> rateLimiter(WorkQueueProperties.@Nullable RateLimit properties) {
-		if (properties == null) {
-			return RateLimiters.defaultControllerRateLimiter(this.clock);
-		}
-		List<RateLimiter<Object>> limiters = new ArrayList<>();
-		WorkQueueProperties.Exponential exponential = properties.getExponential();
-		if (exponential != null) {
-			limiters
-				.add(new ItemExponentialFailureRateLimiter<>(exponential.getBaseDelay(), exponential.getMaxDelay()));
-		}
-		WorkQueueProperties.FastSlow fastSlow = properties.getFastSlow();
-		if (fastSlow != null) {
-			limiters.add(new ItemFastSlowRateLimiter<>(fastSlow.getFastDelay(), fastSlow.getSlowDelay(),
-					fastSlow.getMaxFastAttempts()));
-		}
-		WorkQueueProperties.Bucket bucket = properties.getBucket();
-		if (bucket != null) {
-			limiters.add(new BucketRateLimiter<>(bucket.getQps(), bucket.getBurst(), this.clock));
-		}
-		WorkQueueProperties.Bucket itemBucket = properties.getItemBucket();
-		if (itemBucket != null) {
-			limiters.add(new ItemBucketRateLimiter<>(itemBucket.getQps(), itemBucket.getBurst(), this.clock));
-		}
-		RateLimiter<Object> limiter = combine(limiters);
-		return (properties.getMaxWait() != null) ? new WithMaxWaitRateLimiter<>(limiter, properties.getMaxWait())
-				: limiter;
-	}
-
-	@SuppressWarnings("unchecked")
-	private RateLimiter<Object> combine(List<RateLimiter<Object>> limiters) {
-		return switch (limiters.size()) {
-			case 0 -> RateLimiters.defaultControllerRateLimiter(this.clock);
-			case 1 -> limiters.get(0);
-			default -> new MaxOfRateLimiter<>((RateLimiter<Object>[]) limiters.toArray(new RateLimiter<?>[0]));
-		};
 	}
 
 	private static <T> T orDefault(@Nullable T value, T defaultValue) {

@@ -42,6 +42,11 @@ public class WorkQueueProperties {
 	 */
 	private final Map<String, Queue> queues = new LinkedHashMap<>();
 
+	/**
+	 * Settings of the queues whose backend is redis.
+	 */
+	private final Redis redis = new Redis();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -56,6 +61,64 @@ public class WorkQueueProperties {
 
 	public Map<String, Queue> getQueues() {
 		return this.queues;
+	}
+
+	public Redis getRedis() {
+		return this.redis;
+	}
+
+	/**
+	 * Where a queue keeps its items.
+	 */
+	public enum Backend {
+
+		/**
+		 * In this JVM: fastest, lost on restart, one queue per instance.
+		 */
+		MEMORY,
+
+		/**
+		 * In Redis (workqueue-redis): shared by every instance that names the queue
+		 * alike, kept across restarts; the connection is the application's
+		 * spring.data.redis.
+		 */
+		REDIS
+
+	}
+
+	/**
+	 * Settings of the Redis backend.
+	 */
+	public static class Redis {
+
+		/**
+		 * Prefix of every key of the queues in Redis; instances with the same prefix and
+		 * queue name share the queue.
+		 */
+		private String keyPrefix = "workqueue:";
+
+		/**
+		 * How long an item handed out stays leased without renewal; its holder renews it
+		 * every third of this, and a crashed holder's items come back after it.
+		 */
+		private Duration lease = Duration.ofSeconds(30);
+
+		public String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
+
+		public Duration getLease() {
+			return this.lease;
+		}
+
+		public void setLease(Duration lease) {
+			this.lease = lease;
+		}
+
 	}
 
 	/**
@@ -85,6 +148,20 @@ public class WorkQueueProperties {
 		 * limiter when absent.
 		 */
 		private @Nullable RateLimit rateLimiter;
+
+		/**
+		 * Where queues keep their items: in this JVM, or in Redis, shared by every
+		 * instance of the application.
+		 */
+		private Backend backend = Backend.MEMORY;
+
+		public Backend getBackend() {
+			return this.backend;
+		}
+
+		public void setBackend(Backend backend) {
+			this.backend = backend;
+		}
 
 		public int getConcurrency() {
 			return this.concurrency;
@@ -146,6 +223,19 @@ public class WorkQueueProperties {
 		 * Rate limiter deciding the delay of the queue's retries.
 		 */
 		private @Nullable RateLimit rateLimiter;
+
+		/**
+		 * Where this queue keeps its items: memory or redis.
+		 */
+		private @Nullable Backend backend;
+
+		public @Nullable Backend getBackend() {
+			return this.backend;
+		}
+
+		public void setBackend(@Nullable Backend backend) {
+			this.backend = backend;
+		}
 
 		public @Nullable Integer getConcurrency() {
 			return this.concurrency;

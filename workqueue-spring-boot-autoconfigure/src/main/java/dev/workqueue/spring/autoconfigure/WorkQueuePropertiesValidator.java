@@ -50,6 +50,9 @@ final class WorkQueuePropertiesValidator {
 	 */
 	static final String KNOWN_KEYS = String.join(", ", keysOf(WorkQueueProperties.Queue.class, ""));
 
+	/** The shortest Redis lease: its holder renews it every third. */
+	private static final Duration MIN_LEASE = Duration.ofSeconds(1);
+
 	private static final List<ChronoUnit> PRINT_UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
 			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
 
@@ -68,7 +71,7 @@ final class WorkQueuePropertiesValidator {
 			}
 			String key = prefix + DataObjectPropertyName.toDashedForm(property.getName());
 			Class<?> propertyType = property.getPropertyType();
-			if (propertyType.getDeclaringClass() == WorkQueueProperties.class) {
+			if (propertyType.getDeclaringClass() == WorkQueueProperties.class && !propertyType.isEnum()) {
 				keys.addAll(keysOf(propertyType, key + "."));
 			}
 			else {
@@ -148,6 +151,15 @@ final class WorkQueuePropertiesValidator {
 		atLeast(problems, prefix + ".max-retries", defaults.getMaxRetries(), -1);
 		notNegative(problems, prefix + ".shutdown-timeout", defaults.getShutdownTimeout());
 		rateLimit(problems, prefix + ".rate-limiter", defaults.getRateLimiter());
+		WorkQueueProperties.Redis redis = properties.getRedis();
+		if (redis.getLease() == null || redis.getLease().compareTo(MIN_LEASE) < 0) {
+			problems.add(PREFIX + ".redis.lease must be at least " + print(MIN_LEASE) + ", was "
+					+ ((redis.getLease() != null) ? print(redis.getLease()) : "empty"));
+		}
+		String keyPrefix = redis.getKeyPrefix();
+		if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+			problems.add(PREFIX + ".redis.key-prefix must be given and hold no braces, was '" + keyPrefix + "'");
+		}
 		for (Map.Entry<String, WorkQueueProperties.Queue> entry : properties.getQueues().entrySet()) {
 			WorkQueueProperties.Queue queue = entry.getValue();
 			prefix = PREFIX + ".queues." + entry.getKey();

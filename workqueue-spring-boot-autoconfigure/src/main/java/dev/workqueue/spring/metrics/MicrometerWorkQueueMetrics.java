@@ -24,11 +24,15 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
 	private final Timer workDuration;
 
-	MicrometerWorkQueueMetrics(Counter adds, Counter retries, Timer queueDuration, Timer workDuration) {
+	private final Counter stalled;
+
+	MicrometerWorkQueueMetrics(Counter adds, Counter retries, Timer queueDuration, Timer workDuration,
+			Counter stalled) {
 		this.adds = adds;
 		this.retries = retries;
 		this.queueDuration = queueDuration;
 		this.workDuration = workDuration;
+		this.stalled = stalled;
 	}
 
 	@Override
@@ -49,6 +53,11 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 	@Override
 	public void retried() {
 		this.retries.increment();
+	}
+
+	@Override
+	public void stalled() {
+		this.stalled.increment();
 	}
 
 	@Override

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
+import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueues;
@@ -69,6 +70,8 @@ public final class WorkQueueMeters {
 
 	static final String DELAYED_ITEMS = "workqueue.delayed.items";
 
+	static final String STALLED = "workqueue.stalled";
+
 	/**
 	 * The histogram boundaries of both timers: component-base's
 	 * {@code ExponentialBuckets(10e-9, 10, 10)}, 10 ns to 10 s.
@@ -110,8 +113,13 @@ public final class WorkQueueMeters {
 		Timer queueDuration = timer(QUEUE_DURATION, "Time items wait in the work queue before a worker takes them",
 				queueName);
 		Timer workDuration = timer(WORK_DURATION, "Time workers take to process items of the work queue", queueName);
-		track(queueName, List.of(adds, retries, queueDuration, workDuration));
-		return new MicrometerWorkQueueMetrics(adds, retries, queueDuration, workDuration);
+		Counter stalled = Counter.builder(STALLED)
+			.description("Items whose lease ran out before their holder was done, handed back to the shared queue "
+					+ "by this instance; always 0 for a queue in memory")
+			.tag(NAME_TAG, queueName)
+			.register(this.registry);
+		track(queueName, List.of(adds, retries, queueDuration, workDuration, stalled));
+		return new MicrometerWorkQueueMetrics(adds, retries, queueDuration, workDuration, stalled);
 	}
 
 	/**
@@ -125,7 +133,7 @@ public final class WorkQueueMeters {
 		Objects.requireNonNull(queueName, "queueName");
 		Objects.requireNonNull(queue, "queue");
 		// The functions must not capture the queue: the gauge holds them strongly.
-		Gauge depth = Gauge.builder(DEPTH, queue, WorkQueue::size)
+		Gauge depth = Gauge.builder(DEPTH, queue, (q) -> reportsShared(q) ? q.size() : 0)
 			.description("Items in the work queue ready to be handed out to a worker")
 			.tag(NAME_TAG, queueName)
 			.register(this.registry);
@@ -141,11 +149,21 @@ public final class WorkQueueMeters {
 			.description("Time the item in process for the longest has been in process")
 			.tag(NAME_TAG, queueName)
 			.register(this.registry);
-		Gauge delayedItems = Gauge.builder(DELAYED_ITEMS, queue, (q) -> q.stats().waiting())
+		Gauge delayedItems = Gauge.builder(DELAYED_ITEMS, queue, (q) -> reportsShared(q) ? q.stats().waiting() : 0)
 			.description("Items waiting for their delay to pass before entering the work queue")
 			.tag(NAME_TAG, queueName)
 			.register(this.registry);
 		track(queueName, List.of(depth, unfinishedWork, longestRunningProcessor, delayedItems));
+	}
+
+	/**
+	 * Whether this process reports the shared figures of {@code queue}: always for a
+	 * queue in memory; for a queue shared by several processes, only the one handle that
+	 * holds the reporter role, so that summing a gauge over processes counts each item
+	 * once.
+	 */
+	private static boolean reportsShared(WorkQueue<?> queue) {
+		return !(queue instanceof SharedWorkQueue shared) || shared.reportsSharedGauges();
 	}
 
 	/**

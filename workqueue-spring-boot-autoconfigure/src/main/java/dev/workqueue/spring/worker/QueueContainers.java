@@ -10,6 +10,7 @@ import org.springframework.core.log.LogMessage;
 import org.springframework.core.task.TaskExecutor;
 
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -105,6 +106,7 @@ final class QueueContainers {
 		int dropped = this.waitingAtShutdown + this.outcomes.refusedRequeues();
 		if (!drained) {
 			this.containers.forEach(WorkerContainer::abandon);
+			handBack();
 		}
 		if (!drained || stats.depth() > 0 || stats.processing() > 0 || dropped > 0) {
 			logger.warn(LogMessage.format(
@@ -115,6 +117,27 @@ final class QueueContainers {
 					stats.depth(), stats.processing(), dropped));
 		}
 		this.outcomes.clear();
+	}
+
+	/**
+	 * Hands the items still held back to a queue that other processes share, so that they
+	 * take them over at once instead of when the leases run out.
+	 */
+	private void handBack() {
+		if (this.queue instanceof SharedWorkQueue shared) {
+			try {
+				int handedBack = shared.handBack();
+				if (handedBack > 0) {
+					logger.warn(LogMessage.format("Queue '%s' handed %d unfinished item(s) back to the shared queue",
+							this.queueName, handedBack));
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.warn(LogMessage.format(
+						"Queue '%s' could not hand its unfinished items back; their leases will run out",
+						this.queueName), ex);
+			}
+		}
 	}
 
 }

@@ -89,7 +89,7 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	private static String knownKeys() {
-		return "concurrency, max-retries, rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
+		return "backend, concurrency, max-retries, rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
 				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.max-delay, "
 				+ "rate-limiter.fast-slow.fast-delay, rate-limiter.fast-slow.max-fast-attempts, "
 				+ "rate-limiter.fast-slow.slow-delay, rate-limiter.item-bucket.burst, rate-limiter.item-bucket.qps, "
@@ -107,6 +107,9 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	private static String sampleValue(String key) {
+		if (key.equals("backend")) {
+			return "memory";
+		}
 		if (key.endsWith("delay") || key.endsWith("timeout") || key.endsWith("wait")) {
 			return "1s";
 		}

@@ -45,12 +45,12 @@ class WorkQueueMetersPrometheusTests {
 			assertThat(sample.group(2).replaceFirst(",le=\"[^\"]+\"$", "")).as(line).isEqualTo("name=\"orders\"");
 		}
 		assertThat(names).containsExactlyInAnyOrder("workqueue_depth", "workqueue_adds_total",
-				"workqueue_queue_duration_seconds_bucket", "workqueue_queue_duration_seconds_count",
-				"workqueue_queue_duration_seconds_sum", "workqueue_queue_duration_seconds_max",
-				"workqueue_work_duration_seconds_bucket", "workqueue_work_duration_seconds_count",
-				"workqueue_work_duration_seconds_sum", "workqueue_work_duration_seconds_max",
-				"workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds",
-				"workqueue_retries_total", "workqueue_delayed_items");
+				"workqueue_stalled_total", "workqueue_queue_duration_seconds_bucket",
+				"workqueue_queue_duration_seconds_count", "workqueue_queue_duration_seconds_sum",
+				"workqueue_queue_duration_seconds_max", "workqueue_work_duration_seconds_bucket",
+				"workqueue_work_duration_seconds_count", "workqueue_work_duration_seconds_sum",
+				"workqueue_work_duration_seconds_max", "workqueue_unfinished_work_seconds",
+				"workqueue_longest_running_processor_seconds", "workqueue_retries_total", "workqueue_delayed_items");
 		assertThat(scrape).contains("# TYPE workqueue_queue_duration_seconds histogram",
 				"# TYPE workqueue_work_duration_seconds histogram", "# TYPE workqueue_adds_total counter",
 				"# TYPE workqueue_retries_total counter", "# TYPE workqueue_depth gauge",

@@ -38,7 +38,7 @@ class WorkQueueMetersTests {
 			assertThat(workQueueMeters()).extracting((meter) -> meter.getId().getName())
 				.containsExactlyInAnyOrder("workqueue.depth", "workqueue.adds", "workqueue.queue.duration",
 						"workqueue.work.duration", "workqueue.unfinished.work", "workqueue.longest.running.processor",
-						"workqueue.retries", "workqueue.delayed.items");
+						"workqueue.retries", "workqueue.delayed.items", "workqueue.stalled");
 			assertThat(workQueueMeters()).allSatisfy((meter) -> {
 				assertThat(meter.getId().getTags()).extracting("key", "value").containsExactly(tuple("name", "orders"));
 				assertThat(meter.getId().getDescription()).isNotBlank();
@@ -145,10 +145,10 @@ class WorkQueueMetersTests {
 				DelayingQueue<String> invoices = queue("invoices", new FakeClock())) {
 			this.meters.remove("orders");
 			assertThat(this.registry.getMeters()).noneMatch((meter) -> "orders".equals(meter.getId().getTag("name")));
-			assertThat(workQueueMeters()).hasSize(8)
+			assertThat(workQueueMeters()).hasSize(9)
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isEqualTo("invoices"));
 			this.meters.remove("orders");
-			assertThat(workQueueMeters()).hasSize(8);
+			assertThat(workQueueMeters()).hasSize(9);
 		}
 	}
 

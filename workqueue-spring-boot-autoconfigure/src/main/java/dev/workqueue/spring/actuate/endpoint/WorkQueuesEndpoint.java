@@ -40,6 +40,8 @@ public final class WorkQueuesEndpoint {
 
 	private final Function<String, Optional<RateLimiter<?>>> rateLimiters;
 
+	private final Function<String, String> backends;
+
 	/**
 	 * Creates an endpoint describing the queues of {@code queues}.
 	 * @param queues the queues to describe
@@ -48,9 +50,23 @@ public final class WorkQueuesEndpoint {
 	 */
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers,
 			Function<String, Optional<RateLimiter<?>>> rateLimiters) {
+		this(queues, workers, rateLimiters, (name) -> "unknown");
+	}
+
+	/**
+	 * Creates an endpoint describing the queues of {@code queues} and their backends.
+	 * @param queues the queues to describe
+	 * @param workers the worker containers serving them, {@code null} when there are none
+	 * @param rateLimiters the rate limiter of a queue, by queue name, when known
+	 * @param backends the backend of a queue ({@code memory}, {@code redis}), by queue
+	 * name, {@code unknown} when not known
+	 */
+	public WorkQueuesEndpoint(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers,
+			Function<String, Optional<RateLimiter<?>>> rateLimiters, Function<String, String> backends) {
 		this.queues = Objects.requireNonNull(queues, "queues");
 		this.workers = workers;
 		this.rateLimiters = Objects.requireNonNull(rateLimiters, "rateLimiters");
+		this.backends = Objects.requireNonNull(backends, "backends");
 	}
 
 	/**
@@ -101,8 +117,8 @@ public final class WorkQueuesEndpoint {
 					container.aliveThreads(), container.running()))
 			.toList();
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
-		return new WorkQueueDescriptor(name, stats.depth(), stats.processing(), stats.waiting(), concurrency,
-				stats.retries(), workersAlive, seconds(stats.oldestQueuedNanos()),
+		return new WorkQueueDescriptor(name, this.backends.apply(name), stats.depth(), stats.processing(),
+				stats.waiting(), concurrency, stats.retries(), workersAlive, seconds(stats.oldestQueuedNanos()),
 				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), workers);
 	}
 
@@ -123,8 +139,10 @@ public final class WorkQueuesEndpoint {
 	 * Description of one queue. The two ages read zero unless the queue records metrics.
 	 *
 	 * @param name the queue's name
+	 * @param backend where the queue keeps its items: {@code memory} or {@code redis}
 	 * @param depth items ready to be handed out
-	 * @param processing items handed out and not yet done
+	 * @param processing items handed out and not yet done; for a queue in Redis, the
+	 * items under lease in every instance
 	 * @param waiting items waiting for a delay
 	 * @param concurrency worker threads serving the queue, summed over its worker
 	 * containers
@@ -137,8 +155,8 @@ public final class WorkQueuesEndpoint {
 	 * @param shuttingDown whether the queue is shut down
 	 * @param workers the worker containers serving the queue
 	 */
-	public record WorkQueueDescriptor(String name, int depth, int processing, int waiting, int concurrency,
-			long retries, int workersAlive, double oldestItemAgeSeconds, double longestRunningSeconds,
+	public record WorkQueueDescriptor(String name, String backend, int depth, int processing, int waiting,
+			int concurrency, long retries, int workersAlive, double oldestItemAgeSeconds, double longestRunningSeconds,
 			@Nullable String rateLimiter, boolean shuttingDown,
 			List<WorkerDescriptor> workers) implements OperationResponseBody {
 

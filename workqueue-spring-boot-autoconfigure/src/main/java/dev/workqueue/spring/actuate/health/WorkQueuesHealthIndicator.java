@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
+import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
@@ -55,7 +56,9 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 			WorkQueue<?> queue = this.queues.get(name);
 			boolean stopped = queue.isShuttingDown();
 			down |= stopped && !expectStopped;
-			states.put(name, stopped ? "shut down" : "running");
+			String unreachable = stopped ? null : unreachable(queue);
+			down |= unreachable != null;
+			states.put(name, stopped ? "shut down" : (unreachable != null) ? unreachable : "running");
 		}
 		if (this.workers != null) {
 			for (WorkerContainerStatus container : this.workers.containers()) {
@@ -67,6 +70,23 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 			}
 		}
 		return (down ? Health.down() : Health.up()).withDetails(states).build();
+	}
+
+	/**
+	 * Checks that a queue whose state lives elsewhere (Redis) answers: one read of its
+	 * shared size.
+	 */
+	private static @Nullable String unreachable(WorkQueue<?> queue) {
+		if (!(queue instanceof SharedWorkQueue)) {
+			return null;
+		}
+		try {
+			queue.size();
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return "unreachable: " + ex.getMessage();
+		}
 	}
 
 	private static @Nullable String problem(WorkerContainerStatus container) {

@@ -40,7 +40,12 @@ public final class WorkQueuesEndpointAutoConfiguration {
 				(name) -> sources.stream()
 					.map((source) -> source.rateLimiter(name))
 					.flatMap(Optional::stream)
-					.findFirst());
+					.findFirst(),
+				(name) -> sources.stream()
+					.map((source) -> source.backend(name))
+					.filter((backend) -> !"unknown".equals(backend))
+					.findFirst()
+					.orElse("unknown"));
 	}
 
 }

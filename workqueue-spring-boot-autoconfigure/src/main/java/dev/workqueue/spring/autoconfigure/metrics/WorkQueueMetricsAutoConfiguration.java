@@ -13,6 +13,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 import dev.workqueue.spring.WorkQueueCustomizer;
+import dev.workqueue.spring.autoconfigure.WorkQueueMetricsFactory;
 import dev.workqueue.spring.metrics.WorkQueueMeters;
 
 /**
@@ -38,6 +39,11 @@ public final class WorkQueueMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	WorkQueueMeters workQueueMeters(MeterRegistry meterRegistry) {
 		return new WorkQueueMeters(meterRegistry);
+	}
+
+	@Bean
+	WorkQueueMetricsFactory workQueueMetricsFactory(WorkQueueMeters workQueueMeters) {
+		return workQueueMeters::metrics;
 	}
 
 	@Bean

@@ -46,7 +46,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 	void everyMeterOfAConfiguredQueueIsRegisteredWhenTheQueueIsCreated() {
 		this.contextRunner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			assertThat(context).hasBean("orders");
-			assertThat(workQueueMeters(context.getBean(MeterRegistry.class))).hasSize(8).allSatisfy((meter) -> {
+			assertThat(workQueueMeters(context.getBean(MeterRegistry.class))).hasSize(9).allSatisfy((meter) -> {
 				assertThat(meter.getId().getTag("name")).isEqualTo("orders");
 				assertThat(meter.measure()).allSatisfy((measurement) -> assertThat(measurement.getValue()).isZero());
 			});
@@ -95,7 +95,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 	void metersOfAQueueAreRemovedWhenItsBeanIsDestroyed() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		this.contextRunner.withBean(MeterRegistry.class, () -> registry).run((context) -> {
-			assertThat(workQueueMeters(registry)).hasSize(8);
+			assertThat(workQueueMeters(registry)).hasSize(9);
 			context.close();
 			assertThat(registry.getMeters()).isEmpty();
 		});
@@ -147,7 +147,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 					AutoConfigurations.of(MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(WorkQueueMeters.class);
-				assertThat(workQueueMeters(context.getBean(MeterRegistry.class))).hasSize(8);
+				assertThat(workQueueMeters(context.getBean(MeterRegistry.class))).hasSize(9);
 			});
 	}
 

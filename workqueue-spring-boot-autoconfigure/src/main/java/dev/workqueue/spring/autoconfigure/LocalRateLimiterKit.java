@@ -1,0 +1,45 @@
+package dev.workqueue.spring.autoconfigure;
+
+import java.time.Duration;
+
+import dev.workqueue.ratelimit.BucketRateLimiter;
+import dev.workqueue.ratelimit.ItemBucketRateLimiter;
+import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.time.Clock;
+
+/**
+ * The memory backend's limiters: core's, each in this JVM, on the application's clock.
+ *
+ * @param clock the clock of the token buckets
+ */
+record LocalRateLimiterKit(Clock clock) implements RateLimiterKit {
+
+	@Override
+	public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay) {
+		return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay);
+	}
+
+	@Override
+	public RateLimiter<Object> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
+		return new ItemFastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts);
+	}
+
+	@Override
+	public RateLimiter<Object> bucket(double qps, int burst) {
+		return new BucketRateLimiter<>(qps, burst, this.clock);
+	}
+
+	@Override
+	public RateLimiter<Object> itemBucket(double qps, int burst) {
+		return new ItemBucketRateLimiter<>(qps, burst, this.clock);
+	}
+
+	@Override
+	public RateLimiter<Object> defaultController() {
+		return RateLimiters.defaultControllerRateLimiter(this.clock);
+	}
+
+}

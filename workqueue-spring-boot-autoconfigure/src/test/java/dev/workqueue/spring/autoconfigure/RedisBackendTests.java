@@ -1,0 +1,129 @@
+package dev.workqueue.spring.autoconfigure;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spring.QueueWorker;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Queues whose {@code backend} is {@code redis}: built on the application's
+ * {@code spring.data.redis} connection, served by the same workers, with shared rate
+ * limiters. Needs the Redis on {@code 127.0.0.1:6379} (skipped loudly without it, failed
+ * when {@code WORKQUEUE_REDIS_REQUIRED=true}).
+ */
+class RedisBackendTests {
+
+	private static final String PREFIX = "wq-spring-test-" + UUID.randomUUID() + ":";
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:6379", "workqueue.redis.key-prefix=" + PREFIX,
+				"workqueue.queues.orders.backend=redis",
+				"workqueue.queues.orders.rate-limiter.exponential.base-delay=1ms",
+				"workqueue.queues.orders.rate-limiter.exponential.max-delay=10ms",
+				"workqueue.queues.local.concurrency=1");
+
+	@BeforeAll
+	static void redisAnswers() {
+		boolean answers = answers();
+		if (!answers && "true".equalsIgnoreCase(System.getenv("WORKQUEUE_REDIS_REQUIRED"))) {
+			throw new IllegalStateException("No Redis on 127.0.0.1:6379, and the Redis tests are required");
+		}
+		if (!answers) {
+			System.err.println("*** SKIPPING THE SPRING REDIS BACKEND TESTS: no Redis on 127.0.0.1:6379 ***");
+		}
+		assumeThat(answers).as("Redis on 127.0.0.1:6379").isTrue();
+	}
+
+	@AfterEach
+	void deleteKeys() {
+		RedisClient client = RedisClient.create("redis://127.0.0.1:6379");
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			List<String> keys = connection.sync().keys(PREFIX + "*");
+			if (!keys.isEmpty()) {
+				connection.sync().del(keys.toArray(String[]::new));
+			}
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	@Test
+	void aRedisQueueIsServedByItsWorkersAndRetriesWithTheSharedLimiter() {
+		this.contextRunner.withBean(FlakyWorker.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+			assertThat(orders).isInstanceOf(SharedWorkQueue.class);
+			assertThat(orders.name()).isEqualTo("orders");
+			assertThat(context.getBean("local")).isNotInstanceOf(SharedWorkQueue.class);
+			orders.add("a");
+			orders.add("b");
+			FlakyWorker worker = context.getBean(FlakyWorker.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> worker.succeeded.containsAll(List.of("a", "b")));
+			assertThat(worker.calls).filteredOn("a"::equals).hasSize(2);
+			assertThat(context.getBean(WorkQueueDetails.class).backend("orders")).isEqualTo("redis");
+			assertThat(context.getBean(WorkQueueDetails.class).backend("local")).isEqualTo("memory");
+			assertThat(context.getBean(WorkerContainerRegistry.class).containers())
+				.allSatisfy((status) -> assertThat(status.running()).isTrue());
+		});
+	}
+
+	@Test
+	void aLeaseUnderTheFloorFailsStartUpNamingTheKey() {
+		this.contextRunner.withPropertyValues("workqueue.redis.lease=500ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("workqueue.redis.lease must be at least 1s, was 500ms"));
+	}
+
+	private static boolean answers() {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", 6379), 500);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	static class FlakyWorker {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		final List<String> succeeded = new CopyOnWriteArrayList<>();
+
+		@QueueWorker(queue = "orders")
+		public void process(String item) {
+			this.calls.add(item);
+			if (item.equals("a") && this.calls.stream().filter("a"::equals).count() == 1) {
+				throw new IllegalStateException("first try of a fails");
+			}
+			this.succeeded.add(item);
+		}
+
+	}
+
+}
