@@ -1,6 +1,7 @@
 package dev.workqueue.redis;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The Redis keys and pub/sub channel of one queue. They share the hash tag
@@ -24,6 +25,34 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 
 	/** The types of the keys, in {@link #all()} order, as Redis's TYPE names them. */
 	static final List<String> TYPES = List.of("list", "hash", "zset", "hash", "string", "zset", "list", "string");
+
+	/**
+	 * Checks a queue's name, the hash tag of its keys.
+	 * @param name the name
+	 * @return the name
+	 * @throws IllegalArgumentException if it is empty or holds a brace
+	 */
+	static String checkName(String name) {
+		Objects.requireNonNull(name, "name");
+		if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
+			throw new IllegalArgumentException("name must be non-empty and without braces, was '" + name + "'");
+		}
+		return name;
+	}
+
+	/**
+	 * Checks a key prefix, which must leave the hash tag to the name.
+	 * @param prefix the prefix
+	 * @return the prefix
+	 * @throws IllegalArgumentException if it holds a brace
+	 */
+	static String checkPrefix(String prefix) {
+		Objects.requireNonNull(prefix, "prefix");
+		if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+			throw new IllegalArgumentException("prefix must not contain braces, was '" + prefix + "'");
+		}
+		return prefix;
+	}
 
 	static QueueKeys of(String prefix, String name) {
 		String base = prefix + "{" + name + "}:";

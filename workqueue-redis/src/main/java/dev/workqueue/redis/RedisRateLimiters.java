@@ -91,11 +91,7 @@ public final class RedisRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> name(String name) {
-			Objects.requireNonNull(name, "name");
-			if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
-				throw new IllegalArgumentException("name must be non-empty and without braces, was '" + name + "'");
-			}
-			this.name = name;
+			this.name = QueueKeys.checkName(name);
 			return this;
 		}
 
@@ -105,11 +101,7 @@ public final class RedisRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> keyPrefix(String prefix) {
-			Objects.requireNonNull(prefix, "prefix");
-			if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-				throw new IllegalArgumentException("prefix must not contain braces, was '" + prefix + "'");
-			}
-			this.keyPrefix = prefix;
+			this.keyPrefix = QueueKeys.checkPrefix(prefix);
 			return this;
 		}
 

@@ -19,14 +19,20 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
+import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
 /**
- * The Redis {@link DelayingQueue}: one instance's handle on a queue that every instance
- * with the same key prefix and name shares. Built by {@link RedisWorkQueues}.
+ * The Redis queue: one instance's handle on a queue that every instance with the same key
+ * prefix and name shares. Built by {@link RedisWorkQueues}, as a {@link DelayingQueue},
+ * or as a {@link RateLimitingQueue} when given a rate limiter: {@code addRateLimited} is
+ * then {@code addAfter(item, limiter.when(item))}, as in client-go, and the limiter
+ * decides where failure counts and tokens live (in this JVM, or in Redis with
+ * {@link RedisRateLimiters}).
  * <p>
  * <b>State.</b> All shared state lives in Redis under the keys of {@link QueueKeys}, and
  * each change of it is one Lua script, so it is atomic on the server and client-go's
@@ -65,7 +71,7 @@ import dev.workqueue.time.Nanos;
  *
  * @param <T> the item type
  */
-final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
+final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 
 	private static final System.Logger logger = System.getLogger(RedisWorkQueue.class.getName());
 
@@ -98,6 +104,9 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	private final long heartbeatNanos;
 
 	private final WorkQueueMetrics metrics;
+
+	/** {@code null} unless built as a rate-limiting queue. */
+	private final RateLimiter<? super T> limiter;
 
 	private final Map<T, Lease> held = new ConcurrentHashMap<>();
 
@@ -140,7 +149,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	private volatile boolean reporter;
 
 	RedisWorkQueue(String name, QueueKeys keys, ItemCodec<T> codec, RedisConnector redis, Clock clock,
-			boolean serverTime, Duration lease, Duration heartbeat, WorkQueueMetrics metrics) {
+			boolean serverTime, Duration lease, Duration heartbeat, WorkQueueMetrics metrics,
+			RateLimiter<? super T> limiter) {
 		this.name = name;
 		this.keys = keys;
 		this.codec = codec;
@@ -152,6 +162,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		this.heartbeatNanos = Nanos.of(heartbeat);
 		this.reporterMillis = Long.toString(Math.max(1, 3 * heartbeat.toMillis()));
 		this.metrics = metrics;
+		this.limiter = limiter;
 		this.thread = new Thread(this::run, "workqueue-" + name + "-redis");
 		this.thread.setDaemon(true);
 		this.thread.start();
@@ -191,6 +202,32 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 			this.retries.increment();
 			record(WorkQueueMetrics::retried);
 		}
+	}
+
+	@Override
+	public void addRateLimited(T item) {
+		Objects.requireNonNull(item, "item");
+		if (!this.shuttingDown) {
+			addAfter(item, limiter().when(item));
+		}
+	}
+
+	@Override
+	public void forget(T item) {
+		limiter().forget(Objects.requireNonNull(item, "item"));
+	}
+
+	@Override
+	public int numRequeues(T item) {
+		return limiter().numRequeues(Objects.requireNonNull(item, "item"));
+	}
+
+	private RateLimiter<? super T> limiter() {
+		if (this.limiter == null) {
+			throw new IllegalStateException("Queue '" + this.name + "' was built without a rate limiter: "
+					+ "use RedisWorkQueues.Builder.buildRateLimitingQueue");
+		}
+		return this.limiter;
 	}
 
 	private String encode(T item) {
@@ -639,7 +676,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	@Override
 	public String toString() {
-		return "RedisQueue[" + this.name + " at " + this.keys.queue() + "]";
+		return "RedisQueue[" + this.name + " at " + this.keys.queue()
+				+ ((this.limiter != null) ? ", limited by " + this.limiter : "") + "]";
 	}
 
 	/**

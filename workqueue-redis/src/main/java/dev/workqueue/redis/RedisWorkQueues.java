@@ -122,11 +122,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> name(String name) {
-			Objects.requireNonNull(name, "name");
-			if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
-				throw new IllegalArgumentException("name must be non-empty and without braces, was '" + name + "'");
-			}
-			this.name = name;
+			this.name = QueueKeys.checkName(name);
 			return this;
 		}
 
@@ -136,11 +132,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> keyPrefix(String prefix) {
-			Objects.requireNonNull(prefix, "prefix");
-			if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
-				throw new IllegalArgumentException("prefix must not contain braces, was '" + prefix + "'");
-			}
-			this.keyPrefix = prefix;
+			this.keyPrefix = QueueKeys.checkPrefix(prefix);
 			return this;
 		}
 
@@ -217,7 +209,7 @@ public final class RedisWorkQueues {
 		 * @return a new handle on the shared queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			return build();
+			return build(null);
 		}
 
 		/**
@@ -227,18 +219,17 @@ public final class RedisWorkQueues {
 		 * @return a new handle on the shared queue
 		 */
 		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
-			Objects.requireNonNull(limiter, "limiter");
-			return new RedisRateLimitingQueue<>(build(), limiter);
+			return build(Objects.requireNonNull(limiter, "limiter"));
 		}
 
-		private RedisWorkQueue<T> build() {
+		private RedisWorkQueue<T> build(RateLimiter<? super T> limiter) {
 			if (this.name == null) {
 				throw new IllegalStateException("name is required: instances with the same name share the queue");
 			}
 			RedisConnector connector = new RedisConnector(this.client, this.name, this.commandTimeout);
 			return new RedisWorkQueue<>(this.name, QueueKeys.of(this.keyPrefix, this.name), this.codec, connector,
 					(this.clock != null) ? this.clock : Clock.system(), this.clock == null, this.lease, this.heartbeat,
-					this.metrics);
+					this.metrics, limiter);
 		}
 
 		private static Duration atLeast(String option, Duration value, Duration floor) {

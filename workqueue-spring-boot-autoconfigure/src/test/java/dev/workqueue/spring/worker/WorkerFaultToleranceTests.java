@@ -1,5 +1,7 @@
 package dev.workqueue.spring.worker;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -70,20 +72,20 @@ class WorkerFaultToleranceTests {
 
 	@Test
 	void workerBacksOffWhileGetFailsLogsTheOutageOnceAndResumesByItself(CapturedOutput output) {
+		FlakyQueue flaky = new FlakyQueue(5);
 		this.contextRunner.withBean(FakeClock.class)
-			.withBean("orders", FlakyQueue.class, () -> new FlakyQueue(5))
+			.withBean("orders", RateLimitingQueue.class, () -> flaky.queue)
 			.withBean(FailingWorker.class)
 			.run((context) -> {
 				FakeClock clock = context.getBean(FakeClock.class);
 				FailingWorker worker = context.getBean(FailingWorker.class);
-				FlakyQueue orders = context.getBean(FlakyQueue.class);
-				orders.add("a");
+				flaky.queue.add("a");
 				// Each step ends the current backoff; the worker tries again.
 				await().atMost(TIMEOUT).until(() -> {
 					clock.step(Duration.ofSeconds(5));
 					return worker.calls.contains("a");
 				});
-				assertThat(orders.failedGets.get()).isEqualTo(5);
+				assertThat(flaky.failedGets.get()).isEqualTo(5);
 				assertThat(occurrences(output.getOut(), "failed to hand out an item to worker")).isOne();
 				assertThat(output).contains("Queue 'orders' answers again");
 				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
@@ -140,28 +142,32 @@ class WorkerFaultToleranceTests {
 
 	/**
 	 * A queue whose {@code get} fails a number of times first, as a queue whose backend
-	 * is unreachable does.
+	 * is unreachable does; every other call goes to a real queue.
 	 */
-	static final class FlakyQueue extends ForwardingRateLimitingQueue {
+	static final class FlakyQueue {
 
 		final AtomicInteger failedGets = new AtomicInteger();
 
-		private final int failures;
+		final RateLimitingQueue<Object> queue;
 
+		@SuppressWarnings("unchecked")
 		FlakyQueue(int failures) {
-			super(WorkQueues.builder()
+			RateLimitingQueue<Object> real = WorkQueues.builder()
 				.name("orders")
-				.buildRateLimitingQueue(new ItemExponentialFailureRateLimiter<>(Duration.ZERO, Duration.ZERO)));
-			this.failures = failures;
-		}
-
-		@Override
-		public Object get() throws InterruptedException {
-			if (this.failedGets.get() < this.failures) {
-				this.failedGets.incrementAndGet();
-				throw new IllegalStateException("backend unreachable");
-			}
-			return super.get();
+				.buildRateLimitingQueue(new ItemExponentialFailureRateLimiter<>(Duration.ZERO, Duration.ZERO));
+			this.queue = (RateLimitingQueue<Object>) Proxy.newProxyInstance(getClass().getClassLoader(),
+					new Class<?>[] { RateLimitingQueue.class }, (proxy, method, args) -> {
+						if (method.getName().equals("get") && this.failedGets.get() < failures) {
+							this.failedGets.incrementAndGet();
+							throw new IllegalStateException("backend unreachable");
+						}
+						try {
+							return method.invoke(real, args);
+						}
+						catch (InvocationTargetException ex) {
+							throw ex.getTargetException();
+						}
+					});
 		}
 
 	}
