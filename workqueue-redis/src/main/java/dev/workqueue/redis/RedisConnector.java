@@ -237,7 +237,7 @@ final class RedisConnector implements AutoCloseable {
 			this.closed = true;
 			this.client.removeListener(this.serverTracker);
 			StatefulConnection<String, String> open = this.connection;
-			if (open != null) {
+			if (open != null && open.isOpen()) {
 				open.closeAsync();
 			}
 		}

@@ -121,6 +121,11 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 	/** Notices received; a consumer waits only while it is unchanged. Guarded by lock. */
 	private long epoch;
 
+	/**
+	 * The {@link #epoch} at which a consumer last found nothing ready. Guarded by lock.
+	 */
+	private long emptyAtEpoch = -1;
+
 	/** Whether a notice asked the thread for a tick. Guarded by lock. */
 	private boolean tickRequested;
 
@@ -249,15 +254,29 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 	private T take(boolean bounded, long timeoutNanos) throws InterruptedException {
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		while (!this.shuttingDown) {
-			long seen = epoch();
-			List<Object> leased = this.redis.run(LuaScript.GET, ScriptOutputType.MULTI, this.keys, now(),
-					this.keys.channel(), this.leaseMicros);
-			if (!leased.isEmpty()) {
-				T item = accept(leased);
-				if (item != null) {
-					return item;
+			long seen;
+			boolean knownEmpty;
+			this.lock.lock();
+			try {
+				seen = this.epoch;
+				// A poll without a wait always asks Redis; a waiting consumer does not
+				// when another found the list empty and no notice came since.
+				knownEmpty = seen == this.emptyAtEpoch && (!bounded || timeoutNanos > 0);
+			}
+			finally {
+				this.lock.unlock();
+			}
+			if (!knownEmpty) {
+				List<Object> leased = this.redis.run(LuaScript.GET, ScriptOutputType.MULTI, this.keys, now(),
+						this.keys.channel(), this.leaseMicros);
+				if (!leased.isEmpty()) {
+					T item = accept(leased);
+					if (item != null) {
+						return item;
+					}
+					continue;
 				}
-				continue;
+				markEmpty(seen);
 			}
 			if (!awaitNotice(seen, bounded, deadlineNanos)) {
 				return null;
@@ -322,10 +341,17 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 		}
 	}
 
-	private long epoch() {
+	/**
+	 * Records that the ready list was empty at notice {@code seen}: until the next notice
+	 * (sent when the list stops being empty), other consumers wait without asking Redis,
+	 * so many idle consumers cost one script, not one each.
+	 */
+	private void markEmpty(long seen) {
 		this.lock.lock();
 		try {
-			return this.epoch;
+			if (this.epoch == seen) {
+				this.emptyAtEpoch = seen;
+			}
 		}
 		finally {
 			this.lock.unlock();
@@ -659,7 +685,9 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 
 	private void closePubSub() {
 		if (this.pubSub != null) {
-			this.pubSub.closeAsync();
+			if (this.pubSub.isOpen()) {
+				this.pubSub.closeAsync();
+			}
 			this.pubSub = null;
 		}
 	}
