@@ -55,6 +55,22 @@ final class RedisServers {
 		return shared;
 	}
 
+	/**
+	 * Skips the calling test, with one line on standard error, when {@code redis-server}
+	 * is not on the PATH (tests that start their own server need it), or fails it when
+	 * the Redis tests are required.
+	 */
+	static void assumeRedisServer() {
+		if (hasRedisServer()) {
+			return;
+		}
+		if (required()) {
+			throw new IllegalStateException("redis-server is not on the PATH, and the Redis tests are required");
+		}
+		System.err.println("*** SKIPPING: redis-server is not on the PATH ***");
+		org.junit.jupiter.api.Assumptions.abort("redis-server is not on the PATH");
+	}
+
 	static boolean hasRedisServer() {
 		try {
 			Process probe = new ProcessBuilder("redis-server", "--version").redirectErrorStream(true).start();
