@@ -1,0 +1,103 @@
+package dev.workqueue.redis;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.DelayingQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A three-master Redis Cluster on loopback, started by the test from
+ * {@code redis-server --cluster-enabled yes} and {@code redis-cli --cluster create}:
+ * queues whose names hash to different slots work, each with all its keys on one node.
+ */
+@RequiresRedis
+class RedisClusterTests {
+
+	private final List<RedisServers.Server> nodes = new ArrayList<>();
+
+	private RedisClusterClient client;
+
+	@BeforeEach
+	void startCluster() throws Exception {
+		RedisServers.assumeRedisServer();
+		for (int i = 0; i < 3; i++) {
+			int port = RedisServers.freePort();
+			this.nodes.add(RedisServers.start("--cluster-enabled", "yes", "--cluster-config-file",
+					"nodes-" + port + ".conf", "--cluster-node-timeout", "2000", "--appendonly", "no"));
+		}
+		List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+		this.nodes.forEach((node) -> create.add("127.0.0.1:" + node.port()));
+		create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+		Process process = new ProcessBuilder(create).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes());
+		assertThat(process.waitFor()).as(output).isZero();
+		this.client = RedisClusterClient.create(RedisURI.create("redis://127.0.0.1:" + this.nodes.get(0).port()));
+		await().atMost(Duration.ofSeconds(20)).until(this::clusterIsReady);
+	}
+
+	private boolean clusterIsReady() {
+		try (var connection = this.client.connect()) {
+			return connection.sync().clusterInfo().contains("cluster_state:ok");
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	@AfterEach
+	void stopCluster() throws IOException {
+		if (this.client != null) {
+			this.client.shutdown();
+		}
+		this.nodes.forEach(RedisServers.Server::kill);
+	}
+
+	@Test
+	void queuesInDifferentSlotsWorkAcrossTheCluster() throws Exception {
+		List<String> names = List.of("orders", "invoices", "emails", "reports");
+		assertThat(names.stream().map((name) -> SlotHash.getSlot("{" + name + "}")).distinct()).hasSizeGreaterThan(1);
+		for (String name : names) {
+			DelayingQueue<String> a = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+				.name(name)
+				.lease(Duration.ofSeconds(2))
+				.buildDelayingQueue();
+			DelayingQueue<String> b = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+				.name(name)
+				.buildDelayingQueue();
+			try {
+				a.add("x");
+				a.add("x");
+				b.add("y");
+				assertThat(b.poll(Duration.ofSeconds(5))).isEqualTo("x");
+				a.add("x");
+				assertThat(a.poll(Duration.ofSeconds(5))).isEqualTo("y");
+				assertThat(a.poll(Duration.ZERO)).as("x is being processed by b").isNull();
+				b.done("x");
+				assertThat(a.poll(Duration.ofSeconds(5))).isEqualTo("x");
+				a.done("x");
+				a.done("y");
+				b.addAfter("later", Duration.ofMillis(200));
+				assertThat(a.poll(Duration.ofSeconds(5))).isEqualTo("later");
+				a.done("later");
+				assertThat(a.stats().processing()).isZero();
+			}
+			finally {
+				a.shutDown();
+				b.shutDown();
+			}
+		}
+	}
+
+}
