@@ -12,6 +12,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.WorkQueueRegistry;
@@ -21,6 +22,7 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.withSettings;
 
 /**
  * Tests for {@link WorkQueuesHealthIndicator}.
@@ -51,6 +53,20 @@ class WorkQueuesHealthIndicatorTests {
 	void shutDownQueues() {
 		this.orders.shutDown();
 		this.invoices.shutDown();
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void downWhileASharedQueueCannotReachItsBackend() {
+		RateLimitingQueue<String> shared = mock(RateLimitingQueue.class,
+				withSettings().extraInterfaces(SharedWorkQueue.class));
+		given(shared.size()).willThrow(new IllegalStateException("Queue 'invoices' on Redis: could not connect"));
+		given(this.registry.<String>get("invoices")).willReturn(shared);
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("invoices",
+				"unreachable: Queue 'invoices' on Redis: could not connect");
+		assertThat(health.getDetails()).containsEntry("orders", "running");
 	}
 
 	@Test
