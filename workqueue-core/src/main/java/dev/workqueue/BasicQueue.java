@@ -1,6 +1,5 @@
 package dev.workqueue;
 
-import dev.workqueue.internal.ItemTable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -8,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.workqueue.internal.ItemTable;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 

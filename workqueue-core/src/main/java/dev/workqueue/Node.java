@@ -1,9 +1,9 @@
 package dev.workqueue;
 
-import dev.workqueue.internal.KeyedEntry;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+
+import dev.workqueue.internal.KeyedEntry;
 
 /**
  * One item's state in a {@link BasicQueue}: client-go's {@code dirty} and

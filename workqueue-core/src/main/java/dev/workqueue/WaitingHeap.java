@@ -1,8 +1,9 @@
 package dev.workqueue;
 
+import java.util.Arrays;
+
 import dev.workqueue.internal.ItemTable;
 import dev.workqueue.internal.KeyedEntry;
-import java.util.Arrays;
 
 /**
  * The delaying queue's waiting items: a binary min-heap of {@link WaitingEntry entries}

@@ -37,7 +37,11 @@ final class TimerEntry<K, V> extends KeyedEntry<K> {
 
 	TimerEntry(K key, V value, long dueNanos) {
 		// A sentinel has no key: hash 0, and it never enters the table.
-		super(key, (key != null) ? key.hashCode() : 0);
+		this(key, (key != null) ? key.hashCode() : 0, value, dueNanos);
+	}
+
+	TimerEntry(K key, int hash, V value, long dueNanos) {
+		super(key, hash);
 		this.value = value;
 		this.dueNanos = dueNanos;
 	}

@@ -231,9 +231,11 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		this.lock.lock();
 		try {
 			checkRunning();
-			TimerEntry<K, V> entry = this.table.get(key);
+			// One hashCode call: the probe and the new entry share it.
+			int hash = key.hashCode();
+			TimerEntry<K, V> entry = this.table.get(key, hash);
 			if (entry == null) {
-				entry = new TimerEntry<>(key, value, dueNanos);
+				entry = new TimerEntry<>(key, hash, value, dueNanos);
 				this.table.putIfAbsent(entry);
 			}
 			else {

@@ -11,9 +11,11 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -109,6 +111,9 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 	private final RateLimiter<? super T> limiter;
 
 	private final Map<T, Lease> held = new ConcurrentHashMap<>();
+
+	/** Calls of {@code done} and {@code handBack} under way. */
+	private final AtomicInteger releasing = new AtomicInteger();
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -361,19 +366,27 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 	@Override
 	public void done(T item) {
 		Objects.requireNonNull(item, "item");
-		Lease lease = this.held.remove(item);
-		if (lease == null) {
-			return;
+		// Counted before the item leaves held: the thread, which closes the connection
+		// once shut down with nothing held, waits for this script too.
+		this.releasing.incrementAndGet();
+		try {
+			Lease lease = this.held.remove(item);
+			if (lease == null) {
+				return;
+			}
+			long workNanos = this.clock.nanoTime() - lease.startedNanos();
+			record((metrics) -> metrics.done(workNanos));
+			// If this fails, the lease is no longer renewed: it runs out and the item
+			// comes back, at least once.
+			long answer = this.redis.run(LuaScript.DONE, ScriptOutputType.INTEGER, this.keys, now(),
+					this.keys.channel(), lease.encoded(), lease.token());
+			if (answer == 0) {
+				logger.log(Level.DEBUG, () -> "Queue '" + this.name + "': done of an item whose lease had run out");
+			}
 		}
-		signalIfNothingHeld();
-		long workNanos = this.clock.nanoTime() - lease.startedNanos();
-		record((metrics) -> metrics.done(workNanos));
-		// If this fails, the lease is no longer renewed: it runs out and the item comes
-		// back, at least once.
-		long answer = this.redis.run(LuaScript.DONE, ScriptOutputType.INTEGER, this.keys, now(), this.keys.channel(),
-				lease.encoded(), lease.token());
-		if (answer == 0) {
-			logger.log(Level.DEBUG, () -> "Queue '" + this.name + "': done of an item whose lease had run out");
+		finally {
+			this.releasing.decrementAndGet();
+			signalIfNothingHeld();
 		}
 	}
 
@@ -419,17 +432,28 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 
 	@Override
 	public int handBack() {
-		int handedBack = 0;
-		for (Map.Entry<T, Lease> entry : this.held.entrySet()) {
-			Lease lease = entry.getValue();
-			if (this.held.remove(entry.getKey(), lease)) {
-				this.redis.run(LuaScript.RELEASE, ScriptOutputType.INTEGER, this.keys, now(), this.keys.channel(),
-						lease.encoded(), lease.token());
-				handedBack++;
+		this.releasing.incrementAndGet();
+		try {
+			int handedBack = 0;
+			for (Map.Entry<T, Lease> entry : this.held.entrySet()) {
+				Lease lease = entry.getValue();
+				if (this.held.remove(entry.getKey(), lease)) {
+					this.redis.run(LuaScript.RELEASE, ScriptOutputType.INTEGER, this.keys, now(), this.keys.channel(),
+							lease.encoded(), lease.token());
+					handedBack++;
+				}
 			}
+			return handedBack;
 		}
-		signalIfNothingHeld();
-		return handedBack;
+		finally {
+			this.releasing.decrementAndGet();
+			signalIfNothingHeld();
+		}
+	}
+
+	/** Whether the thread has work: not shut down, or leases to renew or release. */
+	private boolean hasWork() {
+		return !this.shuttingDown || !this.held.isEmpty() || this.releasing.get() > 0;
 	}
 
 	private void signalIfNothingHeld() {
@@ -555,7 +579,7 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 	private void run() {
 		long renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
 		int failures = 0;
-		while (!this.shuttingDown || !this.held.isEmpty()) {
+		while (hasWork()) {
 			// Every wake-up time counts from the reading the scripts used: a clock that
 			// moved during a script must not push the next wake-up past a due time.
 			long nowNanos = this.clock.nanoTime();
@@ -659,8 +683,7 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 	private void sleepUntil(long deadlineNanos) {
 		this.lock.lock();
 		try {
-			while (!this.tickRequested && this.clock.nanoTime() < deadlineNanos
-					&& (!this.shuttingDown || !this.held.isEmpty())) {
+			while (!this.tickRequested && this.clock.nanoTime() < deadlineNanos && hasWork()) {
 				this.clock.awaitUntil(this.lock, this.tickerWakeUp, deadlineNanos);
 			}
 			this.tickRequested = false;
@@ -693,7 +716,7 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 	}
 
 	/** Calls a metrics hook; a hook that throws costs that call only. */
-	private void record(java.util.function.Consumer<WorkQueueMetrics> hook) {
+	private void record(Consumer<WorkQueueMetrics> hook) {
 		try {
 			hook.accept(this.metrics);
 		}

@@ -16,7 +16,7 @@ class RedisDelayingQueueContractTests extends DelayingQueueContract {
 
 	@Override
 	protected DelayingQueue<String> newQueue() {
-		return this.redis.builder("contract").clock(this.clock).buildDelayingQueue();
+		return this.redis.track(this.redis.builder("contract").clock(this.clock).buildDelayingQueue());
 	}
 
 	@Override

@@ -55,6 +55,14 @@ final class RedisFixture implements AutoCloseable {
 		for (AutoCloseable queue : this.opened) {
 			queue.close();
 		}
+		// A shut-down handle's thread ends once it holds nothing (items a test left in
+		// hand are handed back) and has run its last script: delete the keys after that.
+		for (AutoCloseable queue : this.opened) {
+			if (queue instanceof RedisWorkQueue<?> redisQueue) {
+				redisQueue.handBack();
+				redisQueue.thread().join(5000);
+			}
+		}
 		RedisCommands<String, String> redis = redis();
 		ScanCursor cursor = ScanCursor.INITIAL;
 		do {

@@ -1,5 +1,6 @@
 package dev.workqueue.spring.autoconfigure;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -115,8 +116,7 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	@Override
 	public String backend(String name) {
-		return this.rateLimiters.containsKey(name) ? backendOf(name).name().toLowerCase(java.util.Locale.ROOT)
-				: "unknown";
+		return this.rateLimiters.containsKey(name) ? backendOf(name).name().toLowerCase(Locale.ROOT) : "unknown";
 	}
 
 	private WorkQueueProperties.@Nullable RateLimit rateLimitOf(String name) {
