@@ -91,6 +91,9 @@ final class BasicQueue<T> implements WorkQueue<T> {
 	/** Guarded by lock. */
 	private int readyCount;
 
+	/** Nodes in state DIRTY (processing and added again); guarded by lock. */
+	private int dirtyCount;
+
 	/** Threads waiting in get/poll; guarded by lock. */
 	private int waitingConsumers;
 
@@ -135,6 +138,7 @@ final class BasicQueue<T> implements WorkQueue<T> {
 			}
 			else if (node.state == Node.PROCESSING) {
 				node.markDirty();
+				this.dirtyCount++;
 				node.queuedAtNanos = nowNanos;
 			}
 			else {
@@ -265,6 +269,7 @@ final class BasicQueue<T> implements WorkQueue<T> {
 			}
 			workNanos = this.processing.remove(node, this.timed ? this.clock.nanoTime() : 0);
 			if (node.state == Node.DIRTY) {
+				this.dirtyCount--;
 				node.markRequeued();
 				enqueue(node);
 			}
@@ -367,12 +372,12 @@ final class BasicQueue<T> implements WorkQueue<T> {
 		try {
 			int processingCount = this.processing.size();
 			if (!this.timed) {
-				return new WorkQueueStats(this.readyCount, processingCount, 0, 0, 0, 0, 0);
+				return new WorkQueueStats(this.readyCount, processingCount, 0, 0, 0, 0, 0, this.dirtyCount);
 			}
 			long nowNanos = this.clock.nanoTime();
-			long oldestQueuedNanos = (this.head != null) ? nowNanos - this.head.queuedAtNanos : 0;
-			return new WorkQueueStats(this.readyCount, processingCount, 0, 0, oldestQueuedNanos,
-					this.processing.unfinishedNanos(nowNanos), this.processing.longestNanos(nowNanos));
+			long headQueuedNanos = (this.head != null) ? nowNanos - this.head.queuedAtNanos : 0;
+			return new WorkQueueStats(this.readyCount, processingCount, 0, 0, headQueuedNanos,
+					this.processing.unfinishedNanos(nowNanos), this.processing.longestNanos(nowNanos), this.dirtyCount);
 		}
 		finally {
 			this.lock.unlock();

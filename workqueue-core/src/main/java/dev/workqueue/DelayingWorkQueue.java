@@ -301,8 +301,8 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 		// Read after the heap: an item that left it since is in the queue by now.
 		WorkQueueStats stats = this.queue.stats();
 		long retries = delayed + this.immediateAdds.sum();
-		return new WorkQueueStats(stats.depth(), stats.processing(), waiting, retries, stats.oldestQueuedNanos(),
-				stats.unfinishedWorkNanos(), stats.longestRunningProcessorNanos());
+		return new WorkQueueStats(stats.depth(), stats.processing(), waiting, retries, stats.headQueuedNanos(),
+				stats.unfinishedWorkNanos(), stats.longestRunningProcessorNanos(), stats.addedWhileProcessing());
 	}
 
 	/** Due items dropped because the wrapped queue threw on them, for tests. */

@@ -109,7 +109,7 @@ public interface WorkQueue<T> extends AutoCloseable {
 	 * @return the current figures
 	 */
 	default WorkQueueStats stats() {
-		return new WorkQueueStats(size(), 0, 0, 0, 0, 0, 0);
+		return new WorkQueueStats(size(), 0, 0, 0, 0, 0, 0, 0);
 	}
 
 	/**

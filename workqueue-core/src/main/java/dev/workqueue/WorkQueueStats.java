@@ -11,12 +11,25 @@ package dev.workqueue;
  * @param processing items handed out and not yet done
  * @param waiting items waiting for a delay (delaying queues only)
  * @param retries {@code addAfter} calls so far (client-go's {@code retries_total})
- * @param oldestQueuedNanos how long the oldest ready item has been queued
+ * @param headQueuedNanos how long the item next in line has been queued (an item added
+ * again while processing lines up behind older ones with its first add's time, so this is
+ * not always the oldest)
  * @param unfinishedWorkNanos summed time the items being processed have been in process
  * (client-go's {@code unfinished_work_seconds})
  * @param longestRunningProcessorNanos time the longest-running item has been in process
+ * @param addedWhileProcessing items being processed that were added again meanwhile: they
+ * line up again once done (client-go's dirty items that are also processing)
  */
-public record WorkQueueStats(int depth, int processing, int waiting, long retries, long oldestQueuedNanos,
-		long unfinishedWorkNanos, long longestRunningProcessorNanos) {
+public record WorkQueueStats(int depth, int processing, int waiting, long retries, long headQueuedNanos,
+		long unfinishedWorkNanos, long longestRunningProcessorNanos, int addedWhileProcessing) {
+
+	/**
+	 * Returns client-go's {@code workqueue_depth}: items added and not yet handed out, so
+	 * the ready items plus those added again while processing.
+	 * @return {@code depth() + addedWhileProcessing()}
+	 */
+	public int pending() {
+		return this.depth + this.addedWhileProcessing;
+	}
 
 }

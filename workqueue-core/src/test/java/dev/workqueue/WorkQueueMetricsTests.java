@@ -1,6 +1,7 @@
 package dev.workqueue;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.workqueue.time.FakeClock;
 import org.junit.jupiter.api.Test;
@@ -109,7 +110,7 @@ class WorkQueueMetricsTests {
 			assertThat(stats.processing()).isEqualTo(2);
 			assertThat(stats.waiting()).isOne();
 			assertThat(stats.retries()).isOne();
-			assertThat(Duration.ofNanos(stats.oldestQueuedNanos())).as("c, added at 0 s")
+			assertThat(Duration.ofNanos(stats.headQueuedNanos())).as("c, added at 0 s")
 				.isEqualTo(Duration.ofSeconds(6));
 			assertThat(Duration.ofNanos(stats.unfinishedWorkNanos())).as("a for 5 s, b for 3 s")
 				.isEqualTo(Duration.ofSeconds(8));
@@ -124,7 +125,7 @@ class WorkQueueMetricsTests {
 			queue.get();
 			stats = queue.stats();
 			assertThat(stats.depth()).isZero();
-			assertThat(stats.oldestQueuedNanos()).isZero();
+			assertThat(stats.headQueuedNanos()).isZero();
 		}
 	}
 
@@ -154,7 +155,35 @@ class WorkQueueMetricsTests {
 			queue.add("b");
 			queue.get();
 			this.clock.step(Duration.ofSeconds(5));
-			assertThat(queue.stats()).isEqualTo(new WorkQueueStats(1, 1, 0, 0, 0, 0, 0));
+			assertThat(queue.stats()).isEqualTo(new WorkQueueStats(1, 1, 0, 0, 0, 0, 0, 0));
+		}
+	}
+
+	@Test
+	void pendingCountsItemsAddedAgainWhileProcessingAsClientGoDepthDoes() throws Exception {
+		try (DelayingQueue<String> timed = queue();
+				WorkQueue<String> untimed = WorkQueues.<String>builder().clock(this.clock).buildQueue()) {
+			for (WorkQueue<String> queue : List.of(timed, untimed)) {
+				queue.add("a");
+				queue.add("b");
+				assertThat(queue.get()).isEqualTo("a");
+				queue.add("a");
+				queue.add("a");
+				WorkQueueStats stats = queue.stats();
+				assertThat(stats.depth()).as("size(): ready items only").isOne().isEqualTo(queue.size());
+				assertThat(stats.addedWhileProcessing()).isOne();
+				assertThat(stats.pending()).as("client-go's depth: b, and a added again").isEqualTo(2);
+				queue.done("a");
+				stats = queue.stats();
+				assertThat(stats.depth()).isEqualTo(2);
+				assertThat(stats.addedWhileProcessing()).isZero();
+				assertThat(stats.pending()).isEqualTo(2);
+				queue.get();
+				queue.done("b");
+				queue.get();
+				queue.done("a");
+				assertThat(queue.stats().pending()).isZero();
+			}
 		}
 	}
 

@@ -29,7 +29,7 @@ class WorkQueuesBuilderTests {
 			assertThat(QueueKind.delaying(queue).heartbeatNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
 			queue.addAfter("a", Duration.ofMillis(1));
 			assertThat(queue.poll(Duration.ofSeconds(1))).as("real time passes").isEqualTo("a");
-			assertThat(queue.stats().oldestQueuedNanos()).isZero();
+			assertThat(queue.stats().headQueuedNanos()).isZero();
 		}
 	}
 

@@ -9,7 +9,9 @@ import java.util.List;
  * {@code ItemExponentialFailureRateLimiter}: {@link #when} returns
  * {@code baseDelay * 2^n}, where {@code n} is how many times the item failed before
  * (base, 2·base, 4·base, …), capped at {@code maxDelay}. {@link #forget} starts the item
- * over at {@code baseDelay}.
+ * over at {@code baseDelay}. Optionally, a {@link Jitter} draws each delay from
+ * {@code [d * (1 - jitter), d]} instead, so that items failing together spread their
+ * retries (our addition; off by default).
  * <p>
  * <b>How it works.</b> The constructor computes every distinct delay once, doubling the
  * base until it reaches the cap (at most a few dozen entries), and any further failure
@@ -30,6 +32,8 @@ public final class ItemExponentialFailureRateLimiter<T> extends FailureCountingR
 
 	private final Duration maxDelay;
 
+	private final Jitter jitter;
+
 	/**
 	 * {@code delays[n]} is the delay after {@code n} earlier failures; the last is the
 	 * cap.
@@ -45,6 +49,25 @@ public final class ItemExponentialFailureRateLimiter<T> extends FailureCountingR
 	 * than {@code baseDelay}
 	 */
 	public ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
+		this(baseDelay, maxDelay, Jitter.NONE);
+	}
+
+	/**
+	 * Creates a limiter whose delays start at {@code baseDelay} and double up to
+	 * {@code maxDelay}, each then shortened by a random part of at most {@code jitter}.
+	 * @param baseDelay the delay after the first failure, zero or positive
+	 * @param maxDelay the largest delay, not less than {@code baseDelay}
+	 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}; 0
+	 * for client-go's exact delays
+	 * @throws IllegalArgumentException if a delay is negative, {@code maxDelay} is less
+	 * than {@code baseDelay}, or {@code jitter} is outside {@code [0, 1]}
+	 */
+	public ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay, double jitter) {
+		this(baseDelay, maxDelay, Jitter.of(jitter));
+	}
+
+	ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay, Jitter jitter) {
+		this.jitter = jitter;
 		this.baseDelay = Preconditions.requireNonNegative(baseDelay, "baseDelay");
 		this.maxDelay = Preconditions.requireNonNegative(maxDelay, "maxDelay");
 		if (maxDelay.compareTo(baseDelay) < 0) {
@@ -69,12 +92,13 @@ public final class ItemExponentialFailureRateLimiter<T> extends FailureCountingR
 	@Override
 	public Duration when(T item) {
 		int earlierFailures = countFailure(item);
-		return this.delays[Math.min(earlierFailures, this.delays.length - 1)];
+		return this.jitter.apply(this.delays[Math.min(earlierFailures, this.delays.length - 1)]);
 	}
 
 	@Override
 	public String toString() {
-		return "ItemExponentialFailureRateLimiter[baseDelay=" + this.baseDelay + ", maxDelay=" + this.maxDelay + "]";
+		return "ItemExponentialFailureRateLimiter[baseDelay=" + this.baseDelay + ", maxDelay=" + this.maxDelay
+				+ ((this.jitter != Jitter.NONE) ? ", jitter=" + this.jitter.fraction() : "") + "]";
 	}
 
 }

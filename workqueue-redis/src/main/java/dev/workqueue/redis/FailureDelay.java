@@ -2,6 +2,8 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 
+import dev.workqueue.ratelimit.Jitter;
+
 /**
  * How a failure-counting limiter turns an item's earlier failures into a delay.
  */
@@ -15,15 +17,21 @@ sealed interface FailureDelay {
 	Duration after(long failures);
 
 	/**
-	 * {@code base * 2^failures}, capped at {@code max} without overflowing.
+	 * {@code base * 2^failures}, capped at {@code max} without overflowing, then
+	 * shortened by the jitter.
 	 *
 	 * @param base the first delay
 	 * @param max the cap
+	 * @param jitter cuts each delay by a random part; {@link Jitter#NONE} for none
 	 */
-	record Exponential(Duration base, Duration max) implements FailureDelay {
+	record Exponential(Duration base, Duration max, Jitter jitter) implements FailureDelay {
 
 		@Override
 		public Duration after(long failures) {
+			return this.jitter.apply(exact(failures));
+		}
+
+		private Duration exact(long failures) {
 			if (this.base.isZero()) {
 				return Duration.ZERO;
 			}

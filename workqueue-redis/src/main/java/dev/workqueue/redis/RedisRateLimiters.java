@@ -7,6 +7,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
+import dev.workqueue.ratelimit.Jitter;
 import dev.workqueue.ratelimit.MaxOfRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.time.Clock;
@@ -138,6 +139,19 @@ public final class RedisRateLimiters {
 		 * @return the limiter
 		 */
 		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
+			return exponential(baseDelay, maxDelay, 0);
+		}
+
+		/**
+		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay},
+		 * each delay then shortened by a random part of at most {@code jitter} (see
+		 * {@link Jitter}).
+		 * @param baseDelay the first delay, not negative
+		 * @param maxDelay the cap, at least {@code baseDelay}
+		 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}
+		 * @return the limiter
+		 */
+		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
 			Objects.requireNonNull(baseDelay, "baseDelay");
 			Objects.requireNonNull(maxDelay, "maxDelay");
 			if (baseDelay.isNegative()) {
@@ -147,7 +161,7 @@ public final class RedisRateLimiters {
 				throw new IllegalArgumentException("maxDelay must be >= baseDelay, was " + maxDelay);
 			}
 			return new SharedFailureRateLimiter<>(connector(), this.codec, key("failures:exponential"),
-					new FailureDelay.Exponential(baseDelay, maxDelay));
+					new FailureDelay.Exponential(baseDelay, maxDelay, Jitter.of(jitter)));
 		}
 
 		/**

@@ -498,8 +498,10 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 			unfinished += age;
 			longest = Math.max(longest, age);
 		}
-		return new WorkQueueStats((int) (long) shared.get(0), (int) (long) shared.get(2), (int) (long) shared.get(3),
-				this.retries.sum(), 0, unfinished, longest);
+		int ready = (int) (long) shared.get(0);
+		int dirty = (int) (long) shared.get(1);
+		return new WorkQueueStats(ready, (int) (long) shared.get(2), (int) (long) shared.get(3), this.retries.sum(), 0,
+				unfinished, longest, dirty - ready);
 	}
 
 	@Override

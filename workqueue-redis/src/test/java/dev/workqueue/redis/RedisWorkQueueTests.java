@@ -102,6 +102,9 @@ class RedisWorkQueueTests {
 		b.add("x");
 		assertThat(b.poll(Duration.ZERO)).as("never two holders").isNull();
 		assertThat(((SharedQueue) b).depth()).as("client-go's depth counts it").isOne();
+		assertThat(b.stats().addedWhileProcessing()).isOne();
+		assertThat(b.stats().pending()).isOne();
+		assertThat(b.size()).isZero();
 		a.done("x");
 		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
 		b.done("x");
@@ -369,6 +372,25 @@ class RedisWorkQueueTests {
 		a.forget("x");
 		assertThat(b.numRequeues("x")).isZero();
 		a.done("x");
+	}
+
+	@Test
+	void jitterCutsEachSharedDelayByAtMostItsFraction() {
+		RateLimiter<String> limiter = RedisRateLimiters.builder(this.redis.client, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.clock(this.clock)
+			.exponential(Duration.ofSeconds(1), Duration.ofSeconds(100), 0.5);
+		for (long exact = 1; exact <= 8; exact *= 2) {
+			assertThat(limiter.when("x")).isBetween(Duration.ofMillis(500 * exact), Duration.ofSeconds(exact));
+		}
+		assertThat(limiter.numRequeues("x")).isEqualTo(4);
+		limiter.forget("x");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedisRateLimiters.builder(this.redis.client, ItemCodec.strings())
+				.name("q")
+				.exponential(Duration.ZERO, Duration.ZERO, -0.5))
+			.withMessageContaining("jitter");
 	}
 
 	@Test

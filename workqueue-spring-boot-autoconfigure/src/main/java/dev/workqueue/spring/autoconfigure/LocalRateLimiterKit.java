@@ -18,8 +18,8 @@ import dev.workqueue.time.Clock;
 record LocalRateLimiterKit(Clock clock) implements RateLimiterKit {
 
 	@Override
-	public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay) {
-		return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay);
+	public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
+		return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay, jitter);
 	}
 
 	@Override

@@ -18,7 +18,7 @@ import dev.workqueue.ratelimit.WithMaxWaitRateLimiter;
  */
 interface RateLimiterKit {
 
-	RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay);
+	RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay, double jitter);
 
 	RateLimiter<Object> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts);
 
@@ -43,7 +43,7 @@ interface RateLimiterKit {
 		List<RateLimiter<Object>> limiters = new ArrayList<>();
 		WorkQueueProperties.Exponential exponential = properties.getExponential();
 		if (exponential != null) {
-			limiters.add(exponential(exponential.getBaseDelay(), exponential.getMaxDelay()));
+			limiters.add(exponential(exponential.getBaseDelay(), exponential.getMaxDelay(), exponential.getJitter()));
 		}
 		WorkQueueProperties.FastSlow fastSlow = properties.getFastSlow();
 		if (fastSlow != null) {

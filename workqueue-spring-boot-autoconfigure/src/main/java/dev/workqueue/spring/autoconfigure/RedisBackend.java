@@ -175,8 +175,8 @@ final class RedisBackend implements RedisQueueSource, DisposableBean {
 	private record SharedRateLimiterKit(RedisRateLimiters.Builder<Object> limiters) implements RateLimiterKit {
 
 		@Override
-		public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay) {
-			return this.limiters.exponential(baseDelay, maxDelay);
+		public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
+			return this.limiters.exponential(baseDelay, maxDelay, jitter);
 		}
 
 		@Override

@@ -359,6 +359,13 @@ public class WorkQueueProperties {
 		 */
 		private Duration maxDelay = Duration.ofSeconds(1000);
 
+		/**
+		 * Largest part of each delay cut at random, in [0, 1], so that items failing
+		 * together do not retry in lockstep: each delay d is drawn uniformly from [d * (1
+		 * - jitter), d]. Not in client-go; 0 keeps its exact delays.
+		 */
+		private double jitter;
+
 		public Duration getBaseDelay() {
 			return this.baseDelay;
 		}
@@ -373,6 +380,14 @@ public class WorkQueueProperties {
 
 		public void setMaxDelay(Duration maxDelay) {
 			this.maxDelay = maxDelay;
+		}
+
+		public double getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(double jitter) {
+			this.jitter = jitter;
 		}
 
 	}

@@ -190,6 +190,10 @@ final class WorkQueuePropertiesValidator {
 				problems.add(prefix + ".exponential.max-delay must be >= base-delay ("
 						+ print(exponential.getBaseDelay()) + "), was " + print(exponential.getMaxDelay()));
 			}
+			// Written as a negated comparison so that NaN fails too.
+			if (!(exponential.getJitter() >= 0 && exponential.getJitter() <= 1)) {
+				problems.add(prefix + ".exponential.jitter must be between 0 and 1, was " + exponential.getJitter());
+			}
 		}
 		WorkQueueProperties.FastSlow fastSlow = rateLimit.getFastSlow();
 		if (fastSlow != null) {

@@ -133,8 +133,10 @@ public final class WorkQueueMeters {
 		Objects.requireNonNull(queueName, "queueName");
 		Objects.requireNonNull(queue, "queue");
 		// The functions must not capture the queue: the gauge holds them strongly.
-		Gauge depth = Gauge.builder(DEPTH, queue, (q) -> reportsShared(q) ? q.size() : 0)
-			.description("Items in the work queue ready to be handed out to a worker")
+		// client-go's depth: added and not yet handed out, so items added again while
+		// processing count too (size() leaves them out until done).
+		Gauge depth = Gauge.builder(DEPTH, queue, (q) -> reportsShared(q) ? q.stats().pending() : 0)
+			.description("Items added to the work queue and not yet handed out to a worker")
 			.tag(NAME_TAG, queueName)
 			.register(this.registry);
 		TimeGauge unfinishedWork = TimeGauge

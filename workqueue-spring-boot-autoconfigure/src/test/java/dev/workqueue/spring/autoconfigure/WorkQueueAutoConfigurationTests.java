@@ -295,6 +295,21 @@ class WorkQueueAutoConfigurationTests {
 			});
 	}
 
+	@Test
+	void exponentialJitterDrawsEachDelayWithinItsFraction() {
+		String prefix = "workqueue.queues.orders.rate-limiter.exponential.";
+		this.contextRunner.withPropertyValues(prefix + "base-delay=100ms", prefix + "jitter=0.5")
+			.withUserConfiguration(FakeClockConfiguration.class)
+			.run((context) -> {
+				dev.workqueue.ratelimit.RateLimiter<Object> limiter = rateLimiter(
+						context.getBean(WorkQueueDetails.class));
+				assertThat(limiter.toString()).contains("jitter=0.5");
+				for (long exact = 100; exact <= 800; exact *= 2) {
+					assertThat(limiter.when("a")).isBetween(Duration.ofMillis(exact / 2), Duration.ofMillis(exact));
+				}
+			});
+	}
+
 	@SuppressWarnings("unchecked")
 	private static dev.workqueue.ratelimit.RateLimiter<Object> rateLimiter(WorkQueueDetails registry) {
 		return (dev.workqueue.ratelimit.RateLimiter<Object>) registry.rateLimiter("orders").orElseThrow();

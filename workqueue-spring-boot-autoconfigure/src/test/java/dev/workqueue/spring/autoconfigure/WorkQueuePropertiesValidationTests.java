@@ -63,6 +63,12 @@ class WorkQueuePropertiesValidationTests {
 						limiter + "exponential.max-delay must not be negative, was -1s"),
 				Arguments.of(limiter + "exponential.max-delay=1ms",
 						limiter + "exponential.max-delay must be >= base-delay (5ms), was 1ms"),
+				Arguments.of(limiter + "exponential.jitter=1.5",
+						limiter + "exponential.jitter must be between 0 and 1, was 1.5"),
+				Arguments.of(limiter + "exponential.jitter=-0.1",
+						limiter + "exponential.jitter must be between 0 and 1, was -0.1"),
+				Arguments.of(limiter + "exponential.jitter=NaN",
+						limiter + "exponential.jitter must be between 0 and 1, was NaN"),
 				Arguments.of(limiter + "fast-slow.fast-delay=-1ms",
 						limiter + "fast-slow.fast-delay must not be negative, was -1ms"),
 				Arguments.of(limiter + "fast-slow.slow-delay=-1ms",
@@ -90,7 +96,8 @@ class WorkQueuePropertiesValidationTests {
 
 	private static String knownKeys() {
 		return "backend, concurrency, max-retries, rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
-				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.max-delay, "
+				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.jitter, "
+				+ "rate-limiter.exponential.max-delay, "
 				+ "rate-limiter.fast-slow.fast-delay, rate-limiter.fast-slow.max-fast-attempts, "
 				+ "rate-limiter.fast-slow.slow-delay, rate-limiter.item-bucket.burst, rate-limiter.item-bucket.qps, "
 				+ "rate-limiter.max-wait, shutdown-timeout";
@@ -112,6 +119,9 @@ class WorkQueuePropertiesValidationTests {
 		}
 		if (key.endsWith("delay") || key.endsWith("timeout") || key.endsWith("wait")) {
 			return "1s";
+		}
+		if (key.endsWith("jitter")) {
+			return "0.2";
 		}
 		return "2";
 	}

@@ -116,6 +116,23 @@ class WorkQueueMetersTests {
 	}
 
 	@Test
+	void depthCountsAnItemAddedAgainWhileProcessingAsClientGoDoes() throws InterruptedException {
+		try (DelayingQueue<String> queue = queue("orders", new FakeClock())) {
+			queue.add("a");
+			assertThat(queue.get()).isEqualTo("a");
+			queue.add("a");
+			assertThat(queue.size()).as("size(): ready items only").isZero();
+			assertThat(gauge("workqueue.depth").value()).as("client-go: added and not yet handed out").isEqualTo(1);
+			assertThat(counter("workqueue.adds").count()).isEqualTo(2);
+			queue.done("a");
+			assertThat(queue.size()).isOne();
+			assertThat(gauge("workqueue.depth").value()).isEqualTo(1);
+			assertThat(queue.get()).isEqualTo("a");
+			assertThat(gauge("workqueue.depth").value()).isZero();
+		}
+	}
+
+	@Test
 	void everyDelayedAddIsARetryAndWaitsAsADelayedItem() {
 		FakeClock clock = new FakeClock();
 		try (DelayingQueue<String> queue = queue("orders", clock)) {

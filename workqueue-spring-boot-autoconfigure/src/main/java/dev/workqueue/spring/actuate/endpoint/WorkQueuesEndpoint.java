@@ -118,7 +118,7 @@ public final class WorkQueuesEndpoint {
 			.toList();
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
 		return new WorkQueueDescriptor(name, this.backends.apply(name), stats.depth(), stats.processing(),
-				stats.waiting(), concurrency, stats.retries(), workersAlive, seconds(stats.oldestQueuedNanos()),
+				stats.waiting(), concurrency, stats.retries(), workersAlive, seconds(stats.headQueuedNanos()),
 				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), workers);
 	}
 
@@ -148,7 +148,9 @@ public final class WorkQueuesEndpoint {
 	 * containers
 	 * @param retries delayed adds so far, retries included
 	 * @param workersAlive worker threads alive, summed over its worker containers
-	 * @param oldestItemAgeSeconds how long the oldest ready item has been queued
+	 * @param nextItemAgeSeconds how long the ready item next in line has been queued (an
+	 * item added again while processing lines up behind newer ones, so this is not always
+	 * the oldest)
 	 * @param longestRunningSeconds how long the item in process for the longest has been
 	 * in process
 	 * @param rateLimiter the rate limiter in use, {@code null} when unknown
@@ -156,7 +158,7 @@ public final class WorkQueuesEndpoint {
 	 * @param workers the worker containers serving the queue
 	 */
 	public record WorkQueueDescriptor(String name, String backend, int depth, int processing, int waiting,
-			int concurrency, long retries, int workersAlive, double oldestItemAgeSeconds, double longestRunningSeconds,
+			int concurrency, long retries, int workersAlive, double nextItemAgeSeconds, double longestRunningSeconds,
 			@Nullable String rateLimiter, boolean shuttingDown,
 			List<WorkerDescriptor> workers) implements OperationResponseBody {
 

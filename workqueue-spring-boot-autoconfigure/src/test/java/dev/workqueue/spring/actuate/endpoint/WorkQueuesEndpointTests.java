@@ -96,7 +96,7 @@ class WorkQueuesEndpointTests {
 		assertThat(descriptor.retries()).isEqualTo(1);
 		assertThat(descriptor.concurrency()).isEqualTo(6);
 		assertThat(descriptor.workersAlive()).isEqualTo(5);
-		assertThat(descriptor.oldestItemAgeSeconds()).isEqualTo(4.0);
+		assertThat(descriptor.nextItemAgeSeconds()).isEqualTo(4.0);
 		assertThat(descriptor.longestRunningSeconds()).isEqualTo(3.0);
 		assertThat(descriptor.rateLimiter()).isEqualTo(this.ordersLimiter.toString());
 		assertThat(descriptor.shuttingDown()).isFalse();
