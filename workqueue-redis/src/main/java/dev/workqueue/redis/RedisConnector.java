@@ -4,19 +4,23 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisScriptingCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -30,9 +34,12 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
  * <p>
  * Scripts run with {@code EVALSHA}; a server that does not know a script yet (first use,
  * restart, failover) answers {@code NOSCRIPT} and gets it once with {@code EVAL}. Calls
- * are synchronous and bounded by the connection's command timeout. Lettuce multiplexes
- * the connection, so concurrent callers never wait for each other's round trip, and no
- * blocking command ever runs on it.
+ * are synchronous and bounded by the command timeout. An interrupt does not cut a call
+ * short: the caller waits for the answer and finds its interrupt status set after. A
+ * script cut short could have leased an item on the server that its caller then never
+ * learns of (workers are interrupted to pause them). Lettuce multiplexes the connection,
+ * so concurrent callers never wait for each other's round trip, and no blocking command
+ * ever runs on it.
  * <p>
  * Thread-safe. The connection is published through a volatile field.
  */
@@ -63,7 +70,7 @@ final class RedisConnector implements AutoCloseable {
 
 	private volatile StatefulConnection<String, String> connection;
 
-	private volatile RedisScriptingCommands<String, String> commands;
+	private volatile RedisScriptingAsyncCommands<String, String> commands;
 
 	private volatile boolean closed;
 
@@ -123,12 +130,42 @@ final class RedisConnector implements AutoCloseable {
 	}
 
 	private <R> R eval(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-		RedisScriptingCommands<String, String> commands = commands();
+		RedisScriptingAsyncCommands<String, String> commands = commands();
 		try {
-			return commands.evalsha(script.sha1(), type, keys, args);
+			return answer(commands.evalsha(script.sha1(), type, keys, args));
 		}
 		catch (RedisNoScriptException ex) {
-			return commands.eval(script.source(), type, keys, args);
+			return answer(commands.eval(script.source(), type, keys, args));
+		}
+	}
+
+	/**
+	 * Waits for a command's answer, at most the command timeout, through interrupts: the
+	 * interrupt status is set again once the answer is in.
+	 */
+	private <R> R answer(RedisFuture<R> future) {
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					if (!future.await(this.commandTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+						future.cancel(true);
+						throw new RedisCommandTimeoutException("Command timed out after " + this.commandTimeout);
+					}
+					return future.toCompletableFuture().join();
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+				catch (CompletionException ex) {
+					throw (ex.getCause() instanceof RedisException redis) ? redis : new RedisException(ex.getCause());
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
@@ -195,8 +232,8 @@ final class RedisConnector implements AutoCloseable {
 				"Queue '" + this.queueName + "' on " + this.server + ": " + what + ": " + cause.getMessage(), cause);
 	}
 
-	private RedisScriptingCommands<String, String> commands() {
-		RedisScriptingCommands<String, String> commands = this.commands;
+	private RedisScriptingAsyncCommands<String, String> commands() {
+		RedisScriptingAsyncCommands<String, String> commands = this.commands;
 		if (commands != null) {
 			return commands;
 		}
@@ -207,10 +244,9 @@ final class RedisConnector implements AutoCloseable {
 			if (this.commands == null) {
 				try {
 					StatefulConnection<String, String> opened = connect();
-					opened.setTimeout(this.commandTimeout);
 					this.connection = opened;
 					this.commands = (opened instanceof StatefulRedisConnection<String, String> standalone)
-							? standalone.sync() : ((StatefulRedisClusterConnection<String, String>) opened).sync();
+							? standalone.async() : ((StatefulRedisClusterConnection<String, String>) opened).async();
 				}
 				catch (RedisException ex) {
 					throw failure("could not connect", ex);

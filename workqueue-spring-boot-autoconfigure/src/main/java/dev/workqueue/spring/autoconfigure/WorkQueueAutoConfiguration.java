@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
 @Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.RedisBackendConfiguration.class,
-		WorkQueueConfigurations.WorkerConfiguration.class })
+		WorkQueueConfigurations.WorkerConfiguration.class, WorkQueueConfigurations.ObservationConfiguration.class })
 public final class WorkQueueAutoConfiguration {
 
 }

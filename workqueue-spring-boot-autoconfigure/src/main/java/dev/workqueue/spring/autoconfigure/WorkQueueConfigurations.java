@@ -1,7 +1,10 @@
 package dev.workqueue.spring.autoconfigure;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.thread.Threading;
@@ -12,7 +15,10 @@ import org.springframework.core.env.Environment;
 
 import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.observation.MicrometerWorkObservations;
+import dev.workqueue.spring.observation.WorkItemObservationConvention;
 import dev.workqueue.spring.worker.QueueWorkerAnnotationBeanPostProcessor;
+import dev.workqueue.spring.worker.WorkObservations;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.time.Clock;
 
@@ -82,9 +88,35 @@ final class WorkQueueConfigurations {
 		@ConditionalOnMissingBean
 		WorkerContainerRegistry workerContainerRegistry(QueueWorkerAnnotationBeanPostProcessor endpoints,
 				WorkQueueRegistry workQueueRegistry, WorkQueueFactory workQueueFactory, ObjectProvider<Clock> clock,
-				ApplicationEventPublisher publisher, Environment environment) {
-			return new WorkerContainerRegistry(endpoints, workQueueRegistry, workQueueFactory::workerSettings,
-					clock.getIfAvailable(Clock::system), publisher, Threading.VIRTUAL.isActive(environment));
+				ApplicationEventPublisher publisher, Environment environment,
+				ObjectProvider<WorkObservations> observations) {
+			WorkerContainerRegistry registry = new WorkerContainerRegistry(endpoints, workQueueRegistry,
+					workQueueFactory::workerSettings, clock.getIfAvailable(Clock::system), publisher,
+					Threading.VIRTUAL.isActive(environment));
+			observations.ifAvailable(registry::setObservations);
+			return registry;
+		}
+
+	}
+
+	/**
+	 * A Micrometer Observation per worker invocation, when Micrometer's observation API
+	 * is on the class path, an {@code ObservationRegistry} bean exists, and
+	 * {@code workqueue.observation.enabled} is not {@code false}.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.micrometer.observation.ObservationRegistry")
+	@ConditionalOnBooleanProperty(name = "workqueue.observation.enabled", matchIfMissing = true)
+	static class ObservationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		WorkObservations workQueueObservations(ObjectProvider<ObservationRegistry> registry,
+				ObjectProvider<WorkItemObservationConvention> convention) {
+			ObservationRegistry observationRegistry = registry.getIfUnique();
+			return (observationRegistry != null)
+					? new MicrometerWorkObservations(observationRegistry, convention.getIfUnique())
+					: WorkObservations.NONE;
 		}
 
 	}

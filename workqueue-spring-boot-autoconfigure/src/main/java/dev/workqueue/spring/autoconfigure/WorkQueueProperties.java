@@ -47,6 +47,11 @@ public class WorkQueueProperties {
 	 */
 	private final Redis redis = new Redis();
 
+	/**
+	 * Observation of worker invocations, for tracing.
+	 */
+	private final Observation observation = new Observation();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -65,6 +70,32 @@ public class WorkQueueProperties {
 
 	public Redis getRedis() {
 		return this.redis;
+	}
+
+	public Observation getObservation() {
+		return this.observation;
+	}
+
+	/**
+	 * Observation of worker invocations.
+	 */
+	public static class Observation {
+
+		/**
+		 * Whether each worker invocation runs in a Micrometer Observation named
+		 * workqueue.process (a span per item with Micrometer Tracing). Takes effect when
+		 * an ObservationRegistry bean exists.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	/**

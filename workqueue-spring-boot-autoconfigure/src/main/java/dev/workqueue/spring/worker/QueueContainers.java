@@ -41,15 +41,21 @@ final class QueueContainers {
 
 	private final Clock clock;
 
+	private final WorkObservations observations;
+
 	private final List<WorkerContainer> containers = new CopyOnWriteArrayList<>();
+
+	/** Whether the queue's workers are paused; containers added later start so. */
+	private volatile boolean paused;
 
 	private int waitingAtShutdown;
 
 	private long deadlineNanos;
 
 	QueueContainers(String queueName, RateLimitingQueue<Object> queue, WorkerSettings settings, TaskExecutor executor,
-			WorkOutcomes outcomes, Clock clock) {
+			WorkOutcomes outcomes, Clock clock, WorkObservations observations) {
 		this.queueName = queueName;
+		this.observations = observations;
 		this.queue = queue;
 		this.settings = settings;
 		this.executor = executor;
@@ -65,9 +71,41 @@ final class QueueContainers {
 	WorkerContainer addContainer(WorkerEndpoint endpoint) {
 		Integer concurrency = endpoint.concurrency();
 		WorkerContainer container = new WorkerContainer(endpoint, this.queueName, this.queue, this.outcomes,
-				this.executor, this.clock, (concurrency != null) ? concurrency : this.settings.concurrency());
+				this.executor, this.clock, this.observations,
+				(concurrency != null) ? concurrency : this.settings.concurrency(), this.paused);
 		this.containers.add(container);
 		return container;
+	}
+
+	/**
+	 * Pauses or resumes every container of the queue.
+	 * @param paused {@code true} to stop taking items, {@code false} to take them again
+	 */
+	void setPaused(boolean paused) {
+		this.paused = paused;
+		this.containers.forEach(paused ? WorkerContainer::pause : WorkerContainer::resume);
+	}
+
+	boolean isPaused() {
+		return this.paused;
+	}
+
+	/**
+	 * Spreads {@code concurrency} threads over the containers, as evenly as can be, the
+	 * first ones taking one more when it does not divide.
+	 * @param concurrency the queue's number of worker threads, at least the number of
+	 * containers
+	 */
+	void resize(int concurrency) {
+		int count = this.containers.size();
+		for (int i = 0; i < count; i++) {
+			this.containers.get(i).resize(concurrency / count + ((i < concurrency % count) ? 1 : 0));
+		}
+	}
+
+	/** Number of worker methods serving the queue. */
+	int size() {
+		return this.containers.size();
 	}
 
 	/**

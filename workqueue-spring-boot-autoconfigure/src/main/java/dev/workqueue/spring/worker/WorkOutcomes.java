@@ -55,20 +55,22 @@ final class WorkOutcomes {
 	 * The worker method returned: forget, requeue or requeue later, as it asked.
 	 * @param item the item
 	 * @param result what the method returned; {@code null} for {@code void}
+	 * @return what became of the item
 	 */
-	void finished(Object item, @Nullable WorkResult result) {
+	WorkOutcome finished(Object item, @Nullable WorkResult result) {
 		if (result instanceof WorkResult.Requeue) {
 			requeueRateLimited(item);
+			return WorkOutcome.REQUEUE;
 		}
-		else if (result instanceof WorkResult.RequeueAfter requeueAfter) {
+		if (result instanceof WorkResult.RequeueAfter requeueAfter) {
 			forget(item);
 			if (!refusedAtShutdown(item)) {
 				this.queue.addAfter(item, requeueAfter.delay());
 			}
+			return WorkOutcome.REQUEUE_AFTER;
 		}
-		else {
-			forget(item);
-		}
+		forget(item);
+		return WorkOutcome.DONE;
 	}
 
 	/**
@@ -76,28 +78,31 @@ final class WorkOutcomes {
 	 * exceed {@code max-retries}.
 	 * @param item the item
 	 * @param exception what the method threw
+	 * @return {@link WorkOutcome#FAILED} or {@link WorkOutcome#GAVE_UP}
 	 */
-	void failed(Object item, Throwable exception) {
+	WorkOutcome failed(Object item, Throwable exception) {
 		int attempts = this.failures.merge(item, 1, Integer::sum);
-		if (this.settings.retries(attempts)) {
-			if (logger.isDebugEnabled()) {
-				logger.debug(LogMessage.format("Retrying item %s of queue '%s' after %d failed attempt(s)",
-						Items.describe(item), this.queueName, attempts), exception);
-			}
-			requeueRateLimited(item);
-		}
-		else {
+		if (!this.settings.retries(attempts)) {
 			giveUp(item, attempts, exception);
+			return WorkOutcome.GAVE_UP;
 		}
+		if (logger.isDebugEnabled()) {
+			logger.debug(LogMessage.format("Retrying item %s of queue '%s' after %d failed attempt(s)",
+					Items.describe(item), this.queueName, attempts), exception);
+		}
+		requeueRateLimited(item);
+		return WorkOutcome.FAILED;
 	}
 
 	/**
 	 * The item cannot be passed to the worker method: give up on it at once.
 	 * @param item the item
 	 * @param reason why
+	 * @return {@link WorkOutcome#GAVE_UP}
 	 */
-	void rejected(Object item, Throwable reason) {
+	WorkOutcome rejected(Object item, Throwable reason) {
 		giveUp(item, this.failures.merge(item, 1, Integer::sum), reason);
+		return WorkOutcome.GAVE_UP;
 	}
 
 	private void giveUp(Object item, int attempts, Throwable exception) {

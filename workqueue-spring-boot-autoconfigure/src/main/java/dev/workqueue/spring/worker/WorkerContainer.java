@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,11 +33,19 @@ import dev.workqueue.time.Nanos;
  * deadline, after its current item. A thread ending while the container is not stopping
  * marks it broken.
  * <p>
- * Concurrency: {@code lock} guards {@code aliveThreads} (threads launched and not yet
- * ended) and its condition {@code threadEnded}. {@code threads} is a concurrent set of
- * the running threads, for interrupting them. The state flags are volatile;
- * {@code abandoned} is written before the threads are interrupted, so a thread woken by
- * the interrupt sees it.
+ * <b>Control.</b> {@link #pause()} makes every thread stop taking items: a thread
+ * finishes its item, then waits until {@link #resume()}; one blocked in {@code get} is
+ * woken by an interrupt. {@link #resize(int)} starts threads, or lets the surplus ones
+ * end after their item. A paused container stays paused when the application stops: its
+ * threads end without taking more.
+ * <p>
+ * Concurrency: {@code lock} guards the writes of {@code aliveThreads} (threads launched
+ * and not yet ended) and {@code targetThreads}, and the conditions {@code threadEnded}
+ * and {@code controlChanged}. The flags are volatile. A control change is published
+ * before the takers are woken, and a taker publishes that it is in {@code get} before
+ * reading the flags (see {@link Taker}), so a thread about to block in {@code get} either
+ * sees the change or is interrupted out of the call. {@code abandoned} is written before
+ * the threads are interrupted, so a thread woken by the interrupt sees it.
  */
 final class WorkerContainer {
 
@@ -46,6 +55,9 @@ final class WorkerContainer {
 	private static final long MIN_BACKOFF_NANOS = 100_000_000L;
 
 	private static final long MAX_BACKOFF_NANOS = 5_000_000_000L;
+
+	/** What {@link #take} returns when a control change came first. */
+	private static final Object YIELDED = new Object();
 
 	private final WorkerEndpoint endpoint;
 
@@ -59,7 +71,7 @@ final class WorkerContainer {
 
 	private final Clock clock;
 
-	private final int concurrency;
+	private final WorkObservations observations;
 
 	private final Class<?> itemType;
 
@@ -67,11 +79,18 @@ final class WorkerContainer {
 
 	private final Condition threadEnded = this.lock.newCondition();
 
-	private int aliveThreads;
+	/** Signalled on pause, resume, resize, stopping and abandon. */
+	private final Condition controlChanged = this.lock.newCondition();
 
-	private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+	private volatile int aliveThreads;
+
+	private volatile int targetThreads;
+
+	private final Set<Taker> takers = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean started;
+
+	private volatile boolean paused;
 
 	private volatile boolean stopping;
 
@@ -79,21 +98,20 @@ final class WorkerContainer {
 
 	private volatile boolean broken;
 
-	/** Guarded by {@link #lock}: the threads that are backing off after a failed get. */
-	private final Condition stoppingOrAbandoned = this.lock.newCondition();
-
 	/** Whether an outage of {@code get} is being reported; one log line per outage. */
 	private final AtomicBoolean outage = new AtomicBoolean();
 
 	WorkerContainer(WorkerEndpoint endpoint, String queueName, RateLimitingQueue<Object> queue, WorkOutcomes outcomes,
-			TaskExecutor executor, Clock clock, int concurrency) {
+			TaskExecutor executor, Clock clock, WorkObservations observations, int concurrency, boolean paused) {
 		this.endpoint = endpoint;
 		this.queueName = queueName;
 		this.queue = queue;
 		this.outcomes = outcomes;
 		this.executor = executor;
 		this.clock = clock;
-		this.concurrency = concurrency;
+		this.observations = observations;
+		this.targetThreads = concurrency;
+		this.paused = paused;
 		this.itemType = ClassUtils.resolvePrimitiveIfNecessary(endpoint.method().getParameterTypes()[0]);
 	}
 
@@ -101,8 +119,19 @@ final class WorkerContainer {
 	 * Launches the threads.
 	 */
 	void start() {
-		this.started = true;
-		for (int i = 0; i < this.concurrency; i++) {
+		this.lock.lock();
+		try {
+			this.started = true;
+			launch(this.targetThreads);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Launches {@code count} threads. Called with the lock held. */
+	private void launch(int count) {
+		for (int i = 0; i < count; i++) {
 			changeAliveThreads(1);
 			try {
 				this.executor.execute(this::work);
@@ -115,11 +144,50 @@ final class WorkerContainer {
 	}
 
 	/**
+	 * Stops taking items: each thread finishes the item in hand, then waits.
+	 */
+	void pause() {
+		this.paused = true;
+		wakeTakers();
+	}
+
+	/**
+	 * Takes items again after {@link #pause()}.
+	 */
+	void resume() {
+		this.paused = false;
+		signalControl();
+	}
+
+	/**
+	 * Runs {@code concurrency} threads from now on: starts the missing ones, or lets the
+	 * surplus end once their item is done.
+	 * @param concurrency the number of threads, at least 1
+	 */
+	void resize(int concurrency) {
+		this.lock.lock();
+		try {
+			boolean shrinks = concurrency < this.targetThreads;
+			this.targetThreads = concurrency;
+			this.controlChanged.signalAll();
+			if (this.started && !this.stopping && concurrency > this.aliveThreads) {
+				launch(concurrency - this.aliveThreads);
+			}
+			if (shrinks) {
+				wakeTakers();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * Marks the container as stopping: threads ending from now on are expected to.
 	 */
 	void stopping() {
 		this.stopping = true;
-		wakeBackoff();
+		signalControl();
 	}
 
 	/**
@@ -151,37 +219,29 @@ final class WorkerContainer {
 	 */
 	void abandon() {
 		this.abandoned = true;
-		wakeBackoff();
-		this.threads.forEach(Thread::interrupt);
+		signalControl();
+		this.takers.forEach((taker) -> taker.thread.interrupt());
 	}
 
 	WorkerContainerStatus status() {
-		return new WorkerContainerStatus(this.queueName, this.endpoint.id(), this.concurrency, aliveThreads(),
-				this.started && !this.stopping && !this.broken);
-	}
-
-	private int aliveThreads() {
-		this.lock.lock();
-		try {
-			return this.aliveThreads;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return new WorkerContainerStatus(this.queueName, this.endpoint.id(), this.targetThreads, this.aliveThreads,
+				this.started && !this.stopping && !this.broken, this.paused);
 	}
 
 	private void work() {
-		Thread thread = Thread.currentThread();
-		this.threads.add(thread);
+		Taker taker = new Taker(Thread.currentThread());
+		this.takers.add(taker);
+		boolean retired = false;
 		try {
 			int failedGets = 0;
-			while (!this.abandoned) {
+			Turn turn;
+			while ((turn = awaitTurn()) == Turn.TAKE) {
 				Object item;
 				try {
-					item = this.queue.get();
+					item = take(taker);
 				}
 				catch (InterruptedException ex) {
-					// Only abandon() interrupts on purpose, and it sets the flag first.
+					// abandon() or a control change: look at the flags again.
 					continue;
 				}
 				catch (RuntimeException ex) {
@@ -190,6 +250,9 @@ final class WorkerContainer {
 						return;
 					}
 					backOff(++failedGets, ex);
+					continue;
+				}
+				if (item == YIELDED) {
 					continue;
 				}
 				if (failedGets > 0) {
@@ -209,16 +272,77 @@ final class WorkerContainer {
 					done(item);
 				}
 			}
+			retired = turn == Turn.RETIRE;
 		}
 		finally {
-			this.threads.remove(thread);
-			if (!this.stopping) {
-				this.broken = true;
-				logger.error(LogMessage.format("Worker thread %s of %s ended while the application is running",
-						thread.getName(), this.endpoint.id()));
+			this.takers.remove(taker);
+			if (!retired) {
+				if (!this.stopping) {
+					this.broken = true;
+					logger.error(LogMessage.format("Worker thread %s of %s ended while the application is running",
+							taker.thread.getName(), this.endpoint.id()));
+				}
+				changeAliveThreads(-1);
 			}
-			changeAliveThreads(-1);
 		}
+	}
+
+	/**
+	 * Waits until this thread may take an item; {@link Turn#RETIRE} (already counted out)
+	 * when it is surplus after a {@link #resize}, {@link Turn#END} when abandoned or
+	 * paused while stopping.
+	 */
+	private Turn awaitTurn() {
+		this.lock.lock();
+		try {
+			while (true) {
+				if (this.abandoned) {
+					return Turn.END;
+				}
+				if (this.aliveThreads > this.targetThreads) {
+					changeAliveThreads(-1);
+					return Turn.RETIRE;
+				}
+				if (!this.paused) {
+					return Turn.TAKE;
+				}
+				if (this.stopping) {
+					return Turn.END;
+				}
+				try {
+					this.controlChanged.await();
+				}
+				catch (InterruptedException ex) {
+					// Only abandon() interrupts a thread here, and it sets the flag
+					// first.
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Gets the next item, or {@link #YIELDED} if a control change came before the call. A
+	 * change during the call interrupts it.
+	 */
+	private Object take(Taker taker) throws InterruptedException {
+		taker.enterGet();
+		try {
+			if (this.paused || this.abandoned || this.aliveThreads > this.targetThreads) {
+				return YIELDED;
+			}
+			return this.queue.get();
+		}
+		finally {
+			taker.leaveGet();
+		}
+	}
+
+	private void wakeTakers() {
+		signalControl();
+		this.takers.forEach(Taker::wake);
 	}
 
 	/**
@@ -251,7 +375,7 @@ final class WorkerContainer {
 		this.lock.lock();
 		try {
 			while (!this.stopping && !this.abandoned && this.clock.nanoTime() < deadlineNanos) {
-				this.clock.awaitUntil(this.lock, this.stoppingOrAbandoned, deadlineNanos);
+				this.clock.awaitUntil(this.lock, this.controlChanged, deadlineNanos);
 			}
 		}
 		catch (InterruptedException interrupted) {
@@ -262,10 +386,10 @@ final class WorkerContainer {
 		}
 	}
 
-	private void wakeBackoff() {
+	private void signalControl() {
 		this.lock.lock();
 		try {
-			this.stoppingOrAbandoned.signalAll();
+			this.controlChanged.signalAll();
 		}
 		finally {
 			this.lock.unlock();
@@ -273,12 +397,15 @@ final class WorkerContainer {
 	}
 
 	private void process(Object item) {
+		WorkObservations.Work work = beginObservation(item);
+		WorkOutcome outcome = WorkOutcome.FAILED;
+		Throwable error = null;
 		try {
 			if (!this.itemType.isInstance(item)) {
-				this.outcomes.rejected(item,
-						new IllegalArgumentException(
-								"Item of " + item.getClass().getName() + " does not fit the parameter of worker "
-										+ this.endpoint.id() + ", a " + this.itemType.getName()));
+				error = new IllegalArgumentException(
+						"Item of " + item.getClass().getName() + " does not fit the parameter of worker "
+								+ this.endpoint.id() + ", a " + this.itemType.getName());
+				outcome = this.outcomes.rejected(item, error);
 				return;
 			}
 			WorkResult result;
@@ -287,16 +414,42 @@ final class WorkerContainer {
 			}
 			catch (Throwable ex) {
 				rethrowIfFatal(ex);
-				this.outcomes.failed(item, ex);
+				error = ex;
+				outcome = this.outcomes.failed(item, ex);
 				return;
 			}
-			this.outcomes.finished(item, result);
+			outcome = this.outcomes.finished(item, result);
 		}
 		catch (Throwable ex) {
 			// The limiter, a listener or the logging failed: keep the thread alive.
 			rethrowIfFatal(ex);
+			error = (error != null) ? error : ex;
 			logger.error(LogMessage.format("Failed to handle the outcome of %s for an item of %s of queue '%s'",
 					this.endpoint.id(), item.getClass().getName(), this.queueName), ex);
+		}
+		finally {
+			endObservation(work, outcome, error);
+		}
+	}
+
+	/** An observation that fails to start costs only the observation. */
+	private WorkObservations.Work beginObservation(Object item) {
+		try {
+			return this.observations.begin(this.endpoint, item);
+		}
+		catch (RuntimeException ex) {
+			logger.error(LogMessage.format("Could not observe an item of queue '%s'", this.queueName), ex);
+			return WorkObservations.Work.NONE;
+		}
+	}
+
+	private void endObservation(WorkObservations.Work work, WorkOutcome outcome, @Nullable Throwable error) {
+		try {
+			work.end(outcome, error);
+		}
+		catch (RuntimeException ex) {
+			logger.error(LogMessage.format("Could not end the observation of an item of queue '%s'", this.queueName),
+					ex);
 		}
 	}
 
@@ -324,6 +477,65 @@ final class WorkerContainer {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	private enum Turn {
+
+		TAKE, RETIRE, END
+
+	}
+
+	/**
+	 * One worker thread, and whether it is inside {@code get}, so that a control change
+	 * can interrupt it there and nowhere else: never while it runs the worker method.
+	 * <p>
+	 * The thread sets {@code TAKING} before it reads the control flags and calls
+	 * {@code get}; a controller, having changed a flag, moves {@code TAKING} to
+	 * {@code WAKING} with a CAS, interrupts, then sets {@code WOKEN}. Leaving
+	 * {@code get}, the thread moves {@code TAKING} back to {@code IDLE}; if that CAS
+	 * fails an interrupt was or is being sent, so it waits for {@code WOKEN} and clears
+	 * its interrupt status before running any worker code. An item {@code get} returned
+	 * meanwhile is processed: it was handed out before the change took effect.
+	 */
+	private static final class Taker {
+
+		private static final int IDLE = 0;
+
+		private static final int TAKING = 1;
+
+		private static final int WAKING = 2;
+
+		private static final int WOKEN = 3;
+
+		final Thread thread;
+
+		private final AtomicInteger state = new AtomicInteger(IDLE);
+
+		Taker(Thread thread) {
+			this.thread = thread;
+		}
+
+		void enterGet() {
+			this.state.set(TAKING);
+		}
+
+		void leaveGet() {
+			if (!this.state.compareAndSet(TAKING, IDLE)) {
+				while (this.state.get() != WOKEN) {
+					Thread.onSpinWait();
+				}
+				Thread.interrupted();
+				this.state.set(IDLE);
+			}
+		}
+
+		void wake() {
+			if (this.state.compareAndSet(TAKING, WAKING)) {
+				this.thread.interrupt();
+				this.state.set(WOKEN);
+			}
+		}
+
 	}
 
 }

@@ -81,6 +81,8 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	private final boolean virtualThreads;
 
+	private volatile WorkObservations observations = WorkObservations.NONE;
+
 	private final Object lock = new Object();
 
 	private final Map<String, QueueContainers> containersByQueue = new LinkedHashMap<>();
@@ -108,6 +110,15 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.publisher = Objects.requireNonNull(publisher, "publisher");
 		this.virtualThreads = virtualThreads;
+	}
+
+	/**
+	 * Sets how each worker invocation is observed, for tracing; none by default. Takes
+	 * effect for the containers started after the call.
+	 * @param observations the observations
+	 */
+	public void setObservations(WorkObservations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations");
 	}
 
 	/**
@@ -150,7 +161,7 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		executor.setVirtualThreads(this.virtualThreads);
 		WorkerSettings settings = this.settings.apply(name);
 		return new QueueContainers(name, queue, settings, executor,
-				new WorkOutcomes(name, queue, settings, this.publisher), this.clock);
+				new WorkOutcomes(name, queue, settings, this.publisher), this.clock, this.observations);
 	}
 
 	/**
@@ -214,6 +225,61 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 */
 	public List<WorkerContainerStatus> containers() {
 		return this.containers.stream().map(WorkerContainer::status).toList();
+	}
+
+	/**
+	 * Pauses or resumes the workers of a queue. Paused workers finish the items in hand
+	 * and take no more until resumed; adding items is not affected. A paused queue stays
+	 * paused when the application stops.
+	 * @param queueName the queue's name
+	 * @param paused {@code true} to pause, {@code false} to resume
+	 * @throws IllegalArgumentException if no worker serves the queue
+	 */
+	public void setPaused(String queueName, boolean paused) {
+		synchronized (this.lock) {
+			queueContainersOf(queueName).setPaused(paused);
+		}
+	}
+
+	/**
+	 * Returns whether the workers of a queue are paused.
+	 * @param queueName the queue's name
+	 * @return {@code true} if paused; {@code false} also for a queue without workers
+	 */
+	public boolean isPaused(String queueName) {
+		synchronized (this.lock) {
+			QueueContainers group = this.containersByQueue.get(queueName);
+			return group != null && group.isPaused();
+		}
+	}
+
+	/**
+	 * Sets how many threads serve a queue from now on, spread over its worker methods:
+	 * missing threads start at once, surplus ones end after their item.
+	 * @param queueName the queue's name
+	 * @param concurrency the number of threads, at least the number of worker methods
+	 * serving the queue (one thread each)
+	 * @throws IllegalArgumentException if no worker serves the queue or
+	 * {@code concurrency} is too small
+	 */
+	public void setConcurrency(String queueName, int concurrency) {
+		synchronized (this.lock) {
+			QueueContainers group = queueContainersOf(queueName);
+			if (concurrency < group.size()) {
+				throw new IllegalArgumentException("concurrency must be at least " + group.size() + " for queue '"
+						+ queueName + "' (one thread per worker method), was " + concurrency);
+			}
+			group.resize(concurrency);
+		}
+	}
+
+	private QueueContainers queueContainersOf(String queueName) {
+		Objects.requireNonNull(queueName, "queueName");
+		QueueContainers group = this.containersByQueue.get(queueName);
+		if (group == null || this.state != State.RUNNING) {
+			throw new IllegalArgumentException("No running worker serves queue '" + queueName + "'");
+		}
+		return group;
 	}
 
 	/**

@@ -7,11 +7,14 @@ package dev.workqueue.spring.worker;
  *
  * @param queue the name of the queue the method takes items from
  * @param worker the method, as {@code beanName#methodName}
- * @param concurrency the number of threads the method runs with
+ * @param concurrency the number of threads the method runs with (after a resize, the
+ * number it is moving to)
  * @param aliveThreads the number of those threads started and not yet ended
  * @param running whether the container is started, not stopped, and none of its threads
- * ended unexpectedly
+ * ended unexpectedly; a paused container is running
+ * @param paused whether its threads are paused: they take no new item
  */
-public record WorkerContainerStatus(String queue, String worker, int concurrency, int aliveThreads, boolean running) {
+public record WorkerContainerStatus(String queue, String worker, int concurrency, int aliveThreads, boolean running,
+		boolean paused) {
 
 }

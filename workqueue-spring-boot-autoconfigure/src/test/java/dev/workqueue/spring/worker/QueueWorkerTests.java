@@ -250,8 +250,8 @@ class QueueWorkerTests {
 		this.contextRunner.withBean("placeholderWorker", PlaceholderWorker.class)
 			.withPropertyValues("workqueue.queues.orders.concurrency=5", "test.workers=2")
 			.run((context) -> {
-				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
-					.containsExactly(new WorkerContainerStatus("orders", "placeholderWorker#process", 2, 2, true));
+				assertThat(context.getBean(WorkerContainerRegistry.class).containers()).containsExactly(
+						new WorkerContainerStatus("orders", "placeholderWorker#process", 2, 2, true, false));
 			});
 	}
 
@@ -264,8 +264,8 @@ class QueueWorkerTests {
 				WorkerContainerRegistry registry = context.getBean(WorkerContainerRegistry.class);
 				assertThat(registry.isRunning()).isTrue();
 				assertThat(registry.containers()).containsExactlyInAnyOrder(
-						new WorkerContainerStatus("orders", "scripted#process", 2, 2, true),
-						new WorkerContainerStatus("orders", "blocking#process", 2, 2, true));
+						new WorkerContainerStatus("orders", "scripted#process", 2, 2, true, false),
+						new WorkerContainerStatus("orders", "blocking#process", 2, 2, true, false));
 				context.close();
 				assertThat(registry.isRunning()).isFalse();
 				assertThat(registry.containers()).allSatisfy((pool) -> {
@@ -282,7 +282,8 @@ class QueueWorkerTests {
 			context.getBean(WorkQueueRegistry.class).get("orders").shutDown();
 			await().atMost(TIMEOUT)
 				.until(() -> registry.containers()
-					.equals(List.of(new WorkerContainerStatus("orders", "scriptedWorker#process", 1, 0, false))));
+					.equals(List
+						.of(new WorkerContainerStatus("orders", "scriptedWorker#process", 1, 0, false, false))));
 			assertThat(output).contains("Worker thread workqueue-orders-1 of scriptedWorker#process ended while the "
 					+ "application is running");
 		});
@@ -403,7 +404,7 @@ class QueueWorkerTests {
 					.extracting((event) -> event.getLastException().getMessage())
 					.containsExactly("an error", "checked");
 				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
-					.containsExactly(new WorkerContainerStatus("orders", "scriptedWorker#process", 1, 1, true));
+					.containsExactly(new WorkerContainerStatus("orders", "scriptedWorker#process", 1, 1, true, false));
 			});
 	}
 

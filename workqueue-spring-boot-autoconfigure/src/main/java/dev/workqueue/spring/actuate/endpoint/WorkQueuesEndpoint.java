@@ -1,5 +1,6 @@
 package dev.workqueue.spring.actuate.endpoint;
 
+import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -9,10 +10,18 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueStats;
@@ -26,11 +35,22 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
  * processing, waiting, retries), the worker threads serving it and their state, and its
  * rate limiter. Item values are never shown: they may hold personal data.
  * <p>
- * Read-only. Each call reads the queues and containers afresh; the figures of one queue
- * come from one {@link WorkQueue#stats()} reading.
+ * Each read takes the queues and containers afresh; the figures of one queue come from
+ * one {@link WorkQueue#stats()} reading.
+ * <p>
+ * <b>Runtime control.</b> The {@linkplain #control write operation} pauses or resumes a
+ * queue's workers and sets their number of threads. The endpoint's default access is
+ * read-only, so it is off until the application grants
+ * {@code management.endpoint.workqueues.access=unrestricted}. Each change is logged at
+ * INFO with the caller's principal when there is one.
  */
-@Endpoint(id = "workqueues")
+@Endpoint(id = "workqueues", defaultAccess = Access.READ_ONLY)
 public final class WorkQueuesEndpoint {
+
+	/** The most worker threads the write operation gives a queue. */
+	public static final int MAX_CONCURRENCY = 1024;
+
+	private static final Log logger = LogFactory.getLog(WorkQueuesEndpoint.class);
 
 	private static final double NANOS_PER_SECOND = 1e9;
 
@@ -96,6 +116,62 @@ public final class WorkQueuesEndpoint {
 		return describe(name, containersByQueue().getOrDefault(name, List.of()));
 	}
 
+	/**
+	 * Pauses or resumes the workers of the queue named {@code name}, and/or sets their
+	 * number of threads. Pausing lets the items in hand finish and takes no more; adds
+	 * are not affected. A new concurrency is spread over the queue's worker methods.
+	 * @param name the queue's name
+	 * @param paused {@code true} to pause, {@code false} to resume, {@code null} to leave
+	 * as is
+	 * @param concurrency the queue's number of worker threads, from 1 to
+	 * {@value #MAX_CONCURRENCY}, {@code null} to leave as is
+	 * @param securityContext who asks, for the log
+	 * @return the queue afterwards, or {@code null} (404) when there is no such queue
+	 * @throws InvalidEndpointRequestException (400) for a request without a change, a
+	 * concurrency out of range, or a queue without workers
+	 */
+	@WriteOperation
+	public @Nullable WorkQueueDescriptor control(@Selector String name, @Nullable Boolean paused,
+			@Nullable Integer concurrency, SecurityContext securityContext) {
+		if (!this.queues.names().contains(name)) {
+			return null;
+		}
+		if (paused == null && concurrency == null) {
+			throw badRequest("Give \"paused\" (true or false) and/or \"concurrency\" (1 to " + MAX_CONCURRENCY + ")");
+		}
+		if (concurrency != null && (concurrency < 1 || concurrency > MAX_CONCURRENCY)) {
+			throw badRequest("concurrency must be between 1 and " + MAX_CONCURRENCY + ", was " + concurrency);
+		}
+		if (this.workers == null) {
+			throw badRequest("No worker serves queue '" + name + "'");
+		}
+		String caller = caller(securityContext);
+		try {
+			if (concurrency != null) {
+				this.workers.setConcurrency(name, concurrency);
+				logger.info(LogMessage.format("Queue '%s': concurrency set to %d by %s", name, concurrency, caller));
+			}
+			if (paused != null) {
+				this.workers.setPaused(name, paused);
+				logger.info(
+						LogMessage.format("Queue '%s': workers %s by %s", name, paused ? "paused" : "resumed", caller));
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			throw badRequest(ex.getMessage());
+		}
+		return describe(name, containersByQueue().getOrDefault(name, List.of()));
+	}
+
+	private static String caller(SecurityContext securityContext) {
+		Principal principal = securityContext.getPrincipal();
+		return (principal != null) ? "'" + principal.getName() + "'" : "an unauthenticated caller";
+	}
+
+	private static InvalidEndpointRequestException badRequest(String message) {
+		return new InvalidEndpointRequestException(message, message);
+	}
+
 	private Map<String, List<WorkerContainerStatus>> containersByQueue() {
 		if (this.workers == null) {
 			return Map.of();
@@ -114,12 +190,13 @@ public final class WorkQueuesEndpoint {
 		}
 		List<WorkerDescriptor> workers = containers.stream()
 			.map((container) -> new WorkerDescriptor(container.worker(), container.concurrency(),
-					container.aliveThreads(), container.running()))
+					container.aliveThreads(), container.running(), container.paused()))
 			.toList();
+		boolean paused = this.workers != null && this.workers.isPaused(name);
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
 		return new WorkQueueDescriptor(name, this.backends.apply(name), stats.depth(), stats.processing(),
 				stats.waiting(), concurrency, stats.retries(), workersAlive, seconds(stats.headQueuedNanos()),
-				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), workers);
+				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), paused, workers);
 	}
 
 	private static double seconds(long nanos) {
@@ -155,11 +232,12 @@ public final class WorkQueuesEndpoint {
 	 * in process
 	 * @param rateLimiter the rate limiter in use, {@code null} when unknown
 	 * @param shuttingDown whether the queue is shut down
+	 * @param paused whether its workers are paused: they take no new item
 	 * @param workers the worker containers serving the queue
 	 */
 	public record WorkQueueDescriptor(String name, String backend, int depth, int processing, int waiting,
 			int concurrency, long retries, int workersAlive, double nextItemAgeSeconds, double longestRunningSeconds,
-			@Nullable String rateLimiter, boolean shuttingDown,
+			@Nullable String rateLimiter, boolean shuttingDown, boolean paused,
 			List<WorkerDescriptor> workers) implements OperationResponseBody {
 
 	}
@@ -170,9 +248,10 @@ public final class WorkQueuesEndpoint {
 	 * @param worker the worker method
 	 * @param concurrency threads the container runs
 	 * @param aliveThreads threads alive
-	 * @param running whether the container is running
+	 * @param running whether the container is running (a paused one is)
+	 * @param paused whether its threads are paused
 	 */
-	public record WorkerDescriptor(String worker, int concurrency, int aliveThreads, boolean running) {
+	public record WorkerDescriptor(String worker, int concurrency, int aliveThreads, boolean running, boolean paused) {
 
 	}
 

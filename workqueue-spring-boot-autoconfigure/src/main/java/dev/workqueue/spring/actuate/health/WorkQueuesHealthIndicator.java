@@ -20,10 +20,11 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
  * {@link HealthIndicator} for the work queues: {@code UP} while every worker container
  * runs with all its threads alive and no queue is shut down; {@code DOWN} otherwise, with
  * a detail naming each queue at fault. Once the application is shutting down, stopped
- * containers and shut-down queues are expected and do not make it {@code DOWN}.
+ * containers and shut-down queues are expected and do not make it {@code DOWN}. Paused
+ * workers were paused on purpose: they do not make it {@code DOWN} either.
  * <p>
- * Details map each queue's name to its state: {@code "running"}, or what is wrong.
- * Thread-safe: each call reads the queues and containers afresh.
+ * Details map each queue's name to its state: {@code "running"}, {@code "paused"}, or
+ * what is wrong. Thread-safe: each call reads the queues and containers afresh.
  */
 public final class WorkQueuesHealthIndicator implements HealthIndicator {
 
@@ -66,6 +67,9 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 				if (problem != null) {
 					down |= !expectStopped;
 					states.merge(container.queue(), problem, WorkQueuesHealthIndicator::join);
+				}
+				else if (container.paused()) {
+					states.replace(container.queue(), "running", "paused");
 				}
 			}
 		}

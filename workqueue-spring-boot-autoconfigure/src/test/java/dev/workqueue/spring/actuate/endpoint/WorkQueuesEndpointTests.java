@@ -58,9 +58,9 @@ class WorkQueuesEndpointTests {
 		given(this.registry.<String>get("orders")).willReturn(this.orders);
 		given(this.registry.<String>get("invoices")).willReturn(this.invoices);
 		given(this.workers.containers())
-			.willReturn(List.of(new WorkerContainerStatus("orders", "orderWorker#ship", 4, 4, true),
-					new WorkerContainerStatus("invoices", "invoiceWorker#send", 1, 0, false),
-					new WorkerContainerStatus("orders", "auditWorker#record", 2, 1, false)));
+			.willReturn(List.of(new WorkerContainerStatus("orders", "orderWorker#ship", 4, 4, true, false),
+					new WorkerContainerStatus("invoices", "invoiceWorker#send", 1, 0, false, false),
+					new WorkerContainerStatus("orders", "auditWorker#record", 2, 1, false, false)));
 	}
 
 	@AfterEach
@@ -100,8 +100,8 @@ class WorkQueuesEndpointTests {
 		assertThat(descriptor.longestRunningSeconds()).isEqualTo(3.0);
 		assertThat(descriptor.rateLimiter()).isEqualTo(this.ordersLimiter.toString());
 		assertThat(descriptor.shuttingDown()).isFalse();
-		assertThat(descriptor.workers()).containsExactly(new WorkerDescriptor("orderWorker#ship", 4, 4, true),
-				new WorkerDescriptor("auditWorker#record", 2, 1, false));
+		assertThat(descriptor.workers()).containsExactly(new WorkerDescriptor("orderWorker#ship", 4, 4, true, false),
+				new WorkerDescriptor("auditWorker#record", 2, 1, false, false));
 	}
 
 	@Test

@@ -84,7 +84,7 @@ class WorkQueuesHealthIndicatorTests {
 
 	@Test
 	void downNamingTheQueueWhenAPoolDied() {
-		pools(running("orders"), new WorkerContainerStatus("invoices", "invoiceWorker#send", 2, 1, false));
+		pools(running("orders"), new WorkerContainerStatus("invoices", "invoiceWorker#send", 2, 1, false, false));
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("orders", "running")
@@ -102,8 +102,8 @@ class WorkQueuesHealthIndicatorTests {
 	@Test
 	void everyProblemOfAQueueIsListed() {
 		this.orders.shutDown();
-		pools(new WorkerContainerStatus("orders", "orderWorker#ship", 1, 0, false),
-				new WorkerContainerStatus("orders", "auditWorker#record", 1, 0, false), running("invoices"));
+		pools(new WorkerContainerStatus("orders", "orderWorker#ship", 1, 0, false, false),
+				new WorkerContainerStatus("orders", "auditWorker#record", 1, 0, false, false), running("invoices"));
 		assertThat(this.indicator.health().getDetails()).containsEntry("orders",
 				"shut down, worker orderWorker#ship not running, 0 of 1 threads alive, "
 						+ "worker auditWorker#record not running, 0 of 1 threads alive");
@@ -114,8 +114,8 @@ class WorkQueuesHealthIndicatorTests {
 		this.shuttingDown.set(true);
 		this.orders.shutDown();
 		this.invoices.shutDown();
-		pools(new WorkerContainerStatus("orders", "orderWorker#ship", 1, 0, false),
-				new WorkerContainerStatus("invoices", "invoiceWorker#send", 1, 0, false));
+		pools(new WorkerContainerStatus("orders", "orderWorker#ship", 1, 0, false, false),
+				new WorkerContainerStatus("invoices", "invoiceWorker#send", 1, 0, false, false));
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("orders",
@@ -127,7 +127,7 @@ class WorkQueuesHealthIndicatorTests {
 	}
 
 	private static WorkerContainerStatus running(String queue) {
-		return new WorkerContainerStatus(queue, queue + "Worker#handle", 1, 1, true);
+		return new WorkerContainerStatus(queue, queue + "Worker#handle", 1, 1, true, false);
 	}
 
 	private static RateLimitingQueue<String> queue(String name) {

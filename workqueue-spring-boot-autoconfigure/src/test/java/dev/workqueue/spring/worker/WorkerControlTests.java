@@ -1,0 +1,193 @@
+package dev.workqueue.spring.worker;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.spring.QueueWorker;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for pausing, resuming and resizing the workers of a queue at runtime.
+ */
+class WorkerControlTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
+		.withPropertyValues("workqueue.queues.orders.concurrency=2", "workqueue.queues.orders.shutdown-timeout=5s")
+		.withBean(GatedWorker.class);
+
+	@Test
+	void pauseLetsTheItemsInHandFinishAndTakesNoMoreUntilResumed() {
+		this.contextRunner.run((context) -> {
+			GatedWorker worker = context.getBean(GatedWorker.class);
+			RateLimitingQueue<String> orders = orders(context.getBean(WorkQueueRegistry.class));
+			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+			orders.add("a");
+			orders.add("b");
+			await().atMost(TIMEOUT).until(() -> worker.inFlight.get() == 2);
+			workers.setPaused("orders", true);
+			orders.add("c");
+			assertThat(orders.size()).as("adding is not blocked").isOne();
+			worker.gate.release(2);
+			awaitEveryThreadPaused();
+			assertThat(worker.calls).containsExactlyInAnyOrder("a", "b");
+			assertThat(worker.inFlight).hasValue(0);
+			assertThat(orders.size()).isOne();
+			assertThat(workers.isPaused("orders")).isTrue();
+			assertThat(workers.containers()).singleElement()
+				.satisfies((status) -> assertThat(status.paused()).isTrue())
+				.satisfies((status) -> assertThat(status.running()).as("paused is not broken").isTrue());
+			workers.setPaused("orders", false);
+			worker.gate.release(1);
+			await().atMost(TIMEOUT).until(() -> worker.calls.size() == 3);
+			assertThat(workers.isPaused("orders")).isFalse();
+		});
+	}
+
+	@Test
+	void pauseWakesTheThreadsWaitingInGet() {
+		this.contextRunner.run((context) -> {
+			GatedWorker worker = context.getBean(GatedWorker.class);
+			RateLimitingQueue<String> orders = orders(context.getBean(WorkQueueRegistry.class));
+			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+			await().atMost(TIMEOUT).until(() -> workerThreads().size() == 2);
+			workers.setPaused("orders", true);
+			awaitEveryThreadPaused();
+			orders.add("a");
+			assertThat(worker.inFlight).hasValue(0);
+			assertThat(orders.size()).isOne();
+			worker.gate.release(1);
+			workers.setPaused("orders", false);
+			await().atMost(TIMEOUT).until(() -> worker.calls.size() == 1);
+		});
+	}
+
+	@Test
+	void resizeStartsMissingThreadsAndEndsSurplusOnesAfterTheirItem() {
+		this.contextRunner.run((context) -> {
+			GatedWorker worker = context.getBean(GatedWorker.class);
+			RateLimitingQueue<String> orders = orders(context.getBean(WorkQueueRegistry.class));
+			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+			for (int i = 0; i < 8; i++) {
+				orders.add("item-" + i);
+			}
+			await().atMost(TIMEOUT).until(() -> worker.inFlight.get() == 2);
+			workers.setConcurrency("orders", 4);
+			await().atMost(TIMEOUT).until(() -> worker.inFlight.get() == 4);
+			assertThat(workers.containers()).singleElement()
+				.satisfies((status) -> assertThat(status.concurrency()).isEqualTo(4))
+				.satisfies((status) -> assertThat(status.aliveThreads()).isEqualTo(4));
+			workers.setConcurrency("orders", 1);
+			worker.gate.release(4);
+			await().atMost(TIMEOUT).until(() -> workers.containers().get(0).aliveThreads() == 1);
+			await().atMost(TIMEOUT).until(() -> worker.inFlight.get() == 1);
+			worker.maxInFlight.set(0);
+			worker.gate.release(100);
+			await().atMost(TIMEOUT).until(() -> worker.calls.size() == 8);
+			assertThat(worker.maxInFlight).as("one thread from now on").hasValue(1);
+			assertThat(workers.containers()).singleElement()
+				.satisfies((status) -> assertThat(status.running()).as("retired threads are not a fault").isTrue());
+		});
+	}
+
+	@Test
+	void aPausedQueueStaysPausedWhenTheApplicationStops() {
+		this.contextRunner.run((context) -> {
+			GatedWorker worker = context.getBean(GatedWorker.class);
+			RateLimitingQueue<String> orders = orders(context.getBean(WorkQueueRegistry.class));
+			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+			workers.setPaused("orders", true);
+			awaitEveryThreadPaused();
+			orders.add("a");
+			worker.gate.release(1);
+			context.close();
+			assertThat(workers.containers()).singleElement()
+				.satisfies((status) -> assertThat(status.aliveThreads()).isZero());
+			assertThat(worker.calls).isEmpty();
+		});
+	}
+
+	@Test
+	void controlNamesWhatItRefuses() {
+		this.contextRunner.run((context) -> {
+			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+			assertThatIllegalArgumentException().isThrownBy(() -> workers.setPaused("invoices", true))
+				.withMessage("No running worker serves queue 'invoices'");
+			assertThatIllegalArgumentException().isThrownBy(() -> workers.setConcurrency("orders", 0))
+				.withMessage("concurrency must be at least 1 for queue 'orders' (one thread per worker method), was 0");
+			assertThat(workers.isPaused("invoices")).isFalse();
+		});
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RateLimitingQueue<String> orders(WorkQueueRegistry registry) {
+		return (RateLimitingQueue<String>) (RateLimitingQueue<?>) registry.get("orders");
+	}
+
+	private static List<Thread> workerThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("workqueue-orders-") && thread.isAlive())
+			.toList();
+	}
+
+	/** Waits until every worker thread is parked in its paused wait. */
+	private static void awaitEveryThreadPaused() {
+		await().atMost(TIMEOUT)
+			.until(() -> !workerThreads().isEmpty() && workerThreads().stream()
+				.allMatch((thread) -> Arrays.stream(thread.getStackTrace())
+					.anyMatch((frame) -> frame.getMethodName().equals("awaitTurn"))
+						&& thread.getState() == Thread.State.WAITING));
+	}
+
+	/**
+	 * Holds each item until the test releases a permit, tracking what is in flight.
+	 */
+	static class GatedWorker {
+
+		final Semaphore gate = new Semaphore(0);
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger inFlight = new AtomicInteger();
+
+		final AtomicInteger maxInFlight = new AtomicInteger();
+
+		final Set<String> threadNames = ConcurrentHashMap.newKeySet();
+
+		@QueueWorker(queue = "orders")
+		void process(String item) throws InterruptedException {
+			this.maxInFlight.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
+			this.threadNames.add(Thread.currentThread().getName());
+			try {
+				this.gate.acquire();
+				this.calls.add(item);
+			}
+			finally {
+				this.inFlight.decrementAndGet();
+			}
+		}
+
+	}
+
+}
