@@ -86,6 +86,14 @@ class SampleApplicationTests {
 			.jsonPath("$.queues[?(@.name == 'receipts')].retries")
 			.value((retries) -> assertThat(retries).asString().isNotEqualTo("[0]"));
 		this.client.get().uri("/actuator/workqueues/nope").exchange().expectStatus().isNotFound();
+		// Runtime control is off unless the application grants write access.
+		this.client.post()
+			.uri("/actuator/workqueues/deliveries")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"paused\":true}")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(405);
 		this.client.get()
 			.uri("/actuator/health")
 			.exchange()

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,12 +15,14 @@ import org.springframework.context.annotation.Bean;
 
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint;
+import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpointWebExtension;
 import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} of the {@link WorkQueuesEndpoint workqueues} endpoint.
+ * Auto-configuration} of the {@link WorkQueuesEndpoint workqueues} endpoint, and of its
+ * web extension when it is exposed over HTTP.
  * <p>
  * Active when the Actuator is on the class path, the work queues are configured and the
  * endpoint is enabled and exposed. The rate limiter of a queue is shown when a
@@ -46,6 +49,14 @@ public final class WorkQueuesEndpointAutoConfiguration {
 					.filter((backend) -> !"unknown".equals(backend))
 					.findFirst()
 					.orElse("unknown"));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(WorkQueuesEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	WorkQueuesEndpointWebExtension workQueuesEndpointWebExtension(WorkQueuesEndpoint workQueuesEndpoint) {
+		return new WorkQueuesEndpointWebExtension(workQueuesEndpoint);
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.workqueue.spring.actuate.endpoint;
 
+import java.security.Principal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -7,6 +8,12 @@ import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
@@ -21,12 +28,19 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
+import static org.mockito.BDDMockito.willThrow;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 
 /**
  * Tests for {@link WorkQueuesEndpoint}.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class WorkQueuesEndpointTests {
 
 	private final FakeClock clock = new FakeClock();
@@ -137,6 +151,52 @@ class WorkQueuesEndpointTests {
 		this.orders.get();
 		this.orders.addAfter("carol@example.com", Duration.ofHours(1));
 		assertThat(this.endpoint.queues().toString()).doesNotContain("alice", "bob", "carol");
+	}
+
+	@Test
+	void controlAppliesTheChangeAndLogsWhoAskedIt(CapturedOutput output) {
+		SecurityContext alice = new SecurityContext() {
+
+			@Override
+			public Principal getPrincipal() {
+				return () -> "alice";
+			}
+
+			@Override
+			public boolean isUserInRole(String role) {
+				return false;
+			}
+
+		};
+		given(this.workers.isPaused("orders")).willReturn(true);
+		WorkQueueDescriptor descriptor = this.endpoint.control("orders", true, 3, alice);
+		then(this.workers).should().setConcurrency("orders", 3);
+		then(this.workers).should().setPaused("orders", true);
+		assertThat(descriptor).isNotNull();
+		assertThat(descriptor.paused()).isTrue();
+		assertThat(output).contains("Queue 'orders': concurrency set to 3 by 'alice'",
+				"Queue 'orders': workers paused by 'alice'");
+		this.endpoint.control("orders", false, null, SecurityContext.NONE);
+		assertThat(output).contains("Queue 'orders': workers resumed by an unauthenticated caller");
+	}
+
+	@Test
+	void controlRefusesBadRequestsAndUnknownQueues() {
+		assertThat(this.endpoint.control("nope", true, null, SecurityContext.NONE)).isNull();
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.control("orders", null, null, SecurityContext.NONE))
+			.withMessageContaining("\"paused\"");
+		for (int concurrency : new int[] { 0, WorkQueuesEndpoint.MAX_CONCURRENCY + 1 }) {
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> this.endpoint.control("orders", null, concurrency, SecurityContext.NONE))
+				.withMessage("concurrency must be between 1 and 1024, was " + concurrency);
+		}
+		willThrow(new IllegalArgumentException("No running worker serves queue 'invoices'")).given(this.workers)
+			.setPaused("invoices", true);
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.control("invoices", true, null, SecurityContext.NONE))
+			.withMessage("No running worker serves queue 'invoices'");
+		then(this.workers).should(never()).setConcurrency(anyString(), anyInt());
 	}
 
 }

@@ -83,6 +83,14 @@ class WorkQueuesHealthIndicatorTests {
 	}
 
 	@Test
+	void aPausedPoolIsUpAndShownPaused() {
+		pools(running("orders"), new WorkerContainerStatus("invoices", "invoiceWorker#send", 2, 2, true, true));
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).isEqualTo(Map.of("orders", "running", "invoices", "paused"));
+	}
+
+	@Test
 	void downNamingTheQueueWhenAPoolDied() {
 		pools(running("orders"), new WorkerContainerStatus("invoices", "invoiceWorker#send", 2, 1, false, false));
 		Health health = this.indicator.health();
