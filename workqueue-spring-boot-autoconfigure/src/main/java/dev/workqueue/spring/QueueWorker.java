@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Marks a bean method as the worker of a work queue: the starter runs {@code concurrency}
  * threads that each take an item from the queue, call the method with it, and mark it
@@ -29,6 +31,10 @@ import java.lang.annotation.Target;
  * exception thrown by the method. An item that is not an instance of the parameter's type
  * is given up at once, without calling the method.
  * <p>
+ * The annotation is {@link Reflective @Reflective}: Spring AOT registers each annotated
+ * method for reflective invocation, so workers run in AOT-processed applications and
+ * native images.
+ * <p>
  * The method is called through the bean as the container holds it, so advice of a proxy
  * ({@code @Transactional}, ...) applies. Worker threads start with the application
  * context and stop when it closes, after the queue has been drained for at most the
@@ -47,6 +53,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective
 public @interface QueueWorker {
 
 	/**

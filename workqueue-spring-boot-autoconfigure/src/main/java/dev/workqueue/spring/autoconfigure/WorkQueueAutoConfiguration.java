@@ -3,6 +3,7 @@ package dev.workqueue.spring.autoconfigure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -25,6 +26,7 @@ import org.springframework.context.annotation.Import;
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
+@ImportRuntimeHints(WorkQueueRuntimeHints.class)
 @Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.RedisBackendConfiguration.class,
 		WorkQueueConfigurations.WorkerConfiguration.class, WorkQueueConfigurations.ObservationConfiguration.class })
 public final class WorkQueueAutoConfiguration {

@@ -3,6 +3,7 @@ package dev.workqueue.spring.autoconfigure;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -26,6 +27,13 @@ import dev.workqueue.RateLimitingQueue;
  * {@code RateLimitingQueue<String>} or any other item type. The queue is built by
  * {@link WorkQueueFactory#create(String)} and shut down when the context closes, after
  * the workers have stopped.
+ * <p>
+ * <b>Spring AOT.</b> The definitions registered here are left out of the code AOT
+ * generates ({@link BeanRegistrationAotProcessor#IGNORE_REGISTRATION_ATTRIBUTE}): this
+ * post-processor runs again when the AOT-processed application starts, binds and checks
+ * the properties of that start, and registers them anew. The queues themselves are fixed
+ * at build time, as every bean is under AOT: a queue added to the properties later needs
+ * a new build.
  */
 final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcessor {
 
@@ -71,6 +79,7 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 	private static RootBeanDefinition propertiesDefinition(WorkQueueProperties properties) {
 		RootBeanDefinition definition = new RootBeanDefinition(WorkQueueProperties.class, () -> properties);
 		definition.setAttribute(BindMethod.class.getName(), BindMethod.VALUE_OBJECT);
+		definition.setAttribute(BeanRegistrationAotProcessor.IGNORE_REGISTRATION_ATTRIBUTE, true);
 		return definition;
 	}
 
@@ -87,6 +96,7 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 		definition.setFactoryMethodName("create");
 		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
 		definition.setDestroyMethodName("shutDown");
+		definition.setAttribute(BeanRegistrationAotProcessor.IGNORE_REGISTRATION_ATTRIBUTE, true);
 		return definition;
 	}
 
