@@ -33,6 +33,7 @@ import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -146,6 +147,20 @@ class WorkQueueAutoConfigurationTests {
 			.run((context) -> assertThatIllegalArgumentException()
 				.isThrownBy(() -> context.getBean(WorkQueueRegistry.class).get("invoices"))
 				.withMessage("No work queue named 'invoices'; known queues: [emails, orders]"));
+	}
+
+	@Test
+	void afterTheContextClosesTheRegistrySaysTheQueuesAreShutDownAndBuildsNoNewOne() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=1").run((context) -> {
+			WorkQueueRegistry registry = context.getBean(WorkQueueRegistry.class);
+			RateLimitingQueue<String> orders = registry.get("orders");
+			context.close();
+			assertThat(orders.isShuttingDown()).isTrue();
+			assertThatIllegalStateException().isThrownBy(() -> registry.get("orders"))
+				.withMessage("Work queue 'orders' is not available: the application context is closed "
+						+ "and its queues are shut down");
+			assertThat(registry.names()).containsExactly("orders");
+		});
 	}
 
 	@Test
