@@ -32,9 +32,9 @@ public class DefaultWorkItemObservationConvention implements WorkItemObservation
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(WorkItemObservationContext context) {
+		KeyValues keyValues = KeyValues.of(LowCardinalityKeyNames.QUEUE_NAME.withValue(context.getQueueName()));
 		WorkOutcome outcome = context.getOutcome();
-		return KeyValues.of(LowCardinalityKeyNames.QUEUE_NAME.withValue(context.getQueueName()),
-				LowCardinalityKeyNames.OUTCOME.withValue((outcome != null) ? outcome.value() : "none"));
+		return (outcome != null) ? keyValues.and(LowCardinalityKeyNames.OUTCOME.withValue(outcome.value())) : keyValues;
 	}
 
 }
