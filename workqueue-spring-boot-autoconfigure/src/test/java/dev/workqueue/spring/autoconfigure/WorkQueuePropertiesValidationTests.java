@@ -9,6 +9,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -158,12 +159,14 @@ class WorkQueuePropertiesValidationTests {
 						+ "workqueue.queues.orders is given an empty value; remove that one"));
 	}
 
-	@Test
-	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey() {
-		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=many")
+	@ParameterizedTest
+	@ValueSource(strings = { "workqueue.queues.orders.concurrency=many",
+			"workqueue.queues.orders.rate-limiter.exponential.jitter=some", "workqueue.observation.enabled=maybe" })
+	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey(String property) {
+		this.contextRunner.withPropertyValues(property)
 			.run((context) -> assertThat(context).getFailure()
 				.isInstanceOf(BindException.class)
-				.hasMessageContaining("workqueue.queues.orders.concurrency"));
+				.hasMessageContaining(property.substring(0, property.indexOf('='))));
 	}
 
 	@Test
