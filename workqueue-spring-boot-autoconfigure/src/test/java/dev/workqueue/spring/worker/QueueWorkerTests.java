@@ -3,10 +3,7 @@ package dev.workqueue.spring.worker;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -223,10 +220,10 @@ class QueueWorkerTests {
 
 	@Test
 	void concurrencyRunsThatManyThreadsAtOnceNamedAfterTheQueue() {
-		this.contextRunner.withBean(BlockingWorker.class)
+		this.contextRunner.withBean(GatedWorker.class)
 			.withPropertyValues("workqueue.queues.orders.concurrency=3")
 			.run((context) -> {
-				BlockingWorker worker = context.getBean(BlockingWorker.class);
+				GatedWorker worker = context.getBean(GatedWorker.class);
 				RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
 				try {
 					for (int i = 0; i < 5; i++) {
@@ -238,9 +235,9 @@ class QueueWorkerTests {
 						.allSatisfy((name) -> assertThat(name).matches("workqueue-orders-[1-3]"));
 				}
 				finally {
-					worker.release.countDown();
+					worker.openGate();
 				}
-				await().atMost(TIMEOUT).until(() -> worker.done.get() == 5);
+				await().atMost(TIMEOUT).until(() -> worker.calls.size() == 5);
 				assertThat(worker.maxInFlight).hasValue(3);
 			});
 	}
@@ -258,7 +255,7 @@ class QueueWorkerTests {
 	@Test
 	void poolsReportEveryWorkerMethodAndStopRunningOnClose() {
 		this.contextRunner.withBean("scripted", ScriptedWorker.class)
-			.withBean("blocking", BlockingWorker.class)
+			.withBean("blocking", GatedWorker.class)
 			.withPropertyValues("workqueue.defaults.concurrency=2")
 			.run((context) -> {
 				WorkerContainerRegistry registry = context.getBean(WorkerContainerRegistry.class);
@@ -480,36 +477,6 @@ class QueueWorkerTests {
 				this.successes.add(item);
 			}
 			return result;
-		}
-
-	}
-
-	/**
-	 * Holds every item until released, tracking how many are in flight.
-	 */
-	static class BlockingWorker {
-
-		final CountDownLatch release = new CountDownLatch(1);
-
-		final AtomicInteger inFlight = new AtomicInteger();
-
-		final AtomicInteger maxInFlight = new AtomicInteger();
-
-		final AtomicInteger done = new AtomicInteger();
-
-		final Set<String> threadNames = ConcurrentHashMap.newKeySet();
-
-		@QueueWorker(queue = "orders")
-		void process(String item) throws InterruptedException {
-			this.maxInFlight.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
-			this.threadNames.add(Thread.currentThread().getName());
-			try {
-				this.release.await();
-			}
-			finally {
-				this.inFlight.decrementAndGet();
-				this.done.incrementAndGet();
-			}
 		}
 
 	}

@@ -3,11 +3,6 @@ package dev.workqueue.spring.worker;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +10,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
 
@@ -158,36 +152,6 @@ class WorkerControlTests {
 				.allMatch((thread) -> Arrays.stream(thread.getStackTrace())
 					.anyMatch((frame) -> frame.getMethodName().equals("awaitTurn"))
 						&& thread.getState() == Thread.State.WAITING));
-	}
-
-	/**
-	 * Holds each item until the test releases a permit, tracking what is in flight.
-	 */
-	static class GatedWorker {
-
-		final Semaphore gate = new Semaphore(0);
-
-		final List<String> calls = new CopyOnWriteArrayList<>();
-
-		final AtomicInteger inFlight = new AtomicInteger();
-
-		final AtomicInteger maxInFlight = new AtomicInteger();
-
-		final Set<String> threadNames = ConcurrentHashMap.newKeySet();
-
-		@QueueWorker(queue = "orders")
-		void process(String item) throws InterruptedException {
-			this.maxInFlight.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
-			this.threadNames.add(Thread.currentThread().getName());
-			try {
-				this.gate.acquire();
-				this.calls.add(item);
-			}
-			finally {
-				this.inFlight.decrementAndGet();
-			}
-		}
-
 	}
 
 }
