@@ -1,10 +1,12 @@
 package dev.workqueue.spring.worker;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -87,6 +89,11 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	private final Map<String, QueueContainers> containersByQueue = new LinkedHashMap<>();
 
+	/**
+	 * Queues whose workers are paused, including those not started yet; guarded by lock.
+	 */
+	private final Set<String> pausedQueues = new HashSet<>();
+
 	private volatile State state = State.NEW;
 
 	private volatile List<WorkerContainer> containers = List.of();
@@ -160,8 +167,12 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		executor.setDaemon(true);
 		executor.setVirtualThreads(this.virtualThreads);
 		WorkerSettings settings = this.settings.apply(name);
-		return new QueueContainers(name, queue, settings, executor,
+		QueueContainers group = new QueueContainers(name, queue, settings, executor,
 				new WorkOutcomes(name, queue, settings, this.publisher), this.clock, this.observations);
+		if (this.pausedQueues.contains(name)) {
+			group.setPaused(true);
+		}
+		return group;
 	}
 
 	/**
@@ -229,27 +240,38 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Pauses or resumes the workers of a queue. Paused workers finish the items in hand
-	 * and take no more until resumed; adding items is not affected. A paused queue stays
+	 * and take no more until resumed; adding items is not affected. A queue paused before
+	 * its workers start (a lazy worker bean) starts them paused. A paused queue stays
 	 * paused when the application stops.
 	 * @param queueName the queue's name
 	 * @param paused {@code true} to pause, {@code false} to resume
-	 * @throws IllegalArgumentException if no worker serves the queue
+	 * @throws IllegalArgumentException if there is no such queue, or the workers are
+	 * stopped
 	 */
 	public void setPaused(String queueName, boolean paused) {
 		synchronized (this.lock) {
-			queueContainersOf(queueName).setPaused(paused);
+			checkControllable(queueName);
+			if (paused) {
+				this.pausedQueues.add(queueName);
+			}
+			else {
+				this.pausedQueues.remove(queueName);
+			}
+			QueueContainers group = this.containersByQueue.get(queueName);
+			if (group != null) {
+				group.setPaused(paused);
+			}
 		}
 	}
 
 	/**
 	 * Returns whether the workers of a queue are paused.
 	 * @param queueName the queue's name
-	 * @return {@code true} if paused; {@code false} also for a queue without workers
+	 * @return {@code true} if paused
 	 */
 	public boolean isPaused(String queueName) {
 		synchronized (this.lock) {
-			QueueContainers group = this.containersByQueue.get(queueName);
-			return group != null && group.isPaused();
+			return this.pausedQueues.contains(queueName);
 		}
 	}
 
@@ -259,12 +281,16 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 * @param queueName the queue's name
 	 * @param concurrency the number of threads, at least the number of worker methods
 	 * serving the queue (one thread each)
-	 * @throws IllegalArgumentException if no worker serves the queue or
+	 * @throws IllegalArgumentException if no running worker serves the queue or
 	 * {@code concurrency} is too small
 	 */
 	public void setConcurrency(String queueName, int concurrency) {
 		synchronized (this.lock) {
-			QueueContainers group = queueContainersOf(queueName);
+			checkControllable(queueName);
+			QueueContainers group = this.containersByQueue.get(queueName);
+			if (group == null) {
+				throw new IllegalArgumentException("No worker serves queue '" + queueName + "'");
+			}
 			if (concurrency < group.size()) {
 				throw new IllegalArgumentException("concurrency must be at least " + group.size() + " for queue '"
 						+ queueName + "' (one thread per worker method), was " + concurrency);
@@ -273,13 +299,15 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	private QueueContainers queueContainersOf(String queueName) {
+	/** Called with the lock held. */
+	private void checkControllable(String queueName) {
 		Objects.requireNonNull(queueName, "queueName");
-		QueueContainers group = this.containersByQueue.get(queueName);
-		if (group == null || this.state != State.RUNNING) {
-			throw new IllegalArgumentException("No running worker serves queue '" + queueName + "'");
+		if (this.state == State.STOPPED) {
+			throw new IllegalArgumentException("The workers of queue '" + queueName + "' are stopped");
 		}
-		return group;
+		if (!this.queues.names().contains(queueName)) {
+			throw new IllegalArgumentException("No work queue named '" + queueName + "'");
+		}
 	}
 
 	/**

@@ -121,14 +121,41 @@ class WorkerControlTests {
 	}
 
 	@Test
+	void aQueuePausedBeforeItsWorkersStartStartsThemPaused() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
+			.withPropertyValues("workqueue.queues.orders.concurrency=1")
+			.withBean("lazyWorker", GatedWorker.class, GatedWorker::new, (definition) -> definition.setLazyInit(true))
+			.run((context) -> {
+				WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+				assertThat(workers.containers()).isEmpty();
+				workers.setPaused("orders", true);
+				assertThat(workers.isPaused("orders")).isTrue();
+				assertThatIllegalArgumentException().isThrownBy(() -> workers.setConcurrency("orders", 2))
+					.withMessage("No worker serves queue 'orders'");
+				GatedWorker worker = context.getBean("lazyWorker", GatedWorker.class);
+				orders(context.getBean(WorkQueueRegistry.class)).add("a");
+				worker.openGate();
+				awaitEveryThreadPaused();
+				assertThat(worker.calls).isEmpty();
+				assertThat(workers.containers()).singleElement()
+					.satisfies((status) -> assertThat(status.paused()).isTrue());
+				workers.setPaused("orders", false);
+				await().atMost(TIMEOUT).until(() -> worker.calls.contains("a"));
+			});
+	}
+
+	@Test
 	void controlNamesWhatItRefuses() {
 		this.contextRunner.run((context) -> {
 			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
 			assertThatIllegalArgumentException().isThrownBy(() -> workers.setPaused("invoices", true))
-				.withMessage("No running worker serves queue 'invoices'");
+				.withMessage("No work queue named 'invoices'");
 			assertThatIllegalArgumentException().isThrownBy(() -> workers.setConcurrency("orders", 0))
 				.withMessage("concurrency must be at least 1 for queue 'orders' (one thread per worker method), was 0");
 			assertThat(workers.isPaused("invoices")).isFalse();
+			context.close();
+			assertThatIllegalArgumentException().isThrownBy(() -> workers.setPaused("orders", true))
+				.withMessage("The workers of queue 'orders' are stopped");
 		});
 	}
 

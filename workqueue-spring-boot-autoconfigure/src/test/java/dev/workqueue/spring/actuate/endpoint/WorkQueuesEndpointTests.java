@@ -191,11 +191,11 @@ class WorkQueuesEndpointTests {
 				.isThrownBy(() -> this.endpoint.control("orders", null, concurrency, SecurityContext.NONE))
 				.withMessage("concurrency must be between 1 and 1024, was " + concurrency);
 		}
-		willThrow(new IllegalArgumentException("No running worker serves queue 'invoices'")).given(this.workers)
+		willThrow(new IllegalArgumentException("No work queue named 'invoices'")).given(this.workers)
 			.setPaused("invoices", true);
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
 			.isThrownBy(() -> this.endpoint.control("invoices", true, null, SecurityContext.NONE))
-			.withMessage("No running worker serves queue 'invoices'");
+			.withMessage("No work queue named 'invoices'");
 		then(this.workers).should(never()).setConcurrency(anyString(), anyInt());
 	}
 
