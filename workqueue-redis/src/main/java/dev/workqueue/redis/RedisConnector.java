@@ -4,8 +4,10 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import io.lettuce.core.AbstractRedisClient;
@@ -144,20 +146,22 @@ final class RedisConnector implements AutoCloseable {
 	 * interrupt status is set again once the answer is in.
 	 */
 	private <R> R answer(RedisFuture<R> future) {
+		CompletableFuture<R> answer = future.toCompletableFuture();
 		boolean interrupted = false;
 		try {
 			while (true) {
 				try {
-					if (!future.await(this.commandTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
-						future.cancel(true);
-						throw new RedisCommandTimeoutException("Command timed out after " + this.commandTimeout);
-					}
-					return future.toCompletableFuture().join();
+					return answer.get(this.commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
 				}
 				catch (InterruptedException ex) {
+					// Wait on: the script may run (and lease an item) whatever we do.
 					interrupted = true;
 				}
-				catch (CompletionException ex) {
+				catch (TimeoutException ex) {
+					answer.cancel(true);
+					throw new RedisCommandTimeoutException("Command timed out after " + this.commandTimeout);
+				}
+				catch (ExecutionException ex) {
 					throw (ex.getCause() instanceof RedisException redis) ? redis : new RedisException(ex.getCause());
 				}
 			}

@@ -115,6 +115,24 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
+	void anInterruptDoesNotCutAScriptShortAndIsKept() throws Exception {
+		DelayingQueue<String> a = instance("q");
+		a.add("x");
+		Thread.currentThread().interrupt();
+		String item;
+		try {
+			item = a.poll(Duration.ZERO);
+		}
+		finally {
+			assertThat(Thread.interrupted()).as("the interrupt status is set again").isTrue();
+		}
+		assertThat(item).as("leased and handed out, not lost to the interrupt").isEqualTo("x");
+		assertThat(a.stats().processing()).isOne();
+		a.done("x");
+		assertThat(a.stats().processing()).isZero();
+	}
+
+	@Test
 	void doneOfAnItemNotHeldHereChangesNothing() throws Exception {
 		DelayingQueue<String> a = instance("q");
 		DelayingQueue<String> b = instance("q");
