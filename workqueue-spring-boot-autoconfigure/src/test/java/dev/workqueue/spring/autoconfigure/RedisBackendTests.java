@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,9 +14,12 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.SharedWorkQueue;
@@ -33,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * limiters. Needs the Redis on {@code 127.0.0.1:6379} (skipped loudly without it, failed
  * when {@code WORKQUEUE_REDIS_REQUIRED=true}).
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RedisBackendTests {
 
 	private static final String PREFIX = "wq-spring-test-" + UUID.randomUUID() + ":";
@@ -88,6 +93,32 @@ class RedisBackendTests {
 			assertThat(context.getBean(WorkQueueDetails.class).backend("local")).isEqualTo("memory");
 			assertThat(context.getBean(WorkerContainerRegistry.class).containers())
 				.allSatisfy((status) -> assertThat(status.running()).isTrue());
+		});
+	}
+
+	@Test
+	void pausedWorkersOfARedisQueueLeaseNothingAndResume(CapturedOutput output) {
+		this.contextRunner.withBean(FlakyWorker.class).run((context) -> {
+			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+			RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+			FlakyWorker worker = context.getBean(FlakyWorker.class);
+			// Let the worker thread block in get, on Redis's notice, before pausing.
+			orders.add("b");
+			await().atMost(Duration.ofSeconds(5)).until(() -> worker.succeeded.contains("b"));
+			workers.setPaused("orders", true);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> Thread.getAllStackTraces()
+					.entrySet()
+					.stream()
+					.filter((entry) -> entry.getKey().getName().matches("workqueue-orders-\\d+"))
+					.allMatch((entry) -> Arrays.stream(entry.getValue())
+						.anyMatch((frame) -> frame.getMethodName().equals("awaitTurn"))));
+			orders.add("c");
+			assertThat(orders.stats().processing()).as("nothing leased while paused").isZero();
+			assertThat(orders.size()).isOne();
+			workers.setPaused("orders", false);
+			await().atMost(Duration.ofSeconds(5)).until(() -> worker.succeeded.contains("c"));
+			assertThat(output).doesNotContain("failed to hand out");
 		});
 	}
 

@@ -168,7 +168,7 @@ class WorkerControlTests {
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
-			.filter((thread) -> thread.getName().startsWith("workqueue-orders-") && thread.isAlive())
+			.filter((thread) -> thread.getName().matches("workqueue-orders-\\d+") && thread.isAlive())
 			.toList();
 	}
 
