@@ -1,0 +1,26 @@
+package dev.workqueue.test;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.time.ClockDiscipline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * STYLE §4 for this module: its main code reads time and waits only through
+ * {@link dev.workqueue.time.Clock}.
+ */
+class ClockDisciplineTests {
+
+	@Test
+	void mainCodeReadsTimeAndWaitsOnlyThroughTheClock() throws IOException {
+		assertThat(ClockDiscipline.scan(Path.of("src/main/java"), Set.of()))
+			.as("calls to be replaced by dev.workqueue.time.Clock")
+			.isEmpty();
+	}
+
+}
