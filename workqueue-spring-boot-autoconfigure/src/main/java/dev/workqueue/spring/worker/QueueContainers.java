@@ -86,10 +86,6 @@ final class QueueContainers {
 		this.containers.forEach(paused ? WorkerContainer::pause : WorkerContainer::resume);
 	}
 
-	boolean isPaused() {
-		return this.paused;
-	}
-
 	/**
 	 * Spreads {@code concurrency} threads over the containers, as evenly as can be, the
 	 * first ones taking one more when it does not divide.

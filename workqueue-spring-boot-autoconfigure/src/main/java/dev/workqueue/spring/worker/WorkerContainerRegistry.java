@@ -249,8 +249,9 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 * stopped
 	 */
 	public void setPaused(String queueName, boolean paused) {
+		checkQueue(queueName);
 		synchronized (this.lock) {
-			checkControllable(queueName);
+			checkRunning(queueName);
 			if (paused) {
 				this.pausedQueues.add(queueName);
 			}
@@ -285,8 +286,9 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 * {@code concurrency} is too small
 	 */
 	public void setConcurrency(String queueName, int concurrency) {
+		checkQueue(queueName);
 		synchronized (this.lock) {
-			checkControllable(queueName);
+			checkRunning(queueName);
 			QueueContainers group = this.containersByQueue.get(queueName);
 			if (group == null) {
 				throw new IllegalArgumentException("No worker serves queue '" + queueName + "'");
@@ -299,14 +301,18 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		}
 	}
 
-	/** Called with the lock held. */
-	private void checkControllable(String queueName) {
+	/** Called without the lock: the registry may look into the bean factory. */
+	private void checkQueue(String queueName) {
 		Objects.requireNonNull(queueName, "queueName");
-		if (this.state == State.STOPPED) {
-			throw new IllegalArgumentException("The workers of queue '" + queueName + "' are stopped");
-		}
 		if (!this.queues.names().contains(queueName)) {
 			throw new IllegalArgumentException("No work queue named '" + queueName + "'");
+		}
+	}
+
+	/** Called with the lock held. */
+	private void checkRunning(String queueName) {
+		if (this.state == State.STOPPED) {
+			throw new IllegalArgumentException("The workers of queue '" + queueName + "' are stopped");
 		}
 	}
 

@@ -128,7 +128,8 @@ public final class WorkQueuesEndpoint {
 	 * @param securityContext who asks, for the log
 	 * @return the queue afterwards, or {@code null} (404) when there is no such queue
 	 * @throws InvalidEndpointRequestException (400) for a request without a change, a
-	 * concurrency out of range, or a queue without workers
+	 * concurrency out of range or for a queue no worker serves, or workers that are
+	 * stopped
 	 */
 	@WriteOperation
 	public @Nullable WorkQueueDescriptor control(@Selector String name, @Nullable Boolean paused,
