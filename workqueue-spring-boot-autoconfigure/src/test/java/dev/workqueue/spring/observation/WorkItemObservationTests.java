@@ -2,6 +2,7 @@ package dev.workqueue.spring.observation;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 import io.micrometer.common.KeyValues;
@@ -13,6 +14,7 @@ import io.micrometer.tracing.test.simple.SimpleTracer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -117,6 +119,19 @@ class WorkItemObservationTests {
 			.run((context) -> assertThat(context.getBean(WorkObservations.class)).isSameAs(WorkObservations.NONE));
 	}
 
+	@Test
+	void workersRunWithoutMicrometersObservationApiOnTheClassPath() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("io.micrometer"))
+			.withPropertyValues("workqueue.queues.orders.concurrency=1")
+			.withBean(PlainWorker.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(WorkObservations.class);
+				orders(context).add("a");
+				await().atMost(TIMEOUT).until(() -> context.getBean(PlainWorker.class).calls.contains("a"));
+			});
+	}
+
 	private static List<SimpleSpan> processSpans(SimpleTracer tracer) {
 		return tracer.getSpans().stream().filter((span) -> span.getName().equals("orders process")).toList();
 	}
@@ -149,7 +164,7 @@ class WorkItemObservationTests {
 	 */
 	static class ScriptedWorker {
 
-		final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+		final List<String> calls = new CopyOnWriteArrayList<>();
 
 		volatile Function<String, WorkResult> script = (item) -> null;
 
@@ -165,6 +180,17 @@ class WorkItemObservationTests {
 			return Observation.createNotStarted("downstream", this.registry)
 				.contextualName("downstream call")
 				.observe(() -> this.script.apply(item));
+		}
+
+	}
+
+	static class PlainWorker {
+
+		final List<String> calls = new CopyOnWriteArrayList<>();
+
+		@QueueWorker(queue = "orders")
+		void process(String item) {
+			this.calls.add(item);
 		}
 
 	}
