@@ -71,7 +71,7 @@ mkdir -p "$out"
 cat "$out/machine.txt"
 
 load="$(cut -d' ' -f1 /proc/loadavg)"
-if awk -v load="$load" 'BEGIN { exit !(load > 0.5) }'; then
+if awk -v avg="$load" 'BEGIN { exit !(avg > 0.5) }'; then
 	echo "WARNING: load average $load: other work on this machine will add noise." >&2
 fi
 

@@ -2,6 +2,7 @@ package dev.workqueue.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,6 +23,7 @@ import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.spring.metrics.WorkQueueMeters;
+import dev.workqueue.time.Clock;
 
 /**
  * Issue 5: the cost of metrics on the W1b hand-off (one producer, one consumer, see
@@ -84,6 +86,33 @@ public class MetricsOverheadBenchmark {
 	}
 
 	/**
+	 * The floor under {@link #hooksPerItem_prometheus}: one recording of a Micrometer
+	 * {@code Timer} of the Prometheus registry with client-go's buckets, as the starter's
+	 * {@code workqueue.queue.duration} and {@code workqueue.work.duration} are. An item
+	 * pays two.
+	 */
+	@Benchmark
+	@OutputTimeUnit(TimeUnit.NANOSECONDS)
+	@BenchmarkMode(Mode.AverageTime)
+	@Fork(value = 2, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
+	public void timerRecord_prometheus(Hooks hooks) {
+		hooks.timer.record(hooks.nextNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * The queue's own share of metrics: one read of the system {@link Clock}, of which a
+	 * queue with metrics makes three per item (add, hand-out, done) and one without makes
+	 * none.
+	 */
+	@Benchmark
+	@OutputTimeUnit(TimeUnit.NANOSECONDS)
+	@BenchmarkMode(Mode.AverageTime)
+	@Fork(value = 2, jvmArgsAppend = { "-Xms1g", "-Xmx1g" })
+	public long clockRead_system(Hooks hooks) {
+		return hooks.clock.nanoTime();
+	}
+
+	/**
 	 * The hooks of one queue bound to a Prometheus registry, as the starter binds them.
 	 */
 	@State(Scope.Thread)
@@ -93,9 +122,17 @@ public class MetricsOverheadBenchmark {
 
 		private long nanos;
 
+		Timer timer;
+
+		final Clock clock = Clock.system();
+
 		@Setup
 		public void open() {
-			this.metrics = new WorkQueueMeters(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)).metrics("bench");
+			PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+			this.metrics = new WorkQueueMeters(registry).metrics("bench");
+			// The queue-duration timer the hooks above record into, found as a user
+			// would.
+			this.timer = registry.get("workqueue.queue.duration").timer();
 		}
 
 		/** Durations from 1 µs to about 1 ms, so that recordings spread over buckets. */

@@ -27,8 +27,9 @@ import dev.workqueue.timer.TimingWheel;
  * with a 1 ms tick and 512 slots, on {@value #BATCH} timers with delays of 1 to 60
  * seconds (nothing fires).
  * <ul>
- * <li>{@code setTimer}: new keys into an empty wheel. Netty needs a task object per
- * timeout to know which key fired; creating it is part of its cost.</li>
+ * <li>{@code setTimer}: new keys into an empty wheel, fresh ({@code ours}) or one that
+ * held as many timers before ({@code oursWarm}, as a long-lived wheel is). Netty needs a
+ * task object per timeout to know which key fired; creating it is part of its cost.</li>
  * <li>{@code moveTimer}: every key of a full wheel rescheduled. Netty has no move: its
  * users cancel the timeout and create a new one.</li>
  * <li>{@code removeTimer}: every key of a full wheel removed; Netty:
@@ -68,6 +69,20 @@ public class TimingWheelBenchmark {
 
 	@Benchmark
 	public int setTimer_ours(OursEmpty state) throws InterruptedException {
+		return setAll(state);
+	}
+
+	/**
+	 * {@code setTimer} into a wheel that held as many timers before, as a long-lived
+	 * wheel has: its key table has grown to the working set already. The cold row above
+	 * pays that growth once per batch.
+	 */
+	@Benchmark
+	public int setTimer_oursWarm(OursWarm state) throws InterruptedException {
+		return setAll(state);
+	}
+
+	private static int setAll(OursEmpty state) throws InterruptedException {
 		TimingWheel<String, Object> wheel = state.wheel;
 		for (int i = 0; i < BATCH; i++) {
 			wheel.setTimer(KEYS[i], VALUE, DELAYS[i]);
@@ -185,6 +200,26 @@ public class TimingWheelBenchmark {
 		void fill() throws InterruptedException {
 			for (int i = 0; i < BATCH; i++) {
 				this.wheel.setTimer(KEYS[i], VALUE, DELAYS[i]);
+			}
+			settle();
+		}
+
+	}
+
+	/**
+	 * A fresh wheel of ours for each invocation, filled with every key and emptied again
+	 * before measuring: empty, with its key table grown.
+	 */
+	@State(Scope.Thread)
+	public static class OursWarm extends OursEmpty {
+
+		@Override
+		void fill() throws InterruptedException {
+			for (int i = 0; i < BATCH; i++) {
+				this.wheel.setTimer(KEYS[i], VALUE, DELAYS[i]);
+			}
+			for (int i = 0; i < BATCH; i++) {
+				this.wheel.removeTimer(KEYS[i]);
 			}
 			settle();
 		}
