@@ -211,13 +211,11 @@ public class TimingWheelBenchmark {
 	 * before measuring: empty, with its key table grown.
 	 */
 	@State(Scope.Thread)
-	public static class OursWarm extends OursEmpty {
+	public static class OursWarm extends OursFull {
 
 		@Override
 		void fill() throws InterruptedException {
-			for (int i = 0; i < BATCH; i++) {
-				this.wheel.setTimer(KEYS[i], VALUE, DELAYS[i]);
-			}
+			super.fill();
 			for (int i = 0; i < BATCH; i++) {
 				this.wheel.removeTimer(KEYS[i]);
 			}
