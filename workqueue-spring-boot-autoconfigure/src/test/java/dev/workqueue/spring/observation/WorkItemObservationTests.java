@@ -184,6 +184,7 @@ class WorkItemObservationTests {
 
 	}
 
+	/** Records each item; refers to nothing of Micrometer, so it loads without it. */
 	static class PlainWorker {
 
 		final List<String> calls = new CopyOnWriteArrayList<>();
