@@ -32,7 +32,8 @@ import dev.workqueue.timer.TimingWheel;
  * The figures are JMH auxiliary counters (see {@link Figures}), per iteration: items
  * fired {@code early} (before the due time taken just before scheduling them) and by how
  * much at most, items {@code lost} (not fired 1 s after the last due time), items fired
- * twice, and lateness percentiles in microseconds. The primary score, the duration of the
+ * twice, lateness percentiles in microseconds, and the garbage collections that fell
+ * inside the iteration (see {@link GcTotals}). The primary score, the duration of the
  * run, means nothing.
  * <p>
  * Contenders: delaying queues (ours, client-java's paced so that it drops nothing, the
@@ -115,6 +116,15 @@ public class FiringAccuracyBenchmark {
 
 		public double maxLatenessMicros;
 
+		/**
+		 * Garbage collections during the iteration: a pause there makes every item due in
+		 * it late, whoever the contender.
+		 */
+		public double gcCollections;
+
+		/** Their time in milliseconds. */
+		public double gcMillis;
+
 	}
 
 	/**
@@ -150,12 +160,13 @@ public class FiringAccuracyBenchmark {
 		}
 
 		final void run(Accuracy accuracy, BenchmarkParams params) throws InterruptedException {
+			GcTotals before = GcTotals.now();
 			for (int i = 0; i < ITEMS; i++) {
 				schedule(i);
 			}
 			this.log.awaitAll(GRACE_NANOS);
 			close();
-			this.log.report(accuracy, Figures.share(params));
+			this.log.report(accuracy, Figures.share(params), GcTotals.now().since(before));
 		}
 
 		/** Starts a consumer thread running {@code loop} until interrupted. */

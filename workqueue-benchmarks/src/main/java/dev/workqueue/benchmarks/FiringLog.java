@@ -56,12 +56,14 @@ final class FiringLog {
 	}
 
 	/**
-	 * Fills {@code accuracy} with this log's figures, each times {@code share} (see
-	 * {@link Figures}). Call once the firing threads have stopped.
+	 * Fills {@code accuracy} with this log's figures and the iteration's garbage
+	 * collections, each times {@code share} (see {@link Figures}). Call once the firing
+	 * threads have stopped.
 	 * @param accuracy the counters to fill
 	 * @param share the weight of this iteration
+	 * @param gc the collections from the first scheduling to the end of the firings
 	 */
-	void report(FiringAccuracyBenchmark.Accuracy accuracy, double share) {
+	void report(FiringAccuracyBenchmark.Accuracy accuracy, double share, GcTotals gc) {
 		Summary summary = summary();
 		accuracy.early = summary.early() * share;
 		accuracy.lost = summary.lost() * share;
@@ -70,6 +72,8 @@ final class FiringLog {
 		accuracy.p50LatenessMicros = micros(summary.p50LatenessNanos()) * share;
 		accuracy.p99LatenessMicros = micros(summary.p99LatenessNanos()) * share;
 		accuracy.maxLatenessMicros = micros(summary.maxLatenessNanos()) * share;
+		accuracy.gcCollections = gc.collections() * share;
+		accuracy.gcMillis = gc.millis() * share;
 	}
 
 	/**

@@ -72,13 +72,14 @@ public class RedisFiringAccuracyBenchmark {
 		}
 
 		final void run(FiringAccuracyBenchmark.Accuracy accuracy, BenchmarkParams params) throws InterruptedException {
+			GcTotals before = GcTotals.now();
 			for (int i = 0; i < ITEMS; i++) {
 				this.log.scheduling(i, DELAY_NANOS[i]);
 				this.queue.addAfter(NAMES[i], DELAYS[i]);
 			}
 			this.log.awaitAll(TimeUnit.SECONDS.toNanos(GRACE_SECONDS));
 			end();
-			this.log.report(accuracy, Figures.share(params));
+			this.log.report(accuracy, Figures.share(params), GcTotals.now().since(before));
 		}
 
 	}
