@@ -40,9 +40,10 @@ import dev.workqueue.time.Nanos;
  * <b>Happens-before.</b> Actions before {@code addAfter} happen before the owner's
  * removal of the item from the heap (both under {@link #lock}), hence before its
  * {@code add} to the wrapped queue and its hand-out. The owner adds to the wrapped queue
- * holding {@link #lock} (the wrapped queue never calls back, so the lock order is fixed):
- * for {@link #stats()}, an item is always either waiting or in the wrapped queue, which
- * is what a draining shutdown counts on.
+ * holding {@link #lock} (the wrapped queue never calls back, so the lock order is fixed),
+ * and {@link #stats()} reads both stages under it: an item is counted either waiting or
+ * in the wrapped queue, never both and never neither, which is what a draining shutdown
+ * counts on.
  * <p>
  * <b>Cost.</b> {@code addAfter} reads the clock, allocates one 32-byte entry and takes
  * the lock once. A waiting item retains 44 to 54 bytes with compressed oops, index
@@ -286,6 +287,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 	public WorkQueueStats stats() {
 		int waiting;
 		long delayed;
+		WorkQueueStats stats;
 		this.lock.lock();
 		try {
 			if (this.owner == null && !this.stopped && this.waiting.size() > 0) {
@@ -294,12 +296,14 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 			}
 			waiting = this.waiting.size();
 			delayed = this.delayedAdds;
+			// Under the lock, which the owner holds while it moves an item from the heap
+			// into the wrapped queue: a moving item is counted in one place, never none
+			// or both. The lock order is the owner's.
+			stats = this.queue.stats();
 		}
 		finally {
 			this.lock.unlock();
 		}
-		// Read after the heap: an item that left it since is in the queue by now.
-		WorkQueueStats stats = this.queue.stats();
 		long retries = delayed + this.immediateAdds.sum();
 		return new WorkQueueStats(stats.depth(), stats.processing(), waiting, retries, stats.headQueuedNanos(),
 				stats.unfinishedWorkNanos(), stats.longestRunningProcessorNanos(), stats.addedWhileProcessing());

@@ -215,6 +215,27 @@ class WorkQueueStressTests {
 		queue.shutDown();
 	}
 
+	@Test
+	void statsNeverCountAnItemTwiceWhileItMovesFromWaitingToQueued() throws Exception {
+		DelayingQueue<Integer> queue = WorkQueues.<Integer>builder().buildDelayingQueue();
+		for (int round = 0; round < 20_000; round++) {
+			queue.addAfter(round, Duration.ofNanos(1));
+			// The queue's only item, read as fast as possible while the owner thread
+			// moves it: waiting, then ready, and always exactly once.
+			long deadlineNanos = System.nanoTime() + DEADLINE.toNanos();
+			WorkQueueStats stats;
+			do {
+				stats = queue.stats();
+				assertThat(stats.waiting() + stats.depth() + stats.processing()).as("round %d: %s", round, stats)
+					.isEqualTo(1);
+				assertThat(System.nanoTime()).as("moved before the deadline").isLessThan(deadlineNanos);
+			}
+			while (stats.depth() == 0);
+			queue.done(queue.get());
+		}
+		queue.shutDown();
+	}
+
 	private static long countDue(Map<String, Long> earliestMillis, long nowMillis) {
 		return earliestMillis.values().stream().filter((millis) -> millis <= nowMillis).count();
 	}

@@ -355,11 +355,12 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the wheel: no timer fires after this returns (a call of {@code execute}
-	 * already running finishes), the wheel's thread and the default executor's thread
-	 * end, and {@code setTimer}/{@code moveTimer} throw {@link IllegalStateException}.
-	 * Pending timers are kept for {@link #drain}. Idempotent; does not wait for the
-	 * threads to end.
+	 * Stops the wheel: no pending timer fires, the wheel's thread and the default
+	 * executor's thread end, and {@code setTimer}/{@code moveTimer} throw
+	 * {@link IllegalStateException}. Pending timers are kept for {@link #drain}.
+	 * Idempotent; does not wait for the threads to end, nor for timers already due and
+	 * handed to the executor: such a batch stops before its next timer, but a call of
+	 * {@code execute} that is running or just starting when this returns still runs.
 	 */
 	public void stop() {
 		this.lock.lock();
