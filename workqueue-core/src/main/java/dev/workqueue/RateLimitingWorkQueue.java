@@ -102,14 +102,14 @@ final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
 		return this.queue.stats();
 	}
 
-	/** The wrapped queue, for tests. */
+	/** The wrapped queue. */
 	DelayingQueue<T> delayingQueue() {
 		return this.queue;
 	}
 
 	@Override
 	public String toString() {
-		return "RateLimitingQueue[" + name() + "]";
+		return "RateLimitingQueue[" + this.queue + ", limited by " + this.rateLimiter + "]";
 	}
 
 }

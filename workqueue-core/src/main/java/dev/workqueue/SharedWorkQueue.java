@@ -1,11 +1,30 @@
 package dev.workqueue;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * A work queue whose state several processes share, each through a handle of its own (the
  * Redis backend's queues). Integrations use it where one process's view differs from the
- * shared one: metrics, shutdown and health.
+ * shared one: metrics, shutdown and health. Find it behind a queue with {@link #of}.
  */
 public interface SharedWorkQueue {
+
+	/**
+	 * Returns the shared queue behind {@code queue}: the queue itself, or the one a
+	 * rate-limiting queue built by {@link WorkQueues#rateLimiting} wraps.
+	 * @param queue any queue
+	 * @return the shared queue, or empty for a queue of this process only
+	 */
+	static Optional<SharedWorkQueue> of(WorkQueue<?> queue) {
+		if (queue instanceof SharedWorkQueue shared) {
+			return Optional.of(shared);
+		}
+		if (queue instanceof RateLimitingWorkQueue<?> rateLimiting) {
+			return of(rateLimiting.delayingQueue());
+		}
+		return Optional.empty();
+	}
 
 	/**
 	 * Returns whether this handle reports the shared gauges (depth, waiting items) for
@@ -21,5 +40,24 @@ public interface SharedWorkQueue {
 	 * @return how many items were handed back
 	 */
 	int handBack();
+
+	/**
+	 * Hands one item this handle holds back to the queue, ready again after
+	 * {@code delay}, and ends this handle's hold on it (a later {@code done} changes
+	 * nothing): how a worker requeues an item it failed while its handle is shutting down
+	 * and takes no more adds, so that another process retries it.
+	 * @param item an item handed out by this handle and not yet done
+	 * @param delay how long until it is ready again; zero or negative for at once
+	 * @return whether the item was held here and is handed back
+	 */
+	boolean handBack(Object item, Duration delay);
+
+	/**
+	 * Returns whether the shared state can be reached now (for health checks).
+	 * @return {@code false} while the last attempt to reach it failed
+	 */
+	default boolean reachable() {
+		return true;
+	}
 
 }

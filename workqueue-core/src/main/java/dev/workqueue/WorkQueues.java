@@ -40,6 +40,22 @@ public final class WorkQueues {
 	}
 
 	/**
+	 * Returns a rate-limiting queue over any delaying queue, as client-go's
+	 * {@code NewRateLimitingQueue} wraps a delaying one: {@code addRateLimited(x)} is
+	 * {@code addAfter(x, limiter.when(x))}, ignored once the queue is shutting down;
+	 * {@code forget} and {@code numRequeues} go to the limiter; the rest to the queue.
+	 * How other backends (such as Redis) get their rate-limiting queues.
+	 * @param queue the queue to wrap
+	 * @param limiter decides the delay of {@code addRateLimited}
+	 * @param <T> the item type
+	 * @return the rate-limiting queue
+	 */
+	public static <T> RateLimitingQueue<T> rateLimiting(DelayingQueue<T> queue, RateLimiter<? super T> limiter) {
+		return new RateLimitingWorkQueue<>(Objects.requireNonNull(queue, "queue"),
+				Objects.requireNonNull(limiter, "limiter"));
+	}
+
+	/**
 	 * Configures and builds work queues. Every option has a default: unnamed, the system
 	 * clock, no metrics, a 10 second heartbeat. Each {@code build...} call creates a new,
 	 * independent queue from the current options, so a builder can be reused. Not
@@ -143,7 +159,7 @@ public final class WorkQueues {
 		 */
 		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			return new RateLimitingWorkQueue<>(buildDelayingQueue(), limiter);
+			return rateLimiting(buildDelayingQueue(), limiter);
 		}
 
 	}

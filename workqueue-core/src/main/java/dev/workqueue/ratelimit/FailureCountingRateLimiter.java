@@ -1,35 +1,21 @@
 package dev.workqueue.ratelimit;
 
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
-import java.util.function.IntUnaryOperator;
 
 /**
- * The base of the limiters that count each item's failures (exponential, fast-slow): the
- * counts, {@link #forget} and {@link #numRequeues}; subclasses turn a count into a delay
- * in {@link #when}.
- * <p>
- * Thread-safe without a lock of its own: a {@link ConcurrentHashMap} from item to an
- * {@link AtomicInteger}. Counting a failure of a known item costs one map lookup and one
- * compare-and-set, and allocates nothing; only an item's first failure adds an entry.
- * Looking up an unknown item never adds one, and {@link #forget} removes it, so the map
- * holds exactly the items failing right now.
- * <p>
- * A {@link #countFailure} racing with a {@link #forget} of the same item may count on the
- * entry just removed; that reads as the failure having come before the forget.
+ * The base of the limiters that count each item's failures (exponential, fast-slow): they
+ * keep the counts in a {@link FailureCounts} store (in this JVM unless given another) and
+ * turn a count into a delay in {@link #when}.
  *
  * @param <T> the item type
  */
 abstract class FailureCountingRateLimiter<T> implements RateLimiter<T> {
 
-	private static final Function<Object, AtomicInteger> NEW_COUNT = (item) -> new AtomicInteger();
+	private final FailureCounts<T> counts;
 
-	/** Stops at {@link Integer#MAX_VALUE} instead of wrapping to a negative count. */
-	private static final IntUnaryOperator SATURATING_INCREMENT = (n) -> (n != Integer.MAX_VALUE) ? n + 1 : n;
-
-	private final ConcurrentHashMap<T, AtomicInteger> counts = new ConcurrentHashMap<>();
+	FailureCountingRateLimiter(FailureCounts<T> counts) {
+		this.counts = Objects.requireNonNull(counts, "counts");
+	}
 
 	/**
 	 * Counts one more failure of {@code item}.
@@ -38,30 +24,27 @@ abstract class FailureCountingRateLimiter<T> implements RateLimiter<T> {
 	 * @throws NullPointerException if {@code item} is {@code null}
 	 */
 	final int countFailure(T item) {
-		Objects.requireNonNull(item, "item");
-		AtomicInteger count = this.counts.get(item);
-		if (count == null) {
-			count = this.counts.computeIfAbsent(item, NEW_COUNT);
-		}
-		return count.getAndUpdate(SATURATING_INCREMENT);
+		return this.counts.countFailure(Objects.requireNonNull(item, "item"));
 	}
 
 	@Override
 	public final void forget(T item) {
-		Objects.requireNonNull(item, "item");
-		this.counts.remove(item);
+		this.counts.forget(Objects.requireNonNull(item, "item"));
 	}
 
 	@Override
 	public final int numRequeues(T item) {
-		Objects.requireNonNull(item, "item");
-		AtomicInteger count = this.counts.get(item);
-		return (count != null) ? count.get() : 0;
+		return this.counts.failures(Objects.requireNonNull(item, "item"));
 	}
 
-	/** Returns how many items this limiter holds state for; for tests. */
+	/** Returns how many items this limiter holds state for, in memory; for tests. */
 	final int trackedItems() {
-		return this.counts.size();
+		return (this.counts instanceof InMemoryFailureCounts<T> inMemory) ? inMemory.trackedItems() : -1;
+	}
+
+	/** Names the store in {@code toString}, unless it is the default in-memory one. */
+	final String countsSuffix() {
+		return (this.counts instanceof InMemoryFailureCounts) ? "" : ", counts=" + this.counts;
 	}
 
 }

@@ -20,9 +20,9 @@ import java.util.List;
  * the failure count, which repeats itself after 64 failures). A call costs one map lookup
  * and one compare-and-set and allocates nothing once the item is known.
  * <p>
- * Thread-safe and lock-free. Every item that failed keeps one small entry until it is
- * forgotten, so callers {@link #forget} items once they succeed or are given up, as with
- * client-go.
+ * Thread-safe and lock-free with the default in-memory {@link FailureCounts}. Every item
+ * that failed keeps one small entry until it is forgotten, so callers {@link #forget}
+ * items once they succeed or are given up, as with client-go.
  *
  * @param <T> the item type
  */
@@ -63,10 +63,33 @@ public final class ItemExponentialFailureRateLimiter<T> extends FailureCountingR
 	 * than {@code baseDelay}, or {@code jitter} is outside {@code [0, 1]}
 	 */
 	public ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay, double jitter) {
-		this(baseDelay, maxDelay, Jitter.of(jitter));
+		this(baseDelay, maxDelay, jitter, FailureCounts.inMemory());
+	}
+
+	/**
+	 * Creates a limiter whose delays start at {@code baseDelay} and double up to
+	 * {@code maxDelay}, each then shortened by a random part of at most {@code jitter},
+	 * with the failure counts kept in {@code counts} (shared by several processes, for
+	 * example).
+	 * @param baseDelay the delay after the first failure, zero or positive
+	 * @param maxDelay the largest delay, not less than {@code baseDelay}
+	 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}
+	 * @param counts where the failures are counted
+	 * @throws IllegalArgumentException if a delay is negative, {@code maxDelay} is less
+	 * than {@code baseDelay}, or {@code jitter} is outside {@code [0, 1]}
+	 */
+	public ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay, double jitter,
+			FailureCounts<T> counts) {
+		this(baseDelay, maxDelay, Jitter.of(jitter), counts);
 	}
 
 	ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay, Jitter jitter) {
+		this(baseDelay, maxDelay, jitter, FailureCounts.inMemory());
+	}
+
+	private ItemExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay, Jitter jitter,
+			FailureCounts<T> counts) {
+		super(counts);
 		this.jitter = jitter;
 		this.baseDelay = Preconditions.requireNonNegative(baseDelay, "baseDelay");
 		this.maxDelay = Preconditions.requireNonNegative(maxDelay, "maxDelay");
@@ -98,7 +121,7 @@ public final class ItemExponentialFailureRateLimiter<T> extends FailureCountingR
 	@Override
 	public String toString() {
 		return "ItemExponentialFailureRateLimiter[baseDelay=" + this.baseDelay + ", maxDelay=" + this.maxDelay
-				+ ((this.jitter != Jitter.NONE) ? ", jitter=" + this.jitter.fraction() : "") + "]";
+				+ ((this.jitter != Jitter.NONE) ? ", jitter=" + this.jitter.fraction() : "") + countsSuffix() + "]";
 	}
 
 }

@@ -7,7 +7,9 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
-import dev.workqueue.ratelimit.Jitter;
+import dev.workqueue.ratelimit.FailureCounts;
+import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
 import dev.workqueue.ratelimit.MaxOfRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.time.Clock;
@@ -27,9 +29,11 @@ import dev.workqueue.time.Clock;
  *     .defaultControllerRateLimiter();
  * </pre> Their keys share the queue's hash tag: {@code <prefix>{<name>}:failures:...},
  * {@code ...:bucket} and {@code ...:item-bucket:<item>}. Buckets expire once full again,
- * so idle ones cost nothing; a failure count lives until {@code forget}. Time is the
- * Redis server's, or the builder's {@link Clock}. Each call is one script: {@code when}
- * and {@code forget} throw {@link RedisQueueException} when Redis cannot be reached.
+ * so idle ones cost nothing; a failure count lives until {@code forget}, or until no
+ * failure was counted for the {@linkplain Builder#historyTtl history's time to live}.
+ * Time is the Redis server's, or the builder's {@link Clock}. Each call is one script:
+ * {@code when} and {@code forget} throw {@link RedisQueueException} when Redis cannot be
+ * reached.
  */
 public final class RedisRateLimiters {
 
@@ -80,6 +84,8 @@ public final class RedisRateLimiters {
 		private Duration commandTimeout = Duration.ofSeconds(5);
 
 		private RedisConnector connector;
+
+		private Duration historyTtl = Duration.ofDays(1);
 
 		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
 			this.client = Objects.requireNonNull(client, "client");
@@ -144,24 +150,14 @@ public final class RedisRateLimiters {
 
 		/**
 		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay},
-		 * each delay then shortened by a random part of at most {@code jitter} (see
-		 * {@link Jitter}).
+		 * each delay then shortened by a random part of at most {@code jitter}.
 		 * @param baseDelay the first delay, not negative
 		 * @param maxDelay the cap, at least {@code baseDelay}
 		 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}
 		 * @return the limiter
 		 */
 		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
-			Objects.requireNonNull(baseDelay, "baseDelay");
-			Objects.requireNonNull(maxDelay, "maxDelay");
-			if (baseDelay.isNegative()) {
-				throw new IllegalArgumentException("baseDelay must not be negative, was " + baseDelay);
-			}
-			if (maxDelay.compareTo(baseDelay) < 0) {
-				throw new IllegalArgumentException("maxDelay must be >= baseDelay, was " + maxDelay);
-			}
-			return new SharedFailureRateLimiter<>(connector(), this.codec, key("failures:exponential"),
-					new FailureDelay.Exponential(baseDelay, maxDelay, Jitter.of(jitter)));
+			return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay, jitter, counts("failures:exponential"));
 		}
 
 		/**
@@ -173,17 +169,35 @@ public final class RedisRateLimiters {
 		 * @return the limiter
 		 */
 		public RateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
-			Objects.requireNonNull(fastDelay, "fastDelay");
-			Objects.requireNonNull(slowDelay, "slowDelay");
-			if (fastDelay.isNegative() || slowDelay.isNegative()) {
-				throw new IllegalArgumentException(
-						"fastDelay and slowDelay must not be negative, were " + fastDelay + " and " + slowDelay);
+			return new ItemFastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts, counts("failures:fast-slow"));
+		}
+
+		/**
+		 * The count of each item's failed attempts, shared by every instance, kept beside
+		 * the limiters' failure history and expiring with it: what {@code max-retries}
+		 * counts across instances (the Spring starter's workers use it for redis queues).
+		 * A restart of an instance does not reset it.
+		 * @return the store
+		 */
+		public FailureCounts<T> attempts() {
+			return counts("failures:attempts");
+		}
+
+		/**
+		 * Sets how long the failure history of the queue (the limiters' counts and the
+		 * {@link #attempts()}) stays in Redis after its last failure (default 1 day): the
+		 * history of items that were never forgotten, such as deleted objects, does not
+		 * stay for ever.
+		 * @param historyTtl the time to live, at least 1 second
+		 * @return this builder
+		 */
+		public Builder<T> historyTtl(Duration historyTtl) {
+			Objects.requireNonNull(historyTtl, "historyTtl");
+			if (historyTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+				throw new IllegalArgumentException("historyTtl must be at least 1s, was " + historyTtl);
 			}
-			if (maxFastAttempts < 0) {
-				throw new IllegalArgumentException("maxFastAttempts must not be negative, was " + maxFastAttempts);
-			}
-			return new SharedFailureRateLimiter<>(connector(), this.codec, key("failures:fast-slow"),
-					new FailureDelay.FastSlow(fastDelay, slowDelay, maxFastAttempts));
+			this.historyTtl = historyTtl;
+			return this;
 		}
 
 		/**
@@ -221,6 +235,10 @@ public final class RedisRateLimiters {
 				throw new IllegalStateException("name is required: the limiters' keys carry the queue's name");
 			}
 			return this.keyPrefix + "{" + this.name + "}:" + part;
+		}
+
+		private FailureCounts<T> counts(String part) {
+			return new RedisFailureCounts<>(connector(), this.codec, key(part), this.historyTtl.toMillis());
 		}
 
 		private SharedState connector() {

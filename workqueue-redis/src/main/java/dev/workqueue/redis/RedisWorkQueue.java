@@ -439,7 +439,7 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 				Lease lease = entry.getValue();
 				if (this.held.remove(entry.getKey(), lease)) {
 					this.redis.run(LuaScript.RELEASE, ScriptOutputType.INTEGER, this.keys, now(), this.keys.channel(),
-							lease.encoded(), lease.token());
+							lease.encoded(), lease.token(), "0");
 					handedBack++;
 				}
 			}
@@ -449,6 +449,32 @@ final class RedisWorkQueue<T> implements RateLimitingQueue<T>, SharedQueue {
 			this.releasing.decrementAndGet();
 			signalIfNothingHeld();
 		}
+	}
+
+	@Override
+	public boolean handBack(Object item, Duration delay) {
+		Objects.requireNonNull(item, "item");
+		Objects.requireNonNull(delay, "delay");
+		this.releasing.incrementAndGet();
+		try {
+			@SuppressWarnings("unchecked")
+			Lease lease = this.held.remove((T) item);
+			if (lease == null) {
+				return false;
+			}
+			this.redis.run(LuaScript.RELEASE, ScriptOutputType.INTEGER, this.keys, now(), this.keys.channel(),
+					lease.encoded(), lease.token(), Long.toString(Math.max(0, Nanos.of(delay)) / 1000));
+			return true;
+		}
+		finally {
+			this.releasing.decrementAndGet();
+			signalIfNothingHeld();
+		}
+	}
+
+	@Override
+	public boolean reachable() {
+		return !this.outage.get();
 	}
 
 	/** Whether the thread has work: not shut down, or leases to renew or release. */

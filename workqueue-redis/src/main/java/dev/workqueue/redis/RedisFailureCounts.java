@@ -1,0 +1,62 @@
+package dev.workqueue.redis;
+
+import io.lettuce.core.ScriptOutputType;
+
+import dev.workqueue.ratelimit.FailureCounts;
+
+/**
+ * Failure counts in a Redis hash that every instance shares: the store of the shared
+ * exponential and fast-slow limiters (core's arithmetic over counts kept here), and of
+ * the attempts behind {@code max-retries}. Each call is one script. The hash expires once
+ * no failure has been counted for the builder's history time to live.
+ *
+ * @param <T> the item type
+ */
+final class RedisFailureCounts<T> implements FailureCounts<T> {
+
+	private final SharedState state;
+
+	private final ItemCodec<T> codec;
+
+	private final String key;
+
+	private final String ttlMillis;
+
+	RedisFailureCounts(SharedState state, ItemCodec<T> codec, String key, long ttlMillis) {
+		this.state = state;
+		this.codec = codec;
+		this.key = key;
+		this.ttlMillis = Long.toString(ttlMillis);
+	}
+
+	@Override
+	public int countFailure(T item) {
+		return saturated(run("count", item));
+	}
+
+	@Override
+	public int failures(T item) {
+		return saturated(run("read", item));
+	}
+
+	@Override
+	public void forget(T item) {
+		run("forget", item);
+	}
+
+	private long run(String operation, T item) {
+		return this.state.redis()
+			.run(LuaScript.FAILURES, ScriptOutputType.INTEGER, new String[] { this.key }, operation,
+					this.codec.encode(item), this.ttlMillis);
+	}
+
+	private static int saturated(long count) {
+		return (int) Math.min(Integer.MAX_VALUE, count);
+	}
+
+	@Override
+	public String toString() {
+		return "RedisFailureCounts[" + this.key + "]";
+	}
+
+}
