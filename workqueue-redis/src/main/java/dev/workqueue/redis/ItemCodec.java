@@ -27,7 +27,10 @@ public interface ItemCodec<T> {
 	T decode(String encoded);
 
 	/**
-	 * Returns the codec of string items: each string stands for itself.
+	 * Returns the codec of string items: each string stands for itself. Redis keeps
+	 * strings as UTF-8, so a string with a lone surrogate (half of a UTF-16 pair) is
+	 * refused with an {@link IllegalArgumentException}: every other string comes back
+	 * exactly, and two different strings never become one item.
 	 * @return the identity codec
 	 */
 	static ItemCodec<String> strings() {

@@ -7,52 +7,84 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+
+import io.lettuce.core.ScriptOutputType;
 
 /**
- * One of the queue's Lua scripts, with the shared prelude in front, and its SHA-1 digest
- * so that it runs with {@code EVALSHA} (falling back to {@code EVAL} once per server,
- * whose script cache starts empty after a restart or failover).
+ * One of the Lua scripts, each a file beside this class whose header states its KEYS,
+ * ARGV and reply. A queue's scripts get {@code prelude.lua} in front, which fixes the
+ * queue's keys in {@link QueueKeys#all()} order; the limiters' scripts stand alone. Every
+ * script starts with a shebang, so that Redis refuses a script that writes before its
+ * first command when out of memory; the read-only ones say {@code no-writes}. Scripts run
+ * with {@code EVALSHA}, falling back to {@code EVAL} once per server, whose script cache
+ * starts empty after a restart or failover.
  *
- * @param name the script's name, for messages
+ * @param name the script's file name without {@code .lua}, for messages
  * @param source the full source
  * @param sha1 its SHA-1, as {@code EVALSHA} wants it
+ * @param output what it replies
  */
-record LuaScript(String name, String source, String sha1) {
+record LuaScript(String name, String source, String sha1, ScriptOutputType output) {
 
-	static final LuaScript ADD = load("add");
+	static final LuaScript ADD = queue("add", ScriptOutputType.INTEGER);
 
-	static final LuaScript ADD_AFTER = load("add_after");
+	static final LuaScript ADD_AFTER = queue("add_after", ScriptOutputType.INTEGER);
 
-	static final LuaScript GET = load("get");
+	static final LuaScript GET = queue("get", ScriptOutputType.MULTI);
 
-	static final LuaScript DONE = load("done");
+	static final LuaScript DONE = queue("done", ScriptOutputType.INTEGER);
 
-	static final LuaScript RELEASE = load("release");
+	static final LuaScript RELEASE = queue("release", ScriptOutputType.INTEGER);
 
-	static final LuaScript RENEW = load("renew");
+	static final LuaScript RENEW = queue("renew", ScriptOutputType.MULTI);
 
-	static final LuaScript TICK = load("tick");
+	static final LuaScript RECONCILE = readOnly(queue("reconcile", ScriptOutputType.MULTI));
 
-	static final LuaScript DEAD_LETTER = load("dead_letter");
+	static final LuaScript TICK = queue("tick", ScriptOutputType.MULTI);
 
-	static final LuaScript STATS = load("stats");
+	static final LuaScript DEAD_LETTER = queue("dead_letter", ScriptOutputType.INTEGER);
 
-	static final LuaScript CHECK_TYPES = load("check_types");
+	static final LuaScript STATS = readOnly(queue("stats", ScriptOutputType.MULTI));
 
-	static final LuaScript FAILURES = load("failures");
+	static final LuaScript CHECK_TYPES = queue("check_types", ScriptOutputType.MULTI);
 
-	static final LuaScript BUCKET = load("bucket");
+	static final LuaScript RESIGN = queue("resign", ScriptOutputType.INTEGER);
 
-	static final LuaScript DELETE = load("delete");
+	static final LuaScript FAILURES = standalone("failures", ScriptOutputType.INTEGER);
 
-	static final LuaScript RESIGN = load("resign");
+	static final LuaScript BUCKET = standalone("bucket", ScriptOutputType.INTEGER);
 
-	static LuaScript load(String name) {
-		String source = read("prelude") + "\n" + read(name);
-		return new LuaScript(name, source, sha1(source));
+	static final LuaScript DELETE = standalone("delete", ScriptOutputType.INTEGER);
+
+	/** Every script, for the tests that check their headers. */
+	static final List<LuaScript> ALL = List.of(ADD, ADD_AFTER, GET, DONE, RELEASE, RENEW, RECONCILE, TICK, DEAD_LETTER,
+			STATS, CHECK_TYPES, RESIGN, FAILURES, BUCKET, DELETE);
+
+	private static final String SHEBANG = "#!lua\n";
+
+	private static LuaScript queue(String name, ScriptOutputType output) {
+		return of(name, SHEBANG + read("prelude") + "\n" + read(name), output);
 	}
 
-	private static String read(String name) {
+	private static LuaScript standalone(String name, ScriptOutputType output) {
+		return of(name, SHEBANG + read(name), output);
+	}
+
+	private static LuaScript readOnly(LuaScript script) {
+		return of(script.name, "#!lua flags=no-writes\n" + script.source.substring(SHEBANG.length()), script.output);
+	}
+
+	private static LuaScript of(String name, String source, ScriptOutputType output) {
+		return new LuaScript(name, source, sha1(source), output);
+	}
+
+	/**
+	 * Reads a script file as it is, without the prelude.
+	 * @param name the file name without {@code .lua}
+	 * @return its text
+	 */
+	static String read(String name) {
 		try (InputStream in = LuaScript.class.getResourceAsStream(name + ".lua")) {
 			if (in == null) {
 				throw new IllegalStateException("Missing script " + name + ".lua");

@@ -1,30 +1,26 @@
 package dev.workqueue.redis;
 
-import java.util.List;
 import java.util.Objects;
 
 /**
  * The Redis keys and pub/sub channel of one queue. They share the hash tag
  * {@code {name}}, so a queue lives in one slot of a Redis Cluster and each of its scripts
- * runs on one node.
+ * runs on one node. The components are in the order every queue script takes its keys,
+ * the order {@code prelude.lua} states (a test checks that the two agree).
  *
  * @param queue ready items, a LIST in FIFO order
  * @param dirty items added and not handed out yet, a HASH from item to the time it was
  * queued
  * @param processing items handed out, a ZSET scored by lease expiry
- * @param leases the fencing token of each item's live holder, a HASH
- * @param seq the token counter
+ * @param leases the token of each item's live holder, a HASH
  * @param waiting delayed items, a ZSET scored by ready time
  * @param dead payloads that could not be decoded, a LIST
  * @param reporter the id of the handle that reports the shared gauges, a STRING that
  * expires unless renewed
- * @param channel wake-up notices for the instances
+ * @param channel wake-up notices for the instances (not a key)
  */
-record QueueKeys(String queue, String dirty, String processing, String leases, String seq, String waiting, String dead,
+record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String dead,
 		String reporter, String channel) {
-
-	/** The types of the keys, in {@link #all()} order, as Redis's TYPE names them. */
-	static final List<String> TYPES = List.of("list", "hash", "zset", "hash", "string", "zset", "list", "string");
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -54,15 +50,26 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 		return prefix;
 	}
 
+	/**
+	 * The key of one part of a queue's state: {@code <prefix>{<name>}:<part>}.
+	 * @param prefix the key prefix
+	 * @param name the queue's name
+	 * @param part the part
+	 * @return the key
+	 */
+	static String key(String prefix, String name, String part) {
+		return prefix + "{" + name + "}:" + part;
+	}
+
 	static QueueKeys of(String prefix, String name) {
-		String base = prefix + "{" + name + "}:";
-		return new QueueKeys(base + "queue", base + "dirty", base + "processing", base + "leases", base + "seq",
-				base + "waiting", base + "dead", base + "reporter", base + "events");
+		return new QueueKeys(key(prefix, name, "queue"), key(prefix, name, "dirty"), key(prefix, name, "processing"),
+				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "dead"),
+				key(prefix, name, "reporter"), key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
-		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.seq, this.waiting, this.dead,
+		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.dead,
 				this.reporter };
 	}
 

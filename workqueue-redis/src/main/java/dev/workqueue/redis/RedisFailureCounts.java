@@ -1,7 +1,5 @@
 package dev.workqueue.redis;
 
-import io.lettuce.core.ScriptOutputType;
-
 import dev.workqueue.ratelimit.FailureCounts;
 
 /**
@@ -14,7 +12,7 @@ import dev.workqueue.ratelimit.FailureCounts;
  */
 final class RedisFailureCounts<T> implements FailureCounts<T> {
 
-	private final SharedState state;
+	private final LimiterScripts scripts;
 
 	private final ItemCodec<T> codec;
 
@@ -22,8 +20,8 @@ final class RedisFailureCounts<T> implements FailureCounts<T> {
 
 	private final String ttlMillis;
 
-	RedisFailureCounts(SharedState state, ItemCodec<T> codec, String key, long ttlMillis) {
-		this.state = state;
+	RedisFailureCounts(LimiterScripts scripts, ItemCodec<T> codec, String key, long ttlMillis) {
+		this.scripts = scripts;
 		this.codec = codec;
 		this.key = key;
 		this.ttlMillis = Long.toString(ttlMillis);
@@ -45,9 +43,8 @@ final class RedisFailureCounts<T> implements FailureCounts<T> {
 	}
 
 	private long run(String operation, T item) {
-		return this.state.redis()
-			.run(LuaScript.FAILURES, ScriptOutputType.INTEGER, new String[] { this.key }, operation,
-					this.codec.encode(item), this.ttlMillis);
+		return this.scripts.run(LuaScript.FAILURES, this.key, operation, ItemCodecs.encode(this.codec, item),
+				this.ttlMillis);
 	}
 
 	private static int saturated(long count) {

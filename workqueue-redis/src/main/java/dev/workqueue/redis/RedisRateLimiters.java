@@ -83,8 +83,6 @@ public final class RedisRateLimiters {
 
 		private Duration commandTimeout = Duration.ofSeconds(5);
 
-		private RedisConnector connector;
-
 		private Duration historyTtl = Duration.ofDays(1);
 
 		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
@@ -207,7 +205,7 @@ public final class RedisRateLimiters {
 		 * @return the limiter
 		 */
 		public RateLimiter<T> bucket(double qps, int burst) {
-			return new SharedBucketRateLimiter<>(connector(), this.codec, key("bucket"), false, qps, burst);
+			return new SharedBucketRateLimiter<>(scripts(), this.codec, key("bucket"), false, qps, burst);
 		}
 
 		/**
@@ -217,7 +215,7 @@ public final class RedisRateLimiters {
 		 * @return the limiter
 		 */
 		public RateLimiter<T> itemBucket(double qps, int burst) {
-			return new SharedBucketRateLimiter<>(connector(), this.codec, key("item-bucket:"), true, qps, burst);
+			return new SharedBucketRateLimiter<>(scripts(), this.codec, key("item-bucket:"), true, qps, burst);
 		}
 
 		/**
@@ -234,18 +232,16 @@ public final class RedisRateLimiters {
 			if (this.name == null) {
 				throw new IllegalStateException("name is required: the limiters' keys carry the queue's name");
 			}
-			return this.keyPrefix + "{" + this.name + "}:" + part;
+			return QueueKeys.key(this.keyPrefix, this.name, part);
 		}
 
 		private FailureCounts<T> counts(String part) {
-			return new RedisFailureCounts<>(connector(), this.codec, key(part), this.historyTtl.toMillis());
+			return new RedisFailureCounts<>(scripts(), this.codec, key(part), this.historyTtl.toMillis());
 		}
 
-		private SharedState connector() {
-			if (this.connector == null) {
-				this.connector = new RedisConnector(this.client, this.name, this.commandTimeout);
-			}
-			return new SharedState(this.connector, this.clock);
+		private LimiterScripts scripts() {
+			return new LimiterScripts(RedisLink.of(this.client), "Limiters of queue '" + this.name + "'", this.clock,
+					this.commandTimeout);
 		}
 
 	}

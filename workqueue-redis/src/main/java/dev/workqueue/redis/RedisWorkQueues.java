@@ -2,6 +2,7 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -10,6 +11,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueues;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.time.Clock;
@@ -34,13 +36,28 @@ import dev.workqueue.time.Clock;
  * <li>{@code shutDown} stops this instance only: it takes no more items and leaves queued
  * and delayed ones in Redis for the others.</li>
  * <li>A Redis that cannot be reached makes {@code add}, {@code get} and the others throw
- * {@link RedisQueueException}, naming the queue and the server; the queue's own thread
- * retries by itself.</li>
+ * {@link RedisQueueException}, naming the queue, the server and the
+ * {@linkplain RedisQueueException#reason() reason}; the queue's timed work retries by
+ * itself. {@code poll(t)} returns within {@code t} plus one command timeout. A get whose
+ * answer comes after the timeout, or never, leases nothing for good: the late answer's
+ * item is handed back, and an answer lost with the connection is looked for and handed
+ * back.</li>
+ * <li>{@code add}, {@code addAfter} and {@code addRateLimited} after {@code shutDown} are
+ * ignored, never an exception, from any thread.</li>
+ * <li><b>Connections.</b> Every queue and limiter built on one client shares two
+ * connections of that client, one for commands and one for pub/sub, and one timer thread,
+ * however many queues there are; the last queue shut down closes them.</li>
+ * <li><b>Bad input</b> loses nothing: a key under the prefix holding another type, or a
+ * missing permission (EVALSHA, EVAL, PUBLISH, SUBSCRIBE), fails the build naming it; at
+ * run time each script checks the types of the keys it writes before its first write, and
+ * Redis refuses a script before it starts when out of memory, so nothing is ever
+ * half-written. Huge delays are clamped to 142 years.</li>
  * </ul>
- * Every queue built also implements {@link SharedQueue}. What survives what: everything
- * is in Redis, so a restart of any or every instance loses nothing; a restart of Redis
- * keeps what its persistence kept (with {@code appendonly yes} and
- * {@code appendfsync everysec}, all but about the last second of changes).
+ * The queue behind each one built implements {@link SharedQueue} (find it with
+ * {@link dev.workqueue.SharedWorkQueue#of}). What survives what: everything is in Redis,
+ * so a restart of any or every instance loses nothing; a restart of Redis keeps what its
+ * persistence kept (with {@code appendonly yes} and {@code appendfsync everysec}, all but
+ * about the last second of changes).
  */
 public final class RedisWorkQueues {
 
@@ -49,8 +66,8 @@ public final class RedisWorkQueues {
 
 	/**
 	 * Returns a builder of queues on a standalone or Sentinel-managed Redis.
-	 * @param client the application's client; the queues open connections of their own
-	 * from it and never shut it down
+	 * @param client the application's client; the queues share two connections of it with
+	 * every other queue and limiter on it, and never shut it down
 	 * @param codec turns items into their identity in Redis, and back
 	 * @param <T> the item type
 	 * @return a new builder
@@ -75,8 +92,7 @@ public final class RedisWorkQueues {
 	 * Configures and builds Redis work queues. The name is required; every other option
 	 * has a default: key prefix {@code workqueue:}, 30 second leases, the Redis server's
 	 * clock, no metrics, 5 second command timeout, 10 second heartbeat. Each
-	 * {@code build...} call creates a new handle (connections and one thread) on the
-	 * shared queue. Not thread-safe.
+	 * {@code build...} call creates a new handle on the shared queue. Not thread-safe.
 	 *
 	 * @param <T> the item type
 	 */
@@ -209,7 +225,7 @@ public final class RedisWorkQueues {
 		 * @return a new handle on the shared queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			return build(null);
+			return build();
 		}
 
 		/**
@@ -219,17 +235,27 @@ public final class RedisWorkQueues {
 		 * @return a new handle on the shared queue
 		 */
 		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
-			return build(Objects.requireNonNull(limiter, "limiter"));
+			Objects.requireNonNull(limiter, "limiter");
+			return WorkQueues.rateLimiting(build(), limiter);
 		}
 
-		private RedisWorkQueue<T> build(RateLimiter<? super T> limiter) {
+		private RedisWorkQueue<T> build() {
 			if (this.name == null) {
 				throw new IllegalStateException("name is required: instances with the same name share the queue");
 			}
-			RedisConnector connector = new RedisConnector(this.client, this.name, this.commandTimeout);
-			return new RedisWorkQueue<>(this.name, QueueKeys.of(this.keyPrefix, this.name), this.codec, connector,
-					(this.clock != null) ? this.clock : Clock.system(), this.clock == null, this.lease, this.heartbeat,
-					this.metrics, limiter);
+			Clock clock = (this.clock != null) ? this.clock : Clock.system();
+			RedisLink link = RedisLink.acquire(this.client);
+			QueueScripts scripts = new QueueScripts(link, this.name, QueueKeys.of(this.keyPrefix, this.name), clock,
+					this.clock == null, this.commandTimeout);
+			RedisWorkQueue<T> queue = new RedisWorkQueue<>(this.name, this.codec, scripts, clock, this.lease,
+					this.heartbeat, this.metrics, handleId());
+			queue.start();
+			return queue;
+		}
+
+		/** A handle's id: random, short, and the prefix of its tokens. */
+		private static String handleId() {
+			return Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
 		}
 
 		private static Duration atLeast(String option, Duration value, Duration floor) {

@@ -15,7 +15,7 @@ import dev.workqueue.ratelimit.RateLimiter;
  */
 final class SharedBucketRateLimiter<T> implements RateLimiter<T> {
 
-	private final SharedState state;
+	private final LimiterScripts scripts;
 
 	private final ItemCodec<T> codec;
 
@@ -27,7 +27,8 @@ final class SharedBucketRateLimiter<T> implements RateLimiter<T> {
 
 	private final int burst;
 
-	SharedBucketRateLimiter(SharedState state, ItemCodec<T> codec, String key, boolean perItem, double qps, int burst) {
+	SharedBucketRateLimiter(LimiterScripts scripts, ItemCodec<T> codec, String key, boolean perItem, double qps,
+			int burst) {
 		// Negated so that NaN is refused too.
 		if (!(qps > 0) || Double.isInfinite(qps)) {
 			throw new IllegalArgumentException("qps must be positive and finite, was " + qps);
@@ -35,7 +36,7 @@ final class SharedBucketRateLimiter<T> implements RateLimiter<T> {
 		if (burst < 1) {
 			throw new IllegalArgumentException("burst must be at least 1, was " + burst);
 		}
-		this.state = state;
+		this.scripts = scripts;
 		this.codec = codec;
 		this.key = key;
 		this.perItem = perItem;
@@ -45,7 +46,7 @@ final class SharedBucketRateLimiter<T> implements RateLimiter<T> {
 
 	@Override
 	public Duration when(T item) {
-		long waitMicros = this.state.run(LuaScript.BUCKET, keyOf(item), Double.toString(this.qps),
+		long waitMicros = this.scripts.run(LuaScript.BUCKET, keyOf(item), this.scripts.now(), Double.toString(this.qps),
 				Integer.toString(this.burst));
 		return Duration.ofNanos(waitMicros * 1000);
 	}
@@ -53,7 +54,7 @@ final class SharedBucketRateLimiter<T> implements RateLimiter<T> {
 	@Override
 	public void forget(T item) {
 		if (this.perItem) {
-			this.state.run(LuaScript.DELETE, keyOf(item));
+			this.scripts.run(LuaScript.DELETE, keyOf(item));
 		}
 	}
 
@@ -63,7 +64,7 @@ final class SharedBucketRateLimiter<T> implements RateLimiter<T> {
 	}
 
 	private String keyOf(T item) {
-		return this.perItem ? this.key + this.codec.encode(item) : this.key;
+		return this.perItem ? this.key + ItemCodecs.encode(this.codec, item) : this.key;
 	}
 
 	@Override

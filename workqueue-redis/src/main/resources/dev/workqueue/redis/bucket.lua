@@ -1,11 +1,18 @@
--- KEYS[1] a token bucket (HASH t: tokens, at: µs of that count). ARGV[3] tokens per
--- second, ARGV[4] burst. Reserves one token as golang.org/x/time/rate's Limiter does:
--- the count may go below zero, and the answer is how long, in µs, until the reservation
--- is good. The key expires once the bucket would be full again, so idle buckets cost
--- nothing.
-local now = now_us()
-local rate = tonumber(ARGV[3])
-local burst = tonumber(ARGV[4])
+-- bucket: reserves one token of a token bucket as golang.org/x/time/rate's Limiter does:
+-- the count may go below zero, and the reply is how long until the reservation is good.
+-- The key expires once the bucket would be full again, so idle buckets cost nothing.
+-- KEYS: 1 the bucket (HASH t: tokens, at: µs of that count)
+-- ARGV: 1 now in µs, or '' for the server's clock; 2 tokens per second; 3 burst
+-- Reply: the wait in µs
+local now
+if ARGV[1] ~= '' then
+  now = tonumber(ARGV[1])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+local rate = tonumber(ARGV[2])
+local burst = tonumber(ARGV[3])
 local state = redis.call('HMGET', KEYS[1], 't', 'at')
 local tokens = tonumber(state[1]) or burst
 local at = tonumber(state[2]) or now

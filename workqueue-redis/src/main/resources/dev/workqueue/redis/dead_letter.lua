@@ -1,10 +1,12 @@
--- ARGV[3] item, ARGV[4] token, ARGV[5] record. Moves an item that cannot be decoded out
--- of the queue, into the dead-letter list, with the record saying why.
-if redis.call('HGET', KEYS[4], ARGV[3]) ~= ARGV[4] then
+-- dead_letter: moves a leased item that the codec cannot decode out of the queue, into
+-- the dead-letter list, with a record saying why.
+-- KEYS: the queue's (see prelude.lua)
+-- ARGV: 3 item, 4 token, 5 record
+-- Reply: 1 if moved, 0 if the token no longer held the item
+check(2, 3, 4, 6)
+if not end_lease(ARGV[3], ARGV[4]) then
   return 0
 end
-redis.call('HDEL', KEYS[4], ARGV[3])
-redis.call('ZREM', KEYS[3], ARGV[3])
 redis.call('HDEL', KEYS[2], ARGV[3])
-redis.call('RPUSH', KEYS[7], ARGV[5])
+redis.call('RPUSH', KEYS[6], ARGV[5])
 return 1

@@ -1,2 +1,5 @@
--- Deletes KEYS[1]: an item's bucket, given back full.
+-- delete: gives an item's token bucket back full.
+-- KEYS: 1 the bucket
+-- ARGV: nothing
+-- Reply: how many keys were deleted
 return redis.call('DEL', KEYS[1])

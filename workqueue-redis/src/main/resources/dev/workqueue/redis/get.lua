@@ -1,5 +1,10 @@
--- ARGV[3] lease in µs. Leases the first ready item to a new fencing token.
--- Returns {} when none is ready, or {item, token, µs it was queued, items still ready}.
+-- get: leases the first ready item to the caller's token. Tokens are made by the caller,
+-- unique for ever (a handle's random id and a count), so a restart of Redis or a failover
+-- that loses writes can never hand out a token a former holder still has.
+-- KEYS: the queue's (see prelude.lua)
+-- ARGV: 3 lease in µs, 4 token
+-- Reply: {} when none is ready, else {item, µs it was queued, items still ready}
+check(1, 2, 3, 4)
 local item = redis.call('LPOP', KEYS[1])
 if not item then
   return {}
@@ -7,7 +12,6 @@ end
 local now = now_us()
 local queued_at = tonumber(redis.call('HGET', KEYS[2], item) or now)
 redis.call('HDEL', KEYS[2], item)
-local token = redis.call('INCR', KEYS[5])
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), item)
-redis.call('HSET', KEYS[4], item, token)
-return {item, token, math.max(0, now - queued_at), redis.call('LLEN', KEYS[1])}
+redis.call('HSET', KEYS[4], item, ARGV[4])
+return {item, math.max(0, now - queued_at), redis.call('LLEN', KEYS[1])}

@@ -4,12 +4,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import java.time.Duration;
+
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.awaitility.Awaitility;
+
+import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.WorkQueue;
 
 /**
  * One test's corner of the shared Redis: a client, a key prefix of its own, the queue
@@ -58,9 +64,10 @@ final class RedisFixture implements AutoCloseable {
 		// A shut-down handle's thread ends once it holds nothing (items a test left in
 		// hand are handed back) and has run its last script: delete the keys after that.
 		for (AutoCloseable queue : this.opened) {
-			if (queue instanceof RedisWorkQueue<?> redisQueue) {
+			if (queue instanceof WorkQueue<?> workQueue
+					&& SharedWorkQueue.of(workQueue).orElse(null) instanceof RedisWorkQueue<?> redisQueue) {
 				redisQueue.handBack();
-				redisQueue.thread().join(5000);
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redisQueue.timer().stopped());
 			}
 		}
 		RedisCommands<String, String> redis = redis();

@@ -316,13 +316,28 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
-	void aKeyOfAnotherTypeUnderThePrefixGivesAnErrorNamingIt() {
+	void aKeyOfAnotherTypeUnderThePrefixFailsTheBuildNamingIt() {
 		String queueKey = this.redis.key("q", "queue");
 		this.redis.redis().set(queueKey, "someone else's");
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> instance("q"))
+			.withMessageContaining(queueKey)
+			.withMessageContaining("holds a string, not the list")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(RedisQueueException.Reason.WRONG_TYPE));
+	}
+
+	@Test
+	void aKeyTurnedIntoAnotherTypeLaterFailsEachScriptBeforeItWritesAnything() {
 		DelayingQueue<String> queue = instance("q");
+		String queueKey = this.redis.key("q", "queue");
+		this.redis.redis().set(queueKey, "someone else's");
 		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> queue.add("x"))
 			.withMessageContaining(queueKey)
-			.withMessageContaining("holds a string, not the list");
+			.withMessageContaining("holds a string, not the list")
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(RedisQueueException.Reason.WRONG_TYPE));
+		assertThat(this.redis.redis().exists(this.redis.key("q", "dirty"))).as("not marked dirty").isZero();
+		this.redis.redis().del(queueKey);
+		queue.add("x");
+		assertThat(queue.size()).as("the add that failed left nothing to make this one a no-op").isOne();
 	}
 
 	@Test

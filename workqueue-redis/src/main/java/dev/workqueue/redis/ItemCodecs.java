@@ -1,0 +1,18 @@
+package dev.workqueue.redis;
+
+import java.util.Objects;
+
+/**
+ * Encoding an item with its codec, checked: not {@code null} in, not {@code null} out.
+ */
+final class ItemCodecs {
+
+	private ItemCodecs() {
+	}
+
+	static <T> String encode(ItemCodec<T> codec, T item) {
+		Objects.requireNonNull(item, "item");
+		return Objects.requireNonNull(codec.encode(item), "codec.encode(item)");
+	}
+
+}

@@ -1,0 +1,195 @@
+package dev.workqueue.redis;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The leases one queue handle holds, kept by lease, not by item: what its workers hold,
+ * and the leases it cannot hand out yet.
+ * <p>
+ * <b>Parking.</b> A handle never hands out an item one of its own workers still holds. If
+ * a worker's lease ran out (a GC pause, a network cut) and the server handed the item
+ * back to the queue, another get of the same handle can lease it again. That lease is
+ * parked in the holding: renewed with the others, so no other instance gets the item, but
+ * not handed out. The first worker's {@code done} then finds its own lease lost (the
+ * server holds the parked token instead), so it changes nothing, and the parked lease is
+ * handed back to the ready list: the item runs again, after, as client-go's
+ * dirty-while-processing item does.
+ * <p>
+ * <b>Tokens</b> are made here: this handle's random id and a count, unique for ever, so
+ * neither a restart of Redis nor a failover that loses writes can repeat one.
+ * <p>
+ * Thread-safe: a holding changes only inside the map's atomic per-item operations, and
+ * its fields are volatile for the readers (renewal, statistics) outside them.
+ *
+ * @param <T> the item type
+ */
+final class LeaseBook<T> {
+
+	/**
+	 * One lease.
+	 *
+	 * @param encoded the item's identity in Redis
+	 * @param token the token the server holds for it
+	 * @param startedNanos when it was leased, on the clock
+	 */
+	record Lease(String encoded, String token, long startedNanos) {
+
+	}
+
+	/**
+	 * What a handle holds of one item: the lease its worker has, whether that was found
+	 * lost, and a parked lease.
+	 */
+	static final class Holding {
+
+		final Lease lease;
+
+		volatile boolean lost;
+
+		volatile Lease parked;
+
+		Holding(Lease lease) {
+			this.lease = lease;
+		}
+
+		/** The lease the server holds for this handle now, or {@code null}. */
+		Lease live() {
+			Lease parked = this.parked;
+			return (parked != null) ? parked : (this.lost ? null : this.lease);
+		}
+
+	}
+
+	private final String id;
+
+	private final AtomicLong tokens = new AtomicLong();
+
+	private final ConcurrentHashMap<T, Holding> holdings = new ConcurrentHashMap<>();
+
+	/** Tokens of gets that failed without an answer: their items may be leased. */
+	private final Set<String> unanswered = ConcurrentHashMap.newKeySet();
+
+	LeaseBook(String id) {
+		this.id = id;
+	}
+
+	/** A token no lease ever had. */
+	String newToken() {
+		return this.id + ":" + Long.toString(this.tokens.incrementAndGet(), 36);
+	}
+
+	/**
+	 * Takes a new lease in hand.
+	 * @param item the item
+	 * @param lease its lease
+	 * @return {@code true} to hand the item out; {@code false} if one of this handle's
+	 * workers still holds it and the lease is parked
+	 */
+	boolean take(T item, Lease lease) {
+		Holding fresh = new Holding(lease);
+		Holding holding = this.holdings.compute(item, (key, held) -> {
+			if (held == null) {
+				return fresh;
+			}
+			// The server re-leased it: whatever this handle held of it before is lost.
+			held.lost = true;
+			held.parked = lease;
+			return held;
+		});
+		return holding == fresh;
+	}
+
+	/**
+	 * Ends a worker's hold of an item.
+	 * @param item the item
+	 * @return the holding, or {@code null} if this handle did not hold the item
+	 */
+	Holding finish(T item) {
+		return this.holdings.remove(item);
+	}
+
+	/** Ends every hold, for handing all back. */
+	List<Holding> finishAll() {
+		List<Holding> all = new ArrayList<>();
+		for (T item : this.holdings.keySet()) {
+			Holding holding = this.holdings.remove(item);
+			if (holding != null) {
+				all.add(holding);
+			}
+		}
+		return all;
+	}
+
+	/** The leases to renew: every live one. */
+	List<Lease> live() {
+		List<Lease> live = new ArrayList<>(this.holdings.size());
+		for (Holding holding : this.holdings.values()) {
+			Lease lease = holding.live();
+			if (lease != null) {
+				live.add(lease);
+			}
+		}
+		return live;
+	}
+
+	/**
+	 * Records the leases the server no longer holds for this handle: a worker's lease is
+	 * marked lost (the worker keeps the item until its {@code done}), a parked one is
+	 * dropped.
+	 * @param tokens the lost tokens
+	 * @return how many leases were lost
+	 */
+	int lost(Collection<String> tokens) {
+		int lost = 0;
+		for (Holding holding : this.holdings.values()) {
+			Lease parked = holding.parked;
+			if (parked != null && tokens.contains(parked.token())) {
+				holding.parked = null;
+				lost++;
+			}
+			if (!holding.lost && tokens.contains(holding.lease.token())) {
+				holding.lost = true;
+				lost++;
+			}
+		}
+		return lost;
+	}
+
+	/** Remembers the token of a get whose answer never came. */
+	void unanswered(String token) {
+		this.unanswered.add(token);
+	}
+
+	/** Takes the tokens of the gets whose answer never came. */
+	List<String> takeUnanswered() {
+		List<String> taken = new ArrayList<>(this.unanswered);
+		this.unanswered.removeAll(taken);
+		return taken;
+	}
+
+	boolean isEmpty() {
+		return this.holdings.isEmpty();
+	}
+
+	int size() {
+		return this.holdings.size();
+	}
+
+	/** Summed and longest time the held items have been in process: {sum, longest}. */
+	long[] processingNanos(long nowNanos) {
+		long sum = 0;
+		long longest = 0;
+		for (Holding holding : this.holdings.values()) {
+			long age = nowNanos - holding.lease.startedNanos();
+			sum += age;
+			longest = Math.max(longest, age);
+		}
+		return new long[] { sum, longest };
+	}
+
+}

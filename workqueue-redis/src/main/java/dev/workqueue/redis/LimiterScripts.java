@@ -1,0 +1,37 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+
+import io.lettuce.core.RedisException;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * The shared limiters' scripts on the link of their client: each on one key, bounded by
+ * the command timeout, with failures that name the limiters' queue and the server.
+ *
+ * @param link the link
+ * @param who names the limiters in messages
+ * @param clock the time of the token buckets, or {@code null} for the server's
+ * @param timeout the command timeout
+ */
+record LimiterScripts(RedisLink link, String who, Clock clock, Duration timeout) {
+
+	/**
+	 * The time argument of the bucket script: µs on the clock, or "" for the server's.
+	 */
+	String now() {
+		return (this.clock != null) ? Long.toString(this.clock.nanoTime() / 1000) : "";
+	}
+
+	/** Runs a limiter script on one key. */
+	long run(LuaScript script, String key, String... args) {
+		try {
+			return RedisLink.answer(this.link.<Long>send(script, new String[] { key }, args), this.timeout);
+		}
+		catch (RedisException ex) {
+			throw RedisFailures.of(this.who, this.link.server(), ex);
+		}
+	}
+
+}

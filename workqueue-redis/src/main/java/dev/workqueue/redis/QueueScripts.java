@@ -1,0 +1,124 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.RedisException;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * One queue's scripts on the shared {@link RedisLink}: adds the two arguments every queue
+ * script takes (the time, the channel) and the queue's keys, bounds each call by the
+ * command timeout, and names the queue and the server in every failure.
+ */
+final class QueueScripts {
+
+	private final RedisLink link;
+
+	private final String who;
+
+	private final QueueKeys keys;
+
+	private final String[] allKeys;
+
+	private final Clock clock;
+
+	private final boolean serverTime;
+
+	private final Duration timeout;
+
+	/** Whether the handle gave the link back: later calls borrow it for their time. */
+	private volatile boolean released;
+
+	QueueScripts(RedisLink link, String name, QueueKeys keys, Clock clock, boolean serverTime, Duration timeout) {
+		this.link = link;
+		this.who = "Queue '" + name + "'";
+		this.keys = keys;
+		this.allKeys = keys.all();
+		this.clock = clock;
+		this.serverTime = serverTime;
+		this.timeout = timeout;
+	}
+
+	/**
+	 * Sends a queue script without waiting.
+	 * @param script the script
+	 * @param args its arguments after the time and the channel
+	 * @return the answer to come; a failure is the client's exception
+	 */
+	<R> CompletableFuture<R> send(LuaScript script, String... args) {
+		String[] all = new String[args.length + 2];
+		all[0] = this.serverTime ? "" : Long.toString(this.clock.nanoTime() / 1000);
+		all[1] = this.keys.channel();
+		System.arraycopy(args, 0, all, 2, args.length);
+		try {
+			if (!this.released) {
+				return this.link.send(script, this.allKeys, all);
+			}
+			RedisLink borrowed = RedisLink.acquire(this.link.client());
+			CompletableFuture<R> answer = borrowed.send(script, this.allKeys, all);
+			answer.whenComplete((reply, failure) -> borrowed.release());
+			return answer;
+		}
+		catch (RedisException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
+	 * Runs a queue script, waiting at most the command timeout.
+	 * @param script the script
+	 * @param args its arguments after the time and the channel
+	 * @return its answer
+	 * @throws RedisQueueException if it fails
+	 */
+	<R> R run(LuaScript script, String... args) {
+		return answer(send(script, args));
+	}
+
+	/**
+	 * Waits for an answer at most the command timeout.
+	 * @param answer the answer to come
+	 * @return the answer
+	 * @throws RedisQueueException if it failed or timed out
+	 */
+	<R> R answer(CompletableFuture<R> answer) {
+		try {
+			return RedisLink.answer(answer, this.timeout);
+		}
+		catch (RedisException ex) {
+			throw failure(ex);
+		}
+	}
+
+	/** Describes a failure of this queue's call. */
+	RedisQueueException failure(Throwable cause) {
+		return RedisFailures.of(this.who, this.link.server(), RedisLink.unwrap(cause));
+	}
+
+	/** Gives the link back: the handle is done with it. */
+	void release() {
+		if (!this.released) {
+			this.released = true;
+			this.link.release();
+		}
+	}
+
+	RedisLink link() {
+		return this.link;
+	}
+
+	QueueKeys keys() {
+		return this.keys;
+	}
+
+	Duration timeout() {
+		return this.timeout;
+	}
+
+	String who() {
+		return this.who;
+	}
+
+}

@@ -1,0 +1,320 @@
+package dev.workqueue.redis;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+import io.lettuce.core.RedisException;
+
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.redis.RedisQueueException.Reason;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * The timed work of one queue handle, run by the link's {@link TimerThread}: it
+ * subscribes to the queue's notices, runs the tick script (due delayed items into the
+ * ready list, expired leases back to it, the reporter role), renews the handle's leases
+ * every third of the lease, hands back what gets that never answered may have leased, and
+ * wakes again at the next due time, lease expiry or renewal, at most one heartbeat later.
+ * An idle queue costs one script per heartbeat.
+ * <p>
+ * Failures never end it: it logs once per cause (unreachable, out of memory, wrong type,
+ * permission denied), backs off up to the heartbeat, and says when Redis answers again.
+ * Once the handle is shut down and holds nothing, it unsubscribes, gives up the reporter
+ * role and the link, and removes itself.
+ * <p>
+ * Runs on the timer thread only, except {@link #wake}, {@link #start} and the readers of
+ * the volatile figures.
+ */
+final class QueueTimer implements TimerThread.Job {
+
+	private static final System.Logger logger = System.getLogger(QueueTimer.class.getName());
+
+	/** Most due items, and most expired leases, one tick moves. */
+	static final int BATCH = 500;
+
+	/** Most leases one renewal script extends. */
+	private static final int RENEW_BATCH = 256;
+
+	/** First backoff after a failure; it doubles up to the heartbeat. */
+	private static final long MIN_BACKOFF_NANOS = 50_000_000L;
+
+	private final QueueScripts scripts;
+
+	private final RedisWorkQueue<?> queue;
+
+	private final LeaseBook<?> book;
+
+	private final Lifecycle lifecycle;
+
+	private final ReadySignal signal;
+
+	private final Clock clock;
+
+	private final TimerThread thread;
+
+	private final String id;
+
+	private final String leaseMicros;
+
+	private final long renewIntervalNanos;
+
+	private final long heartbeatNanos;
+
+	/** How long the reporter role outlives its last renewal: three heartbeats. */
+	private final String reporterMillis;
+
+	private final LongAdder stalled = new LongAdder();
+
+	/** One object, so that unsubscribing finds it. */
+	private final Consumer<String> listener = this::onNotice;
+
+	private boolean subscribed;
+
+	private long renewAtNanos;
+
+	private int failures;
+
+	/** The cause of the failure being reported, {@code null} while all is well. */
+	private volatile Reason failing;
+
+	private volatile boolean reporter;
+
+	private volatile boolean stopped;
+
+	QueueTimer(QueueScripts scripts, RedisWorkQueue<?> queue, LeaseBook<?> book, Lifecycle lifecycle,
+			ReadySignal signal, Clock clock, String id, Duration lease, Duration heartbeat) {
+		this.scripts = scripts;
+		this.queue = queue;
+		this.book = book;
+		this.lifecycle = lifecycle;
+		this.signal = signal;
+		this.clock = clock;
+		this.thread = scripts.link().timer(clock);
+		this.id = id;
+		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
+		this.renewIntervalNanos = Nanos.of(lease) / 3;
+		this.heartbeatNanos = Nanos.of(heartbeat);
+		this.reporterMillis = Long.toString(Math.max(1, 3 * heartbeat.toMillis()));
+	}
+
+	/**
+	 * Subscribes and checks the keys and the permissions the queue needs, then schedules
+	 * the work. An unreachable or full Redis is not an error here (the work retries); a
+	 * key of the wrong type or a missing permission is.
+	 * @throws RedisQueueException naming the key or the permission
+	 */
+	void start() {
+		this.renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
+		try {
+			subscribe();
+			List<Object> wrong = this.scripts.run(LuaScript.CHECK_TYPES);
+			if (!wrong.isEmpty()) {
+				throw new RedisQueueException(Reason.WRONG_TYPE,
+						this.scripts.who() + " on " + this.scripts.link().server() + ": key " + wrong.get(0)
+								+ " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
+								+ " the queue keeps there; another program uses the queue's key prefix, or the queue's"
+								+ " name",
+						null);
+			}
+		}
+		catch (RedisQueueException ex) {
+			if (ex.reason() == Reason.WRONG_TYPE || ex.reason() == Reason.NO_PERMISSION) {
+				stop();
+				throw ex;
+			}
+			report(ex);
+		}
+		this.thread.add(this);
+	}
+
+	private void subscribe() {
+		try {
+			this.scripts.link().subscribe(this.scripts.keys().channel(), this.listener, this.scripts.timeout());
+		}
+		catch (RedisException ex) {
+			RedisQueueException failure = this.scripts.failure(ex);
+			if (failure.reason() == Reason.NO_PERMISSION) {
+				throw new RedisQueueException(Reason.NO_PERMISSION,
+						this.scripts.who() + " on " + this.scripts.link().server()
+								+ ": permission denied: the connection's user may not SUBSCRIBE" + " to "
+								+ this.scripts.keys().channel() + ": " + ex.getMessage(),
+						ex);
+			}
+			throw failure;
+		}
+		this.subscribed = true;
+		// Notices sent before the subscription are lost: look once now.
+		this.signal.signal();
+	}
+
+	/** Called on the client's event loop for each notice: must not block. */
+	private void onNotice(String notice) {
+		if ("w".equals(notice)) {
+			wake();
+		}
+		else if ("r".equals(notice)) {
+			this.signal.signal();
+		}
+	}
+
+	/** Runs the work as soon as the thread can. */
+	void wake() {
+		this.thread.wake(this);
+	}
+
+	@Override
+	public long run(long nowNanos) {
+		if (this.lifecycle.quiet() && this.book.isEmpty()) {
+			stop();
+			return nowNanos;
+		}
+		long wakeAtNanos;
+		try {
+			if (!this.subscribed && !this.lifecycle.isShuttingDown()) {
+				subscribe();
+			}
+			if (nowNanos >= this.renewAtNanos) {
+				renew();
+				this.renewAtNanos = Nanos.add(nowNanos, this.renewIntervalNanos);
+			}
+			reconcile();
+			wakeAtNanos = this.lifecycle.isShuttingDown() ? this.renewAtNanos
+					: Math.min(tick(nowNanos), this.renewAtNanos);
+			recovered();
+		}
+		catch (RedisQueueException ex) {
+			report(ex);
+			this.failures++;
+			wakeAtNanos = Nanos.add(nowNanos,
+					Math.min(this.heartbeatNanos, MIN_BACKOFF_NANOS << Math.min(this.failures - 1, 10)));
+		}
+		return wakeAtNanos;
+	}
+
+	/** One tick at {@code nowNanos}; returns when the next is due, on the clock. */
+	private long tick(long nowNanos) {
+		List<Long> result = this.scripts.run(LuaScript.TICK, Integer.toString(BATCH), this.id, this.reporterMillis);
+		this.reporter = result.get(5) == 1;
+		long moved = result.get(0);
+		long reaped = result.get(1);
+		if (reaped > 0) {
+			this.stalled.add(reaped);
+			for (long i = 0; i < reaped; i++) {
+				this.queue.record(WorkQueueMetrics::stalled);
+			}
+			logger.log(Level.WARNING, this.scripts.who() + " handed back " + reaped
+					+ " item(s) whose lease ran out before their holder was done");
+		}
+		if (result.get(4) > 0) {
+			// Insurance against a lost notice: someone should look.
+			this.signal.signal();
+		}
+		if (moved == BATCH || reaped == BATCH) {
+			return nowNanos;
+		}
+		long sleepNanos = this.heartbeatNanos;
+		for (int i = 2; i <= 3; i++) {
+			long micros = result.get(i);
+			if (micros >= 0) {
+				sleepNanos = Math.min(sleepNanos, micros * 1000);
+			}
+		}
+		return Nanos.add(nowNanos, sleepNanos);
+	}
+
+	private void renew() {
+		List<Lease> live = this.book.live();
+		List<String> lost = new ArrayList<>();
+		for (int from = 0; from < live.size(); from += RENEW_BATCH) {
+			List<Lease> batch = live.subList(from, Math.min(live.size(), from + RENEW_BATCH));
+			String[] args = new String[1 + 2 * batch.size()];
+			args[0] = this.leaseMicros;
+			for (int i = 0; i < batch.size(); i++) {
+				args[1 + 2 * i] = batch.get(i).encoded();
+				args[2 + 2 * i] = batch.get(i).token();
+			}
+			lost.addAll(this.scripts.<List<String>>run(LuaScript.RENEW, args));
+		}
+		int lostCount = this.book.lost(lost);
+		if (lostCount > 0) {
+			logger.log(Level.WARNING, this.scripts.who() + " lost the lease of " + lostCount
+					+ " item(s) its workers hold; another instance may process them now");
+		}
+	}
+
+	/**
+	 * Hands back the items that gets which never heard back from Redis may have leased.
+	 */
+	private void reconcile() {
+		List<String> tokens = this.book.takeUnanswered();
+		if (tokens.isEmpty()) {
+			return;
+		}
+		try {
+			List<String> found = this.scripts.run(LuaScript.RECONCILE, tokens.toArray(String[]::new));
+			for (int i = 0; i < found.size(); i += 2) {
+				this.scripts.run(LuaScript.RELEASE, found.get(i), found.get(i + 1), "0");
+			}
+		}
+		catch (RedisQueueException ex) {
+			tokens.forEach(this.book::unanswered);
+			throw ex;
+		}
+	}
+
+	/** Logs a failure once per cause. */
+	private void report(RedisQueueException ex) {
+		if (this.failing != ex.reason()) {
+			this.failing = ex.reason();
+			logger.log(Level.WARNING, ex.getMessage() + "; retrying with backoff until it works", ex);
+		}
+	}
+
+	private void recovered() {
+		Reason was = this.failing;
+		this.failures = 0;
+		if (was != null) {
+			this.failing = null;
+			logger.log(Level.INFO, this.scripts.who() + " works on " + this.scripts.link().server() + " again (after: "
+					+ was.description() + ")");
+		}
+	}
+
+	/** Ends the work: unsubscribes, gives up the reporter role and the link. */
+	private void stop() {
+		this.thread.remove(this);
+		this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);
+		try {
+			this.scripts.run(LuaScript.RESIGN, this.id);
+		}
+		catch (RedisQueueException ex) {
+			logger.log(Level.DEBUG, this.scripts.who() + " could not give up its reporter role; it lapses", ex);
+		}
+		this.scripts.release();
+		this.stopped = true;
+	}
+
+	/** Whether the work has ended and the link was given back; for tests. */
+	boolean stopped() {
+		return this.stopped;
+	}
+
+	boolean reporter() {
+		return this.reporter;
+	}
+
+	boolean reachable() {
+		return this.failing == null;
+	}
+
+	long stalled() {
+		return this.stalled.sum();
+	}
+
+}

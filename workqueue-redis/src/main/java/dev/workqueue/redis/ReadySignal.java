@@ -1,0 +1,120 @@
+package dev.workqueue.redis;
+
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * How a handle's consumers wait for ready items without asking Redis in a loop. Each
+ * notice (an item was queued, on pub/sub; another consumer found more) bumps an epoch; a
+ * consumer waits only while the epoch it saw is unchanged. A consumer that found the
+ * ready list empty marks that epoch empty, and until the next notice the others wait
+ * without asking Redis, so many idle consumers cost one script, not one each.
+ * <p>
+ * Thread-safe: {@code lock} guards the epochs.
+ */
+final class ReadySignal {
+
+	private final Clock clock;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition notice = this.lock.newCondition();
+
+	private long epoch;
+
+	private long emptyAtEpoch = -1;
+
+	ReadySignal(Clock clock) {
+		this.clock = clock;
+	}
+
+	/** The epoch now; a consumer looks in Redis, then waits while it is unchanged. */
+	long epoch() {
+		this.lock.lock();
+		try {
+			return this.epoch;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Whether a consumer found the list empty at this epoch, and no notice came since.
+	 */
+	boolean knownEmpty(long seen) {
+		this.lock.lock();
+		try {
+			return seen == this.emptyAtEpoch;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Records that the ready list was empty at epoch {@code seen}. */
+	void markEmpty(long seen) {
+		this.lock.lock();
+		try {
+			if (this.epoch == seen) {
+				this.emptyAtEpoch = seen;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** A notice: one waiting consumer looks again. Called on the event loop too. */
+	void signal() {
+		this.lock.lock();
+		try {
+			this.epoch++;
+			this.notice.signal();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Every waiting consumer looks again (shutdown). */
+	void signalAll() {
+		this.lock.lock();
+		try {
+			this.epoch++;
+			this.notice.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Waits for a notice newer than {@code seen}, at most until {@code deadlineNanos}
+	 * when {@code bounded}.
+	 * @return {@code false} on timeout
+	 */
+	boolean awaitNotice(long seen, boolean bounded, long deadlineNanos) throws InterruptedException {
+		this.lock.lock();
+		try {
+			while (this.epoch == seen) {
+				if (bounded && this.clock.nanoTime() >= deadlineNanos) {
+					return false;
+				}
+				if (bounded) {
+					this.clock.awaitUntil(this.lock, this.notice, deadlineNanos);
+				}
+				else {
+					this.notice.await();
+				}
+			}
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+}

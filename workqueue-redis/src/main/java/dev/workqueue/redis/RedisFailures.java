@@ -1,0 +1,58 @@
+package dev.workqueue.redis;
+
+import io.lettuce.core.RedisCommandExecutionException;
+
+import dev.workqueue.redis.RedisQueueException.Reason;
+
+/**
+ * Turns the client's exceptions into {@link RedisQueueException}s that say what happened:
+ * unreachable, out of memory, wrong type or permission denied, with the queue (or
+ * limiter) and the server.
+ */
+final class RedisFailures {
+
+	private RedisFailures() {
+	}
+
+	/**
+	 * Describes a failed call.
+	 * @param who the queue or limiter, as {@code Queue 'orders'}
+	 * @param server the server, as the link last saw it
+	 * @param cause what the client threw
+	 * @return the exception to throw
+	 */
+	static RedisQueueException of(String who, String server, Throwable cause) {
+		if (cause instanceof RedisQueueException known) {
+			return known;
+		}
+		Reason reason = reason(cause);
+		String detail = String.valueOf(cause.getMessage());
+		String hint = switch (reason) {
+			case OUT_OF_MEMORY ->
+				" (raise maxmemory, or choose a policy that does not refuse writes; nothing was" + " half-written)";
+			case WRONG_TYPE -> " (another program uses the queue's key prefix, or the queue's name)";
+			case NO_PERMISSION -> " (grant the connection's user the commands, keys and channels of the queue)";
+			default -> "";
+		};
+		return new RedisQueueException(reason,
+				who + " on " + server + ": " + reason.description() + ": " + detail + hint, cause);
+	}
+
+	static Reason reason(Throwable cause) {
+		if (!(cause instanceof RedisCommandExecutionException)) {
+			return Reason.UNREACHABLE;
+		}
+		String message = String.valueOf(cause.getMessage());
+		if (message.startsWith("OOM")) {
+			return Reason.OUT_OF_MEMORY;
+		}
+		if (message.startsWith("WRONGTYPE") || message.contains("WRONGTYPE key")) {
+			return Reason.WRONG_TYPE;
+		}
+		if (message.startsWith("NOPERM")) {
+			return Reason.NO_PERMISSION;
+		}
+		return Reason.REFUSED;
+	}
+
+}

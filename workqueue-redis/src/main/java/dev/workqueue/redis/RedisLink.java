@@ -1,0 +1,311 @@
+package dev.workqueue.redis;
+
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * What every queue and limiter on one Lettuce client shares: one connection for commands,
+ * one for pub/sub, and one timer thread per clock, however many queues there are. Queue
+ * handles {@linkplain #acquire take} the link and {@linkplain #release give it back}; the
+ * last to give it back closes the connections. Limiters use the link of their client
+ * without counting: one used after every queue closed reopens the command connection,
+ * which then lives until the client shuts down.
+ * <p>
+ * Commands are multiplexed on the connection (Lettuce pipelines concurrent callers), so
+ * no caller waits for another's round trip, and no blocking command ever runs on it.
+ * Scripts run with {@code EVALSHA}, and once per server with {@code EVAL} when it answers
+ * {@code NOSCRIPT}. Pub/sub messages are dispatched by channel to the queues' listeners,
+ * on the client's event loop. Lettuce reconnects both connections by itself, and
+ * resubscribes.
+ * <p>
+ * Thread-safe: the registry's lock guards the use counts, {@code this} the connections
+ * and the timers.
+ */
+final class RedisLink {
+
+	private static final Map<AbstractRedisClient, RedisLink> links = new HashMap<>();
+
+	private final AbstractRedisClient client;
+
+	private final RedisConnectionStateListener serverTracker = new RedisConnectionStateListener() {
+
+		@Override
+		public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
+			RedisLink.this.server = String.valueOf(socketAddress);
+		}
+
+	};
+
+	private final Map<String, List<Consumer<String>>> listeners = new ConcurrentHashMap<>();
+
+	private final Map<Clock, TimerThread> timers = new HashMap<>();
+
+	/** Guarded by {@link #links}. */
+	private int users;
+
+	/** Where the client last connected; until it has, a placeholder. */
+	private volatile String server = "Redis";
+
+	private volatile StatefulConnection<String, String> connection;
+
+	private volatile RedisScriptingAsyncCommands<String, String> commands;
+
+	/** Guarded by this. */
+	private StatefulRedisPubSubConnection<String, String> pubSub;
+
+	private RedisLink(AbstractRedisClient client) {
+		if (!(client instanceof RedisClient) && !(client instanceof RedisClusterClient)) {
+			throw new IllegalArgumentException("client must be a RedisClient or a RedisClusterClient, was " + client);
+		}
+		this.client = client;
+	}
+
+	/**
+	 * Returns the link of {@code client}, counting one more queue that uses it.
+	 * @param client the application's client
+	 * @return its link
+	 */
+	static RedisLink acquire(AbstractRedisClient client) {
+		synchronized (links) {
+			RedisLink link = of(client);
+			link.users++;
+			return link;
+		}
+	}
+
+	/**
+	 * Returns the link of {@code client} without counting a user: for limiters.
+	 * @param client the application's client
+	 * @return its link
+	 */
+	static RedisLink of(AbstractRedisClient client) {
+		synchronized (links) {
+			return links.computeIfAbsent(client, (key) -> {
+				RedisLink link = new RedisLink(key);
+				key.addListener(link.serverTracker);
+				return link;
+			});
+		}
+	}
+
+	/**
+	 * Gives the link back; the last queue to do so closes its connections.
+	 */
+	void release() {
+		synchronized (links) {
+			if (--this.users > 0) {
+				return;
+			}
+			links.remove(this.client);
+			this.client.removeListener(this.serverTracker);
+		}
+		close();
+	}
+
+	/**
+	 * Sends a script; its answer completes the future, or its failure (the client's
+	 * exception) fails it.
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return the answer to come
+	 */
+	<R> CompletableFuture<R> send(LuaScript script, String[] keys, String... args) {
+		RedisScriptingAsyncCommands<String, String> commands = commands();
+		CompletableFuture<R> sha = commands.<R>evalsha(script.sha1(), script.output(), keys, args)
+			.toCompletableFuture();
+		return sha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
+				? commands.<R>eval(script.source(), script.output(), keys, args).toCompletableFuture()
+				: CompletableFuture.failedFuture(unwrap(ex)));
+	}
+
+	/**
+	 * Waits for an answer, at most {@code timeout}, through interrupts: the interrupt
+	 * status is set again once the answer is in. A script cut short by an interrupt could
+	 * have leased an item on the server that its caller then never learns of.
+	 * @param answer the answer to come
+	 * @param timeout how long to wait
+	 * @return the answer
+	 * @throws RedisException the client's exception, or a
+	 * {@link RedisCommandTimeoutException}
+	 */
+	static <R> R answer(CompletableFuture<R> answer, Duration timeout) {
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+				catch (TimeoutException ex) {
+					throw new RedisCommandTimeoutException("Command timed out after " + timeout);
+				}
+				catch (ExecutionException ex) {
+					Throwable cause = unwrap(ex);
+					throw (cause instanceof RedisException redis) ? redis : new RedisException(cause);
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	static Throwable unwrap(Throwable ex) {
+		Throwable cause = ex;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+				&& cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+	/**
+	 * Subscribes a listener to a channel, on the shared pub/sub connection, opened on
+	 * first use. A failed subscription closes what it opened.
+	 * @param channel the channel
+	 * @param listener receives each message, on the client's event loop: it must not
+	 * block
+	 * @param timeout how long to wait for the subscription
+	 * @throws RedisException the client's exception if it fails
+	 */
+	synchronized void subscribe(String channel, Consumer<String> listener, Duration timeout) {
+		if (this.pubSub == null) {
+			this.pubSub = (this.client instanceof RedisClient standalone) ? standalone.connectPubSub()
+					: ((RedisClusterClient) this.client).connectPubSub();
+			this.pubSub.addListener(new RedisPubSubAdapter<>() {
+
+				@Override
+				public void message(String from, String message) {
+					List<Consumer<String>> subscribed = RedisLink.this.listeners.get(from);
+					if (subscribed != null) {
+						subscribed.forEach((each) -> each.accept(message));
+					}
+				}
+
+			});
+		}
+		List<Consumer<String>> subscribed = this.listeners.computeIfAbsent(channel,
+				(key) -> new CopyOnWriteArrayList<>());
+		subscribed.add(listener);
+		if (subscribed.size() > 1) {
+			return;
+		}
+		try {
+			answer(this.pubSub.async().subscribe(channel).toCompletableFuture(), timeout);
+		}
+		catch (RuntimeException ex) {
+			unsubscribe(channel, listener);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Removes a listener; the last one of a channel unsubscribes it, and the last one of
+	 * all closes the pub/sub connection.
+	 * @param channel the channel
+	 * @param listener the listener
+	 */
+	synchronized void unsubscribe(String channel, Consumer<String> listener) {
+		List<Consumer<String>> subscribed = this.listeners.get(channel);
+		if (subscribed == null || !subscribed.remove(listener)) {
+			return;
+		}
+		if (subscribed.isEmpty()) {
+			this.listeners.remove(channel);
+			if (this.pubSub != null && this.pubSub.isOpen()) {
+				this.pubSub.async().unsubscribe(channel);
+			}
+		}
+		if (this.listeners.isEmpty() && this.pubSub != null) {
+			this.pubSub.closeAsync();
+			this.pubSub = null;
+		}
+	}
+
+	/**
+	 * Returns the timer thread of every queue on this link that uses {@code clock}.
+	 * @param clock the queues' clock
+	 * @return the timer
+	 */
+	synchronized TimerThread timer(Clock clock) {
+		return this.timers.computeIfAbsent(clock, TimerThread::new);
+	}
+
+	String server() {
+		return this.server;
+	}
+
+	AbstractRedisClient client() {
+		return this.client;
+	}
+
+	private RedisScriptingAsyncCommands<String, String> commands() {
+		RedisScriptingAsyncCommands<String, String> commands = this.commands;
+		if (commands != null) {
+			return commands;
+		}
+		synchronized (this) {
+			if (this.commands == null) {
+				StatefulConnection<String, String> opened = (this.client instanceof RedisClient standalone)
+						? standalone.connect() : ((RedisClusterClient) this.client).connect();
+				this.connection = opened;
+				this.commands = (opened instanceof StatefulRedisConnection<String, String> standalone)
+						? standalone.async() : ((StatefulRedisClusterConnection<String, String>) opened).async();
+			}
+			return this.commands;
+		}
+	}
+
+	private synchronized void close() {
+		StatefulConnection<String, String> open = this.connection;
+		this.connection = null;
+		this.commands = null;
+		if (open != null && open.isOpen()) {
+			open.closeAsync();
+		}
+		if (this.pubSub != null) {
+			this.pubSub.closeAsync();
+			this.pubSub = null;
+			this.listeners.clear();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RedisLink[" + this.server + "]";
+	}
+
+}

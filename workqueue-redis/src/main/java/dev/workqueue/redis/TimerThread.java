@@ -1,0 +1,194 @@
+package dev.workqueue.redis;
+
+import java.lang.System.Logger.Level;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * The one thread that runs the timed work of every queue on a {@link RedisLink} with one
+ * clock: each queue's {@link Job} says when it wants to run next, and the thread sleeps
+ * on the clock until the earliest, or until a job is {@linkplain #wake woken}. The thread
+ * starts with the first job and ends when the last is removed, so an application without
+ * redis queues has none.
+ * <p>
+ * A job runs on this thread only, one at a time; a slow job (a script waiting for its
+ * command timeout) delays the others by as much. Thread-safe: {@code lock} guards the
+ * schedule and the thread.
+ */
+final class TimerThread {
+
+	private static final System.Logger logger = System.getLogger(TimerThread.class.getName());
+
+	/** A job's time while it runs: a wake-up during the run sets it to "now" instead. */
+	private static final long RUNNING = Long.MAX_VALUE;
+
+	/** A job's time when it should run at once. */
+	private static final long NOW = Long.MIN_VALUE;
+
+	/** After a job throws, it runs again this long after. */
+	private static final long RETRY_NANOS = 1_000_000_000L;
+
+	/**
+	 * The timed work of one queue.
+	 */
+	interface Job {
+
+		/**
+		 * Does the work that is due.
+		 * @param nowNanos the clock's reading
+		 * @return the reading at which to run again
+		 */
+		long run(long nowNanos);
+
+	}
+
+	private final Clock clock;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition changed = this.lock.newCondition();
+
+	/** Each job's next run, on the clock. Guarded by lock. */
+	private final Map<Job, Long> schedule = new LinkedHashMap<>();
+
+	/** Guarded by lock; {@code null} while there is no job. */
+	private Thread thread;
+
+	TimerThread(Clock clock) {
+		this.clock = clock;
+	}
+
+	/** Adds a job, to run at once. */
+	void add(Job job) {
+		this.lock.lock();
+		try {
+			this.schedule.put(job, NOW);
+			if (this.thread == null) {
+				this.thread = new Thread(this::loop, "workqueue-redis-timer");
+				this.thread.setDaemon(true);
+				this.thread.start();
+			}
+			this.changed.signal();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Removes a job; it never runs again (one running now finishes). */
+	void remove(Job job) {
+		this.lock.lock();
+		try {
+			this.schedule.remove(job);
+			this.changed.signal();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Runs a job as soon as the thread can. */
+	void wake(Job job) {
+		this.lock.lock();
+		try {
+			if (this.schedule.containsKey(job)) {
+				this.schedule.put(job, NOW);
+				this.changed.signal();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** The thread, for tests; {@code null} while there is no job. */
+	Thread thread() {
+		this.lock.lock();
+		try {
+			return this.thread;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void loop() {
+		Job job;
+		while ((job = next()) != null) {
+			long at;
+			try {
+				at = job.run(this.clock.nanoTime());
+			}
+			catch (RuntimeException | LinkageError | StackOverflowError ex) {
+				// Jobs handle their own failures; this is a bug, and costs the job a
+				// second.
+				logger.log(Level.ERROR, "A Redis queue's timed work failed", ex);
+				at = this.clock.nanoTime() + RETRY_NANOS;
+			}
+			reschedule(job, at);
+		}
+	}
+
+	/**
+	 * Waits for the next due job and marks it running; {@code null} when none is left.
+	 */
+	private Job next() {
+		this.lock.lock();
+		try {
+			while (true) {
+				if (this.schedule.isEmpty()) {
+					this.thread = null;
+					return null;
+				}
+				Job earliest = null;
+				long earliestAt = RUNNING;
+				for (Map.Entry<Job, Long> entry : this.schedule.entrySet()) {
+					if (entry.getValue() < earliestAt) {
+						earliest = entry.getKey();
+						earliestAt = entry.getValue();
+					}
+				}
+				if (earliest != null && earliestAt <= this.clock.nanoTime()) {
+					this.schedule.put(earliest, RUNNING);
+					return earliest;
+				}
+				awaitChange(earliestAt);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void awaitChange(long untilNanos) {
+		try {
+			if (untilNanos == RUNNING) {
+				this.changed.await();
+			}
+			else {
+				this.clock.awaitUntil(this.lock, this.changed, untilNanos);
+			}
+		}
+		catch (InterruptedException ex) {
+			// Nothing interrupts this thread on purpose: look at the schedule again.
+		}
+	}
+
+	private void reschedule(Job job, long at) {
+		this.lock.lock();
+		try {
+			// Removed meanwhile: gone. Woken meanwhile: runs again at once.
+			if (this.schedule.get(job) != null && this.schedule.get(job) == RUNNING) {
+				this.schedule.put(job, at);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+}
