@@ -22,12 +22,19 @@ final class Lifecycle {
 
 	private final Condition changed = this.lock.newCondition();
 
+	/** Called when the handle may have become quiet: the timed work then looks. */
+	private final Runnable onQuiet;
+
 	private volatile boolean shuttingDown;
 
 	/**
 	 * Calls of {@link #shutDown}, so that a later one releases a drain. Guarded by lock.
 	 */
 	private int shutDowns;
+
+	Lifecycle(Runnable onQuiet) {
+		this.onQuiet = onQuiet;
+	}
 
 	/**
 	 * Counts in a call that only a running handle makes (an add, a get).
@@ -50,6 +57,7 @@ final class Lifecycle {
 	void exit() {
 		if (this.calls.decrementAndGet() == 0 && this.shuttingDown) {
 			changed();
+			this.onQuiet.run();
 		}
 	}
 

@@ -124,9 +124,11 @@ final class QueueTimer implements TimerThread.Job {
 			}
 		}
 		catch (RedisQueueException ex) {
-			if (ex.reason() == Reason.WRONG_TYPE || ex.reason() == Reason.NO_PERMISSION) {
+			if (ex.reason() == Reason.NO_PERMISSION || ex.reason() == Reason.WRONG_TYPE) {
 				stop();
-				throw ex;
+				throw (ex.reason() == Reason.NO_PERMISSION) ? permissionDenied(
+						"run the queue's scripts (EVALSHA, EVAL) or PUBLISH to " + this.scripts.keys().channel(), ex)
+						: ex;
 			}
 			report(ex);
 		}
@@ -139,18 +141,20 @@ final class QueueTimer implements TimerThread.Job {
 		}
 		catch (RedisException ex) {
 			RedisQueueException failure = this.scripts.failure(ex);
-			if (failure.reason() == Reason.NO_PERMISSION) {
-				throw new RedisQueueException(Reason.NO_PERMISSION,
-						this.scripts.who() + " on " + this.scripts.link().server()
-								+ ": permission denied: the connection's user may not SUBSCRIBE" + " to "
-								+ this.scripts.keys().channel() + ": " + ex.getMessage(),
-						ex);
-			}
-			throw failure;
+			throw (failure.reason() == Reason.NO_PERMISSION)
+					? permissionDenied("SUBSCRIBE to " + this.scripts.keys().channel(), failure) : failure;
 		}
 		this.subscribed = true;
 		// Notices sent before the subscription are lost: look once now.
 		this.signal.signal();
+	}
+
+	private RedisQueueException permissionDenied(String what, RedisQueueException cause) {
+		return new RedisQueueException(Reason.NO_PERMISSION,
+				this.scripts.who() + " on " + this.scripts.link().server() + ": permission denied: "
+						+ this.scripts.link().user(this.scripts.timeout()) + " may not " + what + ": "
+						+ RedisLink.unwrap(cause.getCause()).getMessage(),
+				cause);
 	}
 
 	/** Called on the client's event loop for each notice: must not block. */

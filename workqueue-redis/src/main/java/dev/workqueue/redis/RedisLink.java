@@ -268,6 +268,25 @@ final class RedisLink {
 		return this.server;
 	}
 
+	/**
+	 * Names the connection's user, for permission errors.
+	 * @param timeout how long to wait for {@code ACL WHOAMI}
+	 * @return {@code user 'name'}, or a placeholder when Redis does not say
+	 */
+	String user(Duration timeout) {
+		try {
+			commands();
+			StatefulConnection<String, String> open = this.connection;
+			CompletableFuture<String> whoami = (open instanceof StatefulRedisConnection<String, String> standalone)
+					? standalone.async().aclWhoami().toCompletableFuture()
+					: ((StatefulRedisClusterConnection<String, String>) open).async().aclWhoami().toCompletableFuture();
+			return "user '" + answer(whoami, timeout) + "'";
+		}
+		catch (RuntimeException ex) {
+			return "the connection's user";
+		}
+	}
+
 	AbstractRedisClient client() {
 		return this.client;
 	}

@@ -75,7 +75,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	private final ReadySignal signal;
 
-	private final Lifecycle lifecycle = new Lifecycle();
+	private final Lifecycle lifecycle = new Lifecycle(this::wakeTimer);
 
 	private final QueueTimer timer;
 
@@ -360,13 +360,10 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	/** A drain or the timer may be waiting for the last item to go. */
 	private void afterRelease() {
-		this.lifecycle.exit();
 		if (this.book.isEmpty()) {
 			this.lifecycle.changed();
-			if (this.lifecycle.isShuttingDown()) {
-				this.timer.wake();
-			}
 		}
+		this.lifecycle.exit();
 	}
 
 	@Override
@@ -453,6 +450,10 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	@Override
 	public String server() {
 		return this.scripts.link().server();
+	}
+
+	private void wakeTimer() {
+		this.timer.wake();
 	}
 
 	/** The timed work, for tests. */
