@@ -8,7 +8,8 @@ import java.util.List;
  * {@link #take takes} the payloads, delivers them and then reports them
  * {@link #delivered}; taken payloads that were not delivered (the attempt failed, or the
  * instance stopped) are taken again, first, by the next run for the target. Only one
- * worker at a time processes a target (the queue's rule), so a payload is delivered once.
+ * worker at a time processes a target (the queue's rule), so a payload is delivered once,
+ * or again after an instance stopped between delivering and reporting it.
  */
 public interface Outbox {
 
