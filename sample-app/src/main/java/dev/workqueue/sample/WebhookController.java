@@ -16,7 +16,9 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The webhook API: stage payloads for targets and queue the targets for delivery.
+ * The webhook API: stage payloads for targets and queue the targets for delivery. A
+ * payload is staged in the {@link Outbox} before its target is queued, so the worker that
+ * takes the target finds it.
  */
 @RestController
 @RequestMapping("/webhooks")
@@ -24,12 +26,15 @@ class WebhookController {
 
 	private static final int MAX_BURST = 100_000;
 
+	private final Outbox outbox;
+
 	private final DeliveryLedger ledger;
 
 	private final RateLimitingQueue<String> deliveries;
 
-	WebhookController(DeliveryLedger ledger,
+	WebhookController(Outbox outbox, DeliveryLedger ledger,
 			@Qualifier(WebhookWorkers.DELIVERIES) RateLimitingQueue<String> deliveries) {
+		this.outbox = outbox;
 		this.ledger = ledger;
 		this.deliveries = deliveries;
 	}
@@ -38,7 +43,7 @@ class WebhookController {
 	@ResponseStatus(HttpStatus.ACCEPTED)
 	Map<String, Object> enqueue(@RequestBody WebhookRequest request) {
 		request.validate();
-		int pending = this.ledger.stage(request.targetId(), request.payload());
+		int pending = this.outbox.stage(request.targetId(), request.payload());
 		this.deliveries.add(request.targetId());
 		return Map.of("targetId", request.targetId(), "pending", pending);
 	}
@@ -58,7 +63,7 @@ class WebhookController {
 		}
 		for (int i = 0; i < count; i++) {
 			String targetId = "burst-" + (i % targets);
-			this.ledger.stage(targetId, "burst payload " + i);
+			this.outbox.stage(targetId, "burst payload " + i);
 			this.deliveries.add(targetId);
 		}
 		return Map.of("staged", count, "targets", targets, "depth", this.deliveries.size());
@@ -72,6 +77,11 @@ class WebhookController {
 	@GetMapping("/dead-letters")
 	List<DeadLetter> deadLetters() {
 		return this.ledger.deadLetters();
+	}
+
+	@GetMapping("/totals")
+	DeliveryTotals totals() {
+		return this.ledger.totals();
 	}
 
 }

@@ -34,33 +34,38 @@ public class WebhookWorkers {
 
 	private final Downstream downstream;
 
+	private final Outbox outbox;
+
 	private final DeliveryLedger ledger;
 
 	private final RateLimitingQueue<String> receipts;
 
 	private final Duration receiptPollInterval;
 
-	public WebhookWorkers(Downstream downstream, DeliveryLedger ledger,
+	public WebhookWorkers(Downstream downstream, Outbox outbox, DeliveryLedger ledger,
 			@Qualifier(RECEIPTS) RateLimitingQueue<String> receipts,
 			@Value("${sample.receipts.poll-interval:1s}") Duration receiptPollInterval) {
 		this.downstream = downstream;
+		this.outbox = outbox;
 		this.ledger = ledger;
 		this.receipts = receipts;
 		this.receiptPollInterval = receiptPollInterval;
 	}
 
 	/**
-	 * Delivers every payload waiting for {@code targetId} in one call.
+	 * Delivers every payload waiting for {@code targetId} in one call. If the call fails,
+	 * the payloads stay taken in the outbox, and the retry delivers them again.
 	 * @param targetId the target
 	 * @throws InterruptedException if interrupted during the call
 	 */
 	@QueueWorker(queue = DELIVERIES)
 	public void deliver(String targetId) throws InterruptedException {
-		List<String> payloads = this.ledger.outbox(targetId);
+		List<String> payloads = this.outbox.take(targetId);
 		if (payloads.isEmpty()) {
 			return;
 		}
 		this.downstream.deliver(targetId, payloads);
+		this.outbox.delivered(targetId);
 		Delivery delivery = this.ledger.recordDelivered(targetId, payloads.size());
 		this.receipts.add(delivery.id());
 	}
@@ -80,14 +85,17 @@ public class WebhookWorkers {
 	}
 
 	/**
-	 * Moves a given-up item to the dead letters.
+	 * Moves a given-up item to the dead letters; for a target, its payloads are dropped
+	 * with it.
 	 * @param event what was given up
 	 */
 	@EventListener
 	public void onGivenUp(WorkItemGivenUpEvent event) {
 		Throwable cause = event.getLastException();
-		DeadLetter deadLetter = this.ledger.deadLetter(event.getQueueName(), String.valueOf(event.getItem()),
-				event.getAttempts(), (cause != null) ? String.valueOf(cause.getMessage()) : "unknown");
+		String item = String.valueOf(event.getItem());
+		int dropped = DELIVERIES.equals(event.getQueueName()) ? this.outbox.drop(item) : 0;
+		DeadLetter deadLetter = this.ledger.deadLetter(event.getQueueName(), item, event.getAttempts(),
+				(cause != null) ? String.valueOf(cause.getMessage()) : "unknown", dropped);
 		logger.info("Dead-lettered {}", deadLetter);
 	}
 

@@ -34,6 +34,9 @@ class RetryScheduleTests {
 	private FakeClock clock;
 
 	@Autowired
+	private Outbox outbox;
+
+	@Autowired
 	private DeliveryLedger ledger;
 
 	@Autowired
@@ -45,7 +48,7 @@ class RetryScheduleTests {
 
 	@Test
 	void failedDeliveryIsRetriedAfterEachBackoffThenDeadLettered() {
-		this.ledger.stage("gone-shop", "order 1 shipped");
+		this.outbox.stage("gone-shop", "order 1 shipped");
 		this.deliveries.add("gone-shop");
 		awaitRetries(1);
 		for (Duration backoff : new Duration[] { Duration.ofMillis(200), Duration.ofMillis(400),
