@@ -309,6 +309,11 @@ final class QueueTimer implements TimerThread.Job {
 		return this.stopped;
 	}
 
+	/** The thread that runs this work, for tests. */
+	TimerThread thread() {
+		return this.thread;
+	}
+
 	boolean reporter() {
 		return this.reporter;
 	}

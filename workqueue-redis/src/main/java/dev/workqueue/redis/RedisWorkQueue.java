@@ -4,7 +4,6 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -57,8 +56,6 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	/** The longest delay, in µs (142 years): the scripts' sum stays an exact double. */
 	static final long MAX_DELAY_MICROS = 1L << 52;
 
-	private static final Object NONE = new Object();
-
 	private final String name;
 
 	private final ItemCodec<T> codec;
@@ -66,8 +63,6 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	private final QueueScripts scripts;
 
 	private final Clock clock;
-
-	private final String leaseMicros;
 
 	private final WorkQueueMetrics metrics;
 
@@ -81,7 +76,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	private final LongAdder retries = new LongAdder();
 
-	private final LongAdder deadLettered = new LongAdder();
+	private final ItemTaker<T> taker;
 
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, Duration lease,
 			Duration heartbeat, WorkQueueMetrics metrics, String id) {
@@ -89,11 +84,11 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		this.codec = codec;
 		this.scripts = scripts;
 		this.clock = clock;
-		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
 		this.metrics = metrics;
 		this.book = new LeaseBook<>(id);
 		this.signal = new ReadySignal(clock);
 		this.timer = new QueueTimer(scripts, this, this.book, this.lifecycle, this.signal, clock, id, lease, heartbeat);
+		this.taker = new ItemTaker<>(this, codec, scripts, this.book, this.signal, this.lifecycle, clock, lease);
 	}
 
 	/** Checks the keys and permissions, then starts the handle's timed work. */
@@ -169,121 +164,13 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	@Override
 	public T get() throws InterruptedException {
-		return take(false, 0);
+		return this.taker.take(false, 0);
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return take(true, Math.max(0, Nanos.of(timeout)));
-	}
-
-	private T take(boolean bounded, long timeoutNanos) throws InterruptedException {
-		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
-		boolean waited = false;
-		while (true) {
-			long seen = this.signal.epoch();
-			if (!this.lifecycle.enter()) {
-				return null;
-			}
-			try {
-				// A poll without a wait always asks Redis; a waiting consumer does not
-				// when
-				// another found the list empty and no notice came since. No script is
-				// sent
-				// after a wait that reached the deadline.
-				if (waited && bounded && this.clock.nanoTime() >= deadlineNanos) {
-					return null;
-				}
-				if (!this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0)) {
-					Object leased = lease();
-					if (leased != NONE) {
-						@SuppressWarnings("unchecked")
-						T item = (T) leased;
-						if (item != null) {
-							return item;
-						}
-						continue;
-					}
-					this.signal.markEmpty(seen);
-				}
-			}
-			finally {
-				this.lifecycle.exit();
-			}
-			if (!this.signal.awaitNotice(seen, bounded, deadlineNanos) || this.lifecycle.isShuttingDown()) {
-				return null;
-			}
-			waited = true;
-		}
-	}
-
-	/**
-	 * Leases the next ready item: the item to hand out, {@code null} to look again (the
-	 * item was parked or dead-lettered), or {@link #NONE} when none is ready.
-	 */
-	private Object lease() {
-		String token = this.book.newToken();
-		CompletableFuture<List<Object>> answer = this.scripts.send(LuaScript.GET, this.leaseMicros, token);
-		List<Object> reply;
-		try {
-			reply = this.scripts.answer(answer);
-		}
-		catch (RedisQueueException ex) {
-			// Past the timeout the script may still run: hand back what it leases.
-			answer.whenComplete((late, failure) -> handBackLate(late, failure, token));
-			throw ex;
-		}
-		if (reply.isEmpty()) {
-			return NONE;
-		}
-		String encoded = (String) reply.get(0);
-		if ((Long) reply.get(2) > 0) {
-			// More are ready: pass the notice on to another waiting consumer.
-			this.signal.signal();
-		}
-		if (this.lifecycle.isShuttingDown()) {
-			// Shut down meanwhile: a shut-down handle hands out nothing more.
-			release(encoded, token, 0);
-			return NONE;
-		}
-		T item;
-		try {
-			item = Objects.requireNonNull(this.codec.decode(encoded), "decoded item");
-		}
-		catch (RuntimeException ex) {
-			deadLetter(encoded, token, ex);
-			return null;
-		}
-		if (!this.book.take(item, new Lease(encoded, token, this.clock.nanoTime()))) {
-			return null;
-		}
-		long queuedNanos = (Long) reply.get(1) * 1000;
-		record((metrics) -> metrics.handedOut(queuedNanos));
-		return item;
-	}
-
-	private void handBackLate(List<Object> late, Throwable failure, String token) {
-		if (failure != null) {
-			this.book.unanswered(token);
-			this.timer.wake();
-		}
-		else if (!late.isEmpty()) {
-			this.scripts.send(LuaScript.RELEASE, (String) late.get(0), token, "0")
-				.whenComplete((released, releaseFailure) -> {
-					if (releaseFailure != null) {
-						this.book.unanswered(token);
-					}
-				});
-		}
-	}
-
-	private void deadLetter(String encoded, String token, RuntimeException cause) {
-		this.deadLettered.increment();
-		logger.log(Level.WARNING, "Queue '" + this.name + "' moved a payload of " + encoded.length()
-				+ " characters that its codec cannot decode to " + this.scripts.keys().dead(), cause);
-		this.scripts.run(LuaScript.DEAD_LETTER, encoded, token,
-				DeadLetter.record(encoded, cause, this.scripts.link().server()));
+		return this.taker.take(true, Math.max(0, Nanos.of(timeout)));
 	}
 
 	@Override
@@ -354,7 +241,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		}
 	}
 
-	private void release(String encoded, String token, long delayNanos) {
+	void release(String encoded, String token, long delayNanos) {
 		this.scripts.run(LuaScript.RELEASE, encoded, token, micros(delayNanos));
 	}
 
@@ -439,7 +326,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	@Override
 	public long deadLettered() {
-		return this.deadLettered.sum();
+		return this.taker.deadLettered();
 	}
 
 	@Override
@@ -452,7 +339,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		return this.scripts.link().server();
 	}
 
-	private void wakeTimer() {
+	void wakeTimer() {
 		this.timer.wake();
 	}
 

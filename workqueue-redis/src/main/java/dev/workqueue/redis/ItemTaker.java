@@ -1,0 +1,182 @@
+package dev.workqueue.redis;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * How a queue handle's {@code get} and {@code poll} take an item: lease the next ready
+ * one with a new token, or wait on the {@link ReadySignal} for a notice. An item the
+ * codec cannot decode is moved to the dead-letter list; an item one of the handle's
+ * workers still holds is parked ({@link LeaseBook}); either way the taker looks again.
+ * <p>
+ * A get whose answer does not come within the command timeout throws, and leases nothing
+ * for good: if the answer comes later, its item is handed back at once; if it never comes
+ * (the connection dropped), the token is remembered and the {@link QueueTimer} looks for
+ * its item and hands it back. {@code poll(t)} sends no script after a wait that reached
+ * its deadline, so it returns within {@code t} plus one command timeout.
+ *
+ * @param <T> the item type
+ */
+final class ItemTaker<T> {
+
+	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
+
+	/** What {@link #lease} returns when nothing is ready. */
+	private static final Object NONE = new Object();
+
+	private final RedisWorkQueue<T> queue;
+
+	private final ItemCodec<T> codec;
+
+	private final QueueScripts scripts;
+
+	private final LeaseBook<T> book;
+
+	private final ReadySignal signal;
+
+	private final Lifecycle lifecycle;
+
+	private final Clock clock;
+
+	private final String leaseMicros;
+
+	private final LongAdder deadLettered = new LongAdder();
+
+	ItemTaker(RedisWorkQueue<T> queue, ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, ReadySignal signal,
+			Lifecycle lifecycle, Clock clock, Duration lease) {
+		this.queue = queue;
+		this.codec = codec;
+		this.scripts = scripts;
+		this.book = book;
+		this.signal = signal;
+		this.lifecycle = lifecycle;
+		this.clock = clock;
+		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
+	}
+
+	/**
+	 * Takes the next item, waiting for one at most {@code timeoutNanos} when
+	 * {@code bounded}.
+	 * @return the item, or {@code null} on timeout or once shut down
+	 */
+	T take(boolean bounded, long timeoutNanos) throws InterruptedException {
+		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
+		boolean waited = false;
+		while (true) {
+			long seen = this.signal.epoch();
+			if (!this.lifecycle.enter()) {
+				return null;
+			}
+			try {
+				// A poll without a wait always asks Redis; a waiting consumer does not
+				// when
+				// another found the list empty and no notice came since. No script is
+				// sent
+				// after a wait that reached the deadline.
+				if (waited && bounded && this.clock.nanoTime() >= deadlineNanos) {
+					return null;
+				}
+				if (!this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0)) {
+					Object leased = lease();
+					if (leased != NONE) {
+						@SuppressWarnings("unchecked")
+						T item = (T) leased;
+						if (item != null) {
+							return item;
+						}
+						continue;
+					}
+					this.signal.markEmpty(seen);
+				}
+			}
+			finally {
+				this.lifecycle.exit();
+			}
+			if (!this.signal.awaitNotice(seen, bounded, deadlineNanos) || this.lifecycle.isShuttingDown()) {
+				return null;
+			}
+			waited = true;
+		}
+	}
+
+	/**
+	 * Leases the next ready item: the item to hand out, {@code null} to look again (the
+	 * item was parked or dead-lettered), or {@link #NONE} when none is ready.
+	 */
+	private Object lease() {
+		String token = this.book.newToken();
+		CompletableFuture<List<Object>> answer = this.scripts.send(LuaScript.GET, this.leaseMicros, token);
+		List<Object> reply;
+		try {
+			reply = this.scripts.answer(answer);
+		}
+		catch (RedisQueueException ex) {
+			// Past the timeout the script may still run: hand back what it leases.
+			answer.whenComplete((late, failure) -> handBackLate(late, failure, token));
+			throw ex;
+		}
+		if (reply.isEmpty()) {
+			return NONE;
+		}
+		String encoded = (String) reply.get(0);
+		if ((Long) reply.get(2) > 0) {
+			// More are ready: pass the notice on to another waiting consumer.
+			this.signal.signal();
+		}
+		if (this.lifecycle.isShuttingDown()) {
+			// Shut down meanwhile: a shut-down handle hands out nothing more.
+			this.queue.release(encoded, token, 0);
+			return NONE;
+		}
+		T item;
+		try {
+			item = Objects.requireNonNull(this.codec.decode(encoded), "decoded item");
+		}
+		catch (RuntimeException ex) {
+			deadLetter(encoded, token, ex);
+			return null;
+		}
+		if (!this.book.take(item, new Lease(encoded, token, this.clock.nanoTime()))) {
+			return null;
+		}
+		long queuedNanos = (Long) reply.get(1) * 1000;
+		this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
+		return item;
+	}
+
+	private void handBackLate(List<Object> late, Throwable failure, String token) {
+		if (failure != null) {
+			this.book.unanswered(token);
+			this.queue.wakeTimer();
+		}
+		else if (!late.isEmpty()) {
+			this.scripts.send(LuaScript.RELEASE, (String) late.get(0), token, "0")
+				.whenComplete((released, releaseFailure) -> {
+					if (releaseFailure != null) {
+						this.book.unanswered(token);
+					}
+				});
+		}
+	}
+
+	private void deadLetter(String encoded, String token, RuntimeException cause) {
+		this.deadLettered.increment();
+		logger.log(Level.WARNING, this.scripts.who() + " moved a payload of " + encoded.length()
+				+ " characters that its codec cannot decode to " + this.scripts.keys().dead(), cause);
+		this.scripts.run(LuaScript.DEAD_LETTER, encoded, token,
+				DeadLetter.record(encoded, cause, this.scripts.link().server()));
+	}
+
+	long deadLettered() {
+		return this.deadLettered.sum();
+	}
+
+}

@@ -1,0 +1,81 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.ratelimit.RateLimiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Every queue and limiter on one client shares one command connection, one pub/sub
+ * connection and one timer thread, however many queues there are; the last queue shut
+ * down closes them.
+ */
+@RequiresRedis
+class RedisConnectionTests {
+
+	private final RedisFixture redis = new RedisFixture();
+
+	private final String clientName = "wq-conn-" + UUID.randomUUID();
+
+	private final RedisClient client = RedisClient
+		.create(RedisURI.builder(RedisServers.shared()).withClientName(this.clientName).build());
+
+	@AfterEach
+	void close() throws Exception {
+		this.client.shutdown();
+		this.redis.close();
+	}
+
+	private long connections() {
+		return this.redis.redis()
+			.clientList()
+			.lines()
+			.filter((line) -> line.contains(" name=" + this.clientName + " "))
+			.count();
+	}
+
+	@Test
+	void sixQueuesAndTheirLimitersShareTwoConnectionsAndOneTimerThread() throws Exception {
+		List<RateLimitingQueue<String>> queues = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			String name = "q" + i;
+			RateLimiter<String> limiter = RedisRateLimiters.builder(this.client, ItemCodec.strings())
+				.keyPrefix(this.redis.prefix)
+				.name(name)
+				.defaultControllerRateLimiter();
+			queues.add(RedisWorkQueues.builder(this.client, ItemCodec.strings())
+				.keyPrefix(this.redis.prefix)
+				.name(name)
+				.buildRateLimitingQueue(limiter));
+		}
+		for (RateLimitingQueue<String> queue : queues) {
+			queue.add("x");
+			assertThat(queue.poll(Duration.ofSeconds(5))).isEqualTo("x");
+			queue.addRateLimited("y");
+			queue.done("x");
+			queue.forget("y");
+		}
+		assertThat(connections()).as("one for commands, one for pub/sub").isEqualTo(2);
+		List<TimerThread> timers = queues.stream()
+			.map((queue) -> ((RedisWorkQueue<?>) SharedWorkQueue.of(queue).orElseThrow()).timer().thread())
+			.distinct()
+			.toList();
+		assertThat(timers).hasSize(1);
+		assertThat(timers.get(0).thread()).isNotNull();
+		queues.forEach(RateLimitingQueue::shutDown);
+		await().atMost(Duration.ofSeconds(10)).until(() -> connections() == 0 && timers.get(0).thread() == null);
+	}
+
+}
