@@ -17,11 +17,12 @@ import dev.workqueue.time.Nanos;
  * codec cannot decode is moved to the dead-letter list; an item one of the handle's
  * workers still holds is parked ({@link LeaseBook}); either way the taker looks again.
  * <p>
- * A get whose answer does not come within the command timeout throws, and leases nothing
- * for good: if the answer comes later, its item is handed back at once; if it never comes
- * (the connection dropped), the token is remembered and the {@link QueueTimer} looks for
- * its item and hands it back. {@code poll(t)} sends no script after a wait that reached
- * its deadline, so it returns within {@code t} plus one command timeout.
+ * A get interrupted while it waits for its answer, or whose answer does not come within
+ * the command timeout, throws, and leases nothing for good: if the answer comes later,
+ * its item is handed back at once; if it never comes (the connection dropped), the token
+ * is remembered and the {@link QueueTimer} looks for its item and hands it back.
+ * {@code poll(t)} sends no script after a wait that reached its deadline, so it returns
+ * within {@code t} plus one command timeout.
  *
  * @param <T> the item type
  */
@@ -111,15 +112,15 @@ final class ItemTaker<T> {
 	 * Leases the next ready item: the item to hand out, {@code null} to look again (the
 	 * item was parked or dead-lettered), or {@link #NONE} when none is ready.
 	 */
-	private Object lease() {
+	private Object lease() throws InterruptedException {
 		String token = this.book.newToken();
 		CompletableFuture<List<Object>> answer = this.scripts.send(LuaScript.GET, this.leaseMicros, token);
 		List<Object> reply;
 		try {
-			reply = this.scripts.answer(answer);
+			reply = this.scripts.answerInterruptibly(answer);
 		}
-		catch (RedisQueueException ex) {
-			// Past the timeout the script may still run: hand back what it leases.
+		catch (RedisQueueException | InterruptedException ex) {
+			// The script may run all the same: hand back what it leases.
 			answer.whenComplete((late, failure) -> handBackLate(late, failure, token));
 			throw ex;
 		}

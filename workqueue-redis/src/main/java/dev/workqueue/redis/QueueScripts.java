@@ -92,6 +92,22 @@ final class QueueScripts {
 		}
 	}
 
+	/**
+	 * Waits for an answer at most the command timeout, or until interrupted.
+	 * @param answer the answer to come
+	 * @return the answer
+	 * @throws InterruptedException if interrupted first
+	 * @throws RedisQueueException if it failed or timed out
+	 */
+	<R> R answerInterruptibly(CompletableFuture<R> answer) throws InterruptedException {
+		try {
+			return RedisLink.answerInterruptibly(answer, this.timeout);
+		}
+		catch (RedisException ex) {
+			throw failure(ex);
+		}
+	}
+
 	/** Describes a failure of this queue's call. */
 	RedisQueueException failure(Throwable cause) {
 		return RedisFailures.of(this.who, this.link.server(), RedisLink.unwrap(cause));

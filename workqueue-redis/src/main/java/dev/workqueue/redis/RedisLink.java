@@ -148,9 +148,10 @@ final class RedisLink {
 	}
 
 	/**
-	 * Waits for an answer, at most {@code timeout}, through interrupts: the interrupt
-	 * status is set again once the answer is in. A script cut short by an interrupt could
-	 * have leased an item on the server that its caller then never learns of.
+	 * Waits for an answer, at most {@code timeout}, through interrupts: for the calls
+	 * that cannot throw {@link InterruptedException} (adds, {@code done}), whose change
+	 * goes through whether or not the caller waits. The interrupt status is set again
+	 * once the answer is in.
 	 * @param answer the answer to come
 	 * @param timeout how long to wait
 	 * @return the answer
@@ -162,17 +163,10 @@ final class RedisLink {
 		try {
 			while (true) {
 				try {
-					return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+					return answerInterruptibly(answer, timeout);
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
-				}
-				catch (TimeoutException ex) {
-					throw new RedisCommandTimeoutException("Command timed out after " + timeout);
-				}
-				catch (ExecutionException ex) {
-					Throwable cause = unwrap(ex);
-					throw (cause instanceof RedisException redis) ? redis : new RedisException(cause);
 				}
 			}
 		}
@@ -180,6 +174,28 @@ final class RedisLink {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
+		}
+	}
+
+	/**
+	 * Waits for an answer, at most {@code timeout}.
+	 * @param answer the answer to come
+	 * @param timeout how long to wait
+	 * @return the answer
+	 * @throws InterruptedException if the caller is interrupted first
+	 * @throws RedisException the client's exception, or a
+	 * {@link RedisCommandTimeoutException}
+	 */
+	static <R> R answerInterruptibly(CompletableFuture<R> answer, Duration timeout) throws InterruptedException {
+		try {
+			return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			throw new RedisCommandTimeoutException("Command timed out after " + timeout);
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = unwrap(ex);
+			throw (cause instanceof RedisException redis) ? redis : new RedisException(cause);
 		}
 	}
 
