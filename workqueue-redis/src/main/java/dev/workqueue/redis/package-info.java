@@ -7,10 +7,11 @@
  * <b>How it works.</b> A queue is seven keys with one hash tag (so it lives on one
  * Cluster node): the ready list, client-go's dirty set (a hash from item to the time it
  * was queued), the items being processed (a sorted set by lease expiry) with their
- * fencing tokens, a token counter, the delayed items (a sorted set by ready time) and a
- * dead-letter list. Each operation is one Lua script, atomic on the server. Consumers
- * wait on pub/sub notices rather than polling, and one thread per queue handle moves due
- * items, reaps expired leases and renews its own. See {@code RedisWorkQueue} for the
- * details.
+ * holders' tokens, the delayed items (a sorted set by ready time), a dead-letter list and
+ * the reporter role. Each operation is one Lua script, atomic on the server, whose header
+ * states its keys, arguments and reply. Consumers wait on pub/sub notices rather than
+ * polling. Every queue and limiter on one client shares one command connection, one
+ * pub/sub connection and one timer thread, which moves due items, reaps expired leases
+ * and renews each handle's own. See {@code RedisWorkQueue} for the details.
  */
 package dev.workqueue.redis;
