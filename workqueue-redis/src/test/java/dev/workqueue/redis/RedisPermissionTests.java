@@ -125,7 +125,8 @@ class RedisPermissionTests {
 				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.NO_PERMISSION));
 		}
 		await().atMost(LONG)
-			.untilAsserted(() -> assertThat(connectedClients()).as("the failed builds' connections are closed")
+			.untilAsserted(() -> assertThat(connectedClients())
+				.as("the failed builds' connections are closed; open now:%n%s", redis().clientList())
 				.isEqualTo(before));
 	}
 
@@ -149,7 +150,8 @@ class RedisPermissionTests {
 				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.NO_PERMISSION));
 		}
 		await().atMost(LONG)
-			.untilAsserted(() -> assertThat(connectedClients()).as("the failed builds' connections are closed")
+			.untilAsserted(() -> assertThat(connectedClients())
+				.as("the failed builds' connections are closed; open now:%n%s", redis().clientList())
 				.isEqualTo(before));
 	}
 
