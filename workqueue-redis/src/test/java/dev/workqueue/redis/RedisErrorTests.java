@@ -54,7 +54,7 @@ class RedisErrorTests {
 	}
 
 	@Test
-	void anAddRefusedForLackOfMemoryWritesNothingAndWorksOnceMemoryIsFree() {
+	void anAddRefusedForLackOfMemoryWritesNothingAndWorksOnceMemoryIsFree() throws Exception {
 		RedisServers.assumeRedisServer();
 		this.server = RedisServers.start("--maxmemory", "2mb", "--maxmemory-policy", "noeviction");
 		this.client = RedisClient.create(this.server.uri());
@@ -100,6 +100,12 @@ class RedisErrorTests {
 		assertThat(redis.hexists(dirtyKey, "new")).as("not marked dirty").isFalse();
 		assertThat(redis.lrange(queueKey, 0, -1)).as("not queued")
 			.containsExactly("item-0", "item-1", "item-2", "item-3", "item-4");
+
+		// A get is refused before it pops: nothing leased, nothing lost.
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> this.queue.poll(Duration.ZERO))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.OUT_OF_MEMORY));
+		assertThat(redis.lrange(queueKey, 0, -1)).containsExactly("item-0", "item-1", "item-2", "item-3", "item-4");
+		assertThat(redis.exists(QueueKeys.key("workqueue:", "full", "leases"))).isZero();
 
 		redis.del("filler", "probe");
 		await().atMost(LONG).ignoreExceptions().until(() -> {
