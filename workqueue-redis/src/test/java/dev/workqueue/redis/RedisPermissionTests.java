@@ -1,10 +1,17 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.AclSetuserArgs;
+import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -14,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.WorkQueue;
 import dev.workqueue.redis.RedisQueueException.Reason;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -153,6 +161,67 @@ class RedisPermissionTests {
 			.untilAsserted(() -> assertThat(connectedClients())
 				.as("the failed builds' connections are closed; open now:%n%s", redis().clientList())
 				.isEqualTo(before));
+	}
+
+	@Test
+	void aQueueTheUserMayUseStillWakesOnNoticesAfterADeniedBuildAndAReconnect() throws Exception {
+		redis().aclSetuser("one-queue",
+				new AclSetuserArgs().on()
+					.addPassword(PASSWORD)
+					.allKeys()
+					.channelPattern(QueueKeys.key("workqueue:", "allowed", "*"))
+					.allCommands());
+		RedisClient limited = clientOf("one-queue");
+		// The timer's heartbeat and renewals so far apart that only a notice can wake a
+		// waiting get within the test.
+		WorkQueue<String> allowed = builder(limited, "allowed").heartbeat(Duration.ofMinutes(10))
+			.lease(Duration.ofMinutes(10))
+			.buildQueue();
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> builder(limited, "denied").buildQueue())
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.NO_PERMISSION));
+		RedisClient other = RedisClient.create(this.server.uri());
+		this.clients.add(other);
+		WorkQueue<String> adder = builder(other, "allowed").buildQueue();
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			assertThat(takeWhileAdding(executor, allowed, adder, "x")).isEqualTo("x");
+			allowed.done("x");
+
+			// Both connections of the limited user drop; the client reconnects and
+			// subscribes again.
+			redis().clientKill(KillArgs.Builder.user("one-queue"));
+			await().atMost(LONG)
+				.untilAsserted(() -> assertThat(redis().clientList())
+					.as("the limited user's pub/sub connection is subscribed again")
+					.containsPattern("sub=1 .*user=one-queue"));
+			assertThat(takeWhileAdding(executor, allowed, adder, "y")).isEqualTo("y");
+			allowed.done("y");
+		}
+		finally {
+			executor.shutdownNow();
+			adder.shutDown();
+			allowed.shutDown();
+		}
+	}
+
+	private static boolean isAwaitingNotice(Thread thread) {
+		return thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals(ReadySignal.class.getName())
+					&& frame.getMethodName().equals("awaitNotice"));
+	}
+
+	/** Starts a get on {@code taker}, then adds {@code item} with {@code adder}. */
+	private static String takeWhileAdding(ExecutorService executor, WorkQueue<String> taker, WorkQueue<String> adder,
+			String item) throws Exception {
+		AtomicReference<Thread> consumer = new AtomicReference<>();
+		Future<String> taken = executor.submit(() -> {
+			consumer.set(Thread.currentThread());
+			return taker.get();
+		});
+		// Added only once the get waits for a notice, having found nothing.
+		await().atMost(LONG).until(() -> consumer.get() != null && isAwaitingNotice(consumer.get()));
+		adder.add(item);
+		return taken.get(5, TimeUnit.SECONDS);
 	}
 
 }
