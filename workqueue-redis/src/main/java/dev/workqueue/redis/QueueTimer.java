@@ -125,10 +125,14 @@ final class QueueTimer implements TimerThread.Job {
 		}
 		catch (RedisQueueException ex) {
 			if (ex.reason() == Reason.NO_PERMISSION || ex.reason() == Reason.WRONG_TYPE) {
-				stop();
-				throw (ex.reason() == Reason.NO_PERMISSION) ? permissionDenied(
-						"run the queue's scripts (EVALSHA, EVAL) or PUBLISH to " + this.scripts.keys().channel(), ex)
+				// Named while the link is open (naming the user asks Redis), and a failed
+				// SUBSCRIBE is already named.
+				RedisQueueException thrown = (ex.reason() == Reason.NO_PERMISSION && this.subscribed)
+						? permissionDenied("run the queue's scripts (EVALSHA, EVAL) or PUBLISH to "
+								+ this.scripts.keys().channel(), ex)
 						: ex;
+				stop();
+				throw thrown;
 			}
 			report(ex);
 		}
