@@ -71,40 +71,59 @@ final class ItemTaker<T> {
 	T take(boolean bounded, long timeoutNanos) throws InterruptedException {
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
-		while (true) {
-			long seen = this.signal.epoch();
-			if (!this.lifecycle.enter()) {
-				return null;
-			}
-			try {
-				// A poll without a wait always asks Redis; a waiting consumer does not
-				// when
-				// another found the list empty and no notice came since. No script is
-				// sent
-				// after a wait that reached the deadline.
-				if (waited && bounded && this.clock.nanoTime() >= deadlineNanos) {
+		// Whether this consumer took a notice and has not looked since: if it leaves
+		// without looking, it passes the notice on, or a consumer beside it would sleep
+		// while items are ready.
+		boolean owesNotice = false;
+		try {
+			while (true) {
+				long seen = this.signal.epoch();
+				if (!this.lifecycle.enter()) {
 					return null;
 				}
-				if (!this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0)) {
-					Object leased = lease();
-					if (leased != NONE) {
-						@SuppressWarnings("unchecked")
-						T item = (T) leased;
-						if (item != null) {
-							return item;
-						}
-						continue;
+				try {
+					// A poll without a wait always asks Redis; a waiting consumer does
+					// not when
+					// another found the list empty and no notice came since. No script is
+					// sent
+					// after a wait that reached the deadline.
+					if (waited && bounded && this.clock.nanoTime() >= deadlineNanos) {
+						return null;
 					}
-					this.signal.markEmpty(seen);
+					if (this.signal.knownEmpty(seen) && !(bounded && timeoutNanos == 0)) {
+						owesNotice = false;
+					}
+					else {
+						Object leased = lease();
+						owesNotice = false;
+						if (leased != NONE) {
+							@SuppressWarnings("unchecked")
+							T item = (T) leased;
+							if (item != null) {
+								return item;
+							}
+							continue;
+						}
+						this.signal.markEmpty(seen);
+					}
 				}
+				finally {
+					this.lifecycle.exit();
+				}
+				if (!this.signal.awaitNotice(seen, bounded, deadlineNanos) || this.lifecycle.isShuttingDown()) {
+					// Timed out with no notice taken, or shut down (every consumer is
+					// woken).
+					owesNotice = false;
+					return null;
+				}
+				waited = true;
+				owesNotice = true;
 			}
-			finally {
-				this.lifecycle.exit();
+		}
+		finally {
+			if (owesNotice) {
+				this.signal.signal();
 			}
-			if (!this.signal.awaitNotice(seen, bounded, deadlineNanos) || this.lifecycle.isShuttingDown()) {
-				return null;
-			}
-			waited = true;
 		}
 	}
 
@@ -120,8 +139,11 @@ final class ItemTaker<T> {
 			reply = this.scripts.answerInterruptibly(answer);
 		}
 		catch (RedisQueueException | InterruptedException ex) {
-			// The script may run all the same: hand back what it leases.
-			answer.whenComplete((late, failure) -> handBackLate(late, failure, token));
+			// The script may run all the same: what it leases is handed back. Counted as
+			// a
+			// call under way, so that the handle keeps its link until the answer is in.
+			this.lifecycle.enterAlways();
+			answer.whenComplete((late, failure) -> orphanLate(late, failure, token));
 			throw ex;
 		}
 		if (reply.isEmpty()) {
@@ -134,7 +156,12 @@ final class ItemTaker<T> {
 		}
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down meanwhile: a shut-down handle hands out nothing more.
-			this.queue.release(encoded, token, 0);
+			try {
+				this.queue.releaseOrOrphan(encoded, token, 0);
+			}
+			catch (RedisQueueException ex) {
+				// Remembered: the timer hands it back.
+			}
 			return NONE;
 		}
 		T item;
@@ -153,18 +180,23 @@ final class ItemTaker<T> {
 		return item;
 	}
 
-	private void handBackLate(List<Object> late, Throwable failure, String token) {
-		if (failure != null) {
-			this.book.unanswered(token);
+	/**
+	 * The answer of a get its caller gave up on, on the client's event loop: the timer
+	 * hands back what it leased (or, with no answer, looks for it). Nothing is sent from
+	 * here: the event loop must not wait for a connection.
+	 */
+	private void orphanLate(List<Object> late, Throwable failure, String token) {
+		try {
+			if (failure != null) {
+				this.book.orphan(token, null);
+			}
+			else if (!late.isEmpty()) {
+				this.book.orphan(token, (String) late.get(0));
+			}
 			this.queue.wakeTimer();
 		}
-		else if (!late.isEmpty()) {
-			this.scripts.send(LuaScript.RELEASE, (String) late.get(0), token, "0")
-				.whenComplete((released, releaseFailure) -> {
-					if (releaseFailure != null) {
-						this.book.unanswered(token);
-					}
-				});
+		finally {
+			this.lifecycle.exit();
 		}
 	}
 
@@ -172,8 +204,16 @@ final class ItemTaker<T> {
 		this.deadLettered.increment();
 		logger.log(Level.WARNING, this.scripts.who() + " moved a payload of " + encoded.length()
 				+ " characters that its codec cannot decode to " + this.scripts.keys().dead(), cause);
-		this.scripts.run(LuaScript.DEAD_LETTER, encoded, token,
-				DeadLetter.record(encoded, cause, this.scripts.link().server()));
+		try {
+			this.scripts.run(LuaScript.DEAD_LETTER, encoded, token,
+					DeadLetter.record(encoded, cause, this.scripts.link().server()));
+		}
+		catch (RedisQueueException ex) {
+			// Not leased to nobody: handed back, it comes to this again.
+			this.book.orphan(token, encoded);
+			this.queue.wakeTimer();
+			throw ex;
+		}
 	}
 
 	long deadLettered() {

@@ -3,7 +3,8 @@ package dev.workqueue.redis;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -71,8 +72,11 @@ final class LeaseBook<T> {
 
 	private final ConcurrentHashMap<T, Holding> holdings = new ConcurrentHashMap<>();
 
-	/** Tokens of gets that failed without an answer: their items may be leased. */
-	private final Set<String> unanswered = ConcurrentHashMap.newKeySet();
+	/**
+	 * Leases this handle must hand back but could not yet: token to the item's identity,
+	 * or to {@code ""} when a get never heard back and the item is unknown.
+	 */
+	private final Map<String, String> orphans = new ConcurrentHashMap<>();
 
 	LeaseBook(String id) {
 		this.id = id;
@@ -140,36 +144,53 @@ final class LeaseBook<T> {
 	/**
 	 * Records the leases the server no longer holds for this handle: a worker's lease is
 	 * marked lost (the worker keeps the item until its {@code done}), a parked one is
-	 * dropped.
+	 * dropped. Each holding changes atomically, so a lease parked meanwhile stays.
 	 * @param tokens the lost tokens
 	 * @return how many leases were lost
 	 */
 	int lost(Collection<String> tokens) {
-		int lost = 0;
-		for (Holding holding : this.holdings.values()) {
-			Lease parked = holding.parked;
-			if (parked != null && tokens.contains(parked.token())) {
-				holding.parked = null;
-				lost++;
-			}
-			if (!holding.lost && tokens.contains(holding.lease.token())) {
-				holding.lost = true;
-				lost++;
+		int[] lost = { 0 };
+		for (T item : this.holdings.keySet()) {
+			this.holdings.computeIfPresent(item, (key, holding) -> {
+				Lease parked = holding.parked;
+				if (parked != null && tokens.contains(parked.token())) {
+					holding.parked = null;
+					lost[0]++;
+				}
+				if (!holding.lost && tokens.contains(holding.lease.token())) {
+					holding.lost = true;
+					lost[0]++;
+				}
+				return holding;
+			});
+		}
+		return lost[0];
+	}
+
+	/**
+	 * Remembers a lease to hand back later: its release failed, or its get never heard
+	 * back.
+	 * @param token the lease's token
+	 * @param encoded the item's identity, or {@code null} when unknown
+	 */
+	void orphan(String token, String encoded) {
+		this.orphans.put(token, (encoded != null) ? encoded : "");
+	}
+
+	/** Takes the leases to hand back: token to item, {@code ""} when unknown. */
+	Map<String, String> takeOrphans() {
+		Map<String, String> taken = new HashMap<>();
+		for (String token : this.orphans.keySet()) {
+			String encoded = this.orphans.remove(token);
+			if (encoded != null) {
+				taken.put(token, encoded);
 			}
 		}
-		return lost;
-	}
-
-	/** Remembers the token of a get whose answer never came. */
-	void unanswered(String token) {
-		this.unanswered.add(token);
-	}
-
-	/** Takes the tokens of the gets whose answer never came. */
-	List<String> takeUnanswered() {
-		List<String> taken = new ArrayList<>(this.unanswered);
-		this.unanswered.removeAll(taken);
 		return taken;
+	}
+
+	boolean hasOrphans() {
+		return !this.orphans.isEmpty();
 	}
 
 	boolean isEmpty() {

@@ -79,15 +79,32 @@ final class Lifecycle {
 	}
 
 	/**
-	 * Shuts down, then waits until {@code drained} holds or another {@link #shutDown}
-	 * comes. An interrupt ends the wait, with the interrupt status kept.
+	 * Shuts down for a drain, without releasing other drains (as client-go, a second
+	 * drain waits too).
+	 * @return what {@link #awaitDrained} waits against: the plain shutdowns so far
 	 */
-	void shutDownAndAwait(BooleanSupplier drained) {
+	int shutDownForDrain() {
 		this.lock.lock();
 		try {
-			shutDown();
-			int seen = this.shutDowns;
-			while (!drained.getAsBoolean() && this.shutDowns == seen) {
+			this.shuttingDown = true;
+			return this.shutDowns;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Waits until {@code drained} holds, or a plain {@link #shutDown} comes after
+	 * {@link #shutDownForDrain}. An interrupt ends the wait, with the interrupt status
+	 * kept.
+	 * @param shutDowns what {@link #shutDownForDrain} returned
+	 * @param drained whether nothing is held any more
+	 */
+	void awaitDrained(int shutDowns, BooleanSupplier drained) {
+		this.lock.lock();
+		try {
+			while (!drained.getAsBoolean() && this.shutDowns == shutDowns) {
 				this.changed.await();
 			}
 		}

@@ -2,20 +2,23 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisException;
 
 import dev.workqueue.time.Clock;
 
 /**
  * The shared limiters' scripts on the link of their client: each on one key, bounded by
- * the command timeout, with failures that name the limiters' queue and the server.
+ * the command timeout, with failures that name the limiters' queue and the server. The
+ * link is looked up for each call, so that limiters always share the connection of the
+ * client's queues, even after every queue closed and new ones opened.
  *
- * @param link the link
+ * @param client the client
  * @param who names the limiters in messages
  * @param clock the time of the token buckets, or {@code null} for the server's
  * @param timeout the command timeout
  */
-record LimiterScripts(RedisLink link, String who, Clock clock, Duration timeout) {
+record LimiterScripts(AbstractRedisClient client, String who, Clock clock, Duration timeout) {
 
 	/**
 	 * The time argument of the bucket script: µs on the clock, or "" for the server's.
@@ -26,11 +29,12 @@ record LimiterScripts(RedisLink link, String who, Clock clock, Duration timeout)
 
 	/** Runs a limiter script on one key. */
 	long run(LuaScript script, String key, String... args) {
+		RedisLink link = RedisLink.of(this.client);
 		try {
-			return RedisLink.answer(this.link.<Long>send(script, new String[] { key }, args), this.timeout);
+			return RedisLink.answer(link.<Long>send(script, new String[] { key }, args), this.timeout);
 		}
 		catch (RedisException ex) {
-			throw RedisFailures.of(this.who, this.link.server(), ex);
+			throw RedisFailures.of(this.who, link.server(), ex);
 		}
 	}
 

@@ -48,8 +48,19 @@ final class QueueScripts {
 	 * @return the answer to come; a failure is the client's exception
 	 */
 	<R> CompletableFuture<R> send(LuaScript script, String... args) {
+		return sendAt(this.serverTime ? 0 : this.clock.nanoTime(), script, args);
+	}
+
+	/**
+	 * Sends a queue script with the time read already (ignored on the server's clock).
+	 * @param nowNanos the clock's reading
+	 * @param script the script
+	 * @param args its arguments after the time and the channel
+	 * @return the answer to come; a failure is the client's exception
+	 */
+	<R> CompletableFuture<R> sendAt(long nowNanos, LuaScript script, String... args) {
 		String[] all = new String[args.length + 2];
-		all[0] = this.serverTime ? "" : Long.toString(this.clock.nanoTime() / 1000);
+		all[0] = this.serverTime ? "" : Long.toString(Math.floorDiv(nowNanos, 1000));
 		all[1] = this.keys.channel();
 		System.arraycopy(args, 0, all, 2, args.length);
 		try {
@@ -75,6 +86,14 @@ final class QueueScripts {
 	 */
 	<R> R run(LuaScript script, String... args) {
 		return answer(send(script, args));
+	}
+
+	/**
+	 * Returns the reading of the clock the scripts use, or 0 on the server's clock.
+	 * @return the reading
+	 */
+	long now() {
+		return this.serverTime ? 0 : this.clock.nanoTime();
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -113,15 +114,7 @@ final class QueueTimer implements TimerThread.Job {
 		this.renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
 		try {
 			subscribe();
-			List<Object> wrong = this.scripts.run(LuaScript.CHECK_TYPES);
-			if (!wrong.isEmpty()) {
-				throw new RedisQueueException(Reason.WRONG_TYPE,
-						this.scripts.who() + " on " + this.scripts.link().server() + ": key " + wrong.get(0)
-								+ " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
-								+ " the queue keeps there; another program uses the queue's key prefix, or the queue's"
-								+ " name",
-						null);
-			}
+			checkTypes();
 		}
 		catch (RedisQueueException ex) {
 			if (ex.reason() == Reason.NO_PERMISSION || ex.reason() == Reason.WRONG_TYPE) {
@@ -137,6 +130,16 @@ final class QueueTimer implements TimerThread.Job {
 			report(ex);
 		}
 		this.thread.add(this);
+	}
+
+	/** Checks the types of the queue's keys and the right to publish its notices. */
+	private void checkTypes() {
+		List<Object> wrong = this.scripts.run(LuaScript.CHECK_TYPES);
+		if (!wrong.isEmpty()) {
+			throw new RedisQueueException(Reason.WRONG_TYPE, this.scripts.who() + " on " + this.scripts.link().server()
+					+ ": key " + wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
+					+ " the queue keeps there; another program uses the queue's key prefix, or the queue's name", null);
+		}
 	}
 
 	private void subscribe() {
@@ -178,7 +181,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	@Override
 	public long run(long nowNanos) {
-		if (this.lifecycle.quiet() && this.book.isEmpty()) {
+		if (this.lifecycle.quiet() && this.book.isEmpty() && !this.book.hasOrphans()) {
 			stop();
 			return nowNanos;
 		}
@@ -186,12 +189,13 @@ final class QueueTimer implements TimerThread.Job {
 		try {
 			if (!this.subscribed && !this.lifecycle.isShuttingDown()) {
 				subscribe();
+				checkTypes();
 			}
 			if (nowNanos >= this.renewAtNanos) {
 				renew();
 				this.renewAtNanos = Nanos.add(nowNanos, this.renewIntervalNanos);
 			}
-			reconcile();
+			handBackOrphans();
 			wakeAtNanos = this.lifecycle.isShuttingDown() ? this.renewAtNanos
 					: Math.min(tick(nowNanos), this.renewAtNanos);
 			recovered();
@@ -199,8 +203,9 @@ final class QueueTimer implements TimerThread.Job {
 		catch (RedisQueueException ex) {
 			report(ex);
 			this.failures++;
-			wakeAtNanos = Nanos.add(nowNanos,
-					Math.min(this.heartbeatNanos, MIN_BACKOFF_NANOS << Math.min(this.failures - 1, 10)));
+			// Never past a renewal: the leases held must not run out once Redis is back.
+			wakeAtNanos = Nanos.add(nowNanos, Math.min(Math.min(this.heartbeatNanos, this.renewIntervalNanos),
+					MIN_BACKOFF_NANOS << Math.min(this.failures - 1, 10)));
 		}
 		return wakeAtNanos;
 	}
@@ -257,22 +262,35 @@ final class QueueTimer implements TimerThread.Job {
 	}
 
 	/**
-	 * Hands back the items that gets which never heard back from Redis may have leased.
+	 * Hands back the leases this handle could not: those whose release failed, and those
+	 * of gets that never heard back from Redis (found by their tokens).
 	 */
-	private void reconcile() {
-		List<String> tokens = this.book.takeUnanswered();
-		if (tokens.isEmpty()) {
+	private void handBackOrphans() {
+		Map<String, String> orphans = this.book.takeOrphans();
+		if (orphans.isEmpty()) {
 			return;
 		}
 		try {
-			List<String> found = this.scripts.run(LuaScript.RECONCILE, tokens.toArray(String[]::new));
-			for (int i = 0; i < found.size(); i += 2) {
-				this.scripts.run(LuaScript.RELEASE, found.get(i), found.get(i + 1), "0");
+			List<String> unknown = orphans.entrySet()
+				.stream()
+				.filter((orphan) -> orphan.getValue().isEmpty())
+				.map(Map.Entry::getKey)
+				.toList();
+			if (!unknown.isEmpty()) {
+				List<String> found = this.scripts.run(LuaScript.RECONCILE, unknown.toArray(String[]::new));
+				unknown.forEach(orphans::remove);
+				for (int i = 0; i < found.size(); i += 2) {
+					orphans.put(found.get(i + 1), found.get(i));
+				}
+			}
+			for (Map.Entry<String, String> orphan : List.copyOf(orphans.entrySet())) {
+				this.scripts.run(LuaScript.RELEASE, orphan.getValue(), orphan.getKey(), "0");
+				orphans.remove(orphan.getKey());
 			}
 		}
-		catch (RedisQueueException ex) {
-			tokens.forEach(this.book::unanswered);
-			throw ex;
+		finally {
+			// What is left failed: the next run tries again.
+			orphans.forEach((token, encoded) -> this.book.orphan(token, encoded.isEmpty() ? null : encoded));
 		}
 	}
 
@@ -297,15 +315,17 @@ final class QueueTimer implements TimerThread.Job {
 	/** Ends the work: unsubscribes, gives up the reporter role and the link. */
 	private void stop() {
 		this.thread.remove(this);
-		this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);
 		try {
+			this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);
 			this.scripts.run(LuaScript.RESIGN, this.id);
 		}
-		catch (RedisQueueException ex) {
+		catch (RuntimeException ex) {
 			logger.log(Level.DEBUG, this.scripts.who() + " could not give up its reporter role; it lapses", ex);
 		}
-		this.scripts.release();
-		this.stopped = true;
+		finally {
+			this.scripts.release();
+			this.stopped = true;
+		}
 	}
 
 	/** Whether the work has ended and the link was given back; for tests. */

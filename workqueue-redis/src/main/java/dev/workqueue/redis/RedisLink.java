@@ -336,6 +336,7 @@ final class RedisLink {
 			this.pubSub = null;
 			this.listeners.clear();
 		}
+		this.timers.clear();
 	}
 
 	@Override

@@ -71,6 +71,8 @@ public final class RedisRateLimiters {
 	 */
 	public static final class Builder<T> {
 
+		private static final Duration MAX_HISTORY_TTL = Duration.ofDays(36_525);
+
 		private final AbstractRedisClient client;
 
 		private final ItemCodec<T> codec;
@@ -186,13 +188,14 @@ public final class RedisRateLimiters {
 		 * {@link #attempts()}) stays in Redis after its last failure (default 1 day): the
 		 * history of items that were never forgotten, such as deleted objects, does not
 		 * stay for ever.
-		 * @param historyTtl the time to live, at least 1 second
+		 * @param historyTtl the time to live, from 1 second to 100 years
 		 * @return this builder
 		 */
 		public Builder<T> historyTtl(Duration historyTtl) {
 			Objects.requireNonNull(historyTtl, "historyTtl");
-			if (historyTtl.compareTo(Duration.ofSeconds(1)) < 0) {
-				throw new IllegalArgumentException("historyTtl must be at least 1s, was " + historyTtl);
+			if (historyTtl.compareTo(Duration.ofSeconds(1)) < 0 || historyTtl.compareTo(MAX_HISTORY_TTL) > 0) {
+				throw new IllegalArgumentException(
+						"historyTtl must be from 1s to " + MAX_HISTORY_TTL + ", was " + historyTtl);
 			}
 			this.historyTtl = historyTtl;
 			return this;
@@ -240,7 +243,7 @@ public final class RedisRateLimiters {
 		}
 
 		private LimiterScripts scripts() {
-			return new LimiterScripts(RedisLink.of(this.client), "Limiters of queue '" + this.name + "'", this.clock,
+			return new LimiterScripts(this.client, "Limiters of queue '" + this.name + "'", this.clock,
 					this.commandTimeout);
 		}
 

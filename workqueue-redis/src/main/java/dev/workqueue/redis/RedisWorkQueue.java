@@ -129,7 +129,9 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 				return;
 			}
 			try {
-				this.scripts.run(LuaScript.ADD_AFTER, micros(delayNanos), encoded);
+				long nowNanos = this.scripts.now();
+				this.scripts.answer(this.scripts.sendAt(nowNanos, LuaScript.ADD_AFTER,
+						Long.toString(delayMicros(nowNanos, delayNanos)), encoded));
 			}
 			catch (RedisQueueException ex) {
 				ignoreIfShutDown(ex);
@@ -154,8 +156,16 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	/** A delay in µs, rounded up (never ready early) and clamped (never overflowing). */
 	static String micros(long delayNanos) {
-		long micros = delayNanos / 1000 + ((delayNanos % 1000 != 0) ? 1 : 0);
-		return Long.toString(Math.min(micros, MAX_DELAY_MICROS));
+		return Long.toString(delayMicros(0, delayNanos));
+	}
+
+	/**
+	 * The delay in µs to add to the scripts' time (the reading in µs, rounded down) so
+	 * that the item is ready no earlier than {@code nowNanos + delayNanos}, clamped.
+	 */
+	static long delayMicros(long nowNanos, long delayNanos) {
+		long dueMicros = -Math.floorDiv(-Nanos.add(nowNanos, delayNanos), 1000);
+		return Math.min(dueMicros - Math.floorDiv(nowNanos, 1000), MAX_DELAY_MICROS);
 	}
 
 	private String encode(T item) {
@@ -187,7 +197,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 			Lease parked = holding.parked;
 			if (parked != null) {
 				// Leased again while this worker held it: it runs again, after.
-				release(parked.encoded(), parked.token(), 0);
+				releaseOrOrphan(parked.encoded(), parked.token(), 0);
 			}
 			else if (!holding.lost) {
 				// If this fails, the lease is no longer renewed: it runs out and the item
@@ -205,8 +215,17 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		this.lifecycle.enterAlways();
 		try {
 			List<Holding> all = this.book.finishAll();
+			RedisQueueException first = null;
 			for (Holding holding : all) {
-				releaseLive(holding, 0);
+				try {
+					releaseLive(holding, 0);
+				}
+				catch (RedisQueueException ex) {
+					first = (first != null) ? first : ex;
+				}
+			}
+			if (first != null) {
+				throw first;
 			}
 			return all.size();
 		}
@@ -237,12 +256,24 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	private void releaseLive(Holding holding, long delayNanos) {
 		Lease live = holding.live();
 		if (live != null) {
-			release(live.encoded(), live.token(), (live == holding.parked) ? 0 : delayNanos);
+			releaseOrOrphan(live.encoded(), live.token(), (live == holding.parked) ? 0 : delayNanos);
 		}
 	}
 
-	void release(String encoded, String token, long delayNanos) {
-		this.scripts.run(LuaScript.RELEASE, encoded, token, micros(delayNanos));
+	/**
+	 * Hands a lease back; if that fails, the timer hands it back later (at once), so that
+	 * the item is never leased to nobody while this handle lives.
+	 * @throws RedisQueueException the failure, once the lease is remembered
+	 */
+	void releaseOrOrphan(String encoded, String token, long delayNanos) {
+		try {
+			this.scripts.run(LuaScript.RELEASE, encoded, token, micros(delayNanos));
+		}
+		catch (RedisQueueException ex) {
+			this.book.orphan(token, encoded);
+			wakeTimer();
+			throw ex;
+		}
 	}
 
 	/** A drain or the timer may be waiting for the last item to go. */
@@ -258,8 +289,15 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		return (int) (long) sharedStats().get(0);
 	}
 
+	/** One read of the shared figures, counted as a call under way. */
 	private List<Long> sharedStats() {
-		return this.scripts.run(LuaScript.STATS);
+		this.lifecycle.enterAlways();
+		try {
+			return this.scripts.run(LuaScript.STATS);
+		}
+		finally {
+			this.lifecycle.exit();
+		}
 	}
 
 	@Override
@@ -271,9 +309,11 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 
 	@Override
 	public void shutDownWithDrain() {
+		// The flag first, then the wake-ups: a consumer woken sees it.
+		int shutDowns = this.lifecycle.shutDownForDrain();
 		this.signal.signalAll();
 		this.timer.wake();
-		this.lifecycle.shutDownAndAwait(this.book::isEmpty);
+		this.lifecycle.awaitDrained(shutDowns, this.book::isEmpty);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 import dev.workqueue.ratelimit.RateLimiter;
 
@@ -48,7 +49,7 @@ final class SharedBucketRateLimiter<T> implements RateLimiter<T> {
 	public Duration when(T item) {
 		long waitMicros = this.scripts.run(LuaScript.BUCKET, keyOf(item), this.scripts.now(), Double.toString(this.qps),
 				Integer.toString(this.burst));
-		return Duration.ofNanos(waitMicros * 1000);
+		return Duration.of(waitMicros, ChronoUnit.MICROS);
 	}
 
 	@Override

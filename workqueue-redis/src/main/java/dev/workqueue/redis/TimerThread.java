@@ -7,6 +7,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
 
 /**
  * The one thread that runs the timed work of every queue on a {@link RedisLink} with one
@@ -68,15 +69,20 @@ final class TimerThread {
 		try {
 			this.schedule.put(job, NOW);
 			if (this.thread == null) {
-				this.thread = new Thread(this::loop, "workqueue-redis-timer");
-				this.thread.setDaemon(true);
-				this.thread.start();
+				start();
 			}
 			this.changed.signal();
 		}
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** Starts the thread. Called with the lock held. */
+	private void start() {
+		this.thread = new Thread(this::loop, "workqueue-redis-timer");
+		this.thread.setDaemon(true);
+		this.thread.start();
 	}
 
 	/** Removes a job; it never runs again (one running now finishes). */
@@ -117,19 +123,45 @@ final class TimerThread {
 	}
 
 	private void loop() {
-		Job job;
-		while ((job = next()) != null) {
-			long at;
-			try {
-				at = job.run(this.clock.nanoTime());
+		try {
+			Job job;
+			while ((job = next()) != null) {
+				long at = RUNNING;
+				try {
+					at = job.run(this.clock.nanoTime());
+				}
+				catch (Throwable ex) {
+					// Jobs handle their own failures; this is a bug, and costs the job a
+					// second. The thread goes on: every queue on the link depends on it.
+					logger.log(Level.ERROR, "A Redis queue's timed work failed", ex);
+					at = Nanos.add(this.clock.nanoTime(), RETRY_NANOS);
+				}
+				finally {
+					reschedule(job, at);
+				}
 			}
-			catch (RuntimeException | LinkageError | StackOverflowError ex) {
-				// Jobs handle their own failures; this is a bug, and costs the job a
-				// second.
-				logger.log(Level.ERROR, "A Redis queue's timed work failed", ex);
-				at = this.clock.nanoTime() + RETRY_NANOS;
+		}
+		finally {
+			replaceIfEndedEarly();
+		}
+	}
+
+	/**
+	 * A thread that ends with jobs left (an error escaped even the logging) is replaced.
+	 */
+	private void replaceIfEndedEarly() {
+		this.lock.lock();
+		try {
+			if (this.thread == Thread.currentThread()) {
+				this.thread = null;
+				this.schedule.replaceAll((job, at) -> (at == RUNNING) ? NOW : at);
+				if (!this.schedule.isEmpty()) {
+					start();
+				}
 			}
-			reschedule(job, at);
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

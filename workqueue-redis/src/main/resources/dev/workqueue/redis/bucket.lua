@@ -23,9 +23,12 @@ end
 tokens = tokens - 1
 local wait = 0
 if tokens < 0 then
-  wait = math.ceil(-tokens * 1000000 / rate)
+  wait = math.min(math.ceil(-tokens * 1000000 / rate), 2^52)
 end
+-- Computed before the first write, and kept to a time to live PEXPIRE takes (a rate
+-- near zero would make it overflow), so that no write is left half done.
+local ttl = math.min(math.ceil((burst - tokens) * 1000 / rate) + 1000, 2^52)
 -- Numbers go to Redis exactly (Lua's tostring would round them).
 redis.call('HSET', KEYS[1], 't', tokens, 'at', at)
-redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) * 1000 / rate) + 1000)
+redis.call('PEXPIRE', KEYS[1], ttl)
 return wait

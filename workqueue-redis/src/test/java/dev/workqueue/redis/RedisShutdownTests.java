@@ -116,6 +116,54 @@ class RedisShutdownTests {
 	}
 
 	@Test
+	void aSecondDrainDoesNotReleaseTheFirstAndDoneReleasesBoth() throws Exception {
+		RateLimitingQueue<String> queue = instance();
+		queue.add("x");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
+		CompletableFuture<Void> first = CompletableFuture.runAsync(queue::shutDownWithDrain);
+		await().atMost(SOON).until(queue::isShuttingDown);
+		CompletableFuture<Void> second = CompletableFuture.runAsync(queue::shutDownWithDrain);
+		await().during(Duration.ofMillis(200)).atMost(SOON).until(() -> !first.isDone() && !second.isDone());
+		queue.done("x");
+		CompletableFuture.allOf(first, second).get(10, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void aDrainWakesEveryBlockedGet() throws Exception {
+		for (int round = 0; round < 20; round++) {
+			RateLimitingQueue<String> queue = instance();
+			List<CompletableFuture<String>> gets = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				gets.add(CompletableFuture.supplyAsync(() -> {
+					try {
+						return queue.get();
+					}
+					catch (InterruptedException ex) {
+						throw new IllegalStateException(ex);
+					}
+				}));
+			}
+			queue.shutDownWithDrain();
+			for (CompletableFuture<String> get : gets) {
+				assertThat(get.get(10, TimeUnit.SECONDS)).as("round %d", round).isNull();
+			}
+		}
+	}
+
+	@Test
+	void aDelayOnAClockOfItsOwnIsNeverReadyBeforeItsDueNanosecond() {
+		// The scripts read the time in whole µs, rounded down: the delay makes up the
+		// rest.
+		assertThat(RedisWorkQueue.delayMicros(999, 1)).isEqualTo(1);
+		assertThat(RedisWorkQueue.delayMicros(999, 2)).isEqualTo(2);
+		assertThat(RedisWorkQueue.delayMicros(1000, 1)).isEqualTo(1);
+		assertThat(RedisWorkQueue.delayMicros(1500, 400)).isEqualTo(1);
+		assertThat(RedisWorkQueue.delayMicros(1500, 600)).isEqualTo(2);
+		assertThat(RedisWorkQueue.delayMicros(2000, 1000)).isEqualTo(1);
+		assertThat(RedisWorkQueue.delayMicros(0, Long.MAX_VALUE)).isEqualTo(RedisWorkQueue.MAX_DELAY_MICROS);
+	}
+
+	@Test
 	void aGetRacingShutDownHandsOutNothingOrKeepsItsConnectionUntilDone() throws Exception {
 		for (int round = 0; round < 30; round++) {
 			RateLimitingQueue<String> queue = instance();
