@@ -1,6 +1,7 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisException;
@@ -107,7 +108,7 @@ final class QueueScripts {
 			return RedisLink.answer(answer, this.timeout);
 		}
 		catch (RedisException ex) {
-			throw failure(ex);
+			throw named(failure(ex));
 		}
 	}
 
@@ -123,8 +124,33 @@ final class QueueScripts {
 			return RedisLink.answerInterruptibly(answer, this.timeout);
 		}
 		catch (RedisException ex) {
-			throw failure(ex);
+			throw named(failure(ex));
 		}
+	}
+
+	/**
+	 * Names the key of a wrong-type failure that Redis reported without it (the scripts
+	 * read some keys before they write, and such a read fails with Redis's own message).
+	 */
+	private RedisQueueException named(RedisQueueException failure) {
+		if (failure.reason() != RedisQueueException.Reason.WRONG_TYPE
+				|| failure.getMessage().contains("WRONGTYPE key")) {
+			return failure;
+		}
+		try {
+			List<Object> wrong = RedisLink.answer(sendAt(0, LuaScript.CHECK_TYPES), this.timeout);
+			if (!wrong.isEmpty()) {
+				return new RedisQueueException(failure.reason(),
+						this.who + " on " + this.link.server() + ": " + failure.reason().description() + ": key "
+								+ wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
+								+ " the queue keeps there; nothing was written",
+						failure.getCause());
+			}
+		}
+		catch (RedisException ex) {
+			failure.addSuppressed(ex);
+		}
+		return failure;
 	}
 
 	/** Describes a failure of this queue's call. */

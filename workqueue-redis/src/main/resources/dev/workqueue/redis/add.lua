@@ -2,9 +2,19 @@
 -- KEYS: the queue's (see prelude.lua)
 -- ARGV: 3 item
 -- Reply: 0 (already queued), 1 (marked dirty while being processed) or 2 (queued)
-check(1, 2, 4)
-local added = add_item(ARGV[3], now_us())
-if added == 2 then
-  notify_if_was_empty(1)
+-- The reads come first and check the types of the keys written after them (a read of a
+-- key of the wrong type fails before anything is written); the length read before the
+-- push tells whether the list was empty.
+local length = redis.call('LLEN', KEYS[1])
+local processing = redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1
+if redis.call('HSETNX', KEYS[2], ARGV[3], now_us()) == 0 then
+  return 0
 end
-return added
+if processing then
+  return 1
+end
+redis.call('RPUSH', KEYS[1], ARGV[3])
+if length == 0 then
+  notify('r')
+end
+return 2

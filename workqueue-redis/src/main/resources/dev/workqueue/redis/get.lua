@@ -4,7 +4,9 @@
 -- KEYS: the queue's (see prelude.lua)
 -- ARGV: 3 lease in µs, 4 token
 -- Reply: {} when none is ready, else {item, µs it was queued, items still ready}
-check(1, 2, 3, 4)
+-- LPOP is the first write and checks the list itself; HGET checks the dirty hash before
+-- its HDEL; the two keys written only after them are checked first.
+check(3, 4)
 local item = redis.call('LPOP', KEYS[1])
 if not item then
   return {}

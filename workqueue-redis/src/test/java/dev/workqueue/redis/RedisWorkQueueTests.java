@@ -355,6 +355,26 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
+	void getAndDoneFailBeforeTheyWriteWhenAKeyTheyWriteHoldsAnotherType() throws Exception {
+		DelayingQueue<String> queue = instance("q");
+		queue.add("x");
+		String processing = this.redis.key("q", "processing");
+		this.redis.redis().set(processing, "someone else's");
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> queue.poll(Duration.ZERO))
+			.withMessageContaining(processing);
+		assertThat(this.redis.redis().lrange(this.redis.key("q", "queue"), 0, -1)).as("x is still queued")
+			.containsExactly("x");
+		this.redis.redis().del(processing);
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
+		String dirty = this.redis.key("q", "dirty");
+		this.redis.redis().set(dirty, "someone else's");
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> queue.done("x"))
+			.withMessageContaining(dirty);
+		assertThat(this.redis.redis().hlen(this.redis.key("q", "leases"))).as("the lease is still there").isOne();
+		this.redis.redis().del(dirty);
+	}
+
+	@Test
 	void badOptionsAreRefusedNamingThem() {
 		RedisWorkQueues.Builder<String> builder = this.redis.builder("q");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.lease(Duration.ofMillis(999)))
