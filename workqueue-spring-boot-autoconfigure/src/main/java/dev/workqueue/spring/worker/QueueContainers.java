@@ -71,7 +71,7 @@ final class QueueContainers {
 	WorkerContainer addContainer(WorkerEndpoint endpoint) {
 		Integer concurrency = endpoint.concurrency();
 		WorkerContainer container = new WorkerContainer(endpoint, this.queueName, this.queue, this.outcomes,
-				this.executor, this.clock, this.observations,
+				this.executor, this.clock, this.observations, this.settings.pollTimeout(),
 				(concurrency != null) ? concurrency : this.settings.concurrency(), this.paused);
 		this.containers.add(container);
 		return container;
@@ -105,11 +105,12 @@ final class QueueContainers {
 	}
 
 	/**
-	 * Returns how many items have a failure count; for tests.
-	 * @return the number of tracked items
+	 * Returns how many failures of {@code item} the workers counted; for tests.
+	 * @param item the item
+	 * @return the count
 	 */
-	int trackedFailures() {
-		return this.outcomes.trackedFailures();
+	int failures(Object item) {
+		return this.outcomes.failures(item);
 	}
 
 	/**
@@ -150,7 +151,6 @@ final class QueueContainers {
 							: " after its shutdown-timeout of " + this.settings.shutdownTimeout().toMillis() + "ms",
 					stats.depth(), stats.processing(), dropped));
 		}
-		this.outcomes.clear();
 	}
 
 	/**
@@ -158,7 +158,8 @@ final class QueueContainers {
 	 * take them over at once instead of when the leases run out.
 	 */
 	private void handBack() {
-		if (this.queue instanceof SharedWorkQueue shared) {
+		SharedWorkQueue shared = SharedWorkQueue.of(this.queue).orElse(null);
+		if (shared != null) {
 			try {
 				int handedBack = shared.handBack();
 				if (handedBack > 0) {
