@@ -29,6 +29,8 @@ final class QueueContainers {
 
 	private static final Log logger = LogFactory.getLog(QueueContainers.class);
 
+	private static final WorkQueueStats NOTHING_LEFT = new WorkQueueStats(0, 0, 0, 0, 0, 0, 0, 0);
+
 	private final String queueName;
 
 	private final RateLimitingQueue<Object> queue;
@@ -121,7 +123,8 @@ final class QueueContainers {
 	 */
 	void beginShutdown(long nowNanos) {
 		this.containers.forEach(WorkerContainer::stopping);
-		this.waitingAtShutdown = this.queue.stats().waiting();
+		// A shared queue keeps its delayed items in Redis for the other instances.
+		this.waitingAtShutdown = SharedWorkQueue.of(this.queue).isPresent() ? 0 : this.queue.stats().waiting();
 		this.queue.shutDown();
 		this.deadlineNanos = Nanos.add(nowNanos, Nanos.of(this.settings.shutdownTimeout()));
 	}
@@ -137,7 +140,7 @@ final class QueueContainers {
 		}
 		// Counted before abandoning, which lets interrupted workers finish (and fail)
 		// their items: those are reported as in flight.
-		WorkQueueStats stats = this.queue.stats();
+		WorkQueueStats stats = statsAfterShutdown();
 		int dropped = this.waitingAtShutdown + this.outcomes.refusedRequeues();
 		if (!drained) {
 			this.containers.forEach(WorkerContainer::abandon);
@@ -150,6 +153,20 @@ final class QueueContainers {
 					drained ? ""
 							: " after its shutdown-timeout of " + this.settings.shutdownTimeout().toMillis() + "ms",
 					stats.depth(), stats.processing(), dropped));
+		}
+	}
+
+	/**
+	 * The queue's stats for the shutdown report. A shared queue that holds nothing any
+	 * more may have closed its connection: this instance then has nothing left to report.
+	 */
+	private WorkQueueStats statsAfterShutdown() {
+		try {
+			return this.queue.stats();
+		}
+		catch (RuntimeException ex) {
+			logger.debug(LogMessage.format("Queue '%s' could not be read after its shutdown", this.queueName), ex);
+			return NOTHING_LEFT;
 		}
 	}
 

@@ -1,16 +1,10 @@
 package dev.workqueue.spring.autoconfigure;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,23 +23,20 @@ import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Queues whose {@code backend} is {@code redis}: built on the application's
- * {@code spring.data.redis} connection, served by the same workers, with shared rate
- * limiters. Needs the Redis on {@code 127.0.0.1:6379} (skipped loudly without it, failed
- * when {@code WORKQUEUE_REDIS_REQUIRED=true}).
+ * Queues whose {@code backend} is {@code redis}: built on Boot's Redis connection, served
+ * by the same workers, with shared rate limiters. Needs the {@link LocalRedis}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisBackendTests {
 
-	private static final String PREFIX = "wq-spring-test-" + UUID.randomUUID() + ":";
+	private static final String PREFIX = LocalRedis.uniquePrefix();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, WorkQueueAutoConfiguration.class))
-		.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:6379", "workqueue.redis.key-prefix=" + PREFIX,
+		.withPropertyValues("spring.data.redis.host=" + LocalRedis.HOST, "workqueue.redis.key-prefix=" + PREFIX,
 				"workqueue.queues.orders.backend=redis",
 				"workqueue.queues.orders.rate-limiter.exponential.base-delay=1ms",
 				"workqueue.queues.orders.rate-limiter.exponential.max-delay=10ms",
@@ -53,28 +44,12 @@ class RedisBackendTests {
 
 	@BeforeAll
 	static void redisAnswers() {
-		boolean answers = answers();
-		if (!answers && "true".equalsIgnoreCase(System.getenv("WORKQUEUE_REDIS_REQUIRED"))) {
-			throw new IllegalStateException("No Redis on 127.0.0.1:6379, and the Redis tests are required");
-		}
-		if (!answers) {
-			System.err.println("*** SKIPPING THE SPRING REDIS BACKEND TESTS: no Redis on 127.0.0.1:6379 ***");
-		}
-		assumeThat(answers).as("Redis on 127.0.0.1:6379").isTrue();
+		LocalRedis.assumeAnswers();
 	}
 
 	@AfterEach
 	void deleteKeys() {
-		RedisClient client = RedisClient.create("redis://127.0.0.1:6379");
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			List<String> keys = connection.sync().keys(PREFIX + "*");
-			if (!keys.isEmpty()) {
-				connection.sync().del(keys.toArray(String[]::new));
-			}
-		}
-		finally {
-			client.shutdown();
-		}
+		LocalRedis.deleteKeys(PREFIX);
 	}
 
 	@Test
@@ -129,16 +104,6 @@ class RedisBackendTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasMessageContaining("workqueue.redis.lease must be at least 1s, was 500ms"));
-	}
-
-	private static boolean answers() {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", 6379), 500);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
 	}
 
 	static class FlakyWorker {
