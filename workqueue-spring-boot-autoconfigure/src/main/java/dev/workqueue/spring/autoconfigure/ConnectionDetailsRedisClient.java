@@ -32,7 +32,8 @@ final class ConnectionDetailsRedisClient {
 	 * Makes a client connecting where {@code details} say.
 	 * @param details Boot's connection details
 	 * @return a new client, not connected yet
-	 * @throws IllegalStateException for a master/replica set-up
+	 * @throws IllegalStateException for a master/replica set-up, or details that give no
+	 * connection
 	 */
 	static AbstractRedisClient create(DataRedisConnectionDetails details) {
 		@Nullable SslOptions ssl = sslOptions(details.getSslBundle());
@@ -64,6 +65,10 @@ final class ConnectionDetailsRedisClient {
 		DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
 		if (sentinel == null) {
 			DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+			if (standalone == null) {
+				throw new IllegalStateException(details.getClass().getName()
+						+ " gives no standalone, Sentinel or Cluster connection for the work queues");
+			}
 			return RedisURI.Builder.redis(standalone.getHost(), standalone.getPort())
 				.withDatabase(standalone.getDatabase());
 		}
