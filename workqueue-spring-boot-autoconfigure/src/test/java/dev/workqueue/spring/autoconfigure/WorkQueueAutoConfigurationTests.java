@@ -47,6 +47,16 @@ class WorkQueueAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class));
 
 	@Test
+	void queueBeansAreClosedWithTheContext() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=2").run((context) -> {
+			assertThat(context.getBeanFactory().getBeanDefinition("orders").getDestroyMethodName()).isEqualTo("close");
+			RateLimitingQueue<?> orders = context.getBean("orders", RateLimitingQueue.class);
+			context.close();
+			assertThat(orders.isShuttingDown()).isTrue();
+		});
+	}
+
+	@Test
 	void createsOneQueueBeanPerConfiguredQueueNamedAfterIt() {
 		this.contextRunner
 			.withPropertyValues("workqueue.queues.orders.concurrency=2", "workqueue.queues.emails.max-retries=3")
