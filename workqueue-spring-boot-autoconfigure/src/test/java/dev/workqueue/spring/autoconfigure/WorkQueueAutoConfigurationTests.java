@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,6 +46,24 @@ class WorkQueueAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class));
+
+	@Test
+	void withoutSpringBootsRedisSupportARedisQueueFailsStartUpNamingWhatToAdd() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.boot.data.redis"))
+			.withPropertyValues("workqueue.queues.orders.backend=redis")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("Queue 'orders' has backend redis")
+				.hasMessageContaining("add dev.workqueue:workqueue-redis and spring-boot-starter-data-redis"));
+	}
+
+	@Test
+	void memoryQueuesNeedNoRedisConnectionWhenTheRedisBackendIsOnTheClassPath() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=2").run((context) -> {
+			assertThat(context).hasNotFailed().hasBean(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME);
+			assertThat(context.getBean(WorkQueueDetails.class).backend("orders")).isEqualTo("memory");
+		});
+	}
 
 	@Test
 	void queueBeansAreClosedWithTheContext() {
