@@ -1,6 +1,8 @@
 package dev.workqueue.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -16,15 +18,18 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.NamedBeanHolder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.core.log.LogMessage;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.redis.ItemCodec;
 import dev.workqueue.redis.RedisRateLimiters;
 import dev.workqueue.redis.RedisWorkQueues;
 import dev.workqueue.spring.RedisWorkQueueCustomizer;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.time.Clock;
 
 /**
@@ -40,15 +45,22 @@ import dev.workqueue.time.Clock;
  * client made from Boot's {@link DataRedisConnectionDetails} bean (how
  * {@code @ServiceConnection} and Docker Compose reach an application without a connection
  * factory), which this backend shuts down with the context. All the queues and limiters
- * share that one client. The queues are closed before the bean that owns the client is
- * destroyed.
+ * share that one client. The queues are shut down when this backend stops, after the
+ * workers and before the connection factory closes the client, and closed before the bean
+ * that owns the client is destroyed.
  * <p>
  * Each queue is customized by every {@link RedisWorkQueueCustomizer} bean in order, after
  * its name, key prefix, lease, clock and metrics are set. An item type other than
  * {@code String} needs an {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time
  * is the Redis server's unless the application defines a {@link Clock} bean.
  */
-final class RedisBackend implements QueueBackend, DisposableBean {
+final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean {
+
+	/**
+	 * Below the workers' phase, so that they have drained the queues, and above Spring
+	 * Data Redis's connection factory (phase 0), which closes the client when it stops.
+	 */
+	static final int PHASE = WorkerContainerRegistry.PHASE - 1;
 
 	private static final Log logger = LogFactory.getLog(RedisBackend.class);
 
@@ -67,6 +79,11 @@ final class RedisBackend implements QueueBackend, DisposableBean {
 	private @Nullable AbstractRedisClient client;
 
 	private @Nullable AbstractRedisClient ownedClient;
+
+	/** The queues built here, to shut down before the client closes; guarded by this. */
+	private final List<RateLimitingQueue<Object>> queues = new ArrayList<>();
+
+	private volatile boolean running;
 
 	/**
 	 * Creates the backend.
@@ -111,7 +128,9 @@ final class RedisBackend implements QueueBackend, DisposableBean {
 		queues.metrics((metrics != null) ? metrics.metrics(name) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
 		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(rateLimit);
-		return new BuiltQueue(queues.buildRateLimitingQueue(rateLimiter), rateLimiter, limiters.attempts());
+		RateLimitingQueue<Object> queue = queues.buildRateLimitingQueue(rateLimiter);
+		this.queues.add(queue);
+		return new BuiltQueue(queue, rateLimiter, limiters.attempts());
 	}
 
 	@SuppressWarnings("unchecked")
@@ -159,6 +178,39 @@ final class RedisBackend implements QueueBackend, DisposableBean {
 				details.getClass().getSimpleName()));
 		this.ownedClient = client;
 		return client;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Shuts down every queue built here, those without workers too, while the client is
+	 * still open: the queue beans are closed only after Spring Data Redis's connection
+	 * factory has stopped. A bean that owns the client is stopped after this one, as it
+	 * is destroyed after it.
+	 */
+	@Override
+	public synchronized void stop() {
+		this.running = false;
+		this.queues.forEach(RateLimitingQueue::shutDown);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Shut-down queues cannot be restarted. */
+	@Override
+	public boolean isPauseable() {
+		return false;
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,6 +16,8 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.SharedWorkQueue;
@@ -96,6 +99,28 @@ class RedisBackendTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> worker.succeeded.contains("c"));
 			assertThat(output).doesNotContain("failed to hand out");
 		});
+	}
+
+	@Test
+	void aRedisQueueWithoutWorkersIsShutDownBeforeTheConnectionFactoryStops() {
+		AtomicReference<RateLimitingQueue<String>> orders = new AtomicReference<>();
+		List<Boolean> shutDownWhenTheFactoryStopped = new CopyOnWriteArrayList<>();
+		// The factory closes the client when it stops, before the queue beans are closed.
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(LocalRedis.HOST, LocalRedis.PORT)) {
+
+			@Override
+			public void stop() {
+				shutDownWhenTheFactoryStopped.add(orders.get().isShuttingDown());
+				super.stop();
+			}
+
+		};
+		this.contextRunner.withBean(LettuceConnectionFactory.class, () -> factory).run((context) -> {
+			orders.set(context.getBean(WorkQueueRegistry.class).get("orders"));
+			orders.get().add("a");
+		});
+		assertThat(shutDownWhenTheFactoryStopped).isNotEmpty().containsOnly(true);
 	}
 
 	@Test
