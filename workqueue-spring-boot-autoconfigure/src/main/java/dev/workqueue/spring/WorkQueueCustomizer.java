@@ -3,12 +3,13 @@ package dev.workqueue.spring;
 import dev.workqueue.WorkQueues;
 
 /**
- * Callback to customize each queue the starter builds from {@code workqueue.queues},
- * before it is built: set its metrics hook, heartbeat, and so on. The starter has already
- * set the name and clock.
+ * Callback to customize each queue the starter builds with backend {@code memory} (the
+ * default), before it is built: set its metrics hook, heartbeat, and so on. The starter
+ * has already set the name and clock.
  * <p>
- * Every {@code WorkQueueCustomizer} bean is called for every queue, in
- * {@link org.springframework.core.Ordered order}. Queue beans the application defines
+ * Every {@code WorkQueueCustomizer} bean is called for every memory queue, in
+ * {@link org.springframework.core.Ordered order}. Redis queues are customized by
+ * {@link RedisWorkQueueCustomizer} instead, and queue beans the application defines
  * itself are not customized.
  */
 @FunctionalInterface

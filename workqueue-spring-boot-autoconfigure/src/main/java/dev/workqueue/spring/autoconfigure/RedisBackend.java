@@ -1,24 +1,26 @@
 package dev.workqueue.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.core.env.Environment;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.config.NamedBeanHolder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.core.log.LogMessage;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
@@ -26,73 +28,109 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.redis.ItemCodec;
 import dev.workqueue.redis.RedisRateLimiters;
 import dev.workqueue.redis.RedisWorkQueues;
+import dev.workqueue.spring.RedisWorkQueueCustomizer;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.time.Clock;
 
 /**
  * The redis backend: builds the queues whose {@code backend} is {@code redis} with
- * workqueue-redis, on the application's own Redis connection, with shared rate limiters
- * built from the same YAML sections as the memory backend's.
+ * workqueue-redis, on the Redis connection Spring Boot gives the application, with shared
+ * rate limiters built from the same YAML sections as the memory backend's, and counts
+ * failures in Redis so that {@code max-retries} holds across instances.
  * <p>
  * The client is, in this order: an {@link AbstractRedisClient} bean of the application's;
- * the native client of Spring Data Redis's {@link LettuceConnectionFactory} (so AUTH,
- * TLS, Sentinel and Cluster follow {@code spring.data.redis.*} as for the rest of the
- * application); else a client this backend makes from {@code spring.data.redis.url}, or
- * {@code host}, {@code port}, {@code username}, {@code password}, {@code database} and
- * {@code ssl.enabled}, and shuts down with the context. An item type other than
+ * the native client of Spring Data Redis's {@link LettuceConnectionFactory} (Boot's, or
+ * the application's own, which then replaces Boot's), so that every
+ * {@code spring.data.redis.*} property applies as for the rest of the application; else a
+ * client made from Boot's {@link DataRedisConnectionDetails} bean (how
+ * {@code @ServiceConnection} and Docker Compose reach an application without a connection
+ * factory), which this backend shuts down with the context. All the queues and limiters
+ * share that one client. The queues are shut down when this backend stops, after the
+ * workers and before the connection factory closes the client, and closed before the bean
+ * that owns the client is destroyed.
+ * <p>
+ * Each queue is customized by every {@link RedisWorkQueueCustomizer} bean in order, after
+ * its name, key prefix, lease, clock and metrics are set. An item type other than
  * {@code String} needs an {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time
  * is the Redis server's unless the application defines a {@link Clock} bean.
  */
-final class RedisBackend implements RedisQueueSource, DisposableBean {
+final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean {
+
+	/**
+	 * Below the workers' phase, so that they have drained the queues, and above Spring
+	 * Data Redis's connection factory (phase 0), which closes the client when it stops.
+	 */
+	static final int PHASE = WorkerContainerRegistry.PHASE - 1;
 
 	private static final Log logger = LogFactory.getLog(RedisBackend.class);
 
-	private static final String LETTUCE_CONNECTION_FACTORY = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+	private final String beanName;
 
 	private final WorkQueueProperties properties;
 
-	private final ListableBeanFactory beanFactory;
-
-	private final Environment environment;
+	private final ConfigurableListableBeanFactory beanFactory;
 
 	private final ObjectProvider<Clock> clock;
 
 	private final ObjectProvider<WorkQueueMetricsFactory> metrics;
 
+	private final ObjectProvider<RedisWorkQueueCustomizer> customizers;
+
 	private @Nullable AbstractRedisClient client;
 
-	private @Nullable RedisClient ownedClient;
+	private @Nullable AbstractRedisClient ownedClient;
 
-	RedisBackend(WorkQueueProperties properties, ListableBeanFactory beanFactory, Environment environment,
-			ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics) {
+	/** The queues built here, to shut down before the client closes; guarded by this. */
+	private final List<RateLimitingQueue<Object>> queues = new ArrayList<>();
+
+	private volatile boolean running;
+
+	/**
+	 * Creates the backend.
+	 * @param beanName its own bean name, which the queues depend on
+	 * @param properties the {@code workqueue.*} properties
+	 * @param beanFactory where to find the client
+	 * @param clock the application's clock, if any
+	 * @param metrics the metrics of each queue, if any
+	 * @param customizers the customizers of the queue builders
+	 */
+	RedisBackend(String beanName, WorkQueueProperties properties, ConfigurableListableBeanFactory beanFactory,
+			ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
+			ObjectProvider<RedisWorkQueueCustomizer> customizers) {
+		this.beanName = beanName;
 		this.properties = properties;
 		this.beanFactory = beanFactory;
-		this.environment = environment;
 		this.clock = clock;
 		this.metrics = metrics;
+		this.customizers = customizers;
 	}
 
 	@Override
-	public synchronized Built create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit) {
-		AbstractRedisClient client = client();
+	public synchronized BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit) {
+		AbstractRedisClient client = client(name);
 		ItemCodec<Object> codec = codec(name);
-		Clock clock = this.clock.getIfAvailable();
-		RedisRateLimiters.Builder<Object> limiters = (client instanceof RedisClusterClient cluster)
-				? RedisRateLimiters.builder(cluster, codec) : RedisRateLimiters.builder((RedisClient) client, codec);
-		limiters.name(name).keyPrefix(this.properties.getRedis().getKeyPrefix());
-		RedisWorkQueues.Builder<Object> queues = (client instanceof RedisClusterClient cluster)
-				? RedisWorkQueues.builder(cluster, codec) : RedisWorkQueues.builder((RedisClient) client, codec);
-		queues.name(name)
-			.keyPrefix(this.properties.getRedis().getKeyPrefix())
+		String keyPrefix = this.properties.getRedis().getKeyPrefix();
+		RedisRateLimiters.Builder<Object> limiters = ((client instanceof RedisClusterClient cluster)
+				? RedisRateLimiters.builder(cluster, codec) : RedisRateLimiters.builder((RedisClient) client, codec))
+			.name(name)
+			.keyPrefix(keyPrefix);
+		RedisWorkQueues.Builder<Object> queues = ((client instanceof RedisClusterClient cluster)
+				? RedisWorkQueues.builder(cluster, codec) : RedisWorkQueues.builder((RedisClient) client, codec))
+			.name(name)
+			.keyPrefix(keyPrefix)
 			.lease(this.properties.getRedis().getLease());
+		Clock clock = this.clock.getIfAvailable();
 		if (clock != null) {
 			limiters.clock(clock);
 			queues.clock(clock);
 		}
 		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
 		queues.metrics((metrics != null) ? metrics.metrics(name) : WorkQueueMetrics.NOOP);
+		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
 		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(rateLimit);
 		RateLimitingQueue<Object> queue = queues.buildRateLimitingQueue(rateLimiter);
-		return new Built(queue, rateLimiter);
+		this.queues.add(queue);
+		return new BuiltQueue(queue, rateLimiter, limiters.attempts());
 	}
 
 	@SuppressWarnings("unchecked")
@@ -104,46 +142,75 @@ final class RedisBackend implements RedisQueueSource, DisposableBean {
 		return (ItemCodec<Object>) (ItemCodec<?>) ItemCodec.strings();
 	}
 
-	private AbstractRedisClient client() {
+	private AbstractRedisClient client(String queueName) {
 		if (this.client == null) {
-			this.client = this.beanFactory.getBeanProvider(AbstractRedisClient.class)
-				.getIfAvailable(() -> springDataClient().orElseGet(this::ownClient));
+			this.client = clientBean(AbstractRedisClient.class, Function.identity())
+				.or(() -> clientBean(LettuceConnectionFactory.class, LettuceConnectionFactory::getRequiredNativeClient))
+				.orElseGet(() -> connectionDetailsClient(queueName));
 		}
 		return this.client;
 	}
 
-	private Optional<AbstractRedisClient> springDataClient() {
-		if (!ClassUtils.isPresent(LETTUCE_CONNECTION_FACTORY, getClass().getClassLoader())) {
+	/**
+	 * The client of the bean of {@code type}, if there is one; the queues are then closed
+	 * before that bean is destroyed.
+	 */
+	private <B> Optional<AbstractRedisClient> clientBean(Class<B> type, Function<B, AbstractRedisClient> client) {
+		if (this.beanFactory.getBeanNamesForType(type).length == 0) {
 			return Optional.empty();
 		}
-		return SpringDataRedis.client(this.beanFactory);
+		NamedBeanHolder<B> bean = this.beanFactory.resolveNamedBean(type);
+		this.beanFactory.registerDependentBean(bean.getBeanName(), this.beanName);
+		return Optional.of(client.apply(bean.getBeanInstance()));
 	}
 
-	private RedisClient ownClient() {
-		Binder binder = Binder.get(this.environment);
-		RedisURI.Builder uri = binder.bind("spring.data.redis.url", String.class)
-			.map((url) -> RedisURI.builder(RedisURI.create(url)))
-			.orElseGet(() -> RedisURI.Builder.redis(
-					binder.bind("spring.data.redis.host", String.class).orElse("localhost"),
-					binder.bind("spring.data.redis.port", Integer.class).orElse(6379)));
-		binder.bind("spring.data.redis.database", Integer.class).ifBound(uri::withDatabase);
-		binder.bind("spring.data.redis.ssl.enabled", Boolean.class).ifBound(uri::withSsl);
-		binder.bind("spring.data.redis.timeout", Duration.class).ifBound(uri::withTimeout);
-		String password = binder.bind("spring.data.redis.password", String.class).orElse(null);
-		if (password != null) {
-			String username = binder.bind("spring.data.redis.username", String.class).orElse(null);
-			if (username != null) {
-				uri.withAuthentication(username, password);
-			}
-			else {
-				uri.withPassword(password.toCharArray());
-			}
+	private AbstractRedisClient connectionDetailsClient(String queueName) {
+		DataRedisConnectionDetails details = this.beanFactory.getBeanProvider(DataRedisConnectionDetails.class)
+			.getIfUnique();
+		if (details == null) {
+			throw new IllegalStateException("Queue '" + queueName + "' has backend redis, but the application has "
+					+ "no Redis connection: add spring-boot-starter-data-redis (its LettuceConnectionFactory and "
+					+ "spring.data.redis.* properties), or a DataRedisConnectionDetails bean, as @ServiceConnection "
+					+ "and Docker Compose define");
 		}
-		RedisURI built = uri.build();
-		logger.info(
-				LogMessage.format("Work queues with backend redis connect to %s:%d", built.getHost(), built.getPort()));
-		this.ownedClient = RedisClient.create(built);
-		return this.ownedClient;
+		AbstractRedisClient client = ConnectionDetailsRedisClient.create(details);
+		logger.info(LogMessage.format("Work queues with backend redis connect through %s",
+				details.getClass().getSimpleName()));
+		this.ownedClient = client;
+		return client;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Shuts down every queue built here, those without workers too, while the client is
+	 * still open: the queue beans are closed only after Spring Data Redis's connection
+	 * factory has stopped. A bean that owns the client is stopped after this one, as it
+	 * is destroyed after it.
+	 */
+	@Override
+	public synchronized void stop() {
+		this.running = false;
+		this.queues.forEach(RateLimitingQueue::shutDown);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Shut-down queues cannot be restarted. */
+	@Override
+	public boolean isPauseable() {
+		return false;
 	}
 
 	@Override
@@ -151,20 +218,6 @@ final class RedisBackend implements RedisQueueSource, DisposableBean {
 		if (this.ownedClient != null) {
 			this.ownedClient.shutdown();
 		}
-	}
-
-	/**
-	 * The native client of Spring Data Redis's connection factory; a class of its own so
-	 * that Spring Data Redis is loaded only when present.
-	 */
-	private static final class SpringDataRedis {
-
-		static Optional<AbstractRedisClient> client(ListableBeanFactory beanFactory) {
-			LettuceConnectionFactory factory = beanFactory.getBeanProvider(LettuceConnectionFactory.class)
-				.getIfAvailable();
-			return (factory != null) ? Optional.of(factory.getRequiredNativeClient()) : Optional.empty();
-		}
-
 	}
 
 	/**

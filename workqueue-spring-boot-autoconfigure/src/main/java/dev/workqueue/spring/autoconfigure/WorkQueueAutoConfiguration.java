@@ -12,9 +12,11 @@ import org.springframework.context.annotation.ImportRuntimeHints;
  * Creates:
  * <ul>
  * <li>one {@link dev.workqueue.RateLimitingQueue} bean per {@code workqueue.queues}
- * entry, named after it (a bean the application defines under that name is used instead),
- * built with every {@link dev.workqueue.spring.WorkQueueCustomizer} bean and the
- * {@link dev.workqueue.time.Clock} bean if there is one, else the system clock;</li>
+ * entry, named after it (a bean the application defines under that name is used instead):
+ * in memory, built with every {@link dev.workqueue.spring.WorkQueueCustomizer} bean and
+ * the {@link dev.workqueue.time.Clock} bean if there is one, else the system clock; or,
+ * for {@code backend: redis}, in Redis on Spring Boot's Redis connection, built with
+ * every {@link dev.workqueue.spring.RedisWorkQueueCustomizer} bean;</li>
  * <li>a {@link dev.workqueue.spring.WorkQueueRegistry} of every queue bean;</li>
  * <li>the worker threads of every {@link dev.workqueue.spring.QueueWorker @QueueWorker}
  * method, run by a {@link dev.workqueue.spring.worker.WorkerContainerRegistry} that

@@ -10,7 +10,6 @@ import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.BindMethod;
 import org.springframework.core.env.Environment;
 import org.springframework.core.log.LogMessage;
-import org.springframework.util.ClassUtils;
 
 import dev.workqueue.RateLimitingQueue;
 
@@ -25,8 +24,8 @@ import dev.workqueue.RateLimitingQueue;
  * fail the start-up first. A definition's type is the raw {@code RateLimitingQueue}, with
  * an unresolved item type, so that the bean can be injected as
  * {@code RateLimitingQueue<String>} or any other item type. The queue is built by
- * {@link WorkQueueFactory#create(String)} and shut down when the context closes, after
- * the workers have stopped.
+ * {@link WorkQueueFactory#create(String)} and closed when the context closes, after the
+ * workers have stopped; a redis queue also before the backend and the client it uses.
  * <p>
  * <b>Spring AOT.</b> The definitions registered here are left out of the code AOT
  * generates ({@link BeanRegistrationAotProcessor#IGNORE_REGISTRATION_ATTRIBUTE}): this
@@ -42,8 +41,6 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 
 	/** The redis backend's bean, defined by {@code RedisBackendConfiguration}. */
 	static final String REDIS_BACKEND_BEAN_NAME = "workQueueRedisBackend";
-
-	private static final String REDIS_QUEUES = "dev.workqueue.redis.RedisWorkQueues";
 
 	private static final Log logger = LogFactory.getLog(WorkQueueBeanRegistrar.class);
 
@@ -63,8 +60,9 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 				continue;
 			}
 			RootBeanDefinition definition = queueDefinition(name);
-			if (isRedis(properties, name) && ClassUtils.isPresent(REDIS_QUEUES, getClass().getClassLoader())) {
-				// Shut the queue down before the backend closes the client it may own.
+			// The backend's definition exists when its classes are present: close the
+			// queue before the backend, and the backend before the client it uses.
+			if (isRedis(properties, name) && registry.containsBeanDefinition(REDIS_BACKEND_BEAN_NAME)) {
 				definition.setDependsOn(REDIS_BACKEND_BEAN_NAME);
 			}
 			registry.registerBeanDefinition(name, definition);
@@ -95,7 +93,7 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 		definition.setFactoryBeanName(WorkQueueFactory.BEAN_NAME);
 		definition.setFactoryMethodName("create");
 		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
-		definition.setDestroyMethodName("shutDown");
+		definition.setDestroyMethodName("close");
 		definition.setAttribute(BeanRegistrationAotProcessor.IGNORE_REGISTRATION_ATTRIBUTE, true);
 		return definition;
 	}

@@ -1,18 +1,25 @@
 package dev.workqueue.spring.autoconfigure;
 
+import io.lettuce.core.RedisClient;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.workqueue.redis.RedisWorkQueues;
+import dev.workqueue.spring.RedisWorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.observation.MicrometerWorkObservations;
@@ -44,8 +51,10 @@ final class WorkQueueConfigurations {
 
 		@Bean(WorkQueueFactory.BEAN_NAME)
 		WorkQueueFactory workQueueFactory(WorkQueueProperties properties, ObjectProvider<Clock> clock,
-				ObjectProvider<WorkQueueCustomizer> customizers, ObjectProvider<RedisQueueSource> redisQueues) {
-			return new WorkQueueFactory(properties, clock.getIfAvailable(Clock::system), customizers, redisQueues);
+				ObjectProvider<WorkQueueCustomizer> customizers,
+				@Qualifier(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME) ObjectProvider<QueueBackend> redisBackend) {
+			return new WorkQueueFactory(properties, new MemoryBackend(clock.getIfAvailable(Clock::system), customizers),
+					redisBackend);
 		}
 
 		@Bean
@@ -57,17 +66,20 @@ final class WorkQueueConfigurations {
 	}
 
 	/**
-	 * The redis backend, when workqueue-redis and Lettuce are on the class path; used
-	 * only by queues whose {@code backend} is {@code redis}.
+	 * The redis backend, when workqueue-redis, Lettuce and Spring Boot's Redis support
+	 * are on the class path; used only by queues whose {@code backend} is {@code redis}.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = { "dev.workqueue.redis.RedisWorkQueues", "io.lettuce.core.RedisClient" })
+	@ConditionalOnClass({ RedisWorkQueues.class, RedisClient.class, LettuceConnectionFactory.class,
+			DataRedisConnectionDetails.class })
 	static class RedisBackendConfiguration {
 
 		@Bean(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME)
-		RedisBackend workQueueRedisBackend(WorkQueueProperties properties, ListableBeanFactory beanFactory,
-				Environment environment, ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics) {
-			return new RedisBackend(properties, beanFactory, environment, clock, metrics);
+		RedisBackend workQueueRedisBackend(WorkQueueProperties properties, ConfigurableListableBeanFactory beanFactory,
+				ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
+				ObjectProvider<RedisWorkQueueCustomizer> customizers) {
+			return new RedisBackend(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME, properties, beanFactory, clock,
+					metrics, customizers);
 		}
 
 	}
@@ -91,8 +103,8 @@ final class WorkQueueConfigurations {
 				ApplicationEventPublisher publisher, Environment environment,
 				ObjectProvider<WorkObservations> observations) {
 			WorkerContainerRegistry registry = new WorkerContainerRegistry(endpoints, workQueueRegistry,
-					workQueueFactory::workerSettings, clock.getIfAvailable(Clock::system), publisher,
-					Threading.VIRTUAL.isActive(environment));
+					workQueueFactory::workerSettings, workQueueFactory::failureTracking,
+					clock.getIfAvailable(Clock::system), publisher, Threading.VIRTUAL.isActive(environment));
 			observations.ifAvailable(registry::setObservations);
 			return registry;
 		}

@@ -10,20 +10,18 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.spring.WorkQueueCustomizer;
+import dev.workqueue.spring.worker.FailureTracking;
 import dev.workqueue.spring.worker.WorkerSettings;
-import dev.workqueue.time.Clock;
 
 /**
  * Turns {@link WorkQueueProperties} into objects: builds the queue of each
- * {@code workqueue.queues} entry, with its rate limiter, and resolves the worker settings
- * of any queue. A queue's missing settings come from the defaults.
+ * {@code workqueue.queues} entry on its backend, and resolves the worker settings of any
+ * queue. A queue's missing settings come from the defaults.
  * <p>
  * The queue beans are created by calling {@link #create(String)} on the bean of this
- * class named {@link #BEAN_NAME}. Thread-safe: the limiters built are kept in a
- * concurrent map.
+ * class named {@link #BEAN_NAME}. {@link #backendFor(String)} is the one place that picks
+ * a queue's backend. Thread-safe: what was built is kept in a concurrent map.
  */
 final class WorkQueueFactory implements WorkQueueDetails {
 
@@ -31,47 +29,48 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	private final WorkQueueProperties properties;
 
-	private final Clock clock;
+	private final QueueBackend memory;
 
-	private final ObjectProvider<WorkQueueCustomizer> customizers;
+	private final ObjectProvider<QueueBackend> redis;
 
-	private final ObjectProvider<RedisQueueSource> redisQueues;
+	private final Map<String, QueueBackend.BuiltQueue> built = new ConcurrentHashMap<>();
 
-	private final Map<String, RateLimiter<?>> rateLimiters = new ConcurrentHashMap<>();
-
-	WorkQueueFactory(WorkQueueProperties properties, Clock clock, ObjectProvider<WorkQueueCustomizer> customizers,
-			ObjectProvider<RedisQueueSource> redisQueues) {
+	/**
+	 * Creates the factory.
+	 * @param properties the {@code workqueue.*} properties
+	 * @param memory the memory backend
+	 * @param redis the redis backend, available only when workqueue-redis, Lettuce and
+	 * Spring Boot's Redis support are on the class path
+	 */
+	WorkQueueFactory(WorkQueueProperties properties, QueueBackend memory, ObjectProvider<QueueBackend> redis) {
 		this.properties = properties;
-		this.clock = clock;
-		this.customizers = customizers;
-		this.redisQueues = redisQueues;
+		this.memory = memory;
+		this.redis = redis;
 	}
 
 	/**
-	 * Builds the queue named {@code name}: named, on the clock, customized by every
-	 * {@link WorkQueueCustomizer} in order, with the rate limiter its properties
-	 * describe.
+	 * Builds the queue named {@code name} on its backend, with the rate limiter its
+	 * properties describe.
 	 * @param name the queue's name
 	 * @return a new queue, of any item type
 	 */
 	RateLimitingQueue<?> create(String name) {
-		if (backendOf(name) == WorkQueueProperties.Backend.REDIS) {
-			RedisQueueSource redis = this.redisQueues.getIfAvailable();
-			if (redis == null) {
-				throw new IllegalStateException("Queue '" + name + "' has backend redis, but workqueue-redis and "
-						+ "Lettuce are not on the class path: add dev.workqueue:workqueue-redis and "
-						+ "spring-boot-starter-data-redis");
-			}
-			RedisQueueSource.Built built = redis.create(name, rateLimitOf(name));
-			this.rateLimiters.put(name, built.rateLimiter());
-			return built.queue();
+		QueueBackend.BuiltQueue queue = backendFor(name).create(name, rateLimitOf(name));
+		this.built.put(name, queue);
+		return queue.queue();
+	}
+
+	private QueueBackend backendFor(String name) {
+		if (backendOf(name) == WorkQueueProperties.Backend.MEMORY) {
+			return this.memory;
 		}
-		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit(this.clock).build(rateLimitOf(name));
-		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
-		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, builder));
-		RateLimitingQueue<Object> queue = builder.buildRateLimitingQueue(rateLimiter);
-		this.rateLimiters.put(name, rateLimiter);
-		return queue;
+		QueueBackend redis = this.redis.getIfAvailable();
+		if (redis == null) {
+			throw new IllegalStateException("Queue '" + name + "' has backend redis, but workqueue-redis, Lettuce "
+					+ "or Spring Boot's Redis support is not on the class path: add dev.workqueue:workqueue-redis and "
+					+ "spring-boot-starter-data-redis");
+		}
+		return redis;
 	}
 
 	/**
@@ -82,7 +81,19 @@ final class WorkQueueFactory implements WorkQueueDetails {
 	 */
 	@Override
 	public Optional<RateLimiter<?>> rateLimiter(String name) {
-		return Optional.ofNullable(this.rateLimiters.get(name));
+		return Optional.ofNullable(this.built.get(name)).map(QueueBackend.BuiltQueue::rateLimiter);
+	}
+
+	/**
+	 * Returns where the workers of the queue named {@code name} count failures: the store
+	 * its backend built, or one in this JVM for a queue this factory did not build.
+	 * @param name the queue's name
+	 * @return the failure tracking
+	 */
+	FailureTracking failureTracking(String name) {
+		QueueBackend.BuiltQueue queue = this.built.get(name);
+		return (queue != null) ? new FailureTracking(queue.failures(), queue.rateLimiter())
+				: FailureTracking.inMemory();
 	}
 
 	/**
@@ -96,11 +107,12 @@ final class WorkQueueFactory implements WorkQueueDetails {
 		WorkQueueProperties.Queue queue = this.properties.getQueues().get(name);
 		if (queue == null) {
 			return new WorkerSettings(defaults.getConcurrency(), defaults.getMaxRetries(),
-					defaults.getShutdownTimeout());
+					defaults.getShutdownTimeout(), defaults.getPollTimeout());
 		}
 		return new WorkerSettings(orDefault(queue.getConcurrency(), defaults.getConcurrency()),
 				orDefault(queue.getMaxRetries(), defaults.getMaxRetries()),
-				orDefault(queue.getShutdownTimeout(), defaults.getShutdownTimeout()));
+				orDefault(queue.getShutdownTimeout(), defaults.getShutdownTimeout()),
+				orDefault(queue.getPollTimeout(), defaults.getPollTimeout()));
 	}
 
 	/**
@@ -116,7 +128,7 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	@Override
 	public String backend(String name) {
-		return this.rateLimiters.containsKey(name) ? backendOf(name).name().toLowerCase(Locale.ROOT) : "unknown";
+		return this.built.containsKey(name) ? backendOf(name).name().toLowerCase(Locale.ROOT) : "unknown";
 	}
 
 	private WorkQueueProperties.@Nullable RateLimit rateLimitOf(String name) {

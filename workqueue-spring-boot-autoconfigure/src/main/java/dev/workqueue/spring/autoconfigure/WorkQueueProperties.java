@@ -175,6 +175,13 @@ public class WorkQueueProperties {
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 		/**
+		 * How long an idle worker waits for an item before it looks at its pause, resize
+		 * and stop flags again: the longest a pause or resize takes to reach an idle
+		 * worker.
+		 */
+		private Duration pollTimeout = Duration.ofSeconds(1);
+
+		/**
 		 * Rate limiter of queues that configure none; client-go's default controller rate
 		 * limiter when absent.
 		 */
@@ -218,6 +225,14 @@ public class WorkQueueProperties {
 			this.shutdownTimeout = shutdownTimeout;
 		}
 
+		public Duration getPollTimeout() {
+			return this.pollTimeout;
+		}
+
+		public void setPollTimeout(Duration pollTimeout) {
+			this.pollTimeout = pollTimeout;
+		}
+
 		public @Nullable RateLimit getRateLimiter() {
 			return this.rateLimiter;
 		}
@@ -249,6 +264,12 @@ public class WorkQueueProperties {
 		 * items to be processed.
 		 */
 		private @Nullable Duration shutdownTimeout;
+
+		/**
+		 * How long an idle worker of this queue waits for an item before it looks at its
+		 * pause, resize and stop flags again.
+		 */
+		private @Nullable Duration pollTimeout;
 
 		/**
 		 * Rate limiter deciding the delay of the queue's retries.
@@ -290,6 +311,14 @@ public class WorkQueueProperties {
 
 		public void setShutdownTimeout(@Nullable Duration shutdownTimeout) {
 			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public @Nullable Duration getPollTimeout() {
+			return this.pollTimeout;
+		}
+
+		public void setPollTimeout(@Nullable Duration pollTimeout) {
+			this.pollTimeout = pollTimeout;
 		}
 
 		public @Nullable RateLimit getRateLimiter() {

@@ -150,6 +150,7 @@ final class WorkQueuePropertiesValidator {
 		atLeast(problems, prefix + ".concurrency", defaults.getConcurrency(), 1);
 		atLeast(problems, prefix + ".max-retries", defaults.getMaxRetries(), -1);
 		notNegative(problems, prefix + ".shutdown-timeout", defaults.getShutdownTimeout());
+		positive(problems, prefix + ".poll-timeout", defaults.getPollTimeout());
 		rateLimit(problems, prefix + ".rate-limiter", defaults.getRateLimiter());
 		WorkQueueProperties.Redis redis = properties.getRedis();
 		if (redis.getLease() == null || redis.getLease().compareTo(MIN_LEASE) < 0) {
@@ -171,6 +172,9 @@ final class WorkQueuePropertiesValidator {
 			}
 			if (queue.getShutdownTimeout() != null) {
 				notNegative(problems, prefix + ".shutdown-timeout", queue.getShutdownTimeout());
+			}
+			if (queue.getPollTimeout() != null) {
+				positive(problems, prefix + ".poll-timeout", queue.getPollTimeout());
 			}
 			rateLimit(problems, prefix + ".rate-limiter", queue.getRateLimiter());
 		}
@@ -225,6 +229,15 @@ final class WorkQueuePropertiesValidator {
 		}
 	}
 
+	private static void positive(List<String> problems, String key, @Nullable Duration value) {
+		if (value == null) {
+			problems.add(key + " must not be empty");
+		}
+		else if (value.isNegative() || value.isZero()) {
+			problems.add(key + " must be positive, was " + print(value));
+		}
+	}
+
 	private static boolean notNegative(List<String> problems, String key, @Nullable Duration value) {
 		if (value == null) {
 			problems.add(key + " must not be empty");
@@ -242,6 +255,9 @@ final class WorkQueuePropertiesValidator {
 	 * it: {@code -1s} rather than {@code -1000ms}.
 	 */
 	private static String print(Duration duration) {
+		if (duration.isZero()) {
+			return "0s";
+		}
 		for (ChronoUnit unit : PRINT_UNITS) {
 			if (duration.truncatedTo(unit).equals(duration)) {
 				return DurationStyle.SIMPLE.print(duration, unit);

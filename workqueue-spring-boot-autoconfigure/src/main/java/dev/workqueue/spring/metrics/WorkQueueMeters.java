@@ -16,10 +16,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
-import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.WorkQueueStats;
 import dev.workqueue.WorkQueues;
+import dev.workqueue.time.Clock;
 
 /**
  * The Micrometer meters of work queues in one {@link MeterRegistry}, named after
@@ -38,9 +39,10 @@ import dev.workqueue.WorkQueues;
  * <li>{@link #bindGauges(String, WorkQueue)} registers the gauges
  * ({@code workqueue.depth}, {@code workqueue.unfinished.work},
  * {@code workqueue.longest.running.processor}, {@code workqueue.delayed.items}), computed
- * from {@link WorkQueue#stats()} each time the registry reads them. They hold the queue
- * weakly: a discarded queue is not kept alive (its gauges then read {@code NaN} until
- * removed).</li>
+ * from {@link WorkQueue#stats()} when the registry reads them: a queue shared by several
+ * processes is read once for all its gauges in a scrape (one Redis round trip), a queue
+ * of this process by each gauge. They hold the queue weakly: a discarded queue is not
+ * kept alive (its gauges then read {@code NaN} until removed).</li>
  * </ul>
  * {@link #remove(String)} unregisters every meter of a queue registered here. The timers
  * publish histogram buckets at client-go's boundaries (10 ns to 10 s, powers of ten), so
@@ -124,48 +126,44 @@ public final class WorkQueueMeters {
 
 	/**
 	 * Registers the gauges of {@code queue} under {@code queueName}. The gauges sample
-	 * the queue when read and reference it weakly. The time-based ones read zero unless
-	 * the queue was built with {@link WorkQueues.Builder#metrics metrics}.
+	 * the queue when read, a shared queue once for all of them, and reference it weakly.
+	 * The time-based ones read zero unless the queue was built with
+	 * {@link WorkQueues.Builder#metrics metrics}.
 	 * @param queueName the queue's name, the value of the {@code name} tag
 	 * @param queue the queue to sample
 	 */
 	public void bindGauges(String queueName, WorkQueue<?> queue) {
 		Objects.requireNonNull(queueName, "queueName");
 		Objects.requireNonNull(queue, "queue");
-		// The functions must not capture the queue: the gauge holds them strongly.
+		// The gauges hold the reading strongly and it holds the queue weakly.
+		QueueStatsReading reading = new QueueStatsReading(queue, Clock.system());
 		// client-go's depth: added and not yet handed out, so items added again while
 		// processing count too (size() leaves them out until done).
-		Gauge depth = Gauge.builder(DEPTH, queue, (q) -> reportsShared(q) ? q.stats().pending() : 0)
+		Gauge depth = Gauge.builder(DEPTH, reading, (r) -> r.readShared(WorkQueueStats::pending))
 			.description("Items added to the work queue and not yet handed out to a worker")
 			.tag(NAME_TAG, queueName)
+			.strongReference(true)
 			.register(this.registry);
 		TimeGauge unfinishedWork = TimeGauge
-			.builder(UNFINISHED_WORK, queue, TimeUnit.NANOSECONDS, (q) -> q.stats().unfinishedWorkNanos())
+			.builder(UNFINISHED_WORK, reading, TimeUnit.NANOSECONDS, (r) -> r.read(WorkQueueStats::unfinishedWorkNanos))
 			.description("Time the items being processed have been in process, summed; "
 					+ "a steady rise means stuck workers")
 			.tag(NAME_TAG, queueName)
+			.strongReference(true)
 			.register(this.registry);
 		TimeGauge longestRunningProcessor = TimeGauge
-			.builder(LONGEST_RUNNING_PROCESSOR, queue, TimeUnit.NANOSECONDS,
-					(q) -> q.stats().longestRunningProcessorNanos())
+			.builder(LONGEST_RUNNING_PROCESSOR, reading, TimeUnit.NANOSECONDS,
+					(r) -> r.read(WorkQueueStats::longestRunningProcessorNanos))
 			.description("Time the item in process for the longest has been in process")
 			.tag(NAME_TAG, queueName)
+			.strongReference(true)
 			.register(this.registry);
-		Gauge delayedItems = Gauge.builder(DELAYED_ITEMS, queue, (q) -> reportsShared(q) ? q.stats().waiting() : 0)
+		Gauge delayedItems = Gauge.builder(DELAYED_ITEMS, reading, (r) -> r.readShared(WorkQueueStats::waiting))
 			.description("Items waiting for their delay to pass before entering the work queue")
 			.tag(NAME_TAG, queueName)
+			.strongReference(true)
 			.register(this.registry);
 		track(queueName, List.of(depth, unfinishedWork, longestRunningProcessor, delayedItems));
-	}
-
-	/**
-	 * Whether this process reports the shared figures of {@code queue}: always for a
-	 * queue in memory; for a queue shared by several processes, only the one handle that
-	 * holds the reporter role, so that summing a gauge over processes counts each item
-	 * once.
-	 */
-	private static boolean reportsShared(WorkQueue<?> queue) {
-		return !(queue instanceof SharedWorkQueue shared) || shared.reportsSharedGauges();
 	}
 
 	/**

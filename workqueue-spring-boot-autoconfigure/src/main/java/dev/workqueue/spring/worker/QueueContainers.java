@@ -29,6 +29,8 @@ final class QueueContainers {
 
 	private static final Log logger = LogFactory.getLog(QueueContainers.class);
 
+	private static final WorkQueueStats NOTHING_LEFT = new WorkQueueStats(0, 0, 0, 0, 0, 0, 0, 0);
+
 	private final String queueName;
 
 	private final RateLimitingQueue<Object> queue;
@@ -71,7 +73,7 @@ final class QueueContainers {
 	WorkerContainer addContainer(WorkerEndpoint endpoint) {
 		Integer concurrency = endpoint.concurrency();
 		WorkerContainer container = new WorkerContainer(endpoint, this.queueName, this.queue, this.outcomes,
-				this.executor, this.clock, this.observations,
+				this.executor, this.clock, this.observations, this.settings.pollTimeout(),
 				(concurrency != null) ? concurrency : this.settings.concurrency(), this.paused);
 		this.containers.add(container);
 		return container;
@@ -105,11 +107,12 @@ final class QueueContainers {
 	}
 
 	/**
-	 * Returns how many items have a failure count; for tests.
-	 * @return the number of tracked items
+	 * Returns how many failures of {@code item} the workers counted; for tests.
+	 * @param item the item
+	 * @return the count
 	 */
-	int trackedFailures() {
-		return this.outcomes.trackedFailures();
+	int failures(Object item) {
+		return this.outcomes.failures(item);
 	}
 
 	/**
@@ -120,7 +123,8 @@ final class QueueContainers {
 	 */
 	void beginShutdown(long nowNanos) {
 		this.containers.forEach(WorkerContainer::stopping);
-		this.waitingAtShutdown = this.queue.stats().waiting();
+		// A shared queue keeps its delayed items in Redis for the other instances.
+		this.waitingAtShutdown = SharedWorkQueue.of(this.queue).isPresent() ? 0 : this.queue.stats().waiting();
 		this.queue.shutDown();
 		this.deadlineNanos = Nanos.add(nowNanos, Nanos.of(this.settings.shutdownTimeout()));
 	}
@@ -136,7 +140,7 @@ final class QueueContainers {
 		}
 		// Counted before abandoning, which lets interrupted workers finish (and fail)
 		// their items: those are reported as in flight.
-		WorkQueueStats stats = this.queue.stats();
+		WorkQueueStats stats = statsAfterShutdown();
 		int dropped = this.waitingAtShutdown + this.outcomes.refusedRequeues();
 		if (!drained) {
 			this.containers.forEach(WorkerContainer::abandon);
@@ -150,7 +154,20 @@ final class QueueContainers {
 							: " after its shutdown-timeout of " + this.settings.shutdownTimeout().toMillis() + "ms",
 					stats.depth(), stats.processing(), dropped));
 		}
-		this.outcomes.clear();
+	}
+
+	/**
+	 * The queue's stats for the shutdown report. A shared queue that holds nothing any
+	 * more may have closed its connection: this instance then has nothing left to report.
+	 */
+	private WorkQueueStats statsAfterShutdown() {
+		try {
+			return this.queue.stats();
+		}
+		catch (RuntimeException ex) {
+			logger.debug(LogMessage.format("Queue '%s' could not be read after its shutdown", this.queueName), ex);
+			return NOTHING_LEFT;
+		}
 	}
 
 	/**
@@ -158,7 +175,8 @@ final class QueueContainers {
 	 * take them over at once instead of when the leases run out.
 	 */
 	private void handBack() {
-		if (this.queue instanceof SharedWorkQueue shared) {
+		SharedWorkQueue shared = SharedWorkQueue.of(this.queue).orElse(null);
+		if (shared != null) {
 			try {
 				int handedBack = shared.handBack();
 				if (handedBack > 0) {

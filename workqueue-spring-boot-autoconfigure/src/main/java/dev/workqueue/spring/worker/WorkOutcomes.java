@@ -1,7 +1,7 @@
 package dev.workqueue.spring.worker;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.commons.logging.Log;
@@ -12,6 +12,9 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.ratelimit.FailureCounts;
+import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkItemGivenUpEvent;
 import dev.workqueue.spring.WorkResult;
 
@@ -22,10 +25,15 @@ import dev.workqueue.spring.WorkResult;
  * <p>
  * The outcome methods ({@link #finished}, {@link #failed}, {@link #rejected}) are called
  * by worker threads between {@code get} and {@code done} of the item, so no two threads
- * handle the same item at once. {@code failures} holds an entry only for an item that
- * failed and was neither retried successfully nor given up on yet; the entry is removed
- * on success, {@code requeueAfter} and give-up, and {@link #clear()} drops every entry at
- * shutdown, so it cannot grow beyond the items in retry.
+ * of this process handle the same item at once. Failures are counted in the queue's
+ * {@link FailureCounts}: in this JVM for a memory queue, in Redis for a redis queue,
+ * where every instance counts together and a restart does not reset the count. A count is
+ * forgotten on success, {@code requeueAfter} and give-up.
+ * <p>
+ * A requeue that the queue would refuse because it is shutting down is handed back to a
+ * {@linkplain SharedWorkQueue shared} queue, after the delay the requeue would have had,
+ * so that another instance takes the item; a queue of this process only drops it and
+ * counts it for the shutdown report.
  */
 final class WorkOutcomes {
 
@@ -35,19 +43,26 @@ final class WorkOutcomes {
 
 	private final RateLimitingQueue<Object> queue;
 
+	private final Optional<SharedWorkQueue> shared;
+
 	private final WorkerSettings settings;
+
+	private final FailureCounts<Object> failures;
+
+	private final @Nullable RateLimiter<Object> rateLimiter;
 
 	private final ApplicationEventPublisher publisher;
 
-	private final Map<Object, Integer> failures = new ConcurrentHashMap<>();
-
 	private final AtomicInteger refusedRequeues = new AtomicInteger();
 
-	WorkOutcomes(String queueName, RateLimitingQueue<Object> queue, WorkerSettings settings,
+	WorkOutcomes(String queueName, RateLimitingQueue<Object> queue, WorkerSettings settings, FailureTracking tracking,
 			ApplicationEventPublisher publisher) {
 		this.queueName = queueName;
 		this.queue = queue;
+		this.shared = SharedWorkQueue.of(queue);
 		this.settings = settings;
+		this.failures = tracking.failures();
+		this.rateLimiter = tracking.rateLimiter();
 		this.publisher = publisher;
 	}
 
@@ -64,8 +79,11 @@ final class WorkOutcomes {
 		}
 		if (result instanceof WorkResult.RequeueAfter requeueAfter) {
 			forget(item);
-			if (!refusedAtShutdown(item)) {
+			if (!this.queue.isShuttingDown()) {
 				this.queue.addAfter(item, requeueAfter.delay());
+			}
+			else {
+				handBackOrRefuse(item, requeueAfter.delay());
 			}
 			return WorkOutcome.REQUEUE_AFTER;
 		}
@@ -81,7 +99,7 @@ final class WorkOutcomes {
 	 * @return {@link WorkOutcome#FAILED} or {@link WorkOutcome#GAVE_UP}
 	 */
 	WorkOutcome failed(Object item, Throwable exception) {
-		int attempts = this.failures.merge(item, 1, Integer::sum);
+		int attempts = this.failures.countFailure(item) + 1;
 		if (!this.settings.retries(attempts)) {
 			giveUp(item, attempts, exception);
 			return WorkOutcome.GAVE_UP;
@@ -101,7 +119,7 @@ final class WorkOutcomes {
 	 * @return {@link WorkOutcome#GAVE_UP}
 	 */
 	WorkOutcome rejected(Object item, Throwable reason) {
-		giveUp(item, this.failures.merge(item, 1, Integer::sum), reason);
+		giveUp(item, this.failures.countFailure(item) + 1, reason);
 		return WorkOutcome.GAVE_UP;
 	}
 
@@ -120,29 +138,35 @@ final class WorkOutcomes {
 	}
 
 	private void forget(Object item) {
-		this.failures.remove(item);
+		this.failures.forget(item);
 		this.queue.forget(item);
 	}
 
 	private void requeueRateLimited(Object item) {
-		if (!refusedAtShutdown(item)) {
+		if (!this.queue.isShuttingDown()) {
 			this.queue.addRateLimited(item);
+			return;
 		}
+		// As addRateLimited would: the limiter counts the requeue and sets the delay.
+		boolean limited = this.shared.isPresent() && this.rateLimiter != null;
+		handBackOrRefuse(item, limited ? this.rateLimiter.when(item) : Duration.ZERO);
 	}
 
 	/**
-	 * Counts a requeue that the queue would ignore because it is shutting down, so that
-	 * the shutdown report includes it. A requeue racing with the shutdown itself is
-	 * ignored by the queue without being counted here.
+	 * Hands {@code item}, which the shutting-down queue would ignore, back to the shared
+	 * queue; or, for a queue of this process only, counts it as refused for the shutdown
+	 * report. A requeue racing with the shutdown itself is ignored by the queue without
+	 * being counted here.
 	 */
-	private boolean refusedAtShutdown(Object item) {
-		if (!this.queue.isShuttingDown()) {
-			return false;
+	private void handBackOrRefuse(Object item, Duration delay) {
+		if (this.shared.isPresent() && this.shared.get().handBack(item, delay)) {
+			logger.debug(LogMessage.format("Handed an item of %s back to shared queue '%s' at shutdown",
+					item.getClass().getName(), this.queueName));
+			return;
 		}
 		this.refusedRequeues.incrementAndGet();
 		logger.debug(LogMessage.format("Not requeueing an item of %s: queue '%s' is shutting down",
 				item.getClass().getName(), this.queueName));
-		return true;
 	}
 
 	/** Requeues refused because the queue was shutting down. */
@@ -150,17 +174,13 @@ final class WorkOutcomes {
 		return this.refusedRequeues.get();
 	}
 
-	/** Drops every failure count: the queue is shut down. */
-	void clear() {
-		this.failures.clear();
-	}
-
 	/**
-	 * Returns how many items have a failure count; for tests.
-	 * @return the number of tracked items
+	 * Returns how many failures of {@code item} are counted; for tests.
+	 * @param item the item
+	 * @return the count
 	 */
-	int trackedFailures() {
-		return this.failures.size();
+	int failures(Object item) {
+		return this.failures.failures(item);
 	}
 
 }

@@ -33,13 +33,15 @@ import dev.workqueue.time.Clock;
  * threads when asked for (on Java 21 and later, {@code spring.threads.virtual.enabled}).
  * <p>
  * <b>Stopping.</b> Every queue with workers is shut down at once: new adds are ignored
- * and delayed items dropped, as {@link dev.workqueue.WorkQueue#shutDown()} does. The
- * workers keep taking what is queued and finish what is in flight; each queue is given
- * its {@code shutdown-timeout}, all measured from the same moment so that the queues
- * drain in parallel and closing the context waits at most the longest timeout. Threads
- * still busy at their queue's deadline are interrupted and take no further item. For each
- * queue that stops with work left (queued, in flight, or delayed and dropped) a WARN line
- * gives the counts. {@link #stop(Runnable)} does all this before returning, so Spring's
+ * and delayed items dropped, as {@link dev.workqueue.WorkQueue#shutDown()} does (a queue
+ * shared through Redis keeps them there for the other instances, and takes back an item
+ * that fails now, rather than drop its retry). The workers keep taking what is queued and
+ * finish what is in flight; each queue is given its {@code shutdown-timeout}, all
+ * measured from the same moment so that the queues drain in parallel and closing the
+ * context waits at most the longest timeout. Threads still busy at their queue's deadline
+ * are interrupted and take no further item. For each queue that stops with work left
+ * (queued, in flight, or delayed and dropped) a WARN line gives the counts.
+ * {@link #stop(Runnable)} does all this before returning, so Spring's
  * {@code spring.lifecycle.timeout-per-shutdown-phase} does not cut the drain short: the
  * {@code shutdown-timeout}s alone bound it. Stopping is final: the queues cannot be
  * restarted, so the registry is not {@linkplain #isPauseable() pauseable} and
@@ -77,6 +79,8 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	private final Function<String, WorkerSettings> settings;
 
+	private final Function<String, FailureTracking> failureTracking;
+
 	private final Clock clock;
 
 	private final ApplicationEventPublisher publisher;
@@ -103,17 +107,19 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 * @param endpoints finds the worker methods
 	 * @param queues the queues the workers take items from
 	 * @param settings the worker settings of a queue, by queue name
+	 * @param failureTracking where the workers of a queue count failures, by queue name
 	 * @param clock the clock that measures the shutdown timeouts
 	 * @param publisher publishes {@link dev.workqueue.spring.WorkItemGivenUpEvent}s
 	 * @param virtualThreads whether to run the workers on virtual threads; only on Java
 	 * 21 and later
 	 */
 	public WorkerContainerRegistry(QueueWorkerAnnotationBeanPostProcessor endpoints, WorkQueueRegistry queues,
-			Function<String, WorkerSettings> settings, Clock clock, ApplicationEventPublisher publisher,
-			boolean virtualThreads) {
+			Function<String, WorkerSettings> settings, Function<String, FailureTracking> failureTracking, Clock clock,
+			ApplicationEventPublisher publisher, boolean virtualThreads) {
 		this.endpoints = Objects.requireNonNull(endpoints, "endpoints");
 		this.queues = Objects.requireNonNull(queues, "queues");
 		this.settings = Objects.requireNonNull(settings, "settings");
+		this.failureTracking = Objects.requireNonNull(failureTracking, "failureTracking");
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.publisher = Objects.requireNonNull(publisher, "publisher");
 		this.virtualThreads = virtualThreads;
@@ -168,7 +174,8 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		executor.setVirtualThreads(this.virtualThreads);
 		WorkerSettings settings = this.settings.apply(name);
 		QueueContainers group = new QueueContainers(name, queue, settings, executor,
-				new WorkOutcomes(name, queue, settings, this.publisher), this.clock, this.observations);
+				new WorkOutcomes(name, queue, settings, this.failureTracking.apply(name), this.publisher), this.clock,
+				this.observations);
 		if (this.pausedQueues.contains(name)) {
 			group.setPaused(true);
 		}
@@ -317,14 +324,15 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Returns how many items of a queue have a failure count; for tests.
+	 * Returns how many failures of an item the workers of a queue counted; for tests.
 	 * @param queueName the queue's name
-	 * @return the number of tracked items, 0 for a queue without workers
+	 * @param item the item
+	 * @return the count, 0 for a queue without workers
 	 */
-	int trackedFailures(String queueName) {
+	int failures(String queueName, Object item) {
 		synchronized (this.lock) {
 			QueueContainers group = this.containersByQueue.get(queueName);
-			return (group != null) ? group.trackedFailures() : 0;
+			return (group != null) ? group.failures(item) : 0;
 		}
 	}
 

@@ -12,14 +12,17 @@ import java.util.Objects;
  * @param maxRetries retries after an item's first failure before giving up on it, or
  * {@code -1} to retry forever
  * @param shutdownTimeout how long stopping waits for the queue to drain, zero or positive
+ * @param pollTimeout how long an idle worker waits for an item before it looks at its
+ * control flags again, positive
  */
-public record WorkerSettings(int concurrency, int maxRetries, Duration shutdownTimeout) {
+public record WorkerSettings(int concurrency, int maxRetries, Duration shutdownTimeout, Duration pollTimeout) {
 
 	/**
 	 * Creates settings.
 	 * @param concurrency threads per worker method, at least 1
 	 * @param maxRetries retries before giving up, at least {@code -1}
 	 * @param shutdownTimeout how long stopping waits, zero or positive
+	 * @param pollTimeout how long an idle worker waits for an item, positive
 	 * @throws IllegalArgumentException if a value is out of range
 	 */
 	public WorkerSettings {
@@ -32,6 +35,10 @@ public record WorkerSettings(int concurrency, int maxRetries, Duration shutdownT
 		Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
 		if (shutdownTimeout.isNegative()) {
 			throw new IllegalArgumentException("shutdownTimeout must not be negative, was " + shutdownTimeout);
+		}
+		Objects.requireNonNull(pollTimeout, "pollTimeout");
+		if (pollTimeout.isNegative() || pollTimeout.isZero()) {
+			throw new IllegalArgumentException("pollTimeout must be positive, was " + pollTimeout);
 		}
 	}
 

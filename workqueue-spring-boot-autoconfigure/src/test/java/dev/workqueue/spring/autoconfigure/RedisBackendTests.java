@@ -1,25 +1,23 @@
 package dev.workqueue.spring.autoconfigure;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.SharedWorkQueue;
@@ -28,23 +26,20 @@ import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Queues whose {@code backend} is {@code redis}: built on the application's
- * {@code spring.data.redis} connection, served by the same workers, with shared rate
- * limiters. Needs the Redis on {@code 127.0.0.1:6379} (skipped loudly without it, failed
- * when {@code WORKQUEUE_REDIS_REQUIRED=true}).
+ * Queues whose {@code backend} is {@code redis}: built on Boot's Redis connection, served
+ * by the same workers, with shared rate limiters. Needs the {@link LocalRedis}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisBackendTests {
 
-	private static final String PREFIX = "wq-spring-test-" + UUID.randomUUID() + ":";
+	private static final String PREFIX = LocalRedis.uniquePrefix();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
-		.withPropertyValues("spring.data.redis.url=redis://127.0.0.1:6379", "workqueue.redis.key-prefix=" + PREFIX,
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, WorkQueueAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.host=" + LocalRedis.HOST, "workqueue.redis.key-prefix=" + PREFIX,
 				"workqueue.queues.orders.backend=redis",
 				"workqueue.queues.orders.rate-limiter.exponential.base-delay=1ms",
 				"workqueue.queues.orders.rate-limiter.exponential.max-delay=10ms",
@@ -52,28 +47,12 @@ class RedisBackendTests {
 
 	@BeforeAll
 	static void redisAnswers() {
-		boolean answers = answers();
-		if (!answers && "true".equalsIgnoreCase(System.getenv("WORKQUEUE_REDIS_REQUIRED"))) {
-			throw new IllegalStateException("No Redis on 127.0.0.1:6379, and the Redis tests are required");
-		}
-		if (!answers) {
-			System.err.println("*** SKIPPING THE SPRING REDIS BACKEND TESTS: no Redis on 127.0.0.1:6379 ***");
-		}
-		assumeThat(answers).as("Redis on 127.0.0.1:6379").isTrue();
+		LocalRedis.assumeAnswers();
 	}
 
 	@AfterEach
 	void deleteKeys() {
-		RedisClient client = RedisClient.create("redis://127.0.0.1:6379");
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			List<String> keys = connection.sync().keys(PREFIX + "*");
-			if (!keys.isEmpty()) {
-				connection.sync().del(keys.toArray(String[]::new));
-			}
-		}
-		finally {
-			client.shutdown();
-		}
+		LocalRedis.deleteKeys(PREFIX);
 	}
 
 	@Test
@@ -81,9 +60,9 @@ class RedisBackendTests {
 		this.contextRunner.withBean(FlakyWorker.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
-			assertThat(orders).isInstanceOf(SharedWorkQueue.class);
+			assertThat(SharedWorkQueue.of(orders)).isPresent();
 			assertThat(orders.name()).isEqualTo("orders");
-			assertThat(context.getBean("local")).isNotInstanceOf(SharedWorkQueue.class);
+			assertThat(SharedWorkQueue.of(context.getBean("local", RateLimitingQueue.class))).isEmpty();
 			orders.add("a");
 			orders.add("b");
 			FlakyWorker worker = context.getBean(FlakyWorker.class);
@@ -123,21 +102,33 @@ class RedisBackendTests {
 	}
 
 	@Test
+	void aRedisQueueWithoutWorkersIsShutDownBeforeTheConnectionFactoryStops() {
+		AtomicReference<RateLimitingQueue<String>> orders = new AtomicReference<>();
+		List<Boolean> shutDownWhenTheFactoryStopped = new CopyOnWriteArrayList<>();
+		// The factory closes the client when it stops, before the queue beans are closed.
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(LocalRedis.HOST, LocalRedis.PORT)) {
+
+			@Override
+			public void stop() {
+				shutDownWhenTheFactoryStopped.add(orders.get().isShuttingDown());
+				super.stop();
+			}
+
+		};
+		this.contextRunner.withBean(LettuceConnectionFactory.class, () -> factory).run((context) -> {
+			orders.set(context.getBean(WorkQueueRegistry.class).get("orders"));
+			orders.get().add("a");
+		});
+		assertThat(shutDownWhenTheFactoryStopped).isNotEmpty().containsOnly(true);
+	}
+
+	@Test
 	void aLeaseUnderTheFloorFailsStartUpNamingTheKey() {
 		this.contextRunner.withPropertyValues("workqueue.redis.lease=500ms")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasMessageContaining("workqueue.redis.lease must be at least 1s, was 500ms"));
-	}
-
-	private static boolean answers() {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", 6379), 500);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
 	}
 
 	static class FlakyWorker {

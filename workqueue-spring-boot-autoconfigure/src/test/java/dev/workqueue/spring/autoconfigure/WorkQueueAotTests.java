@@ -32,13 +32,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WorkQueueAotTests {
 
 	@Test
-	void hintsCoverBindingTheFactoryMethodTheDestroyMethodAndTheScripts() throws Exception {
+	void hintsCoverBindingTheFactoryMethodAndTheScripts() throws Exception {
 		RuntimeHints hints = new RuntimeHints();
 		new WorkQueueRuntimeHints().registerHints(hints, getClass().getClassLoader());
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(WorkQueueFactory.class, "create"))
 			.accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation("dev.workqueue.RateLimitingWorkQueue", "shutDown")).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(WorkQueueProperties.class, "setEnabled"))
 			.accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -25,6 +26,7 @@ import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.FailureTracking;
 import dev.workqueue.spring.worker.QueueWorkerAnnotationBeanPostProcessor;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.spring.worker.WorkerSettings;
@@ -46,6 +48,34 @@ class WorkQueueAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class));
 
 	@Test
+	void withoutSpringBootsRedisSupportARedisQueueFailsStartUpNamingWhatToAdd() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.boot.data.redis"))
+			.withPropertyValues("workqueue.queues.orders.backend=redis")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("Queue 'orders' has backend redis")
+				.hasMessageContaining("add dev.workqueue:workqueue-redis and spring-boot-starter-data-redis"));
+	}
+
+	@Test
+	void memoryQueuesNeedNoRedisConnectionWhenTheRedisBackendIsOnTheClassPath() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=2").run((context) -> {
+			assertThat(context).hasNotFailed().hasBean(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME);
+			assertThat(context.getBean(WorkQueueDetails.class).backend("orders")).isEqualTo("memory");
+		});
+	}
+
+	@Test
+	void queueBeansAreClosedWithTheContext() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=2").run((context) -> {
+			assertThat(context.getBeanFactory().getBeanDefinition("orders").getDestroyMethodName()).isEqualTo("close");
+			RateLimitingQueue<?> orders = context.getBean("orders", RateLimitingQueue.class);
+			context.close();
+			assertThat(orders.isShuttingDown()).isTrue();
+		});
+	}
+
+	@Test
 	void createsOneQueueBeanPerConfiguredQueueNamedAfterIt() {
 		this.contextRunner
 			.withPropertyValues("workqueue.queues.orders.concurrency=2", "workqueue.queues.emails.max-retries=3")
@@ -62,7 +92,7 @@ class WorkQueueAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("workqueue.queues.orders=").run((context) -> {
 			assertThat(context).hasBean("orders");
 			assertThat(context.getBean(WorkQueueFactory.class).workerSettings("orders"))
-				.isEqualTo(new WorkerSettings(1, 10, Duration.ofSeconds(30)));
+				.isEqualTo(new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofSeconds(1)));
 		});
 	}
 
@@ -71,7 +101,7 @@ class WorkQueueAutoConfigurationTests {
 		this.contextRunner.withSystemProperties("workqueue.queues.orders=")
 			.withPropertyValues("workqueue.queues.orders.concurrency=3")
 			.run((context) -> assertThat(context.getBean(WorkQueueFactory.class).workerSettings("orders"))
-				.isEqualTo(new WorkerSettings(3, 10, Duration.ofSeconds(30))));
+				.isEqualTo(new WorkerSettings(3, 10, Duration.ofSeconds(30), Duration.ofSeconds(1))));
 	}
 
 	@Test
@@ -276,25 +306,30 @@ class WorkQueueAutoConfigurationTests {
 	static Stream<Arguments> workerSettings() {
 		return Stream.of(
 				Arguments.of("contract defaults", new String[] { "workqueue.queues.orders.rate-limiter.max-wait=1s" },
-						new WorkerSettings(1, 10, Duration.ofSeconds(30))),
+						new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofSeconds(1))),
 				Arguments.of("changed defaults",
 						new String[] { "workqueue.defaults.concurrency=2", "workqueue.defaults.max-retries=3",
-								"workqueue.defaults.shutdown-timeout=4s", "workqueue.queues.orders.max-retries=3" },
-						new WorkerSettings(2, 3, Duration.ofSeconds(4))),
+								"workqueue.defaults.shutdown-timeout=4s", "workqueue.defaults.poll-timeout=2s",
+								"workqueue.queues.orders.max-retries=3" },
+						new WorkerSettings(2, 3, Duration.ofSeconds(4), Duration.ofSeconds(2))),
 				Arguments.of("queue overrides concurrency only",
 						new String[] { "workqueue.defaults.concurrency=2", "workqueue.defaults.max-retries=3",
 								"workqueue.queues.orders.concurrency=5" },
-						new WorkerSettings(5, 3, Duration.ofSeconds(30))),
+						new WorkerSettings(5, 3, Duration.ofSeconds(30), Duration.ofSeconds(1))),
 				Arguments.of("queue overrides max-retries only",
 						new String[] { "workqueue.defaults.max-retries=3", "workqueue.queues.orders.max-retries=-1" },
-						new WorkerSettings(1, -1, Duration.ofSeconds(30))),
+						new WorkerSettings(1, -1, Duration.ofSeconds(30), Duration.ofSeconds(1))),
 				Arguments.of("queue overrides shutdown-timeout only",
 						new String[] { "workqueue.defaults.shutdown-timeout=4s",
 								"workqueue.queues.orders.shutdown-timeout=0s" },
-						new WorkerSettings(1, 10, Duration.ZERO)),
+						new WorkerSettings(1, 10, Duration.ZERO, Duration.ofSeconds(1))),
+				Arguments.of("queue overrides poll-timeout only",
+						new String[] { "workqueue.defaults.poll-timeout=2s",
+								"workqueue.queues.orders.poll-timeout=250ms" },
+						new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofMillis(250))),
 				Arguments.of("unconfigured queue takes the defaults",
 						new String[] { "workqueue.defaults.concurrency=7", "workqueue.queues.emails.concurrency=1" },
-						new WorkerSettings(7, 10, Duration.ofSeconds(30))));
+						new WorkerSettings(7, 10, Duration.ofSeconds(30), Duration.ofSeconds(1))));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -523,8 +558,9 @@ class WorkQueueAutoConfigurationTests {
 		@Bean
 		WorkerContainerRegistry userWorkerContainerRegistry(QueueWorkerAnnotationBeanPostProcessor endpoints,
 				WorkQueueRegistry queues, org.springframework.context.ApplicationEventPublisher publisher) {
-			return new WorkerContainerRegistry(endpoints, queues, (name) -> new WorkerSettings(1, 0, Duration.ZERO),
-					Clock.system(), publisher, false);
+			return new WorkerContainerRegistry(endpoints, queues,
+					(name) -> new WorkerSettings(1, 0, Duration.ZERO, Duration.ofSeconds(1)),
+					(name) -> FailureTracking.inMemory(), Clock.system(), publisher, false);
 		}
 
 	}

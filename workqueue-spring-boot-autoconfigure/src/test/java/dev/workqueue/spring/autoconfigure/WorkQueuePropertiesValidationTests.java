@@ -57,6 +57,10 @@ class WorkQueuePropertiesValidationTests {
 				Arguments.of(defaults + "shutdown-timeout=-3ms",
 						defaults + "shutdown-timeout must not be negative, was -3ms"),
 				Arguments.of(defaults + "shutdown-timeout=", defaults + "shutdown-timeout must not be empty"),
+				Arguments.of(orders + "poll-timeout=0s", orders + "poll-timeout must be positive, was 0s"),
+				Arguments.of(orders + "poll-timeout=-1s", orders + "poll-timeout must be positive, was -1s"),
+				Arguments.of(defaults + "poll-timeout=0ms", defaults + "poll-timeout must be positive, was 0s"),
+				Arguments.of(defaults + "poll-timeout=", defaults + "poll-timeout must not be empty"),
 				Arguments.of(orders + "concurrency=", orders + "concurrency must not be empty"),
 				Arguments.of(limiter + "exponential.base-delay=-5ms",
 						limiter + "exponential.base-delay must not be negative, was -5ms"),
@@ -96,7 +100,7 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	private static String knownKeys() {
-		return "backend, concurrency, max-retries, rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
+		return "backend, concurrency, max-retries, poll-timeout, rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
 				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.jitter, "
 				+ "rate-limiter.exponential.max-delay, "
 				+ "rate-limiter.fast-slow.fast-delay, rate-limiter.fast-slow.max-fast-attempts, "

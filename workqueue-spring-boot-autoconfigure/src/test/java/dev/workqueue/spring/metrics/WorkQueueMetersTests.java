@@ -14,14 +14,22 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueStats;
 import dev.workqueue.WorkQueues;
+import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.withSettings;
 
 /**
  * Tests for {@link WorkQueueMeters}.
@@ -204,6 +212,33 @@ class WorkQueueMetersTests {
 		queue.add("a");
 		assertThat(gauge("workqueue.depth").value()).isEqualTo(1);
 		return new WeakReference<>(queue);
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theGaugesOfASharedQueueReadItsStatsOncePerScrape() {
+		// A shared queue behind core's rate-limiting wrapper, as the redis backend
+		// builds.
+		DelayingQueue<String> shared = mock(DelayingQueue.class, withSettings().extraInterfaces(SharedWorkQueue.class));
+		given(((SharedWorkQueue) shared).reportsSharedGauges()).willReturn(true);
+		given(shared.stats()).willReturn(new WorkQueueStats(3, 1, 2, 0, 0, 4_000_000_000L, 4_000_000_000L, 1));
+		this.meters.bindGauges("orders", WorkQueues.rateLimiting(shared, RateLimiters.defaultControllerRateLimiter()));
+		assertThat(this.registry.get("workqueue.depth").gauge().value()).isEqualTo(4);
+		assertThat(this.registry.get("workqueue.delayed.items").gauge().value()).isEqualTo(2);
+		assertThat(this.registry.get("workqueue.unfinished.work").timeGauge().value(TimeUnit.SECONDS)).isEqualTo(4);
+		assertThat(this.registry.get("workqueue.longest.running.processor").timeGauge().value(TimeUnit.SECONDS))
+			.isEqualTo(4);
+		verify(shared, times(1)).stats();
+	}
+
+	@Test
+	void theGaugesOfAQueueOfThisProcessReadItAfresh() throws InterruptedException {
+		try (DelayingQueue<String> queue = queue("orders", new FakeClock())) {
+			queue.add("a");
+			assertThat(this.registry.get("workqueue.depth").gauge().value()).isOne();
+			queue.add("b");
+			assertThat(this.registry.get("workqueue.depth").gauge().value()).isEqualTo(2);
+		}
 	}
 
 	private DelayingQueue<String> queue(String name, FakeClock clock) {

@@ -83,7 +83,7 @@ class QueueWorkerTests {
 			assertThat(worker.numRequeuesSeen).containsExactly(0, 1, 2);
 			await().atMost(TIMEOUT).until(() -> orders.stats().processing() == 0);
 			assertThat(orders.numRequeues("a")).isZero();
-			assertThat(context.getBean(WorkerContainerRegistry.class).trackedFailures("orders")).isZero();
+			assertThat(context.getBean(WorkerContainerRegistry.class).failures("orders", "a")).isZero();
 			assertThat(context.getBean(GivenUpEvents.class).events).isEmpty();
 		});
 	}
@@ -113,7 +113,7 @@ class QueueWorkerTests {
 				assertThat(worker.calls).filteredOn("a"::equals).hasSize(maxRetries + 1);
 				assertThat(events).hasSize(1);
 				assertThat(orders.numRequeues("a")).isZero();
-				assertThat(context.getBean(WorkerContainerRegistry.class).trackedFailures("orders")).isZero();
+				assertThat(context.getBean(WorkerContainerRegistry.class).failures("orders", "a")).isZero();
 				assertThat(output)
 					.contains("Gave up on item a of queue 'orders' after " + (maxRetries + 1) + " failed attempt(s)")
 					.contains("failure " + (maxRetries + 1) + " of a");

@@ -1,8 +1,11 @@
 package dev.workqueue.spring.worker;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +13,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueues;
+import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
 
@@ -157,6 +162,34 @@ class WorkerControlTests {
 			assertThatIllegalArgumentException().isThrownBy(() -> workers.setPaused("orders", true))
 				.withMessage("The workers of queue 'orders' are stopped");
 		});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void idleWorkersPollWithTheQueuesPollTimeoutAndNeverBlockInGet() {
+		List<String> takes = new CopyOnWriteArrayList<>();
+		RateLimitingQueue<Object> real = WorkQueues.builder()
+			.name("orders")
+			.buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter());
+		RateLimitingQueue<Object> recording = (RateLimitingQueue<Object>) Proxy.newProxyInstance(
+				getClass().getClassLoader(), new Class<?>[] { RateLimitingQueue.class }, (proxy, method, args) -> {
+					if (method.getName().equals("get") || method.getName().equals("poll")) {
+						takes.add(method.getName() + ((args != null) ? Arrays.toString(args) : "[]"));
+					}
+					try {
+						return method.invoke(real, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getTargetException();
+					}
+				});
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.poll-timeout=250ms")
+			.withBean("orders", RateLimitingQueue.class, () -> recording)
+			.run((context) -> {
+				// Two threads, each polling again once its poll timed out.
+				await().atMost(TIMEOUT).until(() -> takes.size() >= 4);
+				assertThat(takes).containsOnly("poll[PT0.25S]");
+			});
 	}
 
 	@SuppressWarnings("unchecked")

@@ -71,7 +71,7 @@ class WorkerFaultToleranceTests {
 	}
 
 	@Test
-	void workerBacksOffWhileGetFailsLogsTheOutageOnceAndResumesByItself(CapturedOutput output) {
+	void workerBacksOffWhilePollFailsLogsTheOutageOnceAndResumesByItself(CapturedOutput output) {
 		FlakyQueue flaky = new FlakyQueue(5);
 		this.contextRunner.withBean(FakeClock.class)
 			.withBean("orders", RateLimitingQueue.class, () -> flaky.queue)
@@ -85,7 +85,7 @@ class WorkerFaultToleranceTests {
 					clock.step(Duration.ofSeconds(5));
 					return worker.calls.contains("a");
 				});
-				assertThat(flaky.failedGets.get()).isEqualTo(5);
+				assertThat(flaky.failedPolls.get()).isEqualTo(5);
 				assertThat(occurrences(output.getOut(), "failed to hand out an item to worker")).isOne();
 				assertThat(output).contains("Queue 'orders' answers again");
 				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
@@ -146,7 +146,7 @@ class WorkerFaultToleranceTests {
 	 */
 	static final class FlakyQueue {
 
-		final AtomicInteger failedGets = new AtomicInteger();
+		final AtomicInteger failedPolls = new AtomicInteger();
 
 		final RateLimitingQueue<Object> queue;
 
@@ -157,8 +157,8 @@ class WorkerFaultToleranceTests {
 				.buildRateLimitingQueue(new ItemExponentialFailureRateLimiter<>(Duration.ZERO, Duration.ZERO));
 			this.queue = (RateLimitingQueue<Object>) Proxy.newProxyInstance(getClass().getClassLoader(),
 					new Class<?>[] { RateLimitingQueue.class }, (proxy, method, args) -> {
-						if (method.getName().equals("get") && this.failedGets.get() < failures) {
-							this.failedGets.incrementAndGet();
+						if (method.getName().equals("poll") && this.failedPolls.get() < failures) {
+							this.failedPolls.incrementAndGet();
 							throw new IllegalStateException("backend unreachable");
 						}
 						try {

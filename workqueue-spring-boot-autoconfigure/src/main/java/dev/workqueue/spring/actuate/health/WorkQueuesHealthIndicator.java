@@ -2,6 +2,7 @@ package dev.workqueue.spring.actuate.health;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
@@ -18,10 +19,11 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
 
 /**
  * {@link HealthIndicator} for the work queues: {@code UP} while every worker container
- * runs with all its threads alive and no queue is shut down; {@code DOWN} otherwise, with
- * a detail naming each queue at fault. Once the application is shutting down, stopped
- * containers and shut-down queues are expected and do not make it {@code DOWN}. Paused
- * workers were paused on purpose: they do not make it {@code DOWN} either.
+ * runs with all its threads alive, no queue is shut down and every queue shared through
+ * Redis reaches it; {@code DOWN} otherwise, with a detail naming each queue at fault.
+ * Once the application is shutting down, stopped containers and shut-down queues are
+ * expected and do not make it {@code DOWN}. Paused workers were paused on purpose: they
+ * do not make it {@code DOWN} either.
  * <p>
  * Details map each queue's name to its state: {@code "running"}, {@code "paused"}, or
  * what is wrong. Thread-safe: each call reads the queues and containers afresh.
@@ -78,19 +80,21 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 
 	/**
 	 * Checks that a queue whose state lives elsewhere (Redis) answers: one read of its
-	 * shared size.
+	 * shared size, then whether its own last attempt to reach the shared state failed
+	 * (its workers' or its renewals', which a read between two outages would miss).
 	 */
 	private static @Nullable String unreachable(WorkQueue<?> queue) {
-		if (!(queue instanceof SharedWorkQueue)) {
+		Optional<SharedWorkQueue> shared = SharedWorkQueue.of(queue);
+		if (shared.isEmpty()) {
 			return null;
 		}
 		try {
 			queue.size();
-			return null;
 		}
 		catch (RuntimeException ex) {
 			return "unreachable: " + ex.getMessage();
 		}
+		return shared.get().reachable() ? null : "unreachable";
 	}
 
 	private static @Nullable String problem(WorkerContainerStatus container) {

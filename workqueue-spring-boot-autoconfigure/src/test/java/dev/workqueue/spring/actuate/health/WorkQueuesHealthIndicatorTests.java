@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
+import dev.workqueue.DelayingQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueues;
@@ -128,6 +129,20 @@ class WorkQueuesHealthIndicatorTests {
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("orders",
 				"shut down, worker orderWorker#ship not running, 0 of 1 threads alive");
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void downWhileASharedQueueBehindARateLimitingQueueReportsItCannotReachItsBackend() {
+		DelayingQueue<String> shared = mock(DelayingQueue.class, withSettings().extraInterfaces(SharedWorkQueue.class));
+		given(this.registry.<String>get("invoices"))
+			.willReturn(WorkQueues.rateLimiting(shared, RateLimiters.defaultControllerRateLimiter()));
+		given(((SharedWorkQueue) shared).reachable()).willReturn(false);
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("invoices", "unreachable");
+		given(((SharedWorkQueue) shared).reachable()).willReturn(true);
+		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
 	}
 
 	private void pools(WorkerContainerStatus... pools) {
