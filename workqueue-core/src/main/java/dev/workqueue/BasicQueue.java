@@ -45,7 +45,10 @@ import dev.workqueue.time.Nanos;
  *
  * @param <T> the item type
  */
-final class BasicQueue<T> implements WorkQueue<T> {
+final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
+
+	/** The epoch of a plain get or poll, which {@link #wakePolls()} does not end. */
+	private static final long NOT_WAKEABLE = Long.MIN_VALUE;
 
 	/** Checks for a ready node before a consumer parks; a few microseconds at most. */
 	private static final int HAND_OFF_SPINS = 256;
@@ -96,6 +99,9 @@ final class BasicQueue<T> implements WorkQueue<T> {
 
 	/** Threads waiting in get/poll; guarded by lock. */
 	private int waitingConsumers;
+
+	/** Changes with each {@link #wakePolls()}; written under the lock. */
+	private volatile long pollEpoch;
 
 	/** Threads waiting in shutDownWithDrain; guarded by lock. */
 	private int drainWaiters;
@@ -155,23 +161,55 @@ final class BasicQueue<T> implements WorkQueue<T> {
 
 	@Override
 	public T get() throws InterruptedException {
-		return take(false, 0);
+		return take(false, 0, NOT_WAKEABLE);
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return take(true, Nanos.of(timeout));
+		return take(true, Nanos.of(timeout), NOT_WAKEABLE);
 	}
 
-	private T take(boolean bounded, long timeoutNanos) throws InterruptedException {
+	@Override
+	public long pollEpoch() {
+		return this.pollEpoch;
+	}
+
+	@Override
+	public T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return take(true, Nanos.of(timeout), epoch);
+	}
+
+	@Override
+	public void wakePolls() {
+		this.lock.lock();
+		try {
+			this.pollEpoch++;
+			if (this.waitingConsumers > 0) {
+				this.readyOrShutDown.signalAll();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Takes the next item; a poll with an epoch other than {@link #NOT_WAKEABLE} returns
+	 * {@code null} once the epoch has changed.
+	 */
+	private T take(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
 		T item;
 		long queuedNanos;
 		this.lock.lock();
 		try {
+			if (epoch != NOT_WAKEABLE && epoch != this.pollEpoch) {
+				return null;
+			}
 			Node<T> node = this.head;
 			if (node == null) {
-				node = awaitHead(bounded, timeoutNanos);
+				node = awaitHead(bounded, timeoutNanos, epoch);
 				if (node == null) {
 					return null;
 				}
@@ -189,7 +227,7 @@ final class BasicQueue<T> implements WorkQueue<T> {
 	}
 
 	/** Waits for a ready node; null on shutdown or timeout. Called with the lock held. */
-	private Node<T> awaitHead(boolean bounded, long timeoutNanos) throws InterruptedException {
+	private Node<T> awaitHead(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
 		if (bounded && timeoutNanos <= 0) {
 			return null;
 		}
@@ -199,7 +237,8 @@ final class BasicQueue<T> implements WorkQueue<T> {
 		}
 		Node<T> node;
 		while ((node = this.head) == null) {
-			if (this.shuttingDown || (bounded && this.clock.nanoTime() >= deadlineNanos)) {
+			if (this.shuttingDown || (bounded && this.clock.nanoTime() >= deadlineNanos)
+					|| (epoch != NOT_WAKEABLE && epoch != this.pollEpoch)) {
 				return null;
 			}
 			this.waitingConsumers++;

@@ -51,7 +51,7 @@ import dev.workqueue.time.Nanos;
  *
  * @param <T> the item type
  */
-final class DelayingWorkQueue<T> implements DelayingQueue<T> {
+final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollForwarding<T> {
 
 	private static final System.Logger logger = System.getLogger(DelayingWorkQueue.class.getName());
 
@@ -230,6 +230,11 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T> {
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
 		return this.queue.poll(timeout);
+	}
+
+	@Override
+	public WorkQueue<T> pollTarget() {
+		return this.queue;
 	}
 
 	@Override

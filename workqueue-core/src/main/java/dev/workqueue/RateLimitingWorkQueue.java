@@ -12,7 +12,7 @@ import dev.workqueue.ratelimit.RateLimiter;
  *
  * @param <T> the item type
  */
-final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
+final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T>, PollForwarding<T> {
 
 	private final DelayingQueue<T> queue;
 
@@ -65,6 +65,11 @@ final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> {
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
 		return this.queue.poll(timeout);
+	}
+
+	@Override
+	public WorkQueue<T> pollTarget() {
+		return this.queue;
 	}
 
 	@Override

@@ -30,6 +30,9 @@ final class ItemTaker<T> {
 
 	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
 
+	/** The epoch of a plain get or poll, which no wake-up ends. */
+	static final long NOT_WAKEABLE = Long.MIN_VALUE;
+
 	/** What {@link #lease} returns when nothing is ready. */
 	private static final Object NONE = new Object();
 
@@ -65,10 +68,11 @@ final class ItemTaker<T> {
 
 	/**
 	 * Takes the next item, waiting for one at most {@code timeoutNanos} when
-	 * {@code bounded}.
-	 * @return the item, or {@code null} on timeout or once shut down
+	 * {@code bounded}, and only until a wake-up when {@code pollEpoch} is not
+	 * {@link #NOT_WAKEABLE}.
+	 * @return the item, or {@code null} on timeout, wake-up, or once shut down
 	 */
-	T take(boolean bounded, long timeoutNanos) throws InterruptedException {
+	T take(boolean bounded, long timeoutNanos, long pollEpoch) throws InterruptedException {
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
 		// Whether this consumer took a notice and has not looked since: if it leaves
@@ -87,7 +91,7 @@ final class ItemTaker<T> {
 					// another found the list empty and no notice came since. No script is
 					// sent
 					// after a wait that reached the deadline.
-					if (waited && bounded && this.clock.nanoTime() >= deadlineNanos) {
+					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos) || this.signal.woken(pollEpoch)) {
 						return null;
 					}
 					if (this.signal.knownEmpty(seen) && !(bounded && timeoutNanos == 0)) {
@@ -110,7 +114,8 @@ final class ItemTaker<T> {
 				finally {
 					this.lifecycle.exit();
 				}
-				if (!this.signal.awaitNotice(seen, bounded, deadlineNanos) || this.lifecycle.isShuttingDown()) {
+				if (!this.signal.awaitNotice(seen, bounded, deadlineNanos, pollEpoch)
+						|| this.lifecycle.isShuttingDown()) {
 					// Timed out with no notice taken, or shut down (every consumer is
 					// woken).
 					owesNotice = false;

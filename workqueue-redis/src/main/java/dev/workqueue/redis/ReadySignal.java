@@ -26,6 +26,9 @@ final class ReadySignal {
 
 	private long emptyAtEpoch = -1;
 
+	/** Changes with each {@link #wakePolls()}; written under the lock. */
+	private volatile long pollEpoch;
+
 	ReadySignal(Clock clock) {
 		this.clock = clock;
 	}
@@ -91,16 +94,37 @@ final class ReadySignal {
 		}
 	}
 
+	long pollEpoch() {
+		return this.pollEpoch;
+	}
+
+	/** Whether {@link #wakePolls()} came since {@code pollEpoch} was read. */
+	boolean woken(long pollEpoch) {
+		return pollEpoch != ItemTaker.NOT_WAKEABLE && pollEpoch != this.pollEpoch;
+	}
+
+	/** Ends the waits of the wakeable polls (see {@link dev.workqueue.WakeablePolls}). */
+	void wakePolls() {
+		this.lock.lock();
+		try {
+			this.pollEpoch++;
+			this.notice.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/**
 	 * Waits for a notice newer than {@code seen}, at most until {@code deadlineNanos}
-	 * when {@code bounded}.
-	 * @return {@code false} on timeout
+	 * when {@code bounded}, and only until a wake-up when {@code pollEpoch} is one.
+	 * @return {@code false} on timeout or wake-up
 	 */
-	boolean awaitNotice(long seen, boolean bounded, long deadlineNanos) throws InterruptedException {
+	boolean awaitNotice(long seen, boolean bounded, long deadlineNanos, long pollEpoch) throws InterruptedException {
 		this.lock.lock();
 		try {
 			while (this.epoch == seen) {
-				if (bounded && this.clock.nanoTime() >= deadlineNanos) {
+				if ((bounded && this.clock.nanoTime() >= deadlineNanos) || woken(pollEpoch)) {
 					return false;
 				}
 				if (bounded) {

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.redis.LeaseBook.Holding;
@@ -20,23 +21,13 @@ import dev.workqueue.time.Nanos;
  * shares: the queue's operations. Built by {@link RedisWorkQueues}; rate limiting wraps
  * it as core's does ({@link dev.workqueue.WorkQueues#rateLimiting}).
  * <p>
- * <b>State.</b> All shared state lives in Redis under the keys of {@link QueueKeys}, and
- * each change of it is one Lua script, atomic on the server, so client-go's rules hold
- * across instances: an item is queued at most once while it waits ({@code dirty}), an
- * item added while any instance processes it is queued again by that instance's
- * {@code done}, {@code addAfter} keeps the earlier ready time, and the ready list is
- * FIFO. The handle keeps only the leases it holds ({@link LeaseBook}).
- * <p>
- * <b>Leases.</b> {@code get} leases the item to a token made by the handle. The handle's
- * {@link QueueTimer} renews its leases, moves due items and hands expired leases back; an
- * item whose holder stopped renewing returns to the queue, and the former holder's
- * {@code done} finds another token, or none, and changes nothing: at least once, and
- * never two live holders.
- * <p>
- * <b>Waiting.</b> Consumers never block a Redis connection: {@code get} runs the lease
- * script and, when nothing is ready, waits on the {@link ReadySignal} for a notice.
- * {@code poll(t)} returns within {@code t} plus one command timeout at most: it sends no
- * script once {@code t} has passed.
+ * <b>State.</b> All shared state lives in Redis under the keys of {@link QueueKeys}; each
+ * change of it is one Lua script, atomic on the server, so client-go's rules hold across
+ * instances. The handle keeps only the leases it holds ({@link LeaseBook}), renewed by
+ * its {@link QueueTimer}; its consumers wait as {@link ItemTaker} says. An item whose
+ * holder stopped renewing returns to the queue, and the former holder's {@code done}
+ * finds another token, or none, and changes nothing: at least once, and never two live
+ * holders.
  * <p>
  * <b>Happens-before.</b> Actions before {@code add(x)} in one instance happen before the
  * actions after the {@code get} that returns {@code x} in any instance only through
@@ -49,12 +40,9 @@ import dev.workqueue.time.Nanos;
  *
  * @param <T> the item type
  */
-final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
+final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<T> {
 
 	private static final System.Logger logger = System.getLogger(RedisWorkQueue.class.getName());
-
-	/** The longest delay, in µs (142 years): the scripts' sum stays an exact double. */
-	static final long MAX_DELAY_MICROS = 1L << 52;
 
 	private final String name;
 
@@ -131,7 +119,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 			try {
 				long nowNanos = this.scripts.now();
 				this.scripts.answer(this.scripts.sendAt(nowNanos, LuaScript.ADD_AFTER,
-						Long.toString(delayMicros(nowNanos, delayNanos)), encoded));
+						Long.toString(Delays.micros(nowNanos, delayNanos)), encoded));
 			}
 			catch (RedisQueueException ex) {
 				ignoreIfShutDown(ex);
@@ -154,33 +142,35 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 		}
 	}
 
-	/** A delay in µs, rounded up (never ready early) and clamped (never overflowing). */
-	static String micros(long delayNanos) {
-		return Long.toString(delayMicros(0, delayNanos));
-	}
-
-	/**
-	 * The delay in µs to add to the scripts' time (the reading in µs, rounded down) so
-	 * that the item is ready no earlier than {@code nowNanos + delayNanos}, clamped.
-	 */
-	static long delayMicros(long nowNanos, long delayNanos) {
-		long dueMicros = -Math.floorDiv(-Nanos.add(nowNanos, delayNanos), 1000);
-		return Math.min(dueMicros - Math.floorDiv(nowNanos, 1000), MAX_DELAY_MICROS);
-	}
-
 	private String encode(T item) {
 		return ItemCodecs.encode(this.codec, item);
 	}
 
 	@Override
 	public T get() throws InterruptedException {
-		return this.taker.take(false, 0);
+		return this.taker.take(false, 0, ItemTaker.NOT_WAKEABLE);
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return this.taker.take(true, Math.max(0, Nanos.of(timeout)));
+		return this.taker.take(true, Math.max(0, Nanos.of(timeout)), ItemTaker.NOT_WAKEABLE);
+	}
+
+	@Override
+	public long pollEpoch() {
+		return this.signal.pollEpoch();
+	}
+
+	@Override
+	public T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return this.taker.take(true, Math.max(0, Nanos.of(timeout)), epoch);
+	}
+
+	@Override
+	public void wakePolls() {
+		this.signal.wakePolls();
 	}
 
 	@Override
@@ -267,7 +257,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue {
 	 */
 	void releaseOrOrphan(String encoded, String token, long delayNanos) {
 		try {
-			this.scripts.run(LuaScript.RELEASE, encoded, token, micros(delayNanos));
+			this.scripts.run(LuaScript.RELEASE, encoded, token, Delays.micros(delayNanos));
 		}
 		catch (RedisQueueException ex) {
 			this.book.orphan(token, encoded);

@@ -154,13 +154,13 @@ class RedisShutdownTests {
 	void aDelayOnAClockOfItsOwnIsNeverReadyBeforeItsDueNanosecond() {
 		// The scripts read the time in whole µs, rounded down: the delay makes up the
 		// rest.
-		assertThat(RedisWorkQueue.delayMicros(999, 1)).isEqualTo(1);
-		assertThat(RedisWorkQueue.delayMicros(999, 2)).isEqualTo(2);
-		assertThat(RedisWorkQueue.delayMicros(1000, 1)).isEqualTo(1);
-		assertThat(RedisWorkQueue.delayMicros(1500, 400)).isEqualTo(1);
-		assertThat(RedisWorkQueue.delayMicros(1500, 600)).isEqualTo(2);
-		assertThat(RedisWorkQueue.delayMicros(2000, 1000)).isEqualTo(1);
-		assertThat(RedisWorkQueue.delayMicros(0, Long.MAX_VALUE)).isEqualTo(RedisWorkQueue.MAX_DELAY_MICROS);
+		assertThat(Delays.micros(999, 1)).isEqualTo(1);
+		assertThat(Delays.micros(999, 2)).isEqualTo(2);
+		assertThat(Delays.micros(1000, 1)).isEqualTo(1);
+		assertThat(Delays.micros(1500, 400)).isEqualTo(1);
+		assertThat(Delays.micros(1500, 600)).isEqualTo(2);
+		assertThat(Delays.micros(2000, 1000)).isEqualTo(1);
+		assertThat(Delays.micros(0, Long.MAX_VALUE)).isEqualTo(Delays.MAX_MICROS);
 	}
 
 	@Test
@@ -205,7 +205,7 @@ class RedisShutdownTests {
 		assertThat(queue.poll(Duration.ZERO)).isNull();
 		assertThat(systemClock.poll(Duration.ZERO)).isNull();
 		assertThat(queue.stats().waiting()).isEqualTo(2);
-		assertThat(RedisWorkQueue.micros(Long.MAX_VALUE)).isEqualTo(Long.toString(RedisWorkQueue.MAX_DELAY_MICROS));
+		assertThat(Delays.micros(Long.MAX_VALUE)).isEqualTo(Long.toString(Delays.MAX_MICROS));
 	}
 
 }

@@ -4,11 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
@@ -144,6 +147,29 @@ class RedisWorkQueueTests {
 			assertThat(Thread.interrupted()).as("the interrupt status is set again").isTrue();
 		}
 		assertThat(a.size()).isOne();
+	}
+
+	@Test
+	void aWakeUpEndsAWaitingPollAndAPollWithAnEarlierEpochTakesNothing() throws Exception {
+		DelayingQueue<String> queue = this.redis.track(this.redis.builder("q").buildDelayingQueue());
+		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
+		long epoch = polls.pollEpoch();
+		CompletableFuture<String> poll = CompletableFuture.supplyAsync(() -> {
+			try {
+				return polls.pollUnlessWoken(Duration.ofMinutes(5), epoch);
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		await().during(Duration.ofMillis(100)).atMost(SOON).until(() -> !poll.isDone());
+		polls.wakePolls();
+		assertThat(poll.get(5, TimeUnit.SECONDS)).isNull();
+		queue.add("x");
+		assertThat(polls.pollUnlessWoken(Duration.ZERO, epoch)).as("woken before it began").isNull();
+		assertThat(queue.size()).isOne();
+		assertThat(polls.pollUnlessWoken(Duration.ZERO, polls.pollEpoch())).isEqualTo("x");
+		queue.done("x");
 	}
 
 	@Test

@@ -15,6 +15,7 @@ import org.springframework.core.log.LogMessage;
 import org.springframework.core.task.TaskExecutor;
 
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WakeablePolls;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -32,12 +33,17 @@ import dev.workqueue.time.Nanos;
  * <p>
  * <b>Control.</b> A thread waits for items with {@code poll(pollTimeout)} and looks at
  * the control flags between polls, so no control change interrupts it: {@link #pause()}
- * makes every thread stop taking items, a thread finishing its item (or its poll, within
- * {@code pollTimeout}) then waits until {@link #resume()}; an item a poll returns after
- * the pause is processed, as it was handed out already. {@link #resize(int)} starts
- * threads, or lets the surplus ones end after their item or poll. A paused container
- * stays paused when the application stops: its threads end without taking more. Only
- * {@link #abandon()} interrupts, at the shutdown deadline.
+ * makes every thread stop taking items, a thread finishing its item (or its poll) then
+ * waits until {@link #resume()}. {@link #resize(int)} starts threads, or lets the surplus
+ * ones end after their item or poll. A paused container stays paused when the application
+ * stops: its threads end without taking more. Only {@link #abandon()} interrupts, at the
+ * shutdown deadline.
+ * <p>
+ * On a queue with {@link WakeablePolls} (every queue the starter builds), a pause or a
+ * shrink ends the waiting polls at once: a thread reads the poll epoch before it looks at
+ * the flags, and polls with it, so a change made after it looked ends its poll however
+ * the two interleave; an item a poll returned before the change is processed, as it was
+ * handed out already. On another queue a change takes effect within {@code pollTimeout}.
  * <p>
  * Concurrency: {@code lock} guards the writes of {@code aliveThreads} (threads launched
  * and not yet ended) and {@code targetThreads}, and the conditions {@code threadEnded}
@@ -94,6 +100,9 @@ final class WorkerContainer {
 	/** Whether an outage of {@code poll} is being reported; one log line per outage. */
 	private final AtomicBoolean outage = new AtomicBoolean();
 
+	/** The queue's polls, which a control change ends at once if the queue can. */
+	private final WakeablePolls<Object> polls;
+
 	WorkerContainer(WorkerEndpoint endpoint, String queueName, RateLimitingQueue<Object> queue, WorkOutcomes outcomes,
 			TaskExecutor executor, Clock clock, WorkObservations observations, Duration pollTimeout, int concurrency,
 			boolean paused) {
@@ -104,6 +113,7 @@ final class WorkerContainer {
 		this.executor = executor;
 		this.clock = clock;
 		this.pollTimeout = pollTimeout;
+		this.polls = WakeablePolls.forPolling(queue);
 		this.targetThreads = concurrency;
 		this.paused = paused;
 	}
@@ -141,6 +151,7 @@ final class WorkerContainer {
 	 */
 	void pause() {
 		this.paused = true;
+		this.polls.wakePolls();
 	}
 
 	/**
@@ -159,10 +170,14 @@ final class WorkerContainer {
 	void resize(int concurrency) {
 		this.lock.lock();
 		try {
+			boolean shrinks = concurrency < this.targetThreads;
 			this.targetThreads = concurrency;
 			this.controlChanged.signalAll();
 			if (this.started && !this.stopping && concurrency > this.aliveThreads) {
 				launch(concurrency - this.aliveThreads);
+			}
+			if (shrinks) {
+				this.polls.wakePolls();
 			}
 		}
 		finally {
@@ -208,6 +223,7 @@ final class WorkerContainer {
 	void abandon() {
 		this.abandoned = true;
 		signalControl();
+		this.polls.wakePolls();
 		this.threads.forEach(Thread::interrupt);
 	}
 
@@ -222,13 +238,20 @@ final class WorkerContainer {
 		boolean retired = false;
 		try {
 			int failedPolls = 0;
-			Turn turn;
-			while ((turn = awaitTurn()) == Turn.TAKE) {
+			while (true) {
+				// The epoch is read before the flags: a change made after they are read
+				// ends the poll.
+				long epoch = this.polls.pollEpoch();
+				Turn turn = awaitTurn();
+				if (turn != Turn.TAKE) {
+					retired = turn == Turn.RETIRE;
+					return;
+				}
 				// Read first: null from a queue shut down before the call means empty.
 				boolean shutDown = this.queue.isShuttingDown();
 				Object item;
 				try {
-					item = this.queue.poll(this.pollTimeout);
+					item = this.polls.pollUnlessWoken(this.pollTimeout, epoch);
 				}
 				catch (InterruptedException ex) {
 					// Only abandon() interrupts, and it sets the flag first.
@@ -256,7 +279,6 @@ final class WorkerContainer {
 					return;
 				}
 			}
-			retired = turn == Turn.RETIRE;
 		}
 		finally {
 			this.threads.remove(thread);

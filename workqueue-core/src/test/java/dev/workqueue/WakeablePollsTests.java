@@ -1,0 +1,121 @@
+package dev.workqueue;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A wake-up ends the wakeable polls made with an earlier epoch, waiting or about to wait,
+ * and nothing else: how worker containers pause without interrupts.
+ */
+class WakeablePollsTests {
+
+	private static final Duration LONG = Duration.ofMinutes(5);
+
+	@ParameterizedTest
+	@EnumSource(QueueKind.class)
+	void aWakeUpEndsAWaitingPoll(QueueKind kind) throws Exception {
+		WorkQueue<String> queue = kind.build(WorkQueues.builder());
+		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
+		long epoch = polls.pollEpoch();
+		try (BlockingCall<String> poll = BlockingCall.start(() -> polls.pollUnlessWoken(LONG, epoch))) {
+			await().atMost(Duration.ofSeconds(5)).until(poll::isBlocked);
+			polls.wakePolls();
+			assertThat(poll.result()).isNull();
+		}
+		queue.add("x");
+		assertThat(polls.pollUnlessWoken(Duration.ZERO, polls.pollEpoch())).as("a fresh epoch polls as usual")
+			.isEqualTo("x");
+	}
+
+	@ParameterizedTest
+	@EnumSource(QueueKind.class)
+	void aWakeUpBeforeThePollBeganEndsItEvenWithItemsReady(QueueKind kind) throws Exception {
+		WorkQueue<String> queue = kind.build(WorkQueues.builder());
+		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
+		long epoch = polls.pollEpoch();
+		polls.wakePolls();
+		queue.add("x");
+		assertThat(polls.pollUnlessWoken(LONG, epoch)).isNull();
+		assertThat(queue.size()).as("nothing taken").isOne();
+	}
+
+	@ParameterizedTest
+	@EnumSource(QueueKind.class)
+	void plainGetsAndPollsAreNotWoken(QueueKind kind) throws Exception {
+		WorkQueue<String> queue = kind.build(WorkQueues.builder());
+		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
+		try (BlockingCall<String> poll = BlockingCall.start(() -> queue.poll(LONG))) {
+			await().atMost(Duration.ofSeconds(5)).until(poll::isBlocked);
+			polls.wakePolls();
+			queue.add("x");
+			assertThat(poll.result()).isEqualTo("x");
+		}
+	}
+
+	@Test
+	void aQueueWithoutWakeablePollsPollsPlainly() throws Exception {
+		WorkQueue<String> plain = new WorkQueue<>() {
+
+			private final WorkQueue<String> queue = WorkQueues.<String>builder().buildQueue();
+
+			@Override
+			public void add(String item) {
+				this.queue.add(item);
+			}
+
+			@Override
+			public String get() throws InterruptedException {
+				return this.queue.get();
+			}
+
+			@Override
+			public String poll(Duration timeout) throws InterruptedException {
+				return this.queue.poll(timeout);
+			}
+
+			@Override
+			public void done(String item) {
+				this.queue.done(item);
+			}
+
+			@Override
+			public int size() {
+				return this.queue.size();
+			}
+
+			@Override
+			public void shutDown() {
+				this.queue.shutDown();
+			}
+
+			@Override
+			public void shutDownWithDrain() {
+				this.queue.shutDownWithDrain();
+			}
+
+			@Override
+			public boolean isShuttingDown() {
+				return this.queue.isShuttingDown();
+			}
+
+			@Override
+			public String name() {
+				return "";
+			}
+
+		};
+		assertThat(WakeablePolls.of(plain)).isEmpty();
+		WakeablePolls<String> polls = WakeablePolls.forPolling(plain);
+		long epoch = polls.pollEpoch();
+		polls.wakePolls();
+		plain.add("x");
+		assertThat(polls.pollUnlessWoken(Duration.ofSeconds(1), epoch)).isEqualTo("x");
+	}
+
+}
