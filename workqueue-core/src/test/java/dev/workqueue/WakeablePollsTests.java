@@ -1,5 +1,6 @@
 package dev.workqueue;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -60,56 +61,11 @@ class WakeablePollsTests {
 
 	@Test
 	void aQueueWithoutWakeablePollsPollsPlainly() throws Exception {
-		WorkQueue<String> plain = new WorkQueue<>() {
-
-			private final WorkQueue<String> queue = WorkQueues.<String>builder().buildQueue();
-
-			@Override
-			public void add(String item) {
-				this.queue.add(item);
-			}
-
-			@Override
-			public String get() throws InterruptedException {
-				return this.queue.get();
-			}
-
-			@Override
-			public String poll(Duration timeout) throws InterruptedException {
-				return this.queue.poll(timeout);
-			}
-
-			@Override
-			public void done(String item) {
-				this.queue.done(item);
-			}
-
-			@Override
-			public int size() {
-				return this.queue.size();
-			}
-
-			@Override
-			public void shutDown() {
-				this.queue.shutDown();
-			}
-
-			@Override
-			public void shutDownWithDrain() {
-				this.queue.shutDownWithDrain();
-			}
-
-			@Override
-			public boolean isShuttingDown() {
-				return this.queue.isShuttingDown();
-			}
-
-			@Override
-			public String name() {
-				return "";
-			}
-
-		};
+		// A queue of the application's own: every call passed on, no wakeable polls.
+		WorkQueue<String> real = WorkQueues.<String>builder().buildQueue();
+		@SuppressWarnings("unchecked")
+		WorkQueue<String> plain = (WorkQueue<String>) Proxy.newProxyInstance(getClass().getClassLoader(),
+				new Class<?>[] { WorkQueue.class }, (proxy, method, args) -> method.invoke(real, args));
 		assertThat(WakeablePolls.of(plain)).isEmpty();
 		WakeablePolls<String> polls = WakeablePolls.forPolling(plain);
 		long epoch = polls.pollEpoch();

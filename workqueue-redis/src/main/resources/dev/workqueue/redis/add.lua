@@ -13,8 +13,5 @@ end
 if processing then
   return 1
 end
-redis.call('RPUSH', KEYS[1], ARGV[3])
-if length == 0 then
-  notify('r')
-end
+push_ready(ARGV[3], length)
 return 2

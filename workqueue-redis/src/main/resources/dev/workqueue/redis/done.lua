@@ -17,8 +17,5 @@ redis.call('ZREM', KEYS[3], ARGV[3])
 if not dirty then
   return 1
 end
-redis.call('RPUSH', KEYS[1], ARGV[3])
-if length == 0 then
-  notify('r')
-end
+push_ready(ARGV[3], length)
 return 2

@@ -52,6 +52,15 @@ local function add_item(item, now)
   return 2
 end
 
+-- Pushes an item onto the ready list whose length was read before, and wakes the
+-- consumers of every instance if it was empty (see notify_if_was_empty).
+local function push_ready(item, length_before)
+  redis.call('RPUSH', KEYS[1], item)
+  if length_before == 0 then
+    notify('r')
+  end
+end
+
 -- Wakes the consumers of every instance if the ready list holds just what was pushed:
 -- a consumer sleeps only after finding it empty, and one that finds more after its item
 -- wakes the next one in its own instance.
