@@ -176,8 +176,8 @@ public class WorkQueueProperties {
 
 		/**
 		 * How long an idle worker waits for an item before it looks at its pause, resize
-		 * and stop flags again: the longest a pause or resize takes to reach an idle
-		 * worker.
+		 * and stop flags again. A pause or resize ends the wait at once on the queues the
+		 * starter builds; on a queue bean of the application's own, within this time.
 		 */
 		private Duration pollTimeout = Duration.ofSeconds(1);
 
