@@ -81,6 +81,26 @@ class WorkerControlTests {
 	}
 
 	@Test
+	void aPauseEndsTheWaitingPollsAtOnceHoweverLongThePollTimeout() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.poll-timeout=1h").run((context) -> {
+			GatedWorker worker = context.getBean(GatedWorker.class);
+			RateLimitingQueue<String> orders = orders(context.getBean(WorkQueueRegistry.class));
+			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
+			await().atMost(TIMEOUT).until(() -> workerThreads().size() == 2);
+			workers.setPaused("orders", true);
+			// No wait for the threads to park: the pause must hold for an add right
+			// after.
+			orders.add("a");
+			await().during(Duration.ofMillis(300)).atMost(TIMEOUT).until(() -> orders.size() == 1);
+			assertThat(worker.calls).isEmpty();
+			awaitEveryThreadPaused();
+			worker.gate.release(1);
+			workers.setPaused("orders", false);
+			await().atMost(TIMEOUT).until(() -> worker.calls.size() == 1);
+		});
+	}
+
+	@Test
 	void resizeStartsMissingThreadsAndEndsSurplusOnesAfterTheirItem() {
 		this.contextRunner.run((context) -> {
 			GatedWorker worker = context.getBean(GatedWorker.class);
