@@ -29,6 +29,17 @@ interface PollForwarding<T> extends WakeablePolls<T> {
 	}
 
 	@Override
+	default PriorityQueue.Prioritized<T> pollWithPriorityUnlessWoken(Duration timeout, long epoch)
+			throws InterruptedException {
+		Optional<WakeablePolls<T>> target = target();
+		if (target.isPresent()) {
+			return target.get().pollWithPriorityUnlessWoken(timeout, epoch);
+		}
+		T item = pollTarget().poll(timeout);
+		return (item != null) ? new PriorityQueue.Prioritized<>(item, 0) : null;
+	}
+
+	@Override
 	default void wakePolls() {
 		target().ifPresent(WakeablePolls::wakePolls);
 	}

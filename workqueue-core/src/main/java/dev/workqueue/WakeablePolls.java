@@ -35,6 +35,21 @@ public interface WakeablePolls<T> {
 	T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException;
 
 	/**
+	 * As {@link #pollUnlessWoken}, with the priority the item was handed out with: its
+	 * priority on a {@link PriorityQueue}, 0 on other queues.
+	 * @param timeout how long to wait, not {@code null}
+	 * @param epoch what {@link #pollEpoch()} returned before the caller decided to poll
+	 * @return the item and its priority, or {@code null} on timeout, wake-up, or once
+	 * shut down and empty
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	default PriorityQueue.Prioritized<T> pollWithPriorityUnlessWoken(Duration timeout, long epoch)
+			throws InterruptedException {
+		T item = pollUnlessWoken(timeout, epoch);
+		return (item != null) ? new PriorityQueue.Prioritized<>(item, 0) : null;
+	}
+
+	/**
 	 * Ends every poll made with an earlier epoch, waiting or about to wait: each returns
 	 * {@code null}. Plain {@code get} and {@code poll} calls are not affected.
 	 */

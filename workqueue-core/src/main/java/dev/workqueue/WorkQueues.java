@@ -78,6 +78,9 @@ public final class WorkQueues {
 
 		private Duration heartbeat = DEFAULT_HEARTBEAT;
 
+		/** Negative: no starvation guard. */
+		private long starvationTimeoutNanos = -1;
+
 		private Builder() {
 		}
 
@@ -132,6 +135,37 @@ public final class WorkQueues {
 			}
 			this.heartbeat = heartbeat;
 			return this;
+		}
+
+		/**
+		 * Sets the starvation guard of priority queues (default: none, strict priority):
+		 * an item ready for longer than {@code timeout} is handed out before every item
+		 * ready for less, whatever the priorities. The trade-off: under a sustained load
+		 * the queue hands out by age rather than priority once items start to starve, so
+		 * a high priority no longer overtakes a backlog older than the timeout.
+		 * @param timeout the timeout, zero or positive
+		 * @return this builder
+		 * @throws IllegalArgumentException if {@code timeout} is negative
+		 */
+		public Builder<T> starvationTimeout(Duration timeout) {
+			Objects.requireNonNull(timeout, "timeout");
+			if (timeout.isNegative()) {
+				throw new IllegalArgumentException("starvationTimeout must not be negative, was " + timeout);
+			}
+			this.starvationTimeoutNanos = Nanos.of(timeout);
+			return this;
+		}
+
+		/**
+		 * Builds a priority queue: highest priority first, client-go's dedup rules kept,
+		 * with the starvation guard if one was set.
+		 * @param limiter decides the delay of {@code addRateLimited}
+		 * @return a new queue
+		 */
+		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
+			Objects.requireNonNull(limiter, "limiter");
+			return new PriorityWorkQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name),
+					limiter, this.starvationTimeoutNanos);
 		}
 
 		/**

@@ -9,6 +9,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueues;
@@ -125,6 +126,9 @@ public final class RedisWorkQueues {
 
 		private Duration heartbeat = Duration.ofSeconds(10);
 
+		/** {@code null}: no starvation guard. */
+		private Duration starvationTimeout;
+
 		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
 			this.client = Objects.requireNonNull(client, "client");
 			this.codec = Objects.requireNonNull(codec, "codec");
@@ -210,6 +214,34 @@ public final class RedisWorkQueues {
 		public Builder<T> heartbeat(Duration heartbeat) {
 			this.heartbeat = atLeast("heartbeat", heartbeat, MIN_HEARTBEAT);
 			return this;
+		}
+
+		/**
+		 * Sets the starvation guard of priority queues (default: none, strict priority).
+		 * @param timeout the timeout, zero or positive
+		 * @return this builder
+		 * @throws IllegalArgumentException if {@code timeout} is negative
+		 */
+		public Builder<T> starvationTimeout(Duration timeout) {
+			Objects.requireNonNull(timeout, "timeout");
+			if (timeout.isNegative()) {
+				throw new IllegalArgumentException("starvationTimeout must not be negative, was " + timeout);
+			}
+			this.starvationTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Builds a priority queue shared through Redis.
+		 * @param limiter decides the delay of {@code addRateLimited}
+		 * @return a new handle on the shared queue
+		 * @throws UnsupportedOperationException until the Redis priority queue is built
+		 */
+		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
+			Objects.requireNonNull(limiter, "limiter");
+			throw new UnsupportedOperationException(
+					"Queue '" + this.name + "': priority queues on Redis are not built yet (starvation timeout "
+							+ this.starvationTimeout + ")");
 		}
 
 		/**

@@ -1,0 +1,677 @@
+package dev.workqueue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * The {@link PriorityQueue}: one {@link Entry} per item, in up to three structures at
+ * once, all guarded by one lock.
+ * <ul>
+ * <li><b>Ready</b> entries are linked twice: into their priority's {@link Bucket} (a
+ * FIFO, the levels in a {@link TreeMap}, highest taken first) and into one list in the
+ * order they became ready, whose head is the item ready longest, for the starvation
+ * guard. Both are intrusive, so lining an entry up, raising its priority or taking it
+ * allocates nothing and costs O(log levels).</li>
+ * <li><b>Waiting</b> entries (a delay pending) sit in a {@link TreeSet} by due time, with
+ * the earliest due and the highest priority of their adds.</li>
+ * <li><b>Processing</b> entries are only flagged, with the priority of their dirty
+ * adds.</li>
+ * </ul>
+ * An entry stays in the map while it is ready, processing or waiting, and only then.
+ * <p>
+ * <b>No thread of its own.</b> Consumers lead, as the JDK's {@code DelayQueue}: a
+ * consumer moves the due entries itself, and when nothing is ready waits on the clock
+ * until the earliest due time (a {@code FakeClock} step wakes it), its deadline, or a
+ * signal. A new ready entry signals one waiting consumer, which signals the next if more
+ * are ready; a new earliest due time wakes them all to wait for it.
+ * <p>
+ * Thread-safe; metrics hooks run after the lock is released. Actions before an add of
+ * {@code x} happen before actions after the get that returns {@code x}, through the lock.
+ *
+ * @param <T> the item type
+ */
+final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
+
+	/** The epoch of a plain get or poll, which {@link #wakePolls()} does not end. */
+	private static final long NOT_WAKEABLE = Long.MIN_VALUE;
+
+	private static final Comparator<Entry<?>> BY_DUE = Comparator.<Entry<?>>comparingLong((entry) -> entry.dueNanos)
+		.thenComparingLong((entry) -> entry.waitOrder);
+
+	private final String name;
+
+	private final Clock clock;
+
+	private final WorkQueueMetrics metrics;
+
+	private final RateLimiter<? super T> limiter;
+
+	/** Negative: strict priority. */
+	private final long starvationNanos;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Consumers wait on it: an entry ready, an earlier due time, a wake-up, shutdown. */
+	private final Condition changed = this.lock.newCondition();
+
+	private final Condition drained = this.lock.newCondition();
+
+	private final Map<T, Entry<T>> entries = new HashMap<>();
+
+	private final TreeMap<Integer, Bucket<T>> levels = new TreeMap<>();
+
+	private final TreeSet<Entry<T>> waiting = new TreeSet<>(BY_DUE);
+
+	/** The ready entry ready longest, and the one ready last. */
+	private Entry<T> oldest;
+
+	private Entry<T> newest;
+
+	private long waitOrders;
+
+	private int ready;
+
+	private int processing;
+
+	private int dirty;
+
+	private long retries;
+
+	private int waitingConsumers;
+
+	private long shutDowns;
+
+	private volatile boolean shuttingDown;
+
+	private volatile long pollEpoch;
+
+	PriorityWorkQueue(String name, Clock clock, WorkQueueMetrics metrics, RateLimiter<? super T> limiter,
+			long starvationNanos) {
+		this.name = name;
+		this.clock = clock;
+		this.metrics = metrics;
+		this.limiter = limiter;
+		this.starvationNanos = starvationNanos;
+	}
+
+	@Override
+	public void add(T item, int priority) {
+		Objects.requireNonNull(item, "item");
+		PriorityQueue.checkPriority(priority);
+		boolean added;
+		this.lock.lock();
+		try {
+			if (this.shuttingDown) {
+				return;
+			}
+			added = add(entry(item), priority, this.clock.nanoTime());
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (added) {
+			this.metrics.added();
+		}
+	}
+
+	@Override
+	public void addAfter(T item, Duration delay, int priority) {
+		Objects.requireNonNull(item, "item");
+		Objects.requireNonNull(delay, "delay");
+		PriorityQueue.checkPriority(priority);
+		boolean added = false;
+		this.lock.lock();
+		try {
+			if (this.shuttingDown) {
+				return;
+			}
+			this.retries++;
+			long nowNanos = this.clock.nanoTime();
+			long delayNanos = Nanos.of(delay);
+			if (delayNanos <= 0) {
+				added = add(entry(item), priority, nowNanos);
+			}
+			else {
+				wait(entry(item), Nanos.add(nowNanos, delayNanos), priority);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		this.metrics.retried();
+		if (added) {
+			this.metrics.added();
+		}
+	}
+
+	@Override
+	public void addRateLimited(T item, int priority) {
+		Objects.requireNonNull(item, "item");
+		PriorityQueue.checkPriority(priority);
+		if (!this.shuttingDown) {
+			addAfter(item, this.limiter.when(item), priority);
+		}
+	}
+
+	@Override
+	public void forget(T item) {
+		this.limiter.forget(Objects.requireNonNull(item, "item"));
+	}
+
+	@Override
+	public int numRequeues(T item) {
+		return this.limiter.numRequeues(Objects.requireNonNull(item, "item"));
+	}
+
+	/**
+	 * The item's entry, a new one (in no structure yet) if it has none. Under the lock.
+	 */
+	private Entry<T> entry(T item) {
+		return this.entries.computeIfAbsent(item, Entry::new);
+	}
+
+	/**
+	 * client-go's add with priorities: dirty while processing (with the highest
+	 * priority), raised while ready, ready at once otherwise. Under the lock.
+	 * @return whether it counts as an add (client-go's {@code adds_total})
+	 */
+	private boolean add(Entry<T> entry, int priority, long nowNanos) {
+		if (entry.processing) {
+			if (entry.dirty) {
+				entry.dirtyPriority = Math.max(entry.dirtyPriority, priority);
+				return false;
+			}
+			entry.dirty = true;
+			entry.dirtyPriority = priority;
+			entry.queuedNanos = nowNanos;
+			this.dirty++;
+			return true;
+		}
+		if (entry.ready) {
+			if (priority > entry.priority) {
+				unlinkFromLevel(entry);
+				entry.priority = priority;
+				linkToLevel(entry);
+			}
+			return false;
+		}
+		entry.queuedNanos = nowNanos;
+		makeReady(entry, entry.waits ? Math.max(priority, entry.duePriority) : priority, nowNanos);
+		return true;
+	}
+
+	/** Keeps the earlier due time and the higher priority. Under the lock. */
+	private void wait(Entry<T> entry, long dueNanos, int priority) {
+		if (entry.waits) {
+			entry.duePriority = Math.max(entry.duePriority, priority);
+			if (dueNanos >= entry.dueNanos) {
+				return;
+			}
+			this.waiting.remove(entry);
+		}
+		else {
+			entry.waits = true;
+			entry.duePriority = priority;
+		}
+		entry.dueNanos = dueNanos;
+		entry.waitOrder = this.waitOrders++;
+		this.waiting.add(entry);
+		if (this.waiting.first() == entry && this.waitingConsumers > 0) {
+			// An earlier due time: every waiting consumer waits for it now.
+			this.changed.signalAll();
+		}
+	}
+
+	private void makeReady(Entry<T> entry, int priority, long nowNanos) {
+		entry.ready = true;
+		entry.priority = priority;
+		entry.readyNanos = nowNanos;
+		linkToLevel(entry);
+		entry.orderPrev = this.newest;
+		entry.orderNext = null;
+		if (this.newest != null) {
+			this.newest.orderNext = entry;
+		}
+		else {
+			this.oldest = entry;
+		}
+		this.newest = entry;
+		this.ready++;
+		if (this.waitingConsumers > 0) {
+			this.changed.signal();
+		}
+	}
+
+	private void linkToLevel(Entry<T> entry) {
+		Bucket<T> level = this.levels.computeIfAbsent(entry.priority, (priority) -> new Bucket<>());
+		entry.levelPrev = level.tail;
+		entry.levelNext = null;
+		if (level.tail != null) {
+			level.tail.levelNext = entry;
+		}
+		else {
+			level.head = entry;
+		}
+		level.tail = entry;
+		level.size++;
+	}
+
+	private void unlinkFromLevel(Entry<T> entry) {
+		Bucket<T> level = this.levels.get(entry.priority);
+		if (entry.levelPrev != null) {
+			entry.levelPrev.levelNext = entry.levelNext;
+		}
+		else {
+			level.head = entry.levelNext;
+		}
+		if (entry.levelNext != null) {
+			entry.levelNext.levelPrev = entry.levelPrev;
+		}
+		else {
+			level.tail = entry.levelPrev;
+		}
+		entry.levelPrev = null;
+		entry.levelNext = null;
+		if (--level.size == 0) {
+			this.levels.remove(entry.priority);
+		}
+	}
+
+	private void unlinkFromOrder(Entry<T> entry) {
+		if (entry.orderPrev != null) {
+			entry.orderPrev.orderNext = entry.orderNext;
+		}
+		else {
+			this.oldest = entry.orderNext;
+		}
+		if (entry.orderNext != null) {
+			entry.orderNext.orderPrev = entry.orderPrev;
+		}
+		else {
+			this.newest = entry.orderPrev;
+		}
+		entry.orderPrev = null;
+		entry.orderNext = null;
+	}
+
+	@Override
+	public Prioritized<T> getWithPriority() throws InterruptedException {
+		return take(false, 0, NOT_WAKEABLE);
+	}
+
+	@Override
+	public Prioritized<T> pollWithPriority(Duration timeout) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return take(true, Nanos.of(timeout), NOT_WAKEABLE);
+	}
+
+	@Override
+	public long pollEpoch() {
+		return this.pollEpoch;
+	}
+
+	@Override
+	public T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		Prioritized<T> next = take(true, Nanos.of(timeout), epoch);
+		return (next != null) ? next.item() : null;
+	}
+
+	@Override
+	public Prioritized<T> pollWithPriorityUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return take(true, Nanos.of(timeout), epoch);
+	}
+
+	@Override
+	public void wakePolls() {
+		this.lock.lock();
+		try {
+			this.pollEpoch++;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private Prioritized<T> take(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
+		Entry<T> taken;
+		long nowNanos;
+		int added = 0;
+		this.lock.lock();
+		try {
+			long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : Long.MAX_VALUE;
+			while (true) {
+				nowNanos = this.clock.nanoTime();
+				added += moveDue(nowNanos);
+				if (epoch != NOT_WAKEABLE && epoch != this.pollEpoch) {
+					passOn();
+					return null;
+				}
+				if (this.ready > 0) {
+					taken = takeReady(nowNanos);
+					passOn();
+					break;
+				}
+				if (this.shuttingDown || nowNanos >= deadlineNanos) {
+					return null;
+				}
+				long untilNanos = this.waiting.isEmpty() ? deadlineNanos
+						: Math.min(deadlineNanos, this.waiting.first().dueNanos);
+				this.waitingConsumers++;
+				try {
+					if (untilNanos == Long.MAX_VALUE) {
+						this.changed.await();
+					}
+					else {
+						this.clock.awaitUntil(this.lock, this.changed, untilNanos);
+					}
+				}
+				finally {
+					this.waitingConsumers--;
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+			reportAdds(added);
+		}
+		this.metrics.handedOut(nowNanos - taken.queuedNanos);
+		return new Prioritized<>(taken.item, taken.handedOutPriority);
+	}
+
+	/** Another ready entry for another waiting consumer. Under the lock. */
+	private void passOn() {
+		if (this.ready > 0 && this.waitingConsumers > 0) {
+			this.changed.signal();
+		}
+	}
+
+	/**
+	 * Makes every due waiting entry ready (or dirty), earliest first. Under the lock.
+	 * @return how many count as adds, for the hook to hear once the lock is released
+	 */
+	private int moveDue(long nowNanos) {
+		int added = 0;
+		Entry<T> first;
+		while (!this.waiting.isEmpty() && (first = this.waiting.first()).dueNanos <= nowNanos) {
+			this.waiting.pollFirst();
+			first.waits = false;
+			if (add(first, first.duePriority, nowNanos)) {
+				added++;
+			}
+		}
+		return added;
+	}
+
+	/** Tells the hook of adds made while moving due entries. Without the lock. */
+	private void reportAdds(int added) {
+		for (int i = 0; i < added; i++) {
+			this.metrics.added();
+		}
+	}
+
+	/** Takes the ready entry to hand out next. Under the lock. */
+	private Entry<T> takeReady(long nowNanos) {
+		Entry<T> entry = this.oldest;
+		boolean starving = this.starvationNanos >= 0 && nowNanos - entry.readyNanos > this.starvationNanos;
+		if (!starving) {
+			entry = this.levels.lastEntry().getValue().head;
+		}
+		unlinkFromLevel(entry);
+		unlinkFromOrder(entry);
+		entry.ready = false;
+		entry.processing = true;
+		entry.handedOutPriority = entry.priority;
+		entry.startedNanos = nowNanos;
+		this.ready--;
+		this.processing++;
+		return entry;
+	}
+
+	@Override
+	public void done(T item) {
+		Objects.requireNonNull(item, "item");
+		long workNanos;
+		this.lock.lock();
+		try {
+			Entry<T> entry = this.entries.get(item);
+			if (entry == null || !entry.processing) {
+				return;
+			}
+			long nowNanos = this.clock.nanoTime();
+			workNanos = nowNanos - entry.startedNanos;
+			entry.processing = false;
+			this.processing--;
+			if (entry.dirty) {
+				entry.dirty = false;
+				this.dirty--;
+				makeReady(entry, entry.dirtyPriority, nowNanos);
+			}
+			else if (!entry.waits) {
+				this.entries.remove(item);
+			}
+			if (this.processing == 0) {
+				this.drained.signalAll();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		this.metrics.done(workNanos);
+	}
+
+	@Override
+	public int size() {
+		int added = 0;
+		this.lock.lock();
+		try {
+			added = moveDue(this.clock.nanoTime());
+			return this.ready;
+		}
+		finally {
+			this.lock.unlock();
+			reportAdds(added);
+		}
+	}
+
+	@Override
+	public void shutDown() {
+		this.lock.lock();
+		try {
+			this.shutDowns++;
+			beginShutdown();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void shutDownWithDrain() {
+		this.lock.lock();
+		try {
+			beginShutdown();
+			long seen = this.shutDowns;
+			while (this.processing > 0 && this.shutDowns == seen) {
+				this.drained.await();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Stops taking adds and drops the waiting entries. Under the lock. */
+	private void beginShutdown() {
+		this.shuttingDown = true;
+		for (Entry<T> entry : this.waiting) {
+			entry.waits = false;
+			if (!entry.ready && !entry.processing) {
+				this.entries.remove(entry.item);
+			}
+		}
+		this.waiting.clear();
+		this.changed.signalAll();
+		this.drained.signalAll();
+	}
+
+	@Override
+	public boolean isShuttingDown() {
+		return this.shuttingDown;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The processing times walk the entries: O(items), for scrapes, not hot paths.
+	 */
+	@Override
+	public WorkQueueStats stats() {
+		int added = 0;
+		this.lock.lock();
+		try {
+			long nowNanos = this.clock.nanoTime();
+			added = moveDue(nowNanos);
+			long unfinished = 0;
+			long longest = 0;
+			for (Entry<T> entry : this.entries.values()) {
+				if (entry.processing) {
+					unfinished += nowNanos - entry.startedNanos;
+					longest = Math.max(longest, nowNanos - entry.startedNanos);
+				}
+			}
+			long oldestReady = (this.oldest != null) ? nowNanos - this.oldest.readyNanos : 0;
+			return new WorkQueueStats(this.ready, this.processing, this.waiting.size(), this.retries, oldestReady,
+					unfinished, longest, this.dirty);
+		}
+		finally {
+			this.lock.unlock();
+			reportAdds(added);
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Walks the ready entries once, oldest first: O(ready items), for scrapes.
+	 */
+	@Override
+	public List<Level> readyLevels() {
+		int added = 0;
+		this.lock.lock();
+		try {
+			long nowNanos = this.clock.nanoTime();
+			added = moveDue(nowNanos);
+			Map<Integer, Long> oldestByPriority = new HashMap<>();
+			for (Entry<T> entry = this.oldest; entry != null
+					&& oldestByPriority.size() < this.levels.size(); entry = entry.orderNext) {
+				oldestByPriority.putIfAbsent(entry.priority, nowNanos - entry.readyNanos);
+			}
+			List<Level> levels = new ArrayList<>(this.levels.size());
+			this.levels.descendingMap()
+				.forEach((priority, level) -> levels
+					.add(new Level(priority, level.size, oldestByPriority.get(priority))));
+			return levels;
+		}
+		finally {
+			this.lock.unlock();
+			reportAdds(added);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "PriorityQueue[" + this.name + ", limited by " + this.limiter
+				+ ((this.starvationNanos >= 0) ? ", starvation timeout " + Duration.ofNanos(this.starvationNanos) : "")
+				+ "]";
+	}
+
+	/**
+	 * One item's place in the queue. Guarded by the queue's lock.
+	 *
+	 * @param <T> the item type
+	 */
+	private static final class Entry<T> {
+
+		final T item;
+
+		boolean ready;
+
+		boolean processing;
+
+		boolean dirty;
+
+		boolean waits;
+
+		/** While ready: its level. */
+		int priority;
+
+		int handedOutPriority;
+
+		int dirtyPriority;
+
+		int duePriority;
+
+		long readyNanos;
+
+		long queuedNanos;
+
+		long startedNanos;
+
+		long dueNanos;
+
+		long waitOrder;
+
+		Entry<T> levelPrev;
+
+		Entry<T> levelNext;
+
+		Entry<T> orderPrev;
+
+		Entry<T> orderNext;
+
+		Entry(T item) {
+			this.item = item;
+		}
+
+	}
+
+	/**
+	 * The ready entries of one priority, a FIFO. Guarded by the queue's lock.
+	 *
+	 * @param <T> the item type
+	 */
+	private static final class Bucket<T> {
+
+		Entry<T> head;
+
+		Entry<T> tail;
+
+		int size;
+
+	}
+
+}
