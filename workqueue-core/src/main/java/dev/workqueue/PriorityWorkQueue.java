@@ -602,6 +602,17 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 	}
 
+	/** Returns how many items the queue keeps an entry for; for tests. */
+	int trackedItems() {
+		this.lock.lock();
+		try {
+			return this.entries.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	@Override
 	public String toString() {
 		return "PriorityQueue[" + this.name + ", limited by " + this.limiter

@@ -52,7 +52,7 @@ class WorkQueueStressTests {
 		AtomicLong processings = new AtomicLong();
 		List<Thread> producers = new ArrayList<>();
 		for (int p = 0; p < PRODUCERS; p++) {
-			producers.add(start("producer" + p, () -> {
+			producers.add(TestThreads.start("producer" + p, () -> {
 				ThreadLocalRandom random = ThreadLocalRandom.current();
 				for (int i = 0; i < ADDS_PER_PRODUCER; i++) {
 					// An equal copy: the queue must match items by equals, not identity.
@@ -69,7 +69,7 @@ class WorkQueueStressTests {
 		}
 		List<Thread> consumers = new ArrayList<>();
 		for (int c = 0; c < CONSUMERS; c++) {
-			consumers.add(start("consumer" + c, () -> {
+			consumers.add(TestThreads.start("consumer" + c, () -> {
 				try {
 					for (String key = queue.get(); key != null; key = queue.get()) {
 						if (!inProcess.add(key)) {
@@ -91,7 +91,7 @@ class WorkQueueStressTests {
 				}
 			}));
 		}
-		join(producers);
+		TestThreads.join(producers, DEADLINE);
 		// Producers are done: waiting items only fall due, then the queue drains.
 		Await.atMost(DEADLINE).until(() -> queue.stats().waiting() == 0);
 		Await.atMost(DEADLINE).until(() -> {
@@ -99,7 +99,7 @@ class WorkQueueStressTests {
 			return stats.depth() == 0 && stats.processing() == 0;
 		});
 		queue.shutDown();
-		join(consumers);
+		TestThreads.join(consumers, DEADLINE);
 		assertThat(violation.get()).isNull();
 		for (String key : keys) {
 			assertThat(versionSeenByLastProcessing.get(key).get()).as("last processing of %s saw its last update", key)
@@ -123,7 +123,7 @@ class WorkQueueStressTests {
 		try (DelayingQueue<String> queue = WorkQueues.<String>builder().clock(clock).buildDelayingQueue()) {
 			List<Thread> producers = new ArrayList<>();
 			for (int p = 0; p < PRODUCERS; p++) {
-				producers.add(start("producer" + p, () -> {
+				producers.add(TestThreads.start("producer" + p, () -> {
 					ThreadLocalRandom random = ThreadLocalRandom.current();
 					for (int i = 0; i < 20_000; i++) {
 						String item = "item" + random.nextInt(items);
@@ -133,7 +133,7 @@ class WorkQueueStressTests {
 					}
 				}));
 			}
-			join(producers);
+			TestThreads.join(producers, DEADLINE);
 			for (long nowMillis = 5; nowMillis <= maxDelayMillis; nowMillis += 5) {
 				clock.step(Duration.ofMillis(5));
 				long due = countDue(earliestMillis, nowMillis);
@@ -158,7 +158,7 @@ class WorkQueueStressTests {
 			DelayingQueue<String> queue = WorkQueues.<String>builder().buildDelayingQueue();
 			List<Thread> producers = new ArrayList<>();
 			for (int p = 0; p < PRODUCERS; p++) {
-				producers.add(start("producer" + p, () -> {
+				producers.add(TestThreads.start("producer" + p, () -> {
 					ThreadLocalRandom random = ThreadLocalRandom.current();
 					while (!queue.isShuttingDown()) {
 						queue.addAfter("item" + random.nextInt(1000), Duration.ofMinutes(1));
@@ -172,7 +172,7 @@ class WorkQueueStressTests {
 			Thread owner = QueueKind.delaying(queue).ownerThread();
 			Await.until(() -> queue.stats().retries() > 1000);
 			queue.shutDown();
-			join(producers);
+			TestThreads.join(producers, DEADLINE);
 			Await.until(() -> !owner.isAlive());
 			assertThat(QueueKind.delaying(queue).heldEntries()).isZero();
 			assertThat(queue.stats().waiting()).isZero();
@@ -187,7 +187,7 @@ class WorkQueueStressTests {
 		List<Thread> producers = new ArrayList<>();
 		for (int p = 0; p < PRODUCERS; p++) {
 			String prefix = "producer" + p + "-";
-			producers.add(start(prefix, () -> {
+			producers.add(TestThreads.start(prefix, () -> {
 				ThreadLocalRandom random = ThreadLocalRandom.current();
 				for (int i = 0; i < ADDS_PER_PRODUCER; i++) {
 					// Distinct items due within a millisecond: the owner thread moves
@@ -208,7 +208,7 @@ class WorkQueueStressTests {
 			samples++;
 		}
 		while (completed < total);
-		join(producers);
+		TestThreads.join(producers, DEADLINE);
 		Await.until(() -> queue.size() == total);
 		assertThat(queue.stats().waiting()).isZero();
 		assertThat(samples).isGreaterThan(1);
@@ -238,19 +238,6 @@ class WorkQueueStressTests {
 
 	private static long countDue(Map<String, Long> earliestMillis, long nowMillis) {
 		return earliestMillis.values().stream().filter((millis) -> millis <= nowMillis).count();
-	}
-
-	private static Thread start(String name, Runnable task) {
-		Thread thread = new Thread(task, name);
-		thread.start();
-		return thread;
-	}
-
-	private static void join(List<Thread> threads) throws InterruptedException {
-		for (Thread thread : threads) {
-			thread.join(DEADLINE.toMillis());
-			assertThat(thread.isAlive()).as(thread.getName() + " finished").isFalse();
-		}
 	}
 
 }
