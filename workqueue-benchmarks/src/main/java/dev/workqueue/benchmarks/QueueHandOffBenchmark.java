@@ -130,6 +130,11 @@ public class QueueHandOffBenchmark {
 			this.queue.add(item);
 		}
 
+		/** The queue of this iteration. */
+		WorkQueue<String> queue() {
+			return this.queue;
+		}
+
 		@Override
 		String take() throws InterruptedException {
 			String item = this.queue.get();
