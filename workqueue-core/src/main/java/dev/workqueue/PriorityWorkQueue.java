@@ -12,6 +12,8 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.workqueue.internal.ItemTable;
+import dev.workqueue.internal.KeyedEntry;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -45,6 +47,12 @@ import dev.workqueue.time.Nanos;
  */
 final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
+	/**
+	 * Empty levels are kept while there are at most this many, so that a queue cycling
+	 * through a few priorities does not allocate a level each time one empties.
+	 */
+	private static final int KEPT_LEVELS = 64;
+
 	/** The epoch of a plain get or poll, which {@link #wakePolls()} does not end. */
 	private static final long NOT_WAKEABLE = Long.MIN_VALUE;
 
@@ -62,6 +70,13 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	/** Negative: strict priority. */
 	private final long starvationNanos;
 
+	/**
+	 * Whether ready times are read from the clock: for the metrics or the starvation
+	 * guard. Without either, the clock is read only for delays, and the ages of
+	 * {@link #readyLevels()} and {@link #stats()} read zero.
+	 */
+	private final boolean timed;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	/** Consumers wait on it: an entry ready, an earlier due time, a wake-up, shutdown. */
@@ -69,7 +84,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
 	private final Condition drained = this.lock.newCondition();
 
-	private final Map<T, Entry<T>> entries = new HashMap<>();
+	private final ItemTable<T, Entry<T>> entries = new ItemTable<>();
 
 	private final TreeMap<Integer, Bucket<T>> levels = new TreeMap<>();
 
@@ -105,6 +120,12 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		this.metrics = metrics;
 		this.limiter = limiter;
 		this.starvationNanos = starvationNanos;
+		this.timed = metrics != WorkQueueMetrics.NOOP || starvationNanos >= 0;
+	}
+
+	/** The clock's reading when the queue is timed or delays wait, else 0. */
+	private long now() {
+		return (this.timed || !this.waiting.isEmpty()) ? this.clock.nanoTime() : 0;
 	}
 
 	@Override
@@ -117,7 +138,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			if (this.shuttingDown) {
 				return;
 			}
-			added = add(entry(item), priority, this.clock.nanoTime());
+			added = add(entry(item), priority, now());
 		}
 		finally {
 			this.lock.unlock();
@@ -180,7 +201,12 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	 * The item's entry, a new one (in no structure yet) if it has none. Under the lock.
 	 */
 	private Entry<T> entry(T item) {
-		return this.entries.computeIfAbsent(item, Entry::new);
+		Entry<T> entry = this.entries.get(item);
+		if (entry == null) {
+			entry = new Entry<>(item);
+			this.entries.putIfAbsent(entry);
+		}
+		return entry;
 	}
 
 	/**
@@ -285,7 +311,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 		entry.levelPrev = null;
 		entry.levelNext = null;
-		if (--level.size == 0) {
+		if (--level.size == 0 && this.levels.size() > KEPT_LEVELS) {
 			this.levels.remove(entry.priority);
 		}
 	}
@@ -309,13 +335,39 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
 	@Override
 	public Prioritized<T> getWithPriority() throws InterruptedException {
-		return take(false, 0, NOT_WAKEABLE);
+		return prioritized(take(false, 0, NOT_WAKEABLE));
 	}
 
 	@Override
 	public Prioritized<T> pollWithPriority(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return take(true, Nanos.of(timeout), NOT_WAKEABLE);
+		return prioritized(take(true, Nanos.of(timeout), NOT_WAKEABLE));
+	}
+
+	/**
+	 * Without the record of {@link #getWithPriority()}: nothing allocated per hand-out.
+	 */
+	@Override
+	public T get() throws InterruptedException {
+		return itemOf(take(false, 0, NOT_WAKEABLE));
+	}
+
+	@Override
+	public T poll(Duration timeout) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		return itemOf(take(true, Nanos.of(timeout), NOT_WAKEABLE));
+	}
+
+	private static <T> T itemOf(Entry<T> taken) {
+		return (taken != null) ? taken.item : null;
+	}
+
+	/**
+	 * The taken entry with the priority it was handed out with. Read by the taker after
+	 * the lock: only its own {@code done} changes that priority again.
+	 */
+	private static <T> Prioritized<T> prioritized(Entry<T> taken) {
+		return (taken != null) ? new Prioritized<>(taken.item, taken.handedOutPriority) : null;
 	}
 
 	@Override
@@ -326,14 +378,13 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	@Override
 	public T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		Prioritized<T> next = take(true, Nanos.of(timeout), epoch);
-		return (next != null) ? next.item() : null;
+		return itemOf(take(true, Nanos.of(timeout), epoch));
 	}
 
 	@Override
 	public Prioritized<T> pollWithPriorityUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return take(true, Nanos.of(timeout), epoch);
+		return prioritized(take(true, Nanos.of(timeout), epoch));
 	}
 
 	@Override
@@ -348,15 +399,15 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 	}
 
-	private Prioritized<T> take(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
+	private Entry<T> take(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
 		Entry<T> taken;
 		long nowNanos;
 		int added = 0;
 		this.lock.lock();
 		try {
-			long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : Long.MAX_VALUE;
+			long deadlineNanos = Long.MAX_VALUE;
 			while (true) {
-				nowNanos = this.clock.nanoTime();
+				nowNanos = now();
 				added += moveDue(nowNanos);
 				if (epoch != NOT_WAKEABLE && epoch != this.pollEpoch) {
 					passOn();
@@ -367,8 +418,18 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 					passOn();
 					break;
 				}
-				if (this.shuttingDown || nowNanos >= deadlineNanos) {
+				if (this.shuttingDown || (bounded && timeoutNanos <= 0)) {
 					return null;
+				}
+				if (bounded) {
+					// The clock is read for a deadline only once this consumer must wait.
+					long readingNanos = this.clock.nanoTime();
+					if (deadlineNanos == Long.MAX_VALUE) {
+						deadlineNanos = Nanos.add(readingNanos, timeoutNanos);
+					}
+					else if (readingNanos >= deadlineNanos) {
+						return null;
+					}
 				}
 				long untilNanos = this.waiting.isEmpty() ? deadlineNanos
 						: Math.min(deadlineNanos, this.waiting.first().dueNanos);
@@ -391,7 +452,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			reportAdds(added);
 		}
 		this.metrics.handedOut(nowNanos - taken.queuedNanos);
-		return new Prioritized<>(taken.item, taken.handedOutPriority);
+		return taken;
 	}
 
 	/** Another ready entry for another waiting consumer. Under the lock. */
@@ -418,6 +479,11 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		return added;
 	}
 
+	/** How long an entry has been ready; 0 on a queue that reads no ready times. */
+	private long readyFor(Entry<T> entry, long nowNanos) {
+		return this.timed ? nowNanos - entry.readyNanos : 0;
+	}
+
 	/** Tells the hook of adds made while moving due entries. Without the lock. */
 	private void reportAdds(int added) {
 		for (int i = 0; i < added; i++) {
@@ -430,7 +496,11 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		Entry<T> entry = this.oldest;
 		boolean starving = this.starvationNanos >= 0 && nowNanos - entry.readyNanos > this.starvationNanos;
 		if (!starving) {
-			entry = this.levels.lastEntry().getValue().head;
+			Map.Entry<Integer, Bucket<T>> highest = this.levels.lastEntry();
+			while (highest.getValue().size == 0) {
+				highest = this.levels.lowerEntry(highest.getKey());
+			}
+			entry = highest.getValue().head;
 		}
 		unlinkFromLevel(entry);
 		unlinkFromOrder(entry);
@@ -453,7 +523,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			if (entry == null || !entry.processing) {
 				return;
 			}
-			long nowNanos = this.clock.nanoTime();
+			long nowNanos = now();
 			workNanos = nowNanos - entry.startedNanos;
 			entry.processing = false;
 			this.processing--;
@@ -463,7 +533,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 				makeReady(entry, entry.dirtyPriority, nowNanos);
 			}
 			else if (!entry.waits) {
-				this.entries.remove(item);
+				this.entries.remove(entry);
 			}
 			if (this.processing == 0) {
 				this.drained.signalAll();
@@ -480,7 +550,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		int added = 0;
 		this.lock.lock();
 		try {
-			added = moveDue(this.clock.nanoTime());
+			added = moveDue(now());
 			return this.ready;
 		}
 		finally {
@@ -525,7 +595,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		for (Entry<T> entry : this.waiting) {
 			entry.waits = false;
 			if (!entry.ready && !entry.processing) {
-				this.entries.remove(entry.item);
+				this.entries.remove(entry);
 			}
 		}
 		this.waiting.clear();
@@ -555,15 +625,16 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		try {
 			long nowNanos = this.clock.nanoTime();
 			added = moveDue(nowNanos);
-			long unfinished = 0;
-			long longest = 0;
-			for (Entry<T> entry : this.entries.values()) {
+			long[] unfinishedAndLongest = new long[2];
+			this.entries.forEach((entry) -> {
 				if (entry.processing) {
-					unfinished += nowNanos - entry.startedNanos;
-					longest = Math.max(longest, nowNanos - entry.startedNanos);
+					unfinishedAndLongest[0] += nowNanos - entry.startedNanos;
+					unfinishedAndLongest[1] = Math.max(unfinishedAndLongest[1], nowNanos - entry.startedNanos);
 				}
-			}
-			long oldestReady = (this.oldest != null) ? nowNanos - this.oldest.readyNanos : 0;
+			});
+			long unfinished = unfinishedAndLongest[0];
+			long longest = unfinishedAndLongest[1];
+			long oldestReady = (this.oldest != null) ? readyFor(this.oldest, nowNanos) : 0;
 			return new WorkQueueStats(this.ready, this.processing, this.waiting.size(), this.retries, oldestReady,
 					unfinished, longest, this.dirty);
 		}
@@ -586,14 +657,17 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			long nowNanos = this.clock.nanoTime();
 			added = moveDue(nowNanos);
 			Map<Integer, Long> oldestByPriority = new HashMap<>();
+			long nonEmpty = this.levels.values().stream().filter((level) -> level.size > 0).count();
 			for (Entry<T> entry = this.oldest; entry != null
-					&& oldestByPriority.size() < this.levels.size(); entry = entry.orderNext) {
-				oldestByPriority.putIfAbsent(entry.priority, nowNanos - entry.readyNanos);
+					&& oldestByPriority.size() < nonEmpty; entry = entry.orderNext) {
+				oldestByPriority.putIfAbsent(entry.priority, readyFor(entry, nowNanos));
 			}
-			List<Level> levels = new ArrayList<>(this.levels.size());
-			this.levels.descendingMap()
-				.forEach((priority, level) -> levels
-					.add(new Level(priority, level.size, oldestByPriority.get(priority))));
+			List<Level> levels = new ArrayList<>();
+			this.levels.descendingMap().forEach((priority, level) -> {
+				if (level.size > 0) {
+					levels.add(new Level(priority, level.size, oldestByPriority.get(priority)));
+				}
+			});
 			return levels;
 		}
 		finally {
@@ -625,9 +699,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	 *
 	 * @param <T> the item type
 	 */
-	private static final class Entry<T> {
-
-		final T item;
+	private static final class Entry<T> extends KeyedEntry<T> {
 
 		boolean ready;
 
@@ -665,7 +737,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		Entry<T> orderNext;
 
 		Entry(T item) {
-			this.item = item;
+			super(item);
 		}
 
 	}
