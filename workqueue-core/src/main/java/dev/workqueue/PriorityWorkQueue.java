@@ -27,8 +27,9 @@ import dev.workqueue.time.Nanos;
  * order they became ready, whose head is the item ready longest, for the starvation
  * guard. Both are intrusive, so lining an entry up, raising its priority or taking it
  * allocates nothing and costs O(log levels).</li>
- * <li><b>Waiting</b> entries (a delay pending) sit in a {@link TreeSet} by due time, with
- * the earliest due and the highest priority of their adds.</li>
+ * <li><b>Waiting</b> entries (a delay pending) have a {@link Wait}, in a {@link TreeSet}
+ * by due time, with the earliest due and the highest priority of their delayed adds; only
+ * delayed items allocate one.</li>
  * <li><b>Processing</b> entries are only flagged, with the priority of their dirty
  * adds.</li>
  * </ul>
@@ -56,8 +57,8 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	/** The epoch of a plain get or poll, which {@link #wakePolls()} does not end. */
 	private static final long NOT_WAKEABLE = Long.MIN_VALUE;
 
-	private static final Comparator<Entry<?>> BY_DUE = Comparator.<Entry<?>>comparingLong((entry) -> entry.dueNanos)
-		.thenComparingLong((entry) -> entry.waitOrder);
+	private static final Comparator<Wait<?>> BY_DUE = Comparator.<Wait<?>>comparingLong((wait) -> wait.dueNanos)
+		.thenComparingLong((wait) -> wait.order);
 
 	private final String name;
 
@@ -88,7 +89,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
 	private final TreeMap<Integer, Bucket<T>> levels = new TreeMap<>();
 
-	private final TreeSet<Entry<T>> waiting = new TreeSet<>(BY_DUE);
+	private final TreeSet<Wait<T>> waiting = new TreeSet<>(BY_DUE);
 
 	/** The ready entry ready longest, and the one ready last. */
 	private Entry<T> oldest;
@@ -235,27 +236,28 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			return false;
 		}
 		entry.queuedNanos = nowNanos;
-		makeReady(entry, entry.waits ? Math.max(priority, entry.duePriority) : priority, nowNanos);
+		makeReady(entry, (entry.wait != null) ? Math.max(priority, entry.wait.priority) : priority, nowNanos);
 		return true;
 	}
 
 	/** Keeps the earlier due time and the higher priority. Under the lock. */
 	private void wait(Entry<T> entry, long dueNanos, int priority) {
-		if (entry.waits) {
-			entry.duePriority = Math.max(entry.duePriority, priority);
-			if (dueNanos >= entry.dueNanos) {
+		Wait<T> wait = entry.wait;
+		if (wait != null) {
+			wait.priority = Math.max(wait.priority, priority);
+			if (dueNanos >= wait.dueNanos) {
 				return;
 			}
-			this.waiting.remove(entry);
+			this.waiting.remove(wait);
 		}
 		else {
-			entry.waits = true;
-			entry.duePriority = priority;
+			wait = new Wait<>(entry, priority);
+			entry.wait = wait;
 		}
-		entry.dueNanos = dueNanos;
-		entry.waitOrder = this.waitOrders++;
-		this.waiting.add(entry);
-		if (this.waiting.first() == entry && this.waitingConsumers > 0) {
+		wait.dueNanos = dueNanos;
+		wait.order = this.waitOrders++;
+		this.waiting.add(wait);
+		if (this.waiting.first() == wait && this.waitingConsumers > 0) {
 			// An earlier due time: every waiting consumer waits for it now.
 			this.changed.signalAll();
 		}
@@ -367,7 +369,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	 * the lock: only its own {@code done} changes that priority again.
 	 */
 	private static <T> Prioritized<T> prioritized(Entry<T> taken) {
-		return (taken != null) ? new Prioritized<>(taken.item, taken.handedOutPriority) : null;
+		return (taken != null) ? new Prioritized<>(taken.item, taken.priority) : null;
 	}
 
 	@Override
@@ -468,11 +470,11 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	 */
 	private int moveDue(long nowNanos) {
 		int added = 0;
-		Entry<T> first;
+		Wait<T> first;
 		while (!this.waiting.isEmpty() && (first = this.waiting.first()).dueNanos <= nowNanos) {
 			this.waiting.pollFirst();
-			first.waits = false;
-			if (add(first, first.duePriority, nowNanos)) {
+			first.entry.wait = null;
+			if (add(first.entry, first.priority, nowNanos)) {
 				added++;
 			}
 		}
@@ -496,17 +498,18 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		Entry<T> entry = this.oldest;
 		boolean starving = this.starvationNanos >= 0 && nowNanos - entry.readyNanos > this.starvationNanos;
 		if (!starving) {
-			Map.Entry<Integer, Bucket<T>> highest = this.levels.lastEntry();
-			while (highest.getValue().size == 0) {
-				highest = this.levels.lowerEntry(highest.getKey());
+			// Keys, not entries: TreeMap exports each entry it returns as a new object.
+			Integer highest = this.levels.lastKey();
+			Bucket<T> level;
+			while ((level = this.levels.get(highest)).size == 0) {
+				highest = this.levels.lowerKey(highest);
 			}
-			entry = highest.getValue().head;
+			entry = level.head;
 		}
 		unlinkFromLevel(entry);
 		unlinkFromOrder(entry);
 		entry.ready = false;
 		entry.processing = true;
-		entry.handedOutPriority = entry.priority;
 		entry.startedNanos = nowNanos;
 		this.ready--;
 		this.processing++;
@@ -532,7 +535,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 				this.dirty--;
 				makeReady(entry, entry.dirtyPriority, nowNanos);
 			}
-			else if (!entry.waits) {
+			else if (entry.wait == null) {
 				this.entries.remove(entry);
 			}
 			if (this.processing == 0) {
@@ -592,8 +595,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	/** Stops taking adds and drops the waiting entries. Under the lock. */
 	private void beginShutdown() {
 		this.shuttingDown = true;
-		for (Entry<T> entry : this.waiting) {
-			entry.waits = false;
+		for (Wait<T> wait : this.waiting) {
+			Entry<T> entry = wait.entry;
+			entry.wait = null;
 			if (!entry.ready && !entry.processing) {
 				this.entries.remove(entry);
 			}
@@ -707,16 +711,12 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
 		boolean dirty;
 
-		boolean waits;
-
-		/** While ready: its level. */
+		/**
+		 * While ready, its level; while processing, the priority it was handed out with.
+		 */
 		int priority;
 
-		int handedOutPriority;
-
 		int dirtyPriority;
-
-		int duePriority;
 
 		long readyNanos;
 
@@ -724,9 +724,8 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
 		long startedNanos;
 
-		long dueNanos;
-
-		long waitOrder;
+		/** Its pending delay, or {@code null}. */
+		Wait<T> wait;
 
 		Entry<T> levelPrev;
 
@@ -738,6 +737,30 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
 		Entry(T item) {
 			super(item);
+		}
+
+	}
+
+	/**
+	 * The pending delay of an entry: the earliest due time and the highest priority of
+	 * its delayed adds. A separate object, so that only delayed items pay for it.
+	 *
+	 * @param <T> the item type
+	 */
+	private static final class Wait<T> {
+
+		final Entry<T> entry;
+
+		int priority;
+
+		long dueNanos;
+
+		/** Orders equal due times, as they were set. */
+		long order;
+
+		Wait(Entry<T> entry, int priority) {
+			this.entry = entry;
+			this.priority = priority;
 		}
 
 	}
