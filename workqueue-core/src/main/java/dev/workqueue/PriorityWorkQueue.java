@@ -91,6 +91,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 
 	private final TreeSet<Wait<T>> waiting = new TreeSet<>(BY_DUE);
 
+	/** The highest level with ready entries, or {@code null} when none is ready. */
+	private Bucket<T> highest;
+
 	/** The ready entry ready longest, and the one ready last. */
 	private Entry<T> oldest;
 
@@ -284,7 +287,8 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	}
 
 	private void linkToLevel(Entry<T> entry) {
-		Bucket<T> level = this.levels.computeIfAbsent(entry.priority, (priority) -> new Bucket<>());
+		Bucket<T> level = this.levels.computeIfAbsent(entry.priority, Bucket::new);
+		entry.level = level;
 		entry.levelPrev = level.tail;
 		entry.levelNext = null;
 		if (level.tail != null) {
@@ -295,10 +299,13 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 		level.tail = entry;
 		level.size++;
+		if (this.highest == null || level.priority > this.highest.priority) {
+			this.highest = level;
+		}
 	}
 
 	private void unlinkFromLevel(Entry<T> entry) {
-		Bucket<T> level = this.levels.get(entry.priority);
+		Bucket<T> level = entry.level;
 		if (entry.levelPrev != null) {
 			entry.levelPrev.levelNext = entry.levelNext;
 		}
@@ -313,9 +320,30 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 		entry.levelPrev = null;
 		entry.levelNext = null;
-		if (--level.size == 0 && this.levels.size() > KEPT_LEVELS) {
-			this.levels.remove(entry.priority);
+		entry.level = null;
+		if (--level.size > 0) {
+			return;
 		}
+		if (level == this.highest) {
+			this.highest = nextNonEmptyBelow(level.priority);
+		}
+		if (this.levels.size() > KEPT_LEVELS) {
+			this.levels.remove(level.priority);
+		}
+	}
+
+	/**
+	 * The highest level with ready entries below {@code priority}, or {@code null}. By
+	 * key: TreeMap exports each entry it returns as a new object.
+	 */
+	private Bucket<T> nextNonEmptyBelow(int priority) {
+		for (Integer key = this.levels.lowerKey(priority); key != null; key = this.levels.lowerKey(key)) {
+			Bucket<T> level = this.levels.get(key);
+			if (level.size > 0) {
+				return level;
+			}
+		}
+		return null;
 	}
 
 	private void unlinkFromOrder(Entry<T> entry) {
@@ -498,13 +526,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		Entry<T> entry = this.oldest;
 		boolean starving = this.starvationNanos >= 0 && nowNanos - entry.readyNanos > this.starvationNanos;
 		if (!starving) {
-			// Keys, not entries: TreeMap exports each entry it returns as a new object.
-			Integer highest = this.levels.lastKey();
-			Bucket<T> level;
-			while ((level = this.levels.get(highest)).size == 0) {
-				highest = this.levels.lowerKey(highest);
-			}
-			entry = level.head;
+			entry = this.highest.head;
 		}
 		unlinkFromLevel(entry);
 		unlinkFromOrder(entry);
@@ -727,6 +749,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		/** Its pending delay, or {@code null}. */
 		Wait<T> wait;
 
+		/** While ready, its level. */
+		Bucket<T> level;
+
 		Entry<T> levelPrev;
 
 		Entry<T> levelNext;
@@ -772,11 +797,17 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	 */
 	private static final class Bucket<T> {
 
+		final int priority;
+
 		Entry<T> head;
 
 		Entry<T> tail;
 
 		int size;
+
+		Bucket(int priority) {
+			this.priority = priority;
+		}
 
 	}
 
