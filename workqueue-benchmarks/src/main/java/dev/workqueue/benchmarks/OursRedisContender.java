@@ -6,7 +6,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.redis.ItemCodec;
 import dev.workqueue.redis.RedisWorkQueues;
 
@@ -16,7 +18,7 @@ import dev.workqueue.redis.RedisWorkQueues;
  * the Redis server's clock. Each item gets a lease when handed out and is deduplicated
  * while it waits: work Redisson does not do.
  */
-final class OursRedisContender implements RedisContender {
+class OursRedisContender implements RedisContender {
 
 	private RedisClient client;
 
@@ -34,6 +36,33 @@ final class OursRedisContender implements RedisContender {
 		return new OursQueue(RedisWorkQueues.builder(this.client, ItemCodec.strings()).name(name).buildQueue(), null);
 	}
 
+	/**
+	 * Our priority queue instead of the plain one (issue 21): each item at one of eight
+	 * priorities, from its hash, with the default controller limiter.
+	 */
+	static final class Priority extends OursRedisContender {
+
+		@Override
+		public Queue queue(String name) {
+			PriorityQueue<String> queue = RedisWorkQueues.builder(client(), ItemCodec.strings())
+				.name(name)
+				.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter());
+			return new OursQueue(queue, queue) {
+
+				@Override
+				public void add(String item) {
+					queue.add(item, item.hashCode() & 7);
+				}
+
+			};
+		}
+
+	}
+
+	RedisClient client() {
+		return this.client;
+	}
+
 	@Override
 	public Queue delayingQueue(String name) {
 		DelayingQueue<String> queue = RedisWorkQueues.builder(this.client, ItemCodec.strings())
@@ -49,7 +78,7 @@ final class OursRedisContender implements RedisContender {
 		}
 	}
 
-	private static final class OursQueue implements Queue {
+	private static class OursQueue implements Queue {
 
 		private final WorkQueue<String> queue;
 

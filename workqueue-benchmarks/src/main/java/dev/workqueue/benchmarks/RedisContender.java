@@ -15,12 +15,14 @@ interface RedisContender extends AutoCloseable {
 
 	/**
 	 * Returns a new, unconnected side.
-	 * @param name {@code ours} or {@code redisson}
+	 * @param name {@code ours}, {@code ours-priority} (our priority queue, each item at
+	 * one of eight priorities) or {@code redisson}
 	 * @return the side
 	 */
 	static RedisContender named(String name) {
 		String className = switch (name) {
 			case "ours" -> "dev.workqueue.benchmarks.OursRedisContender";
+			case "ours-priority" -> "dev.workqueue.benchmarks.OursRedisContender$Priority";
 			case "redisson" -> "dev.workqueue.benchmarks.RedissonContender";
 			default -> throw new IllegalArgumentException("no Redis contender named '" + name + "'");
 		};

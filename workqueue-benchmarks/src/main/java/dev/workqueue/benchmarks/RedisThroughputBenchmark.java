@@ -61,6 +61,12 @@ public class RedisThroughputBenchmark {
 
 	@Benchmark
 	@OperationsPerInvocation(BATCH)
+	public void endToEnd_oursPriority(OursPriority pipeline) throws InterruptedException {
+		pipeline.awaitBatch();
+	}
+
+	@Benchmark
+	@OperationsPerInvocation(BATCH)
 	public void endToEnd_redisson(Redisson pipeline) throws InterruptedException {
 		pipeline.awaitBatch();
 	}
@@ -179,6 +185,17 @@ public class RedisThroughputBenchmark {
 		@Override
 		String contenderName() {
 			return "ours";
+		}
+
+	}
+
+	/** Our priority queue (issue 21: at least 0.8 times the plain queue's rate). */
+	@State(Scope.Benchmark)
+	public static class OursPriority extends Pipeline {
+
+		@Override
+		String contenderName() {
+			return "ours-priority";
 		}
 
 	}
