@@ -44,4 +44,10 @@ redis.call('HSET', KEYS[10], 'h' .. item, priority)
 redis.call('HDEL', KEYS[2], item)
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), item)
 redis.call('HSET', KEYS[4], item, ARGV[4])
-return {item, math.max(0, now - queued_at), redis.call('ZCARD', KEYS[8]), priority}
+local left = redis.call('ZCARD', KEYS[8])
+if left == 0 then
+  -- No number is in use: the next item ready starts them again (and a drained queue
+  -- leaves no key behind).
+  redis.call('HDEL', KEYS[10], '#')
+end
+return {item, math.max(0, now - queued_at), left, priority}
