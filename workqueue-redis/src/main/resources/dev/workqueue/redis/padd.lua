@@ -9,7 +9,10 @@ local priority = tonumber(ARGV[4])
 if redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1 then
   return add_dirty(ARGV[3], priority, now_us())
 end
-check(2, 8, 9)
-local lined_up = add_ready(ARGV[3], priority, now_us())
-notify_if_none_was_ready(lined_up / 2)
-return lined_up
+local ready_before = redis.call('ZCARD', KEYS[8])
+check(2, 9)
+local added = add_ready(ARGV[3], priority, now_us())
+if added == 2 and ready_before == 0 then
+  notify('r')
+end
+return added

@@ -128,7 +128,8 @@ end
 -- priority and that of its wait, if it waits (the wait stays, as client-go's). Returns 0
 -- (duplicate) or 2 (queued).
 local function add_ready(item, priority, now)
-  local numbers = redis.call('HGET', KEYS[10], 'r' .. item)
+  local fields = redis.call('HMGET', KEYS[10], 'r' .. item, 'w' .. item)
+  local numbers = fields[1]
   if numbers then
     local member = string.sub(numbers, 1, 19) .. ':' .. item
     if priority > 0 - tonumber(redis.call('ZSCORE', KEYS[8], member)) then
@@ -137,7 +138,7 @@ local function add_ready(item, priority, now)
     end
     return 0
   end
-  priority = math.max(priority, tonumber(redis.call('HGET', KEYS[10], 'w' .. item) or priority))
+  priority = math.max(priority, tonumber(fields[2] or priority))
   line_up(item, priority, now, nil)
   redis.call('HSETNX', KEYS[2], item, now)
   return 2
@@ -175,7 +176,8 @@ local function wait_with(item, ready, priority)
   return redis.call('ZRANGE', KEYS[5], 0, 0)[1] == item
 end
 
--- Wakes the consumers of every instance if the ready set holds just what was lined up.
+-- Wakes the consumers of every instance if the ready set holds just what was lined up:
+-- a consumer sleeps only after finding it empty (see notify_if_was_empty).
 local function notify_if_none_was_ready(lined_up)
   if lined_up > 0 and redis.call('ZCARD', KEYS[8]) == lined_up then
     notify('r')
