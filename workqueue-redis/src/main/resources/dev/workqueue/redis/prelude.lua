@@ -183,3 +183,52 @@ local function notify_if_none_was_ready(lined_up)
     notify('r')
   end
 end
+
+-- The tick of either layout (see tick.lua): moves due waiting items with queue_due(item,
+-- now) and hands the items whose lease expired back with queue_expired(item, now), at
+-- most ARGV[3] of each (each returns true if it queued the item); keeps the reporter
+-- role; wakes the consumers with notify_queued(queued); counts the ready items with
+-- count_ready().
+local function run_tick(queue_due, queue_expired, notify_queued, count_ready)
+  local now = now_us()
+  local batch = tonumber(ARGV[3])
+  local queued = 0
+  local moved = 0
+  local reaped = 0
+  local next_due = until_first(KEYS[5], now)
+  if next_due == 0 then
+    local due = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, batch)
+    for _, item in ipairs(due) do
+      redis.call('ZREM', KEYS[5], item)
+      if queue_due(item, now) then
+        queued = queued + 1
+      end
+    end
+    moved = #due
+    next_due = until_first(KEYS[5], now)
+  end
+  local next_expiry = until_first(KEYS[3], now)
+  if next_expiry == 0 then
+    local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, batch)
+    for _, item in ipairs(expired) do
+      redis.call('ZREM', KEYS[3], item)
+      redis.call('HDEL', KEYS[4], item)
+      if queue_expired(item, now) then
+        queued = queued + 1
+      end
+    end
+    reaped = #expired
+    next_expiry = until_first(KEYS[3], now)
+  end
+  local reporter = 0
+  local holder = redis.call('GET', KEYS[7])
+  if not holder then
+    redis.call('SET', KEYS[7], ARGV[4], 'PX', ARGV[5])
+    reporter = 1
+  elseif holder == ARGV[4] then
+    redis.call('PEXPIRE', KEYS[7], ARGV[5])
+    reporter = 1
+  end
+  notify_queued(queued)
+  return {moved, reaped, next_due, next_expiry, count_ready(), reporter}
+end
