@@ -54,6 +54,12 @@ import dev.workqueue.time.Clock;
  * Redis refuses a script before it starts when out of memory, so nothing is ever
  * half-written. Huge delays are clamped to 142 years.</li>
  * </ul>
+ * <b>Priority queues</b> ({@link Builder#buildPriorityQueue}) keep
+ * {@link PriorityQueue}'s rules across the instances, with the same leases, fencing and
+ * shutdown: their ready items are a sorted set ordered exactly by priority, then by the
+ * order they became ready, and {@code get} replies with the priority. A plain queue and a
+ * priority queue must not share a prefix and name.
+ * <p>
  * The queue behind each one built implements {@link SharedQueue} (find it with
  * {@link dev.workqueue.SharedWorkQueue#of}). What survives what: everything is in Redis,
  * so a restart of any or every instance loses nothing; a restart of Redis keeps what its
@@ -217,7 +223,10 @@ public final class RedisWorkQueues {
 		}
 
 		/**
-		 * Sets the starvation guard of priority queues (default: none, strict priority).
+		 * Sets the starvation guard of priority queues (default: none, strict priority):
+		 * an item ready longer than this is handed out before every item ready for less.
+		 * It is the handle's: each {@code get} applies the timeout of the handle that
+		 * calls it, so the instances sharing a queue should set the same.
 		 * @param timeout the timeout, zero or positive
 		 * @return this builder
 		 * @throws IllegalArgumentException if {@code timeout} is negative
