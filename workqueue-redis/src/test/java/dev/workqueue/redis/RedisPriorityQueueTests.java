@@ -236,4 +236,55 @@ class RedisPriorityQueueTests {
 		assertThat(queue.stats().depth()).isEqualTo(1);
 	}
 
+	@Test
+	void aWaitThatComesDueWhileTheItemIsHeldMakesItDirtyWithThePriorityOfTheWait() throws Exception {
+		PriorityQueue<String> a = instance();
+		PriorityQueue<String> b = instance();
+		a.add("x", 1);
+		a.add("y", 3);
+		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("y", 3));
+		b.addAfter("y", Duration.ofSeconds(1), 8);
+		b.addAfter("y", Duration.ofSeconds(2), 2);
+		this.clock.step(Duration.ofSeconds(1));
+		await().atMost(SOON).until(() -> b.stats().waiting() == 0);
+		assertThat(b.stats().addedWhileProcessing()).isOne();
+		a.done("y");
+		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 8));
+		b.done("y");
+		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 1));
+		b.done("x");
+	}
+
+	@Test
+	void anExpiredLeaseOfAnItemAddedWhileHeldComesBackWithTheHigherPriority() throws Exception {
+		PriorityQueue<String> a = instance();
+		PriorityQueue<String> b = instance();
+		a.add("x", 2);
+		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("x", 2));
+		b.add("x", 5);
+		expireLease("x");
+		handle(b).wakeTimer();
+		await().atMost(SOON).until(() -> b.size() == 1);
+		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 5));
+		a.done("x");
+		b.done("x");
+		assertThat(b.pollWithPriority(Duration.ZERO)).as("handed out once more, not twice").isNull();
+		assertThat(this.redis.redis().exists(key("priorities"), key("dirty"), key("leases"))).isZero();
+	}
+
+	@Test
+	void readyLevelsAndStatsTellHowLongItemsHaveBeenReady() throws Exception {
+		PriorityQueue<String> a = instance();
+		PriorityQueue<String> b = instance();
+		a.add("old", 1);
+		this.clock.step(Duration.ofSeconds(2));
+		b.add("new", 1);
+		b.add("top", 9);
+		this.clock.step(Duration.ofSeconds(1));
+		assertThat(a.readyLevels()).containsExactly(new PriorityQueue.Level(9, 1, 1_000_000_000L),
+				new PriorityQueue.Level(1, 2, 3_000_000_000L));
+		assertThat(b.stats().headQueuedNanos()).as("the item ready longest").isEqualTo(3_000_000_000L);
+		assertThat(b.stats().depth()).isEqualTo(3);
+	}
+
 }
