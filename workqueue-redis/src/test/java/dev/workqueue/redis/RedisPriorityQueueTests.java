@@ -287,4 +287,26 @@ class RedisPriorityQueueTests {
 		assertThat(b.stats().depth()).isEqualTo(3);
 	}
 
+	@Test
+	void aKeyOfAnotherTypeFailsAnOperationBeforeItWritesAnything() throws Exception {
+		PriorityQueue<String> queue = instance();
+		RedisCommands<String, String> redis = this.redis.redis();
+		for (String part : List.of("since", "dirty", "ready")) {
+			redis.set(key(part), "someone else's");
+			assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> queue.add("x", 1))
+				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(RedisQueueException.Reason.WRONG_TYPE))
+				.withMessageContaining(key(part));
+			redis.del(key(part));
+			assertThat(redis.exists(key("ready"), key("since"), key("dirty"), key("priorities"))).as(part).isZero();
+		}
+		queue.add("x", 1);
+		assertThat(queue.getWithPriority()).isEqualTo(new Prioritized<>("x", 1));
+		redis.set(key("since"), "someone else's");
+		queue.add("x", 3);
+		assertThat(redis.hget(key("priorities"), "dx")).as("dirty while held: since is not written").isEqualTo("3");
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> queue.done("x"));
+		assertThat(redis.hget(key("leases"), "x")).as("the failed done wrote nothing").isNotNull();
+		redis.del(key("since"));
+	}
+
 }
