@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -52,10 +53,13 @@ final class ItemTaker<T> {
 
 	private final String leaseMicros;
 
+	/** The starvation timeout in µs of a priority queue's get, -1 for none. */
+	private final String starvationMicros;
+
 	private final LongAdder deadLettered = new LongAdder();
 
 	ItemTaker(RedisWorkQueue<T> queue, ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, ReadySignal signal,
-			Lifecycle lifecycle, Clock clock, Duration lease) {
+			Lifecycle lifecycle, Clock clock, Duration lease, Duration starvationTimeout) {
 		this.queue = queue;
 		this.codec = codec;
 		this.scripts = scripts;
@@ -64,15 +68,17 @@ final class ItemTaker<T> {
 		this.lifecycle = lifecycle;
 		this.clock = clock;
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
+		this.starvationMicros = (starvationTimeout != null) ? Long.toString(Nanos.of(starvationTimeout) / 1000) : "-1";
 	}
 
 	/**
 	 * Takes the next item, waiting for one at most {@code timeoutNanos} when
 	 * {@code bounded}, and only until a wake-up when {@code pollEpoch} is not
 	 * {@link #NOT_WAKEABLE}.
-	 * @return the item, or {@code null} on timeout, wake-up, or once shut down
+	 * @return the item with the priority it is handed out with (0 on a plain queue), or
+	 * {@code null} on timeout, wake-up, or once shut down
 	 */
-	T take(boolean bounded, long timeoutNanos, long pollEpoch) throws InterruptedException {
+	Prioritized<T> take(boolean bounded, long timeoutNanos, long pollEpoch) throws InterruptedException {
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
 		// Whether this consumer took a notice and has not looked since: if it leaves
@@ -102,7 +108,7 @@ final class ItemTaker<T> {
 						owesNotice = false;
 						if (leased != NONE) {
 							@SuppressWarnings("unchecked")
-							T item = (T) leased;
+							Prioritized<T> item = (Prioritized<T>) leased;
 							if (item != null) {
 								return item;
 							}
@@ -133,12 +139,16 @@ final class ItemTaker<T> {
 	}
 
 	/**
-	 * Leases the next ready item: the item to hand out, {@code null} to look again (the
-	 * item was parked or dead-lettered), or {@link #NONE} when none is ready.
+	 * Leases the next ready item: the item to hand out, with its priority, {@code null}
+	 * to look again (the item was parked or dead-lettered), or {@link #NONE} when none is
+	 * ready.
 	 */
 	private Object lease() throws InterruptedException {
 		String token = this.book.newToken();
-		CompletableFuture<List<Object>> answer = this.scripts.send(LuaScript.GET, this.leaseMicros, token);
+		QueueLayout layout = this.scripts.layout();
+		CompletableFuture<List<Object>> answer = (layout == QueueLayout.PRIORITY)
+				? this.scripts.send(layout.get, this.leaseMicros, token, this.starvationMicros)
+				: this.scripts.send(layout.get, this.leaseMicros, token);
 		List<Object> reply;
 		try {
 			reply = this.scripts.answerInterruptibly(answer);
@@ -182,7 +192,7 @@ final class ItemTaker<T> {
 		}
 		long queuedNanos = (Long) reply.get(1) * 1000;
 		this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
-		return item;
+		return new Prioritized<>(item, (reply.size() > 3) ? (int) (long) (Long) reply.get(3) : 0);
 	}
 
 	/**

@@ -51,6 +51,22 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript RESIGN = queue("resign", ScriptOutputType.INTEGER);
 
+	static final LuaScript PADD = queue("padd", ScriptOutputType.INTEGER);
+
+	static final LuaScript PADD_AFTER = queue("padd_after", ScriptOutputType.INTEGER);
+
+	static final LuaScript PGET = queue("pget", ScriptOutputType.MULTI);
+
+	static final LuaScript PDONE = queue("pdone", ScriptOutputType.INTEGER);
+
+	static final LuaScript PRELEASE = queue("prelease", ScriptOutputType.INTEGER);
+
+	static final LuaScript PTICK = queue("ptick", ScriptOutputType.MULTI);
+
+	static final LuaScript PSTATS = readOnly(queue("pstats", ScriptOutputType.MULTI));
+
+	static final LuaScript PLEVELS = readOnly(queue("plevels", ScriptOutputType.MULTI));
+
 	static final LuaScript FAILURES = standalone("failures", ScriptOutputType.INTEGER);
 
 	static final LuaScript BUCKET = standalone("bucket", ScriptOutputType.INTEGER);
@@ -59,7 +75,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	/** Every script, for the tests that check their headers. */
 	static final List<LuaScript> ALL = List.of(ADD, ADD_AFTER, GET, DONE, RELEASE, RENEW, RECONCILE, TICK, DEAD_LETTER,
-			STATS, CHECK_TYPES, RESIGN, FAILURES, BUCKET, DELETE);
+			STATS, CHECK_TYPES, RESIGN, PADD, PADD_AFTER, PGET, PDONE, PRELEASE, PTICK, PSTATS, PLEVELS, FAILURES,
+			BUCKET, DELETE);
 
 	private static final String SHEBANG = "#!lua\n";
 

@@ -17,10 +17,15 @@ import java.util.Objects;
  * @param dead payloads that could not be decoded, a LIST
  * @param reporter the id of the handle that reports the shared gauges, a STRING that
  * expires unless renewed
+ * @param ready a priority queue's ready items, a ZSET scored by minus the priority whose
+ * members are a ready-order number and the item (see {@code prelude.lua})
+ * @param since a priority queue's ready items by the time they became ready, a ZSET
+ * @param priorities a priority queue's ready-order numbers and the priorities of its
+ * waiting, dirty and held items, a HASH
  * @param channel wake-up notices for the instances (not a key)
  */
 record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String dead,
-		String reporter, String channel) {
+		String reporter, String ready, String since, String priorities, String channel) {
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -64,13 +69,14 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 	static QueueKeys of(String prefix, String name) {
 		return new QueueKeys(key(prefix, name, "queue"), key(prefix, name, "dirty"), key(prefix, name, "processing"),
 				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "dead"),
-				key(prefix, name, "reporter"), key(prefix, name, "events"));
+				key(prefix, name, "reporter"), key(prefix, name, "ready"), key(prefix, name, "since"),
+				key(prefix, name, "priorities"), key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
 		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.dead,
-				this.reporter };
+				this.reporter, this.ready, this.since, this.priorities };
 	}
 
 }

@@ -21,6 +21,8 @@ final class QueueScripts {
 
 	private final QueueKeys keys;
 
+	private final QueueLayout layout;
+
 	private final String[] allKeys;
 
 	private final Clock clock;
@@ -32,10 +34,12 @@ final class QueueScripts {
 	/** Whether the handle gave the link back: later calls borrow it for their time. */
 	private volatile boolean released;
 
-	QueueScripts(RedisLink link, String name, QueueKeys keys, Clock clock, boolean serverTime, Duration timeout) {
+	QueueScripts(RedisLink link, String name, QueueKeys keys, QueueLayout layout, Clock clock, boolean serverTime,
+			Duration timeout) {
 		this.link = link;
 		this.who = "Queue '" + name + "'";
 		this.keys = keys;
+		this.layout = layout;
 		this.allKeys = keys.all();
 		this.clock = clock;
 		this.serverTime = serverTime;
@@ -172,6 +176,11 @@ final class QueueScripts {
 
 	QueueKeys keys() {
 		return this.keys;
+	}
+
+	/** How the queue keeps its ready items: the scripts that change them. */
+	QueueLayout layout() {
+		return this.layout;
 	}
 
 	Duration timeout() {

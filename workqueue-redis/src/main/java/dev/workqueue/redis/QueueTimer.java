@@ -134,7 +134,14 @@ final class QueueTimer implements TimerThread.Job {
 
 	/** Checks the types of the queue's keys and the right to publish its notices. */
 	private void checkTypes() {
-		List<Object> wrong = this.scripts.run(LuaScript.CHECK_TYPES);
+		List<Object> wrong = this.scripts.run(LuaScript.CHECK_TYPES, this.scripts.layout().id);
+		if (wrong.size() > 3) {
+			throw new RedisQueueException(Reason.WRONG_TYPE,
+					this.scripts.who() + " on " + this.scripts.link().server() + ": key " + wrong.get(0) + " holds a "
+							+ wrong.get(1) + ": a queue of the same name keeps its ready" + " items as a "
+							+ wrong.get(3) + " there; a plain queue and a priority queue may not share a name",
+					null);
+		}
 		if (!wrong.isEmpty()) {
 			throw new RedisQueueException(Reason.WRONG_TYPE, this.scripts.who() + " on " + this.scripts.link().server()
 					+ ": key " + wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
@@ -212,7 +219,8 @@ final class QueueTimer implements TimerThread.Job {
 
 	/** One tick at {@code nowNanos}; returns when the next is due, on the clock. */
 	private long tick(long nowNanos) {
-		List<Long> result = this.scripts.run(LuaScript.TICK, Integer.toString(BATCH), this.id, this.reporterMillis);
+		List<Long> result = this.scripts.run(this.scripts.layout().tick, Integer.toString(BATCH), this.id,
+				this.reporterMillis);
 		this.reporter = result.get(5) == 1;
 		long moved = result.get(0);
 		long reaped = result.get(1);
@@ -284,7 +292,7 @@ final class QueueTimer implements TimerThread.Job {
 				}
 			}
 			for (Map.Entry<String, String> orphan : List.copyOf(orphans.entrySet())) {
-				this.scripts.run(LuaScript.RELEASE, orphan.getValue(), orphan.getKey(), "0");
+				this.scripts.run(this.scripts.layout().release, orphan.getValue(), orphan.getKey(), "0");
 				orphans.remove(orphan.getKey());
 			}
 		}

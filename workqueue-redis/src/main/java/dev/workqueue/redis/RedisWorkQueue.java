@@ -2,12 +2,15 @@ package dev.workqueue.redis;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.PriorityQueue;
+import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
@@ -37,10 +40,15 @@ import dev.workqueue.time.Nanos;
  * nothing more, and queued and delayed items stay in Redis for the others. The handle
  * renews what it holds until each item is done or {@linkplain #handBack() handed back},
  * then gives its connections back.
+ * <p>
+ * <b>Layouts.</b> The ready items are a LIST here and a priority-ordered ZSET in the
+ * {@link RedisPriorityQueue} subclass: the {@link QueueLayout} picks the scripts that
+ * change them, and everything else (leases, fencing, parking, orphans, wake-ups,
+ * shutdown) is this class's for both.
  *
  * @param <T> the item type
  */
-final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<T> {
+class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<T> {
 
 	private static final System.Logger logger = System.getLogger(RedisWorkQueue.class.getName());
 
@@ -67,7 +75,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 	private final ItemTaker<T> taker;
 
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, Duration lease,
-			Duration heartbeat, WorkQueueMetrics metrics, String id) {
+			Duration heartbeat, WorkQueueMetrics metrics, String id, Duration starvationTimeout) {
 		this.name = name;
 		this.codec = codec;
 		this.scripts = scripts;
@@ -76,7 +84,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 		this.book = new LeaseBook<>(id);
 		this.signal = new ReadySignal(clock);
 		this.timer = new QueueTimer(scripts, this, this.book, this.lifecycle, this.signal, clock, id, lease, heartbeat);
-		this.taker = new ItemTaker<>(this, codec, scripts, this.book, this.signal, this.lifecycle, clock, lease);
+		this.taker = new ItemTaker<>(this, codec, scripts, this.book, this.signal, this.lifecycle, clock, lease,
+				starvationTimeout);
 	}
 
 	/** Checks the keys and permissions, then starts the handle's timed work. */
@@ -86,12 +95,24 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 
 	@Override
 	public void add(T item) {
+		add(item, 0);
+	}
+
+	/**
+	 * Adds an item with a priority (ignored by the plain layout).
+	 * @param item the item
+	 * @param priority the priority
+	 * @throws IllegalArgumentException if the priority is out of range, before anything
+	 * reaches Redis
+	 */
+	public void add(T item, int priority) {
+		PriorityQueue.checkPriority(priority);
 		String encoded = encode(item);
 		if (!this.lifecycle.enter()) {
 			return;
 		}
 		try {
-			long added = this.scripts.run(LuaScript.ADD, encoded);
+			long added = this.scripts.run(this.scripts.layout().add, withPriority(priority, encoded));
 			if (added > 0) {
 				record(WorkQueueMetrics::added);
 			}
@@ -106,10 +127,24 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 
 	@Override
 	public void addAfter(T item, Duration delay) {
+		addAfter(item, delay, 0);
+	}
+
+	/**
+	 * Adds an item with a priority (ignored by the plain layout) once the delay has
+	 * passed.
+	 * @param item the item
+	 * @param delay the delay
+	 * @param priority the priority
+	 * @throws IllegalArgumentException if the priority is out of range, before anything
+	 * reaches Redis
+	 */
+	public void addAfter(T item, Duration delay, int priority) {
 		Objects.requireNonNull(delay, "delay");
+		PriorityQueue.checkPriority(priority);
 		long delayNanos = Nanos.of(delay);
 		if (delayNanos <= 0) {
-			add(item);
+			add(item, priority);
 		}
 		else {
 			String encoded = encode(item);
@@ -118,8 +153,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 			}
 			try {
 				long nowNanos = this.scripts.now();
-				this.scripts.answer(this.scripts.sendAt(nowNanos, LuaScript.ADD_AFTER,
-						Long.toString(Delays.micros(nowNanos, delayNanos)), encoded));
+				this.scripts.answer(this.scripts.sendAt(nowNanos, this.scripts.layout().addAfter,
+						withPriority(priority, Long.toString(Delays.micros(nowNanos, delayNanos)), encoded)));
 			}
 			catch (RedisQueueException ex) {
 				ignoreIfShutDown(ex);
@@ -146,15 +181,40 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 		return ItemCodecs.encode(this.codec, item);
 	}
 
+	/** The arguments of a script, with the priority last in the priority layout. */
+	private String[] withPriority(int priority, String... args) {
+		if (this.scripts.layout() != QueueLayout.PRIORITY) {
+			return args;
+		}
+		String[] all = Arrays.copyOf(args, args.length + 1);
+		all[args.length] = Integer.toString(priority);
+		return all;
+	}
+
 	@Override
 	public T get() throws InterruptedException {
-		return this.taker.take(false, 0, ItemTaker.NOT_WAKEABLE);
+		return item(takeWithPriority(false, null, ItemTaker.NOT_WAKEABLE));
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
-		Objects.requireNonNull(timeout, "timeout");
-		return this.taker.take(true, Math.max(0, Nanos.of(timeout)), ItemTaker.NOT_WAKEABLE);
+		return item(takeWithPriority(true, timeout, ItemTaker.NOT_WAKEABLE));
+	}
+
+	/**
+	 * Takes the next item with the priority it is handed out with (0 on a plain queue).
+	 * @param bounded whether to wait at most {@code timeout}
+	 * @param timeout how long to wait when bounded
+	 * @param epoch the poll epoch, or {@link ItemTaker#NOT_WAKEABLE}
+	 * @return the item and its priority, or {@code null}
+	 */
+	Prioritized<T> takeWithPriority(boolean bounded, Duration timeout, long epoch) throws InterruptedException {
+		long timeoutNanos = bounded ? Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout"))) : 0;
+		return this.taker.take(bounded, timeoutNanos, epoch);
+	}
+
+	private static <T> T item(Prioritized<T> taken) {
+		return (taken != null) ? taken.item() : null;
 	}
 
 	@Override
@@ -164,8 +224,12 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 
 	@Override
 	public T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
-		Objects.requireNonNull(timeout, "timeout");
-		return this.taker.take(true, Math.max(0, Nanos.of(timeout)), epoch);
+		return item(takeWithPriority(true, timeout, epoch));
+	}
+
+	@Override
+	public Prioritized<T> pollWithPriorityUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
+		return takeWithPriority(true, timeout, epoch);
 	}
 
 	@Override
@@ -192,7 +256,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 			else if (!holding.lost) {
 				// If this fails, the lease is no longer renewed: it runs out and the item
 				// comes back, at least once.
-				this.scripts.run(LuaScript.DONE, holding.lease.encoded(), holding.lease.token());
+				this.scripts.run(this.scripts.layout().done, holding.lease.encoded(), holding.lease.token());
 			}
 		}
 		finally {
@@ -257,7 +321,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 	 */
 	void releaseOrOrphan(String encoded, String token, long delayNanos) {
 		try {
-			this.scripts.run(LuaScript.RELEASE, encoded, token, Delays.micros(delayNanos));
+			this.scripts.run(this.scripts.layout().release, encoded, token, Delays.micros(delayNanos));
 		}
 		catch (RedisQueueException ex) {
 			this.book.orphan(token, encoded);
@@ -280,10 +344,15 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 	}
 
 	/** One read of the shared figures, counted as a call under way. */
-	private List<Long> sharedStats() {
+	List<Long> sharedStats() {
+		return read(this.scripts.layout().stats);
+	}
+
+	/** Runs a read-only script, counted as a call under way. */
+	<R> R read(LuaScript script) {
 		this.lifecycle.enterAlways();
 		try {
-			return this.scripts.run(LuaScript.STATS);
+			return this.scripts.run(script);
 		}
 		finally {
 			this.lifecycle.exit();
@@ -330,8 +399,10 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, Wakeable
 		long[] processing = this.book.processingNanos(this.clock.nanoTime());
 		int ready = (int) (long) shared.get(0);
 		int dirty = (int) (long) shared.get(1);
-		return new WorkQueueStats(ready, (int) (long) shared.get(2), (int) (long) shared.get(3), this.retries.sum(), 0,
-				processing[0], processing[1], dirty - ready);
+		// The priority layout tells how long the oldest ready item has been ready.
+		long oldestReadyNanos = (shared.size() > 5) ? shared.get(5) * 1000 : 0;
+		return new WorkQueueStats(ready, (int) (long) shared.get(2), (int) (long) shared.get(3), this.retries.sum(),
+				oldestReadyNanos, processing[0], processing[1], dirty - ready);
 	}
 
 	@Override

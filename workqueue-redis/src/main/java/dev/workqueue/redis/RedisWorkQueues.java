@@ -54,6 +54,12 @@ import dev.workqueue.time.Clock;
  * Redis refuses a script before it starts when out of memory, so nothing is ever
  * half-written. Huge delays are clamped to 142 years.</li>
  * </ul>
+ * <b>Priority queues</b> ({@link Builder#buildPriorityQueue}) keep
+ * {@link PriorityQueue}'s rules across the instances, with the same leases, fencing and
+ * shutdown: their ready items are a sorted set ordered exactly by priority, then by the
+ * order they became ready, and {@code get} replies with the priority. A plain queue and a
+ * priority queue must not share a prefix and name.
+ * <p>
  * The queue behind each one built implements {@link SharedQueue} (find it with
  * {@link dev.workqueue.SharedWorkQueue#of}). What survives what: everything is in Redis,
  * so a restart of any or every instance loses nothing; a restart of Redis keeps what its
@@ -217,7 +223,10 @@ public final class RedisWorkQueues {
 		}
 
 		/**
-		 * Sets the starvation guard of priority queues (default: none, strict priority).
+		 * Sets the starvation guard of priority queues (default: none, strict priority):
+		 * an item ready longer than this is handed out before every item ready for less.
+		 * It is the handle's: each {@code get} applies the timeout of the handle that
+		 * calls it, so the instances sharing a queue should set the same.
 		 * @param timeout the timeout, zero or positive
 		 * @return this builder
 		 * @throws IllegalArgumentException if {@code timeout} is negative
@@ -232,16 +241,23 @@ public final class RedisWorkQueues {
 		}
 
 		/**
-		 * Builds a priority queue shared through Redis.
-		 * @param limiter decides the delay of {@code addRateLimited}
+		 * Builds a priority queue shared through Redis: every instance that builds one
+		 * with the same key prefix and name shares it, and {@link PriorityQueue}'s rules
+		 * hold across them, with the leases, fencing and shutdown of the other queues. A
+		 * plain queue and a priority queue must not share a name (their ready items are
+		 * kept apart, so neither would see the other's): a build that finds the other
+		 * kind's ready items under the name fails. The queue implements
+		 * {@link SharedQueue} and {@link dev.workqueue.WakeablePolls}.
+		 * @param limiter decides the delay of {@code addRateLimited}; one of
+		 * {@link RedisRateLimiters} shares its state with the other instances
 		 * @return a new handle on the shared queue
-		 * @throws UnsupportedOperationException until the Redis priority queue is built
+		 * @throws RedisQueueException if a plain queue of the same name has ready items,
+		 * or a key holds another type
 		 */
 		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			throw new UnsupportedOperationException(
-					"Queue '" + this.name + "': priority queues on Redis are not built yet (starvation timeout "
-							+ this.starvationTimeout + ")");
+			return build(QueueLayout.PRIORITY, (scripts, clock, id) -> new RedisPriorityQueue<>(this.name, this.codec,
+					scripts, clock, this.lease, this.heartbeat, this.metrics, id, this.starvationTimeout, limiter));
 		}
 
 		/**
@@ -260,6 +276,11 @@ public final class RedisWorkQueues {
 			return build();
 		}
 
+		private RedisWorkQueue<T> build() {
+			return build(QueueLayout.LIST, (scripts, clock, id) -> new RedisWorkQueue<>(this.name, this.codec, scripts,
+					clock, this.lease, this.heartbeat, this.metrics, id, null));
+		}
+
 		/**
 		 * Builds a rate-limiting queue.
 		 * @param limiter decides the delay of {@code addRateLimited}; one of
@@ -271,18 +292,25 @@ public final class RedisWorkQueues {
 			return WorkQueues.rateLimiting(build(), limiter);
 		}
 
-		private RedisWorkQueue<T> build() {
+		private <Q extends RedisWorkQueue<T>> Q build(QueueLayout layout, Handles<T, Q> handles) {
 			if (this.name == null) {
 				throw new IllegalStateException("name is required: instances with the same name share the queue");
 			}
 			Clock clock = (this.clock != null) ? this.clock : Clock.system();
 			RedisLink link = RedisLink.acquire(this.client);
-			QueueScripts scripts = new QueueScripts(link, this.name, QueueKeys.of(this.keyPrefix, this.name), clock,
-					this.clock == null, this.commandTimeout);
-			RedisWorkQueue<T> queue = new RedisWorkQueue<>(this.name, this.codec, scripts, clock, this.lease,
-					this.heartbeat, this.metrics, handleId());
+			QueueScripts scripts = new QueueScripts(link, this.name, QueueKeys.of(this.keyPrefix, this.name), layout,
+					clock, this.clock == null, this.commandTimeout);
+			Q queue = handles.create(scripts, clock, handleId());
 			queue.start();
 			return queue;
+		}
+
+		/** Creates a handle of one layout. */
+		@FunctionalInterface
+		private interface Handles<T, Q extends RedisWorkQueue<T>> {
+
+			Q create(QueueScripts scripts, Clock clock, String id);
+
 		}
 
 		/** A handle's id: random, short, and the prefix of its tokens. */

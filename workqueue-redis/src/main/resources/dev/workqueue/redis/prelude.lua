@@ -1,17 +1,27 @@
 -- prelude: shared by every script of a queue, in front of each. It fixes the queue's keys
 -- and first two arguments, in the order QueueKeys.all() passes them (a test checks that
 -- the two agree):
--- KEYS: 1 queue, 2 dirty, 3 processing, 4 leases, 5 waiting, 6 dead, 7 reporter
+-- KEYS: 1 queue, 2 dirty, 3 processing, 4 leases, 5 waiting, 6 dead, 7 reporter, 8 ready, 9 since, 10 priorities
 -- ARGV: 1 now in µs, or '' for the server's clock; 2 the queue's pub/sub channel
 -- Types: queue LIST of ready items, FIFO; dirty HASH item -> µs it was queued (client-go's
 -- dirty set); processing ZSET item -> lease expiry in µs; leases HASH item -> token of
 -- the live holder; waiting ZSET item -> ready time in µs; dead LIST of records; reporter
 -- STRING, the id of the handle that reports the shared gauges.
+-- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
+-- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
+-- digits, from the '#' field of priorities) ':' item, so that the order is exactly
+-- (priority descending, ready order ascending) for every priority and every number
+-- HINCRBY gives; since ZSET of the same numbers and items, kept from when the item became
+-- ready (a raise keeps it), scored by the µs it became ready; priorities HASH, '#' -> the
+-- last ready-order number, 'r'..item -> its ready number then its since number (19 digits
+-- each) while ready, 'w'..item -> its priority while waiting, 'h'..item -> the priority
+-- it was handed out with while processing, 'd'..item -> the highest priority of the adds
+-- while processing.
 -- Every script runs with the shebang's defaults: Redis refuses it before its first command
 -- when out of memory, so an out-of-memory error never leaves half a change behind. Each
 -- script checks the types of the keys it writes before it writes, and its last command
 -- (a notice) cannot fail, for the same reason.
-local TYPES = {'list', 'hash', 'zset', 'hash', 'zset', 'list', 'string'}
+local TYPES = {'list', 'hash', 'zset', 'hash', 'zset', 'list', 'string', 'zset', 'zset', 'hash'}
 
 local function now_us()
   if ARGV[1] ~= '' then
@@ -88,4 +98,137 @@ local function until_first(key, now)
     return -1
   end
   return math.max(0, tonumber(first[2]) - now)
+end
+
+-- The priority layout (KEYS 8 to 10). An item is ready when priorities has its 'r' field.
+
+-- Lines an item up at the back of its priority, ready since the µs `since` with the
+-- since number `since_order` (nil: a new one, now). The ready-order number is the first
+-- write: when it cannot be incremented (past 2^63 - 1), nothing is written. HINCRBY's
+-- reply is a double, exact below 2^53; from there the number is read as the string it is.
+local function line_up(item, priority, since, since_order)
+  local order = redis.call('HINCRBY', KEYS[10], '#', 1)
+  if order < 2^53 then
+    order = string.format('%019.0f', order)
+  else
+    order = redis.call('HGET', KEYS[10], '#')
+    order = string.rep('0', 19 - #order) .. order
+  end
+  redis.call('ZADD', KEYS[8], 0 - priority, order .. ':' .. item)
+  if not since_order then
+    since_order = order
+    redis.call('ZADD', KEYS[9], since, order .. ':' .. item)
+  end
+  redis.call('HSET', KEYS[10], 'r' .. item, order .. since_order)
+end
+
+-- client-go's add with priorities, for an item not being processed: a duplicate of a
+-- ready item raises it if its priority is higher (it lines up at the back of its new
+-- level, keeping when it became ready); any other item lines up with the higher of its
+-- priority and that of its wait, if it waits (the wait stays, as client-go's). Returns 0
+-- (duplicate) or 2 (queued).
+local function add_ready(item, priority, now)
+  local fields = redis.call('HMGET', KEYS[10], 'r' .. item, 'w' .. item)
+  local numbers = fields[1]
+  if numbers then
+    local member = string.sub(numbers, 1, 19) .. ':' .. item
+    if priority > 0 - tonumber(redis.call('ZSCORE', KEYS[8], member)) then
+      line_up(item, priority, nil, string.sub(numbers, 20))
+      redis.call('ZREM', KEYS[8], member)
+    end
+    return 0
+  end
+  priority = math.max(priority, tonumber(fields[2] or priority))
+  line_up(item, priority, now, nil)
+  redis.call('HSETNX', KEYS[2], item, now)
+  return 2
+end
+
+-- Marks an item being processed dirty, with the highest priority of the adds. Returns 0
+-- (already dirty) or 1.
+local function add_dirty(item, priority, now)
+  local field = 'd' .. item
+  local before = redis.call('HGET', KEYS[10], field)
+  local added = redis.call('HSETNX', KEYS[2], item, now)
+  redis.call('HSET', KEYS[10], field, math.max(priority, tonumber(before or priority)))
+  return added
+end
+
+-- The priorities of an item being processed: the highest of the adds while it was
+-- processing (nil if none), and the one it was handed out with.
+local function held_priorities(item)
+  local p = redis.call('HMGET', KEYS[10], 'h' .. item, 'd' .. item)
+  return tonumber(p[2]), tonumber(p[1] or 0)
+end
+
+-- Forgets the priorities of an item whose lease ended.
+local function forget_held(item)
+  redis.call('HDEL', KEYS[10], 'h' .. item, 'd' .. item)
+end
+
+-- Puts an item in the waiting set: the earlier ready time and the higher priority win.
+-- Returns true if it became the first due.
+local function wait_with(item, ready, priority)
+  local field = 'w' .. item
+  local before = redis.call('HGET', KEYS[10], field)
+  redis.call('ZADD', KEYS[5], 'LT', ready, item)
+  redis.call('HSET', KEYS[10], field, math.max(priority, tonumber(before or priority)))
+  return redis.call('ZRANGE', KEYS[5], 0, 0)[1] == item
+end
+
+-- Wakes the consumers of every instance if the ready set holds just what was lined up:
+-- a consumer sleeps only after finding it empty (see notify_if_was_empty).
+local function notify_if_none_was_ready(lined_up)
+  if lined_up > 0 and redis.call('ZCARD', KEYS[8]) == lined_up then
+    notify('r')
+  end
+end
+
+-- The tick of either layout (see tick.lua): moves due waiting items with queue_due(item,
+-- now) and hands the items whose lease expired back with queue_expired(item, now), at
+-- most ARGV[3] of each (each returns true if it queued the item); keeps the reporter
+-- role; wakes the consumers with notify_queued(queued); counts the ready items with
+-- count_ready().
+local function run_tick(queue_due, queue_expired, notify_queued, count_ready)
+  local now = now_us()
+  local batch = tonumber(ARGV[3])
+  local queued = 0
+  local moved = 0
+  local reaped = 0
+  local next_due = until_first(KEYS[5], now)
+  if next_due == 0 then
+    local due = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, batch)
+    for _, item in ipairs(due) do
+      redis.call('ZREM', KEYS[5], item)
+      if queue_due(item, now) then
+        queued = queued + 1
+      end
+    end
+    moved = #due
+    next_due = until_first(KEYS[5], now)
+  end
+  local next_expiry = until_first(KEYS[3], now)
+  if next_expiry == 0 then
+    local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, batch)
+    for _, item in ipairs(expired) do
+      redis.call('ZREM', KEYS[3], item)
+      redis.call('HDEL', KEYS[4], item)
+      if queue_expired(item, now) then
+        queued = queued + 1
+      end
+    end
+    reaped = #expired
+    next_expiry = until_first(KEYS[3], now)
+  end
+  local reporter = 0
+  local holder = redis.call('GET', KEYS[7])
+  if not holder then
+    redis.call('SET', KEYS[7], ARGV[4], 'PX', ARGV[5])
+    reporter = 1
+  elseif holder == ARGV[4] then
+    redis.call('PEXPIRE', KEYS[7], ARGV[5])
+    reporter = 1
+  end
+  notify_queued(queued)
+  return {moved, reaped, next_due, next_expiry, count_ready(), reporter}
 end

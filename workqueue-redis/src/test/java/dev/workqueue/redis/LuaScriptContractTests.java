@@ -39,7 +39,7 @@ class LuaScriptContractTests {
 		assertThat(names.toString().trim().split(" ")).containsExactlyElementsOf(components);
 		QueueKeys keys = QueueKeys.of("p:", "n");
 		assertThat(keys.all()).containsExactly(keys.queue(), keys.dirty(), keys.processing(), keys.leases(),
-				keys.waiting(), keys.dead(), keys.reporter());
+				keys.waiting(), keys.dead(), keys.reporter(), keys.ready(), keys.since(), keys.priorities());
 	}
 
 	@Test

@@ -13,6 +13,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.PriorityQueue;
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.ratelimit.RateLimiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -97,6 +101,40 @@ class RedisClusterTests {
 				a.shutDown();
 				b.shutDown();
 			}
+		}
+		priorityQueuesWorkAcrossTheClusterToo();
+	}
+
+	/** Run in the same cluster: its keys, with the priority layout's, share one slot. */
+	private void priorityQueuesWorkAcrossTheClusterToo() throws Exception {
+		RateLimiter<Object> limiter = new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5),
+				Duration.ofSeconds(1));
+		PriorityQueue<String> a = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.name("tasks")
+			.buildPriorityQueue(limiter);
+		PriorityQueue<String> b = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.name("tasks")
+			.buildPriorityQueue(limiter);
+		try {
+			a.add("low", -1);
+			b.add("high", 5);
+			a.addAfter("later", Duration.ofMillis(200), 9);
+			assertThat(b.pollWithPriority(Duration.ofSeconds(5))).isEqualTo(new Prioritized<>("high", 5));
+			a.add("high", 7);
+			b.done("high");
+			assertThat(a.pollWithPriority(Duration.ofSeconds(5))).isEqualTo(new Prioritized<>("high", 7));
+			a.done("high");
+			await().atMost(Duration.ofSeconds(5)).until(() -> b.size() == 2);
+			assertThat(b.readyLevels()).extracting(PriorityQueue.Level::priority).containsExactly(9, -1);
+			assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("later", 9));
+			assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("low", -1));
+			b.done("later");
+			b.done("low");
+			assertThat(a.stats().processing()).isZero();
+		}
+		finally {
+			a.shutDown();
+			b.shutDown();
 		}
 	}
 

@@ -1,0 +1,18 @@
+-- padd: the priority layout's add, across every instance.
+-- KEYS: the queue's (see prelude.lua)
+-- ARGV: 3 item, 4 priority
+-- Reply: 0 (already queued; raised if the priority was higher), 1 (marked dirty while
+-- being processed) or 2 (queued)
+-- The reads come first and check the types of the keys they read; the others written
+-- are checked before the first write.
+local priority = tonumber(ARGV[4])
+if redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1 then
+  return add_dirty(ARGV[3], priority, now_us())
+end
+local ready_before = redis.call('ZCARD', KEYS[8])
+check(2, 9)
+local added = add_ready(ARGV[3], priority, now_us())
+if added == 2 and ready_before == 0 then
+  notify('r')
+end
+return added
