@@ -14,8 +14,6 @@ import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
-import dev.workqueue.redis.LeaseBook.Holding;
-import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -74,6 +72,8 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 
 	private final ItemTaker<T> taker;
 
+	private final LeaseReleases<T> releases;
+
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, Duration lease,
 			Duration heartbeat, WorkQueueMetrics metrics, String id, Duration starvationTimeout) {
 		this.name = name;
@@ -84,6 +84,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		this.book = new LeaseBook<>(id);
 		this.signal = new ReadySignal(clock);
 		this.timer = new QueueTimer(scripts, this, this.book, this.lifecycle, this.signal, clock, id, lease, heartbeat);
+		this.releases = new LeaseReleases<>(this, scripts, this.book, this.lifecycle, clock);
 		this.taker = new ItemTaker<>(this, codec, scripts, this.book, this.signal, this.lifecycle, clock, lease,
 				starvationTimeout);
 	}
@@ -239,103 +240,25 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 
 	@Override
 	public void done(T item) {
-		Objects.requireNonNull(item, "item");
-		this.lifecycle.enterAlways();
-		try {
-			Holding holding = this.book.finish(item);
-			if (holding == null) {
-				return;
-			}
-			long workNanos = this.clock.nanoTime() - holding.lease.startedNanos();
-			record((metrics) -> metrics.done(workNanos));
-			Lease parked = holding.parked;
-			if (parked != null) {
-				// Leased again while this worker held it: it runs again, after.
-				releaseOrOrphan(parked.encoded(), parked.token(), 0);
-			}
-			else if (!holding.lost) {
-				// If this fails, the lease is no longer renewed: it runs out and the item
-				// comes back, at least once.
-				this.scripts.run(this.scripts.layout().done, holding.lease.encoded(), holding.lease.token());
-			}
-		}
-		finally {
-			afterRelease();
-		}
+		this.releases.done(item);
 	}
 
 	@Override
 	public int handBack() {
-		this.lifecycle.enterAlways();
-		try {
-			List<Holding> all = this.book.finishAll();
-			RedisQueueException first = null;
-			for (Holding holding : all) {
-				try {
-					releaseLive(holding, 0);
-				}
-				catch (RedisQueueException ex) {
-					first = (first != null) ? first : ex;
-				}
-			}
-			if (first != null) {
-				throw first;
-			}
-			return all.size();
-		}
-		finally {
-			afterRelease();
-		}
+		return this.releases.handBackAll();
 	}
 
 	@Override
 	public boolean handBack(Object item, Duration delay) {
-		Objects.requireNonNull(item, "item");
-		Objects.requireNonNull(delay, "delay");
-		this.lifecycle.enterAlways();
-		try {
-			@SuppressWarnings("unchecked")
-			Holding holding = this.book.finish((T) item);
-			if (holding == null) {
-				return false;
-			}
-			releaseLive(holding, Math.max(0, Nanos.of(delay)));
-			return true;
-		}
-		finally {
-			afterRelease();
-		}
-	}
-
-	private void releaseLive(Holding holding, long delayNanos) {
-		Lease live = holding.live();
-		if (live != null) {
-			releaseOrOrphan(live.encoded(), live.token(), (live == holding.parked) ? 0 : delayNanos);
-		}
+		return this.releases.handBack(item, delay);
 	}
 
 	/**
-	 * Hands a lease back; if that fails, the timer hands it back later (at once), so that
-	 * the item is never leased to nobody while this handle lives.
+	 * Hands a lease back; if that fails, the timer hands it back later.
 	 * @throws RedisQueueException the failure, once the lease is remembered
 	 */
 	void releaseOrOrphan(String encoded, String token, long delayNanos) {
-		try {
-			this.scripts.run(this.scripts.layout().release, encoded, token, Delays.micros(delayNanos));
-		}
-		catch (RedisQueueException ex) {
-			this.book.orphan(token, encoded);
-			wakeTimer();
-			throw ex;
-		}
-	}
-
-	/** A drain or the timer may be waiting for the last item to go. */
-	private void afterRelease() {
-		if (this.book.isEmpty()) {
-			this.lifecycle.changed();
-		}
-		this.lifecycle.exit();
+		this.releases.releaseOrOrphan(encoded, token, delayNanos);
 	}
 
 	@Override

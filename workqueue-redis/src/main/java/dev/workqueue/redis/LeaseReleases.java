@@ -1,0 +1,142 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import dev.workqueue.redis.LeaseBook.Holding;
+import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * How a queue handle ends its holds: {@code done} (fenced off when the lease was lost; a
+ * parked lease is handed back, so the item runs again after), hand-backs of one item or
+ * all, and the remembering of a lease whose release failed, which the {@link QueueTimer}
+ * then hands back. Each counts as a call under way in the handle's {@link Lifecycle}, and
+ * wakes a drain when the last hold ends.
+ *
+ * @param <T> the item type
+ */
+final class LeaseReleases<T> {
+
+	private final RedisWorkQueue<T> queue;
+
+	private final QueueScripts scripts;
+
+	private final LeaseBook<T> book;
+
+	private final Lifecycle lifecycle;
+
+	private final Clock clock;
+
+	LeaseReleases(RedisWorkQueue<T> queue, QueueScripts scripts, LeaseBook<T> book, Lifecycle lifecycle, Clock clock) {
+		this.queue = queue;
+		this.scripts = scripts;
+		this.book = book;
+		this.lifecycle = lifecycle;
+		this.clock = clock;
+	}
+
+	/** The end of a worker's hold: {@code done}, fenced off if its lease was lost. */
+	void done(T item) {
+		Objects.requireNonNull(item, "item");
+		this.lifecycle.enterAlways();
+		try {
+			Holding holding = this.book.finish(item);
+			if (holding == null) {
+				return;
+			}
+			long workNanos = this.clock.nanoTime() - holding.lease.startedNanos();
+			this.queue.record((metrics) -> metrics.done(workNanos));
+			Lease parked = holding.parked;
+			if (parked != null) {
+				// Leased again while this worker held it: it runs again, after.
+				releaseOrOrphan(parked.encoded(), parked.token(), 0);
+			}
+			else if (!holding.lost) {
+				// If this fails, the lease is no longer renewed: it runs out and the item
+				// comes back, at least once.
+				this.scripts.run(this.scripts.layout().done, holding.lease.encoded(), holding.lease.token());
+			}
+		}
+		finally {
+			afterRelease();
+		}
+	}
+
+	/** Hands every lease back, unprocessed. */
+	int handBackAll() {
+		this.lifecycle.enterAlways();
+		try {
+			List<Holding> all = this.book.finishAll();
+			RedisQueueException first = null;
+			for (Holding holding : all) {
+				try {
+					releaseLive(holding, 0);
+				}
+				catch (RedisQueueException ex) {
+					first = (first != null) ? first : ex;
+				}
+			}
+			if (first != null) {
+				throw first;
+			}
+			return all.size();
+		}
+		finally {
+			afterRelease();
+		}
+	}
+
+	/** Hands one held item back, ready after {@code delay}. */
+	boolean handBack(Object item, Duration delay) {
+		Objects.requireNonNull(item, "item");
+		Objects.requireNonNull(delay, "delay");
+		this.lifecycle.enterAlways();
+		try {
+			@SuppressWarnings("unchecked")
+			Holding holding = this.book.finish((T) item);
+			if (holding == null) {
+				return false;
+			}
+			releaseLive(holding, Math.max(0, Nanos.of(delay)));
+			return true;
+		}
+		finally {
+			afterRelease();
+		}
+	}
+
+	private void releaseLive(Holding holding, long delayNanos) {
+		Lease live = holding.live();
+		if (live != null) {
+			releaseOrOrphan(live.encoded(), live.token(), (live == holding.parked) ? 0 : delayNanos);
+		}
+	}
+
+	/**
+	 * Hands a lease back; if that fails, the timer hands it back later (at once), so that
+	 * the item is never leased to nobody while this handle lives.
+	 * @throws RedisQueueException the failure, once the lease is remembered
+	 */
+	void releaseOrOrphan(String encoded, String token, long delayNanos) {
+		try {
+			this.scripts.run(this.scripts.layout().release, encoded, token, Delays.micros(delayNanos));
+		}
+		catch (RedisQueueException ex) {
+			this.book.orphan(token, encoded);
+			this.queue.wakeTimer();
+			throw ex;
+		}
+	}
+
+	/** A drain or the timer may be waiting for the last item to go. */
+	private void afterRelease() {
+		if (this.book.isEmpty()) {
+			this.lifecycle.changed();
+		}
+		this.lifecycle.exit();
+	}
+
+}
