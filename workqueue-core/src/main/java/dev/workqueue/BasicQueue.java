@@ -236,9 +236,12 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			spinForHead();
 		}
 		Node<T> node;
-		while ((node = this.head) == null) {
-			if (this.shuttingDown || (bounded && this.clock.nanoTime() >= deadlineNanos)
-					|| (epoch != NOT_WAKEABLE && epoch != this.pollEpoch)) {
+		// The epoch before the head: a poll woken for a pause takes nothing added since.
+		while (epoch == NOT_WAKEABLE || epoch == this.pollEpoch) {
+			if ((node = this.head) != null) {
+				return node;
+			}
+			if (this.shuttingDown || (bounded && this.clock.nanoTime() >= deadlineNanos)) {
 				return null;
 			}
 			this.waitingConsumers++;
@@ -254,7 +257,12 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 				this.waitingConsumers--;
 			}
 		}
-		return node;
+		if (this.head != null && this.waitingConsumers > 0) {
+			// Woken for a pause: the signal this poll may have taken goes to a consumer
+			// that takes items.
+			this.readyOrShutDown.signal();
+		}
+		return null;
 	}
 
 	/**

@@ -48,6 +48,23 @@ class WakeablePollsTests {
 
 	@ParameterizedTest
 	@EnumSource(QueueKind.class)
+	void aPollWokenWhileWaitingTakesNothingAddedAfterTheWakeUpAndAGetStillGetsIt(QueueKind kind) throws Exception {
+		WorkQueue<String> queue = kind.build(WorkQueues.builder());
+		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
+		long epoch = polls.pollEpoch();
+		try (BlockingCall<String> get = BlockingCall.start(queue::get);
+				BlockingCall<String> poll = BlockingCall.start(() -> polls.pollUnlessWoken(LONG, epoch))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> get.isBlocked() && poll.isBlocked());
+			// Both under the queue's lock in turn: the poll may wake with the item there.
+			polls.wakePolls();
+			queue.add("x");
+			assertThat(poll.result()).isNull();
+			assertThat(get.result()).as("the add's signal reaches the get").isEqualTo("x");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(QueueKind.class)
 	void plainGetsAndPollsAreNotWoken(QueueKind kind) throws Exception {
 		WorkQueue<String> queue = kind.build(WorkQueues.builder());
 		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
