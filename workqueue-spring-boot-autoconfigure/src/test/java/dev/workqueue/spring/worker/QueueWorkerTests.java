@@ -299,9 +299,12 @@ class QueueWorkerTests {
 		String prefix = "@QueueWorker method " + QueueWorkerTests.class.getName() + "$";
 		return Stream.of(
 				Arguments.of(NoParameterWorker.class,
-						prefix + "NoParameterWorker.process() must take exactly one parameter, the item, but takes 0"),
+						prefix + "NoParameterWorker.process() must take the item, and on a priority queue maybe "
+								+ "an int priority, but takes 0 parameters"),
 				Arguments.of(TwoParameterWorker.class, prefix
-						+ "TwoParameterWorker.process(String, int) must take exactly one parameter, the item, but takes 2"),
+						+ "TwoParameterWorker.process(String, int) takes the priority as its second parameter, but queue "
+						+ "'orders' is not a priority queue (set workqueue.queues.orders.priority.enabled=true, or take "
+						+ "the item only)"),
 				Arguments.of(StringReturningWorker.class,
 						prefix + "StringReturningWorker.process(String) must return void or WorkResult, but returns "
 								+ "java.lang.String"),
