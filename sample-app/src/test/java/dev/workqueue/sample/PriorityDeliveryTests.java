@@ -1,0 +1,95 @@
+package dev.workqueue.sample;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The deliveries queue's priorities: a webhook posted while a burst is queued is
+ * delivered before the burst's waiting targets, the endpoint and the scrape show the
+ * waiting targets by priority, and a priority out of range is refused.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=20ms" })
+@AutoConfigureRestTestClient
+@AutoConfigureMetrics
+class PriorityDeliveryTests {
+
+	private static final int BURST_TARGETS = 400;
+
+	@Autowired
+	private RestTestClient client;
+
+	@Autowired
+	private DeliveryLedger ledger;
+
+	@Test
+	void aWebhookOvertakesAQueuedBurst() {
+		this.client.post()
+			.uri("/webhooks/burst?count={count}&targets={count}", BURST_TARGETS, BURST_TARGETS)
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody()
+			.jsonPath("$.priority")
+			.isEqualTo(WebhookController.BURST_PRIORITY);
+		this.client.get()
+			.uri("/actuator/workqueues/deliveries")
+			.exchange()
+			.expectBody()
+			.jsonPath("$.priorities['-10']")
+			.value((ready) -> assertThat((Integer) ready).isGreaterThan(BURST_TARGETS / 2))
+			.jsonPath("$.oldestReadySeconds['-10']")
+			.exists();
+		assertThat(
+				this.client.get().uri("/actuator/prometheus").exchange().returnResult(String.class).getResponseBody())
+			.contains("workqueue_depth_by_priority{name=\"deliveries\",priority=\"0\"}");
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"targetId\":\"vip\",\"payload\":\"urgent\",\"priority\":10}")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody()
+			.jsonPath("$.priority")
+			.isEqualTo(10);
+
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.ledger.deliveries().stream().anyMatch((delivery) -> delivery.targetId().equals("vip")));
+		List<String> delivered = this.ledger.deliveries().stream().map(Delivery::targetId).toList();
+		// Only the targets the four workers held, and those they took before the webhook
+		// was queued, went before it.
+		assertThat(delivered.indexOf("vip")).isLessThan(BURST_TARGETS / 4);
+		assertThat(delivered).hasSizeLessThan(BURST_TARGETS / 2);
+	}
+
+	@Test
+	void aPriorityOutOfRangeIsRefusedWithTheBounds() {
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"targetId\":\"shop-1\",\"payload\":\"x\",\"priority\":1000001}")
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.field")
+			.isEqualTo("priority")
+			.jsonPath("$.detail")
+			.isEqualTo("priority must be between -1000000 and 1000000, was 1000001");
+	}
+
+}
