@@ -259,10 +259,11 @@ public final class WorkQueuesEndpoint {
 	 * @param workers the worker containers serving the queue
 	 * @param priorities for a priority queue, its ready items by priority (the priority
 	 * as a string, highest first, only priorities with ready items); {@code null}
-	 * otherwise
+	 * otherwise (left out of the JSON)
 	 * @param oldestReadySeconds for a priority queue, by priority as in
 	 * {@code priorities}, how long the item ready longest has been ready, in seconds
-	 * (what the starvation timeout is compared with); {@code null} otherwise
+	 * (what the starvation timeout is compared with); {@code null} otherwise, left out of
+	 * the JSON
 	 */
 	public record WorkQueueDescriptor(String name, String backend, int depth, int processing, int waiting,
 			int concurrency, long retries, int workersAlive, double nextItemAgeSeconds, double longestRunningSeconds,
