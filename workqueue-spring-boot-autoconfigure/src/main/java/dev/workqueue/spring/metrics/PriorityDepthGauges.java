@@ -23,8 +23,9 @@ import dev.workqueue.time.Clock;
  * registered with the queue's other meters. The gauge of another priority is registered
  * when a gauge of the queue is read while that priority has ready items, as long as the
  * queue has fewer than {@link #MAX_PRIORITIES} of them, highest priority first; it stays
- * registered (reading 0 when the priority has no ready items), and the priority is
- * counted under {@code other} until then. All the gauges of a queue share one
+ * registered, reading 0 when the priority has no ready items. A registry may or may not
+ * read a gauge registered during its scrape, so the scrape that first sees a priority may
+ * leave its items out; the next ones count them. All the gauges of a queue share one
  * {@link QueueStatsReading} of its {@link PriorityQueue#readyLevels()}. Thread-safe.
  */
 final class PriorityDepthGauges {

@@ -4,12 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -25,8 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link QueueWorker @QueueWorker} methods of a priority queue: the
- * {@code int priority} parameter, the priority kept by retries and requeues, and the
- * checks of the parameter at start-up.
+ * {@code int priority} parameter and the priority kept by retries and requeues. The
+ * checks of the parameter at start-up are among {@link QueueWorkerTests}'s.
  */
 class PriorityWorkerTests {
 
@@ -37,8 +33,7 @@ class PriorityWorkerTests {
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
 		.withPropertyValues("workqueue.queues.orders.priority.enabled=true",
 				"workqueue.queues.orders.rate-limiter.exponential.base-delay=0ms",
-				"workqueue.queues.orders.rate-limiter.exponential.max-delay=0ms",
-				"workqueue.queues.plain.concurrency=1");
+				"workqueue.queues.orders.rate-limiter.exponential.max-delay=0ms");
 
 	@Test
 	void workerReceivesThePriorityTheItemWasHandedOutWith() {
@@ -107,33 +102,6 @@ class PriorityWorkerTests {
 		});
 	}
 
-	@ParameterizedTest(name = "{0}")
-	@MethodSource("wrongWorkers")
-	void wrongSecondParameterFailsStartUpNamingTheMethod(Class<?> worker, String message) {
-		this.contextRunner.withBean(worker).run((context) -> {
-			assertThat(context).getFailure().rootCause().isInstanceOf(InvalidQueueWorkerException.class);
-			assertThat(context.getStartupFailure()).rootCause().hasMessage(message);
-		});
-	}
-
-	static Stream<Arguments> wrongWorkers() {
-		String prefix = "@QueueWorker method " + PriorityWorkerTests.class.getName() + "$";
-		return Stream.of(
-				Arguments.of(PlainQueuePriorityWorker.class,
-						prefix + "PlainQueuePriorityWorker.process(String, int) takes the priority as its second "
-								+ "parameter, but queue 'plain' is not a priority queue (set "
-								+ "workqueue.queues.plain.priority.enabled=true, or take the item only)"),
-				Arguments.of(LongPriorityWorker.class,
-						prefix + "LongPriorityWorker.process(String, long) must take "
-								+ "an int priority as its second parameter, but takes long"),
-				Arguments.of(BoxedPriorityWorker.class,
-						prefix + "BoxedPriorityWorker.process(String, Integer) must "
-								+ "take an int priority as its second parameter, but takes java.lang.Integer"),
-				Arguments.of(ThreeParameterWorker.class,
-						prefix + "ThreeParameterWorker.process(String, int, int) must take the item, and on a "
-								+ "priority queue maybe an int priority, but takes 3 parameters"));
-	}
-
 	@FunctionalInterface
 	interface PriorityCheck {
 
@@ -151,38 +119,6 @@ class PriorityWorkerTests {
 		WorkResult process(String item, int priority) {
 			this.calls.add(new PriorityQueue.Prioritized<>(item, priority));
 			return this.script.apply(this.calls);
-		}
-
-	}
-
-	static class PlainQueuePriorityWorker {
-
-		@QueueWorker(queue = "plain")
-		void process(String item, int priority) {
-		}
-
-	}
-
-	static class LongPriorityWorker {
-
-		@QueueWorker(queue = "orders")
-		void process(String item, long priority) {
-		}
-
-	}
-
-	static class BoxedPriorityWorker {
-
-		@QueueWorker(queue = "orders")
-		void process(String item, Integer priority) {
-		}
-
-	}
-
-	static class ThreeParameterWorker {
-
-		@QueueWorker(queue = "orders")
-		void process(String item, int priority, int other) {
 		}
 
 	}
