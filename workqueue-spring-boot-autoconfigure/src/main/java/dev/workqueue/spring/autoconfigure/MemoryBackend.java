@@ -33,11 +33,8 @@ final class MemoryBackend implements QueueBackend {
 		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit(this.clock).build(rateLimit);
 		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, builder));
-		if (priority.starvationTimeout() != null) {
-			builder.starvationTimeout(priority.starvationTimeout());
-		}
-		RateLimitingQueue<Object> queue = priority.enabled() ? builder.buildPriorityQueue(rateLimiter)
-				: builder.buildRateLimitingQueue(rateLimiter);
+		RateLimitingQueue<Object> queue = priority.build(builder::starvationTimeout,
+				() -> builder.buildPriorityQueue(rateLimiter), () -> builder.buildRateLimitingQueue(rateLimiter));
 		return new BuiltQueue(queue, rateLimiter, FailureCounts.inMemory());
 	}
 

@@ -130,11 +130,8 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 		queues.metrics((metrics != null) ? metrics.metrics(name) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
 		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(rateLimit);
-		if (priority.starvationTimeout() != null) {
-			queues.starvationTimeout(priority.starvationTimeout());
-		}
-		RateLimitingQueue<Object> queue = priority.enabled() ? queues.buildPriorityQueue(rateLimiter)
-				: queues.buildRateLimitingQueue(rateLimiter);
+		RateLimitingQueue<Object> queue = priority.build(queues::starvationTimeout,
+				() -> queues.buildPriorityQueue(rateLimiter), () -> queues.buildRateLimitingQueue(rateLimiter));
 		this.queues.add(queue);
 		return new BuiltQueue(queue, rateLimiter, limiters.attempts());
 	}
