@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.ConfigDataApplicationContextInitializer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -76,6 +77,37 @@ class PriorityQueueAutoConfigurationTests {
 				assertThat(context.getBean("invoices")).isInstanceOf(PriorityQueue.class);
 				assertThat(context.getBean("emails")).isInstanceOf(PriorityQueue.class);
 			});
+	}
+
+	@Test
+	void priorityKeysAreReadFromYaml() {
+		this.contextRunner.withInitializer(new ConfigDataApplicationContextInitializer())
+			.withPropertyValues("spring.config.location=classpath:priority/valid.yml")
+			.run((context) -> {
+				WorkQueueProperties properties = context.getBean(WorkQueueProperties.class);
+				assertThat(QueuePriority.of(properties, "orders"))
+					.isEqualTo(new QueuePriority(true, Duration.ofMinutes(2)));
+				assertThat(QueuePriority.of(properties, "alerts"))
+					.isEqualTo(new QueuePriority(true, Duration.ofSeconds(10)));
+				assertThat(QueuePriority.of(properties, "emails"))
+					.isEqualTo(new QueuePriority(false, Duration.ofMinutes(2)));
+				assertThat(context.getBeanNamesForType(PriorityQueue.class)).containsExactlyInAnyOrder("orders",
+						"alerts");
+			});
+	}
+
+	@Test
+	void invalidPriorityKeysInYamlFailStartUpEachNamingItsFullKey() {
+		this.contextRunner.withInitializer(new ConfigDataApplicationContextInitializer())
+			.withPropertyValues("spring.config.location=classpath:priority/invalid.yml")
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(InvalidWorkQueuePropertiesException.class)
+				.satisfies((ex) -> assertThat(((InvalidWorkQueuePropertiesException) ex).getProblems())
+					.containsExactlyInAnyOrder(
+							"workqueue.defaults.priority.starvation-timeout must not be negative, was -1m",
+							"workqueue.queues.orders.priority.starvation-timeout must not be negative, was -5s",
+							"workqueue.queues.orders.priority.strict is not a workqueue property; a queue and the "
+									+ "defaults take " + WorkQueuePropertiesValidator.KNOWN_KEYS)));
 	}
 
 	@Test
