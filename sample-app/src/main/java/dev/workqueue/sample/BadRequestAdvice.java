@@ -31,7 +31,7 @@ class BadRequestAdvice {
 
 	@ExceptionHandler
 	ProblemDetail unreadableBody(HttpMessageNotReadableException ex) {
-		return badRequest("body", "body must be a JSON object with targetId and payload");
+		return badRequest("body", "body must be a JSON object with targetId, payload and an optional integer priority");
 	}
 
 	private static ProblemDetail badRequest(String field, String detail) {

@@ -3,6 +3,7 @@ package dev.workqueue.sample;
 import java.util.List;
 import java.util.Map;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -19,12 +20,20 @@ import org.springframework.web.bind.annotation.RestController;
  * The webhook API: stage payloads for targets and queue the targets for delivery. A
  * payload is staged in the {@link Outbox} before its target is queued, so the worker that
  * takes the target finds it.
+ * <p>
+ * A target is queued with the request's priority when {@code deliveries} is a
+ * {@link PriorityQueue} ({@code workqueue.queues.deliveries.priority.enabled}); a burst
+ * with {@link #BURST_PRIORITY}, so that the webhooks posted meanwhile overtake it. On a
+ * queue without priorities every target lines up in order.
  */
 @RestController
 @RequestMapping("/webhooks")
 class WebhookController {
 
 	private static final int MAX_BURST = 100_000;
+
+	/** The priority of the targets of a burst: below that of a webhook, 0 by default. */
+	static final int BURST_PRIORITY = -10;
 
 	private final Outbox outbox;
 
@@ -44,13 +53,14 @@ class WebhookController {
 	Map<String, Object> enqueue(@RequestBody WebhookRequest request) {
 		request.validate();
 		int pending = this.outbox.stage(request.targetId(), request.payload());
-		this.deliveries.add(request.targetId());
-		return Map.of("targetId", request.targetId(), "pending", pending);
+		queue(request.targetId(), request.priority());
+		return Map.of("targetId", request.targetId(), "pending", pending, "priority", request.priority());
 	}
 
 	/**
 	 * Stages {@code count} payloads spread over {@code targets} targets: the queue holds
-	 * each target once, however many payloads wait for it.
+	 * each target once, however many payloads wait for it. The targets are queued with
+	 * {@link #BURST_PRIORITY}.
 	 */
 	@PostMapping("/burst")
 	@ResponseStatus(HttpStatus.ACCEPTED)
@@ -64,9 +74,18 @@ class WebhookController {
 		for (int i = 0; i < count; i++) {
 			String targetId = "burst-" + (i % targets);
 			this.outbox.stage(targetId, "burst payload " + i);
+			queue(targetId, BURST_PRIORITY);
+		}
+		return Map.of("staged", count, "targets", targets, "depth", this.deliveries.size(), "priority", BURST_PRIORITY);
+	}
+
+	private void queue(String targetId, int priority) {
+		if (this.deliveries instanceof PriorityQueue<String> priorities) {
+			priorities.add(targetId, priority);
+		}
+		else {
 			this.deliveries.add(targetId);
 		}
-		return Map.of("staged", count, "targets", targets, "depth", this.deliveries.size());
 	}
 
 	@GetMapping("/deliveries")

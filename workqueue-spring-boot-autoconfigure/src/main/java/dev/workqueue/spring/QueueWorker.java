@@ -13,8 +13,11 @@ import org.springframework.aot.hint.annotation.Reflective;
  * threads that each take an item from the queue, call the method with it, and mark it
  * done.
  * <p>
- * The method takes exactly one parameter, the item, and returns {@code void} or
- * {@link WorkResult}. What happens to the item depends on how the call ends:
+ * The method takes the item and returns {@code void} or {@link WorkResult}. On a queue
+ * with {@code priority.enabled} (a {@link dev.workqueue.PriorityQueue}) it may take a
+ * second parameter, {@code int priority}: the priority the item was handed out with. A
+ * retry and a {@code requeueAfter} keep that priority. What happens to the item depends
+ * on how the call ends:
  * <ul>
  * <li>returns normally, or returns {@link WorkResult#done()}: the item is forgotten by
  * the rate limiter;</li>

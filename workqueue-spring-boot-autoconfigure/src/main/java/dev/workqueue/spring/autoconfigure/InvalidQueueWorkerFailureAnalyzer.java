@@ -14,8 +14,8 @@ class InvalidQueueWorkerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidQ
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidQueueWorkerException cause) {
 		return new FailureAnalysis(cause.getMessage(), "Fix the method " + cause.getWorker()
-				+ ": a @QueueWorker method takes exactly one parameter (the item), "
-				+ "returns void or WorkResult, is on a singleton bean, names a queue configured under "
+				+ ": a @QueueWorker method takes the item (and, on a priority queue, maybe an int priority "
+				+ "as second parameter), returns void or WorkResult, is on a singleton bean, names a queue configured under "
 				+ "workqueue.queues or defined as a RateLimitingQueue bean, and has a concurrency of at least 1.",
 				cause);
 	}

@@ -14,7 +14,8 @@ import dev.workqueue.time.Clock;
 /**
  * The memory backend: builds the queues whose {@code backend} is {@code memory} with
  * core, in this JVM, on the application's clock, customized by every
- * {@link WorkQueueCustomizer} bean in order. Failures are counted in this JVM too.
+ * {@link WorkQueueCustomizer} bean in order (priority queues too). Failures are counted
+ * in this JVM too.
  */
 final class MemoryBackend implements QueueBackend {
 
@@ -28,11 +29,12 @@ final class MemoryBackend implements QueueBackend {
 	}
 
 	@Override
-	public BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit) {
+	public BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority) {
 		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit(this.clock).build(rateLimit);
 		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, builder));
-		RateLimitingQueue<Object> queue = builder.buildRateLimitingQueue(rateLimiter);
+		RateLimitingQueue<Object> queue = priority.build(builder::starvationTimeout,
+				() -> builder.buildPriorityQueue(rateLimiter), () -> builder.buildRateLimitingQueue(rateLimiter));
 		return new BuiltQueue(queue, rateLimiter, FailureCounts.inMemory());
 	}
 

@@ -14,12 +14,14 @@ import dev.workqueue.ratelimit.RateLimiter;
 interface QueueBackend {
 
 	/**
-	 * Builds the queue named {@code name}, with the rate limiter its properties describe.
+	 * Builds the queue named {@code name}, with the rate limiter its properties describe:
+	 * a {@link dev.workqueue.PriorityQueue} when {@code priority} is enabled.
 	 * @param name the queue's name
 	 * @param rateLimit its {@code rate-limiter} section, or {@code null}
+	 * @param priority its priority settings
 	 * @return the queue and what goes with it
 	 */
-	BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit);
+	BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority);
 
 	/**
 	 * A queue and what the starter built with it.

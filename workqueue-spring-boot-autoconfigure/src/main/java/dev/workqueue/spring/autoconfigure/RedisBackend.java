@@ -49,10 +49,11 @@ import dev.workqueue.time.Clock;
  * workers and before the connection factory closes the client, and closed before the bean
  * that owns the client is destroyed.
  * <p>
- * Each queue is customized by every {@link RedisWorkQueueCustomizer} bean in order, after
- * its name, key prefix, lease, clock and metrics are set. An item type other than
- * {@code String} needs an {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time
- * is the Redis server's unless the application defines a {@link Clock} bean.
+ * Each queue, a priority queue too, is customized by every
+ * {@link RedisWorkQueueCustomizer} bean in order, after its name, key prefix, lease,
+ * clock and metrics are set. An item type other than {@code String} needs an
+ * {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time is the Redis server's
+ * unless the application defines a {@link Clock} bean.
  */
 final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean {
 
@@ -106,7 +107,8 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 	}
 
 	@Override
-	public synchronized BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit) {
+	public synchronized BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit,
+			QueuePriority priority) {
 		AbstractRedisClient client = client(name);
 		ItemCodec<Object> codec = codec(name);
 		String keyPrefix = this.properties.getRedis().getKeyPrefix();
@@ -128,7 +130,8 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 		queues.metrics((metrics != null) ? metrics.metrics(name) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
 		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(rateLimit);
-		RateLimitingQueue<Object> queue = queues.buildRateLimitingQueue(rateLimiter);
+		RateLimitingQueue<Object> queue = priority.build(queues::starvationTimeout,
+				() -> queues.buildPriorityQueue(rateLimiter), () -> queues.buildRateLimitingQueue(rateLimiter));
 		this.queues.add(queue);
 		return new BuiltQueue(queue, rateLimiter, limiters.attempts());
 	}

@@ -11,6 +11,7 @@ import org.springframework.boot.context.properties.bind.BindMethod;
 import org.springframework.core.env.Environment;
 import org.springframework.core.log.LogMessage;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 
 /**
@@ -21,11 +22,13 @@ import dev.workqueue.RateLimitingQueue;
  * <p>
  * Runs once every configuration class has been parsed, so that the application's own
  * definitions are known, and before any singleton is created, so that invalid properties
- * fail the start-up first. A definition's type is the raw {@code RateLimitingQueue}, with
- * an unresolved item type, so that the bean can be injected as
- * {@code RateLimitingQueue<String>} or any other item type. The queue is built by
- * {@link WorkQueueFactory#create(String)} and closed when the context closes, after the
- * workers have stopped; a redis queue also before the backend and the client it uses.
+ * fail the start-up first. A definition's type is the raw {@code RateLimitingQueue}, or
+ * the raw {@link PriorityQueue} for a queue with {@code priority.enabled}, with an
+ * unresolved item type, so that the bean can be injected as
+ * {@code RateLimitingQueue<String>} (or {@code PriorityQueue<String>}) or any other item
+ * type. The queue is built by {@link WorkQueueFactory#create(String)} and closed when the
+ * context closes, after the workers have stopped; a redis queue also before the backend
+ * and the client it uses.
  * <p>
  * <b>Spring AOT.</b> The definitions registered here are left out of the code AOT
  * generates ({@link BeanRegistrationAotProcessor#IGNORE_REGISTRATION_ATTRIBUTE}): this
@@ -59,7 +62,7 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 				logger.debug(LogMessage.format("Using the application's bean '%s' as work queue '%s'", name, name));
 				continue;
 			}
-			RootBeanDefinition definition = queueDefinition(name);
+			RootBeanDefinition definition = queueDefinition(name, QueuePriority.of(properties, name).enabled());
 			// The backend's definition exists when its classes are present: close the
 			// queue before the backend, and the backend before the client it uses.
 			if (isRedis(properties, name) && registry.containsBeanDefinition(REDIS_BACKEND_BEAN_NAME)) {
@@ -87,9 +90,9 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 				: properties.getDefaults().getBackend()) == WorkQueueProperties.Backend.REDIS;
 	}
 
-	private static RootBeanDefinition queueDefinition(String name) {
+	private static RootBeanDefinition queueDefinition(String name, boolean priority) {
 		RootBeanDefinition definition = new RootBeanDefinition();
-		definition.setTargetType(RateLimitingQueue.class);
+		definition.setTargetType(priority ? PriorityQueue.class : RateLimitingQueue.class);
 		definition.setFactoryBeanName(WorkQueueFactory.BEAN_NAME);
 		definition.setFactoryMethodName("create");
 		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);

@@ -50,12 +50,14 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	/**
 	 * Builds the queue named {@code name} on its backend, with the rate limiter its
-	 * properties describe.
+	 * properties describe; a {@link dev.workqueue.PriorityQueue} when its
+	 * {@code priority.enabled} is set.
 	 * @param name the queue's name
 	 * @return a new queue, of any item type
 	 */
 	RateLimitingQueue<?> create(String name) {
-		QueueBackend.BuiltQueue queue = backendFor(name).create(name, rateLimitOf(name));
+		QueueBackend.BuiltQueue queue = backendFor(name).create(name, rateLimitOf(name),
+				QueuePriority.of(this.properties, name));
 		this.built.put(name, queue);
 		return queue.queue();
 	}

@@ -193,6 +193,15 @@ public class WorkQueueProperties {
 		 */
 		private Backend backend = Backend.MEMORY;
 
+		/**
+		 * Priorities of queues that do not set their own.
+		 */
+		private final Priority priority = new Priority();
+
+		public Priority getPriority() {
+			return this.priority;
+		}
+
 		public Backend getBackend() {
 			return this.backend;
 		}
@@ -281,6 +290,15 @@ public class WorkQueueProperties {
 		 */
 		private @Nullable Backend backend;
 
+		/**
+		 * Priorities of this queue's items; each key left out is taken from the defaults.
+		 */
+		private final Priority priority = new Priority();
+
+		public Priority getPriority() {
+			return this.priority;
+		}
+
 		public @Nullable Backend getBackend() {
 			return this.backend;
 		}
@@ -327,6 +345,44 @@ public class WorkQueueProperties {
 
 		public void setRateLimiter(@Nullable RateLimit rateLimiter) {
 			this.rateLimiter = rateLimiter;
+		}
+
+	}
+
+	/**
+	 * Priorities of a queue's items: whether its bean is a
+	 * {@link dev.workqueue.PriorityQueue}, and its starvation guard.
+	 */
+	public static class Priority {
+
+		/**
+		 * Whether the queue is a priority queue: ready items are handed out highest
+		 * priority first, and workers may take the priority as a second int parameter.
+		 * False when not set here nor under the defaults.
+		 */
+		private @Nullable Boolean enabled;
+
+		/**
+		 * How long an item may stay ready before it is handed out ahead of every item
+		 * ready for less, whatever the priorities; absent: priority is strict and a low
+		 * priority item may wait for ever.
+		 */
+		private @Nullable Duration starvationTimeout;
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Duration getStarvationTimeout() {
+			return this.starvationTimeout;
+		}
+
+		public void setStarvationTimeout(@Nullable Duration starvationTimeout) {
+			this.starvationTimeout = starvationTimeout;
 		}
 
 	}

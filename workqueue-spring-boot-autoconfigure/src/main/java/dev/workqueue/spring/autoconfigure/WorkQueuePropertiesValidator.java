@@ -152,6 +152,7 @@ final class WorkQueuePropertiesValidator {
 		notNegative(problems, prefix + ".shutdown-timeout", defaults.getShutdownTimeout());
 		positive(problems, prefix + ".poll-timeout", defaults.getPollTimeout());
 		rateLimit(problems, prefix + ".rate-limiter", defaults.getRateLimiter());
+		priority(problems, prefix + ".priority", defaults.getPriority());
 		WorkQueueProperties.Redis redis = properties.getRedis();
 		if (redis.getLease() == null || redis.getLease().compareTo(MIN_LEASE) < 0) {
 			problems.add(PREFIX + ".redis.lease must be at least " + print(MIN_LEASE) + ", was "
@@ -177,8 +178,15 @@ final class WorkQueuePropertiesValidator {
 				positive(problems, prefix + ".poll-timeout", queue.getPollTimeout());
 			}
 			rateLimit(problems, prefix + ".rate-limiter", queue.getRateLimiter());
+			priority(problems, prefix + ".priority", queue.getPriority());
 		}
 		return problems;
+	}
+
+	private static void priority(List<String> problems, String prefix, WorkQueueProperties.Priority priority) {
+		if (priority.getStarvationTimeout() != null) {
+			notNegative(problems, prefix + ".starvation-timeout", priority.getStarvationTimeout());
+		}
 	}
 
 	private static void rateLimit(List<String> problems, String prefix,

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
@@ -42,7 +43,10 @@ import dev.workqueue.time.Clock;
  * from {@link WorkQueue#stats()} when the registry reads them: a queue shared by several
  * processes is read once for all its gauges in a scrape (one Redis round trip), a queue
  * of this process by each gauge. They hold the queue weakly: a discarded queue is not
- * kept alive (its gauges then read {@code NaN} until removed).</li>
+ * kept alive (its gauges then read {@code NaN} until removed). A {@link PriorityQueue}
+ * also gets the gauges {@code workqueue.depth.by.priority}, tagged {@code priority} too:
+ * its ready items per priority, at most 25 priority values, the rest summed under
+ * {@code priority="other"} (see {@link PriorityDepthGauges}).</li>
  * </ul>
  * {@link #remove(String)} unregisters every meter of a queue registered here. The timers
  * publish histogram buckets at client-go's boundaries (10 ns to 10 s, powers of ten), so
@@ -73,6 +77,11 @@ public final class WorkQueueMeters {
 	static final String DELAYED_ITEMS = "workqueue.delayed.items";
 
 	static final String STALLED = "workqueue.stalled";
+
+	static final String DEPTH_BY_PRIORITY = "workqueue.depth.by.priority";
+
+	/** What a handle that does not report the shared figures reads. */
+	private static final WorkQueueStats NOTHING = new WorkQueueStats(0, 0, 0, 0, 0, 0, 0, 0);
 
 	/**
 	 * The histogram boundaries of both timers: component-base's
@@ -136,7 +145,8 @@ public final class WorkQueueMeters {
 		Objects.requireNonNull(queueName, "queueName");
 		Objects.requireNonNull(queue, "queue");
 		// The gauges hold the reading strongly and it holds the queue weakly.
-		QueueStatsReading reading = new QueueStatsReading(queue, Clock.system());
+		QueueStatsReading<WorkQueueStats> reading = new QueueStatsReading<>(queue, Clock.system(), WorkQueue::stats,
+				NOTHING);
 		// client-go's depth: added and not yet handed out, so items added again while
 		// processing count too (size() leaves them out until done).
 		Gauge depth = Gauge.builder(DEPTH, reading, (r) -> r.readShared(WorkQueueStats::pending))
@@ -164,6 +174,11 @@ public final class WorkQueueMeters {
 			.strongReference(true)
 			.register(this.registry);
 		track(queueName, List.of(depth, unfinishedWork, longestRunningProcessor, delayedItems));
+		if (queue instanceof PriorityQueue<?> priorityQueue) {
+			new PriorityDepthGauges(queueName, priorityQueue, this.registry,
+					(gauge) -> track(queueName, List.of(gauge)))
+				.register();
+		}
 	}
 
 	/**

@@ -29,6 +29,7 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 import org.springframework.util.StringValueResolver;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkResult;
@@ -41,11 +42,12 @@ import dev.workqueue.spring.WorkResult;
  * sees the bean as the container will hold it: when the bean is proxied, the endpoint
  * calls the method through the proxy and the advice applies. A method is rejected with an
  * {@link InvalidQueueWorkerException}, failing the bean's creation and so the
- * application's start-up, when it does not take exactly one parameter, returns something
- * other than {@code void} or {@link WorkResult}, cannot be called through the proxy,
- * names a queue for which there is no {@link RateLimitingQueue} singleton bean, or asks
- * for a {@code concurrency} that does not resolve to an integer of at least 1. Worker
- * methods must be on singleton beans.
+ * application's start-up, when it does not take the item (and, on a
+ * {@link PriorityQueue}, maybe an {@code int} priority as second parameter), returns
+ * something other than {@code void} or {@link WorkResult}, cannot be called through the
+ * proxy, names a queue for which there is no {@link RateLimitingQueue} singleton bean, or
+ * asks for a {@code concurrency} that does not resolve to an integer of at least 1.
+ * Worker methods must be on singleton beans.
  * <p>
  * Thread-safe: endpoints found before {@link #onEndpoint} is called are kept and handed
  * over then; later ones (lazy beans) are handed over as they are found. {@code lock}
@@ -139,10 +141,7 @@ public final class QueueWorkerAnnotationBeanPostProcessor
 			throw new InvalidQueueWorkerException(worker,
 					"is on bean '" + beanName + "', which is not a singleton; worker beans must be singletons");
 		}
-		if (method.getParameterCount() != 1) {
-			throw new InvalidQueueWorkerException(worker,
-					"must take exactly one parameter, the item, but takes " + method.getParameterCount());
-		}
+		checkParameters(worker, method);
 		Class<?> returnType = method.getReturnType();
 		if (returnType != void.class && !WorkResult.class.isAssignableFrom(returnType)) {
 			throw new InvalidQueueWorkerException(worker,
@@ -157,6 +156,12 @@ public final class QueueWorkerAnnotationBeanPostProcessor
 							+ knownQueues.stream().sorted().toList() + " (configure it under workqueue.queues." + queue
 							+ " or define a RateLimitingQueue bean named '" + queue + "')");
 		}
+		if (method.getParameterCount() == 2 && !beanFactory.isTypeMatch(queue, PriorityQueue.class)) {
+			throw new InvalidQueueWorkerException(worker,
+					"takes the priority as its second parameter, but queue '" + queue
+							+ "' is not a priority queue (set workqueue.queues." + queue
+							+ ".priority.enabled=true, or take the item only)");
+		}
 		Method invocable;
 		try {
 			invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
@@ -168,6 +173,20 @@ public final class QueueWorkerAnnotationBeanPostProcessor
 		ReflectionUtils.makeAccessible(invocable);
 		return new WorkerEndpoint(beanName + "#" + method.getName(), bean, invocable, queue,
 				concurrency(worker, annotation.concurrency()));
+	}
+
+	private static void checkParameters(String worker, Method method) {
+		int count = method.getParameterCount();
+		if (count < 1 || count > 2) {
+			throw new InvalidQueueWorkerException(worker,
+					"must take the item, and on a priority queue maybe an int priority, but takes " + count
+							+ " parameters");
+		}
+		if (count == 2 && method.getParameterTypes()[1] != int.class) {
+			throw new InvalidQueueWorkerException(worker,
+					"must take an int priority as its second parameter, but takes "
+							+ method.getParameterTypes()[1].getName());
+		}
 	}
 
 	private @Nullable Integer concurrency(String worker, String expression) {

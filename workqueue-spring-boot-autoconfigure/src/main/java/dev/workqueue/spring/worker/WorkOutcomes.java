@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.core.log.LogMessage;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.ratelimit.FailureCounts;
@@ -30,6 +31,9 @@ import dev.workqueue.spring.WorkResult;
  * where every instance counts together and a restart does not reset the count. A count is
  * forgotten on success, {@code requeueAfter} and give-up.
  * <p>
+ * On a {@link PriorityQueue}, a requeue (with backoff or later) keeps the priority the
+ * item was handed out with; a hand-back at shutdown does not carry it.
+ * <p>
  * A requeue that the queue would refuse because it is shutting down is handed back to a
  * {@linkplain SharedWorkQueue shared} queue, after the delay the requeue would have had,
  * so that another instance takes the item; a queue of this process only drops it and
@@ -44,6 +48,9 @@ final class WorkOutcomes {
 	private final RateLimitingQueue<Object> queue;
 
 	private final Optional<SharedWorkQueue> shared;
+
+	/** The queue, if it has priorities; {@code null} otherwise. */
+	private final @Nullable PriorityQueue<Object> priorityQueue;
 
 	private final WorkerSettings settings;
 
@@ -60,6 +67,7 @@ final class WorkOutcomes {
 		this.queueName = queueName;
 		this.queue = queue;
 		this.shared = SharedWorkQueue.of(queue);
+		this.priorityQueue = (queue instanceof PriorityQueue<Object> priorities) ? priorities : null;
 		this.settings = settings;
 		this.failures = tracking.failures();
 		this.rateLimiter = tracking.rateLimiter();
@@ -69,18 +77,19 @@ final class WorkOutcomes {
 	/**
 	 * The worker method returned: forget, requeue or requeue later, as it asked.
 	 * @param item the item
+	 * @param priority the priority it was handed out with, which a requeue keeps
 	 * @param result what the method returned; {@code null} for {@code void}
 	 * @return what became of the item
 	 */
-	WorkOutcome finished(Object item, @Nullable WorkResult result) {
+	WorkOutcome finished(Object item, int priority, @Nullable WorkResult result) {
 		if (result instanceof WorkResult.Requeue) {
-			requeueRateLimited(item);
+			requeueRateLimited(item, priority);
 			return WorkOutcome.REQUEUE;
 		}
 		if (result instanceof WorkResult.RequeueAfter requeueAfter) {
 			forget(item);
 			if (!this.queue.isShuttingDown()) {
-				this.queue.addAfter(item, requeueAfter.delay());
+				addAfter(item, requeueAfter.delay(), priority);
 			}
 			else {
 				handBackOrRefuse(item, requeueAfter.delay());
@@ -95,10 +104,11 @@ final class WorkOutcomes {
 	 * The worker method threw: retry with backoff, or give up once the item's failures
 	 * exceed {@code max-retries}.
 	 * @param item the item
+	 * @param priority the priority it was handed out with, which a retry keeps
 	 * @param exception what the method threw
 	 * @return {@link WorkOutcome#FAILED} or {@link WorkOutcome#GAVE_UP}
 	 */
-	WorkOutcome failed(Object item, Throwable exception) {
+	WorkOutcome failed(Object item, int priority, Throwable exception) {
 		int attempts = this.failures.countFailure(item) + 1;
 		if (!this.settings.retries(attempts)) {
 			giveUp(item, attempts, exception);
@@ -108,7 +118,7 @@ final class WorkOutcomes {
 			logger.debug(LogMessage.format("Retrying item %s of queue '%s' after %d failed attempt(s)",
 					Items.describe(item), this.queueName, attempts), exception);
 		}
-		requeueRateLimited(item);
+		requeueRateLimited(item, priority);
 		return WorkOutcome.FAILED;
 	}
 
@@ -142,14 +152,28 @@ final class WorkOutcomes {
 		this.queue.forget(item);
 	}
 
-	private void requeueRateLimited(Object item) {
+	private void requeueRateLimited(Object item, int priority) {
 		if (!this.queue.isShuttingDown()) {
-			this.queue.addRateLimited(item);
+			if (this.priorityQueue != null) {
+				this.priorityQueue.addRateLimited(item, priority);
+			}
+			else {
+				this.queue.addRateLimited(item);
+			}
 			return;
 		}
 		// As addRateLimited would: the limiter counts the requeue and sets the delay.
 		boolean limited = this.shared.isPresent() && this.rateLimiter != null;
 		handBackOrRefuse(item, limited ? this.rateLimiter.when(item) : Duration.ZERO);
+	}
+
+	private void addAfter(Object item, Duration delay, int priority) {
+		if (this.priorityQueue != null) {
+			this.priorityQueue.addAfter(item, delay, priority);
+		}
+		else {
+			this.queue.addAfter(item, delay);
+		}
 	}
 
 	/**

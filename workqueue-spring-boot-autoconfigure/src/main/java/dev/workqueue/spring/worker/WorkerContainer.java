@@ -15,6 +15,7 @@ import org.springframework.core.log.LogMessage;
 import org.springframework.core.task.TaskExecutor;
 
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.WakeablePolls;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -249,9 +250,9 @@ final class WorkerContainer {
 				}
 				// Read first: null from a queue shut down before the call means empty.
 				boolean shutDown = this.queue.isShuttingDown();
-				Object item;
+				PriorityQueue.Prioritized<Object> next;
 				try {
-					item = this.polls.pollUnlessWoken(this.pollTimeout, epoch);
+					next = this.polls.pollWithPriorityUnlessWoken(this.pollTimeout, epoch);
 				}
 				catch (InterruptedException ex) {
 					// Only abandon() interrupts, and it sets the flag first.
@@ -272,8 +273,8 @@ final class WorkerContainer {
 								this.endpoint.id()));
 					}
 				}
-				if (item != null) {
-					this.invoker.handle(item);
+				if (next != null) {
+					this.invoker.handle(next.item(), next.priority());
 				}
 				else if (shutDown) {
 					return;

@@ -50,17 +50,19 @@ final class WorkerInvoker {
 	/**
 	 * Processes {@code item}, then marks it done.
 	 * @param item an item the queue handed out
+	 * @param priority the priority it was handed out with; 0 from a queue without
+	 * priorities
 	 */
-	void handle(Object item) {
+	void handle(Object item, int priority) {
 		try {
-			process(item);
+			process(item, priority);
 		}
 		finally {
 			done(item);
 		}
 	}
 
-	private void process(Object item) {
+	private void process(Object item, int priority) {
 		WorkObservations.Work work = beginObservation(item);
 		WorkOutcome outcome = WorkOutcome.FAILED;
 		Throwable error = null;
@@ -74,15 +76,15 @@ final class WorkerInvoker {
 			}
 			WorkResult result;
 			try {
-				result = invoke(item);
+				result = invoke(item, priority);
 			}
 			catch (Throwable ex) {
 				rethrowIfFatal(ex);
 				error = ex;
-				outcome = this.outcomes.failed(item, ex);
+				outcome = this.outcomes.failed(item, priority, ex);
 				return;
 			}
-			outcome = this.outcomes.finished(item, result);
+			outcome = this.outcomes.finished(item, priority, result);
 		}
 		catch (Throwable ex) {
 			// The limiter, a listener or the logging failed: keep the thread alive.
@@ -132,9 +134,10 @@ final class WorkerInvoker {
 		}
 	}
 
-	private @Nullable WorkResult invoke(Object item) throws Throwable {
+	private @Nullable WorkResult invoke(Object item, int priority) throws Throwable {
+		Object[] arguments = this.endpoint.takesPriority() ? new Object[] { item, priority } : new Object[] { item };
 		try {
-			return (WorkResult) this.endpoint.method().invoke(this.endpoint.bean(), item);
+			return (WorkResult) this.endpoint.method().invoke(this.endpoint.bean(), arguments);
 		}
 		catch (InvocationTargetException ex) {
 			throw ex.getTargetException();

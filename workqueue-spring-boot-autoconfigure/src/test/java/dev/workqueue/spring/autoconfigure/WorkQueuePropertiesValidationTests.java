@@ -95,12 +95,22 @@ class WorkQueuePropertiesValidationTests {
 				Arguments.of(limiter + "bucket.rate=2",
 						limiter + "bucket.rate is not a workqueue property; a queue and the defaults take "
 								+ knownKeys()),
-				Arguments.of(defaults + "retries=2", defaults
-						+ "retries is not a workqueue property; a queue and the defaults take " + knownKeys()));
+				Arguments.of(defaults + "retries=2",
+						defaults + "retries is not a workqueue property; a queue and the defaults take " + knownKeys()),
+				Arguments.of(orders + "priority.starvation-timeout=-1s",
+						orders + "priority.starvation-timeout must not be negative, was -1s"),
+				Arguments.of(defaults + "priority.starvation-timeout=-5m",
+						defaults + "priority.starvation-timeout must not be negative, was -5m"),
+				Arguments.of(orders + "priority.strict=true",
+						orders + "priority.strict is not a workqueue property; a queue and the defaults take "
+								+ knownKeys()),
+				Arguments.of(defaults + "priority.enable=true", defaults
+						+ "priority.enable is not a workqueue property; a queue and the defaults take " + knownKeys()));
 	}
 
 	private static String knownKeys() {
-		return "backend, concurrency, max-retries, poll-timeout, rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
+		return "backend, concurrency, max-retries, poll-timeout, priority.enabled, priority.starvation-timeout, "
+				+ "rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
 				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.jitter, "
 				+ "rate-limiter.exponential.max-delay, "
 				+ "rate-limiter.fast-slow.fast-delay, rate-limiter.fast-slow.max-fast-attempts, "
@@ -124,6 +134,9 @@ class WorkQueuePropertiesValidationTests {
 		}
 		if (key.endsWith("delay") || key.endsWith("timeout") || key.endsWith("wait")) {
 			return "1s";
+		}
+		if (key.endsWith("enabled")) {
+			return "true";
 		}
 		if (key.endsWith("jitter")) {
 			return "0.2";
@@ -165,7 +178,8 @@ class WorkQueuePropertiesValidationTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "workqueue.queues.orders.concurrency=many",
-			"workqueue.queues.orders.rate-limiter.exponential.jitter=some", "workqueue.observation.enabled=maybe" })
+			"workqueue.queues.orders.rate-limiter.exponential.jitter=some", "workqueue.observation.enabled=maybe",
+			"workqueue.queues.orders.priority.enabled=maybe", "workqueue.defaults.priority.starvation-timeout=soon" })
 	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey(String property) {
 		this.contextRunner.withPropertyValues(property)
 			.run((context) -> assertThat(context).getFailure()
@@ -184,7 +198,8 @@ class WorkQueuePropertiesValidationTests {
 					"workqueue.queues.orders.rate-limiter.bucket.qps=Infinity",
 					"workqueue.queues.orders.rate-limiter.bucket.burst=1",
 					"workqueue.queues.orders.rate-limiter.item-bucket.qps=0.001",
-					"workqueue.queues.orders.rate-limiter.max-wait=0s")
+					"workqueue.queues.orders.rate-limiter.max-wait=0s",
+					"workqueue.queues.orders.priority.starvation-timeout=0s")
 			.run((context) -> assertThat(context).hasNotFailed().hasBean("orders"));
 	}
 

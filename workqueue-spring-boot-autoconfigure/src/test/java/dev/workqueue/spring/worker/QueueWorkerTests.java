@@ -299,9 +299,21 @@ class QueueWorkerTests {
 		String prefix = "@QueueWorker method " + QueueWorkerTests.class.getName() + "$";
 		return Stream.of(
 				Arguments.of(NoParameterWorker.class,
-						prefix + "NoParameterWorker.process() must take exactly one parameter, the item, but takes 0"),
+						prefix + "NoParameterWorker.process() must take the item, and on a priority queue maybe "
+								+ "an int priority, but takes 0 parameters"),
 				Arguments.of(TwoParameterWorker.class, prefix
-						+ "TwoParameterWorker.process(String, int) must take exactly one parameter, the item, but takes 2"),
+						+ "TwoParameterWorker.process(String, int) takes the priority as its second parameter, but queue "
+						+ "'orders' is not a priority queue (set workqueue.queues.orders.priority.enabled=true, or take "
+						+ "the item only)"),
+				Arguments.of(LongPriorityWorker.class,
+						prefix + "LongPriorityWorker.process(String, long) must take "
+								+ "an int priority as its second parameter, but takes long"),
+				Arguments.of(BoxedPriorityWorker.class,
+						prefix + "BoxedPriorityWorker.process(String, Integer) must "
+								+ "take an int priority as its second parameter, but takes java.lang.Integer"),
+				Arguments.of(ThreeParameterWorker.class,
+						prefix + "ThreeParameterWorker.process(String, int, int) must take the item, and on a "
+								+ "priority queue maybe an int priority, but takes 3 parameters"),
 				Arguments.of(StringReturningWorker.class,
 						prefix + "StringReturningWorker.process(String) must return void or WorkResult, but returns "
 								+ "java.lang.String"),
@@ -501,6 +513,30 @@ class QueueWorkerTests {
 
 		@QueueWorker(queue = "orders")
 		void process(String item, int other) {
+		}
+
+	}
+
+	static class LongPriorityWorker {
+
+		@QueueWorker(queue = "orders")
+		void process(String item, long priority) {
+		}
+
+	}
+
+	static class BoxedPriorityWorker {
+
+		@QueueWorker(queue = "orders")
+		void process(String item, Integer priority) {
+		}
+
+	}
+
+	static class ThreeParameterWorker {
+
+		@QueueWorker(queue = "orders")
+		void process(String item, int priority, int other) {
 		}
 
 	}

@@ -1,6 +1,7 @@
 package dev.workqueue.spring.actuate.endpoint;
 
 import java.security.Principal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,6 +24,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.core.log.LogMessage;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.ratelimit.RateLimiter;
@@ -36,7 +38,9 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
  * rate limiter. Item values are never shown: they may hold personal data.
  * <p>
  * Each read takes the queues and containers afresh; the figures of one queue come from
- * one {@link WorkQueue#stats()} reading.
+ * one {@link WorkQueue#stats()} reading. A {@link PriorityQueue} is described with its
+ * ready items and the age of its oldest ready item per priority, from one
+ * {@link PriorityQueue#readyLevels()} reading.
  * <p>
  * <b>Runtime control.</b> The {@linkplain #control write operation} pauses or resumes a
  * queue's workers and sets their number of threads. The endpoint's default access is
@@ -195,9 +199,27 @@ public final class WorkQueuesEndpoint {
 			.toList();
 		boolean paused = this.workers != null && this.workers.isPaused(name);
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
+		List<PriorityQueue.Level> levels = (queue instanceof PriorityQueue<?> priorityQueue)
+				? priorityQueue.readyLevels() : null;
 		return new WorkQueueDescriptor(name, this.backends.apply(name), stats.depth(), stats.processing(),
 				stats.waiting(), concurrency, stats.retries(), workersAlive, seconds(stats.headQueuedNanos()),
-				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), paused, workers);
+				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), paused, workers,
+				byPriority(levels, PriorityQueue.Level::ready),
+				byPriority(levels, (level) -> seconds(level.oldestReadyNanos())));
+	}
+
+	/**
+	 * A figure of each level, by priority as a string, highest priority first;
+	 * {@code null} for a queue without priorities.
+	 */
+	private static <V> @Nullable Map<String, V> byPriority(@Nullable List<PriorityQueue.Level> levels,
+			Function<PriorityQueue.Level, V> figure) {
+		if (levels == null) {
+			return null;
+		}
+		Map<String, V> byPriority = new LinkedHashMap<>();
+		levels.forEach((level) -> byPriority.put(Integer.toString(level.priority()), figure.apply(level)));
+		return byPriority;
 	}
 
 	private static double seconds(long nanos) {
@@ -235,11 +257,19 @@ public final class WorkQueuesEndpoint {
 	 * @param shuttingDown whether the queue is shut down
 	 * @param paused whether its workers are paused: they take no new item
 	 * @param workers the worker containers serving the queue
+	 * @param priorities for a priority queue, its ready items by priority (the priority
+	 * as a string, highest first, only priorities with ready items); {@code null}
+	 * otherwise (left out of the JSON)
+	 * @param oldestReadySeconds for a priority queue, by priority as in
+	 * {@code priorities}, how long the item ready longest has been ready, in seconds
+	 * (what the starvation timeout is compared with); {@code null} otherwise, left out of
+	 * the JSON
 	 */
 	public record WorkQueueDescriptor(String name, String backend, int depth, int processing, int waiting,
 			int concurrency, long retries, int workersAlive, double nextItemAgeSeconds, double longestRunningSeconds,
-			@Nullable String rateLimiter, boolean shuttingDown, boolean paused,
-			List<WorkerDescriptor> workers) implements OperationResponseBody {
+			@Nullable String rateLimiter, boolean shuttingDown, boolean paused, List<WorkerDescriptor> workers,
+			@Nullable Map<String, Integer> priorities,
+			@Nullable Map<String, Double> oldestReadySeconds) implements OperationResponseBody {
 
 	}
 

@@ -15,6 +15,7 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueues;
@@ -29,6 +30,7 @@ import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.entry;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.BDDMockito.given;
@@ -137,6 +139,40 @@ class WorkQueuesEndpointTests {
 	void withoutWorkerRegistryEveryQueueHasZeroConcurrency() {
 		WorkQueuesEndpoint endpoint = new WorkQueuesEndpoint(this.registry, null, (name) -> Optional.empty());
 		assertThat(endpoint.queues().queues()).allSatisfy((queue) -> assertThat(queue.concurrency()).isZero());
+	}
+
+	@Test
+	void priorityQueueCarriesItsReadyItemsAndOldestReadyAgePerPriorityHighestFirst() {
+		try (PriorityQueue<String> alerts = WorkQueues.<String>builder()
+			.name("alerts")
+			.clock(this.clock)
+			.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter(this.clock))) {
+			given(this.registry.names()).willReturn(Set.of("alerts"));
+			given(this.registry.<String>get("alerts")).willReturn(alerts);
+			alerts.add("a", 5);
+			this.clock.step(Duration.ofSeconds(2));
+			alerts.add("b", 5);
+			alerts.add("c", -3);
+			alerts.add("d");
+			this.clock.step(Duration.ofMillis(1500));
+
+			WorkQueueDescriptor descriptor = this.endpoint.queue("alerts");
+
+			assertThat(descriptor).isNotNull();
+			assertThat(descriptor.depth()).isEqualTo(4);
+			assertThat(descriptor.priorities()).containsExactly(entry("5", 2), entry("0", 1), entry("-3", 1));
+			assertThat(descriptor.oldestReadySeconds()).containsExactly(entry("5", 3.5), entry("0", 1.5),
+					entry("-3", 1.5));
+		}
+	}
+
+	@Test
+	void queueWithoutPrioritiesHasNoPriorityFigures() {
+		this.orders.add("a");
+		WorkQueueDescriptor descriptor = this.endpoint.queue("orders");
+		assertThat(descriptor).isNotNull();
+		assertThat(descriptor.priorities()).isNull();
+		assertThat(descriptor.oldestReadySeconds()).isNull();
 	}
 
 	@Test

@@ -20,6 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiters;
@@ -51,6 +52,23 @@ class WorkQueueMetricsAutoConfigurationTests {
 				assertThat(meter.measure()).allSatisfy((measurement) -> assertThat(measurement.getValue()).isZero());
 			});
 		});
+	}
+
+	@Test
+	void aPriorityQueueGetsItsDepthByPriorityWhenItIsCreated() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("workqueue.queues.alerts.priority.enabled=true")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("workqueue.depth.by.priority").gauges())
+					.extracting((gauge) -> gauge.getId().getTag("name") + ":" + gauge.getId().getTag("priority"))
+					.containsExactlyInAnyOrder("alerts:0", "alerts:other");
+				PriorityQueue<String> alerts = context.getBean("alerts", PriorityQueue.class);
+				alerts.add("a", 9);
+				assertThat(registry.get("workqueue.depth.by.priority").tag("priority", "0").gauge().value()).isZero();
+				assertThat(registry.get("workqueue.depth.by.priority").tag("priority", "9").gauge().value()).isOne();
+				assertThat(registry.get("workqueue.depth").tag("name", "alerts").gauge().value()).isOne();
+			});
 	}
 
 	@Test
