@@ -72,9 +72,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	private final long starvationNanos;
 
 	/**
-	 * Whether ready times are read from the clock: for the metrics or the starvation
-	 * guard. Without either, the clock is read only for delays, and the ages of
-	 * {@link #readyLevels()} and {@link #stats()} read zero.
+	 * Whether a hand-out reads the clock: for the metrics or the starvation guard. An add
+	 * always does (the ready time, for the ages operators watch); without either, a get
+	 * reads it only while delays wait.
 	 */
 	private final boolean timed;
 
@@ -127,7 +127,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		this.timed = metrics != WorkQueueMetrics.NOOP || starvationNanos >= 0;
 	}
 
-	/** The clock's reading when the queue is timed or delays wait, else 0. */
+	/** The clock's reading when a hand-out needs it or delays wait, else 0. */
 	private long now() {
 		return (this.timed || !this.waiting.isEmpty()) ? this.clock.nanoTime() : 0;
 	}
@@ -142,7 +142,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			if (this.shuttingDown) {
 				return;
 			}
-			added = add(entry(item), priority, now());
+			added = add(entry(item), priority, this.clock.nanoTime());
 		}
 		finally {
 			this.lock.unlock();
@@ -509,9 +509,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		return added;
 	}
 
-	/** How long an entry has been ready; 0 on a queue that reads no ready times. */
-	private long readyFor(Entry<T> entry, long nowNanos) {
-		return this.timed ? nowNanos - entry.readyNanos : 0;
+	/** How long an entry has been ready. */
+	private static long readyFor(Entry<?> entry, long nowNanos) {
+		return nowNanos - entry.readyNanos;
 	}
 
 	/** Tells the hook of adds made while moving due entries. Without the lock. */
@@ -548,7 +548,8 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			if (entry == null || !entry.processing) {
 				return;
 			}
-			long nowNanos = now();
+			// A ready time for a dirty item; a work time for the metrics.
+			long nowNanos = (this.timed || entry.dirty) ? this.clock.nanoTime() : 0;
 			workNanos = nowNanos - entry.startedNanos;
 			entry.processing = false;
 			this.processing--;
@@ -653,7 +654,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			added = moveDue(nowNanos);
 			long[] unfinishedAndLongest = new long[2];
 			this.entries.forEach((entry) -> {
-				if (entry.processing) {
+				// Hand-out times are read only when timed (WorkQueueStats: zero
+				// otherwise).
+				if (entry.processing && this.timed) {
 					unfinishedAndLongest[0] += nowNanos - entry.startedNanos;
 					unfinishedAndLongest[1] = Math.max(unfinishedAndLongest[1], nowNanos - entry.startedNanos);
 				}
