@@ -147,7 +147,9 @@ public interface PriorityQueue<T> extends RateLimitingQueue<T> {
 	 *
 	 * @param priority the priority
 	 * @param ready how many items of it are ready
-	 * @param oldestReadyNanos how long the one ready longest has been ready
+	 * @param oldestReadyNanos how long the one ready longest has been ready, or -1 when
+	 * the queue does not track ready times (a queue of {@link WorkQueues} built without
+	 * metrics and without a starvation guard: it then reads no clock to hand out)
 	 */
 	record Level(int priority, int ready, long oldestReadyNanos) {
 

@@ -54,6 +54,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	 */
 	private static final int KEPT_LEVELS = 64;
 
+	/** A ready age the queue does not track. */
+	private static final long UNTIMED = -1;
+
 	/** The epoch of a plain get or poll, which {@link #wakePolls()} does not end. */
 	private static final long NOT_WAKEABLE = Long.MIN_VALUE;
 
@@ -72,9 +75,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	private final long starvationNanos;
 
 	/**
-	 * Whether a hand-out reads the clock: for the metrics or the starvation guard. An add
-	 * always does (the ready time, for the ages operators watch); without either, a get
-	 * reads it only while delays wait.
+	 * Whether the queue reads its clock for ready and hand-out times: with metrics or a
+	 * starvation guard (as BasicQueue reads it only with metrics). Without either, the
+	 * clock is read only while delays wait, and the ready ages read {@link #UNTIMED}.
 	 */
 	private final boolean timed;
 
@@ -142,7 +145,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			if (this.shuttingDown) {
 				return;
 			}
-			added = add(entry(item), priority, this.clock.nanoTime());
+			added = add(entry(item), priority, now());
 		}
 		finally {
 			this.lock.unlock();
@@ -509,9 +512,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		return added;
 	}
 
-	/** How long an entry has been ready. */
-	private static long readyFor(Entry<?> entry, long nowNanos) {
-		return nowNanos - entry.readyNanos;
+	/** How long an entry has been ready, or {@link #UNTIMED}. */
+	private long readyFor(Entry<?> entry, long nowNanos) {
+		return this.timed ? nowNanos - entry.readyNanos : UNTIMED;
 	}
 
 	/** Tells the hook of adds made while moving due entries. Without the lock. */
@@ -663,7 +666,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			});
 			long unfinished = unfinishedAndLongest[0];
 			long longest = unfinishedAndLongest[1];
-			long oldestReady = (this.oldest != null) ? readyFor(this.oldest, nowNanos) : 0;
+			long oldestReady = (this.oldest != null && this.timed) ? readyFor(this.oldest, nowNanos) : 0;
 			return new WorkQueueStats(this.ready, this.processing, this.waiting.size(), this.retries, oldestReady,
 					unfinished, longest, this.dirty);
 		}

@@ -201,11 +201,14 @@ public final class WorkQueuesEndpoint {
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
 		List<PriorityQueue.Level> levels = (queue instanceof PriorityQueue<?> priorityQueue)
 				? priorityQueue.readyLevels() : null;
+		// Ages only from a queue that tracks them (-1: built without metrics or guard).
+		List<PriorityQueue.Level> aged = (levels != null
+				&& levels.stream().allMatch((level) -> level.oldestReadyNanos() >= 0)) ? levels : null;
 		return new WorkQueueDescriptor(name, this.backends.apply(name), stats.depth(), stats.processing(),
 				stats.waiting(), concurrency, stats.retries(), workersAlive, seconds(stats.headQueuedNanos()),
 				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), paused, workers,
 				byPriority(levels, PriorityQueue.Level::ready),
-				byPriority(levels, (level) -> seconds(level.oldestReadyNanos())));
+				byPriority(aged, (level) -> seconds(level.oldestReadyNanos())));
 	}
 
 	/**
