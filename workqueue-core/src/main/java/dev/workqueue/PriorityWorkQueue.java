@@ -139,19 +139,22 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	public void add(T item, int priority) {
 		Objects.requireNonNull(item, "item");
 		PriorityQueue.checkPriority(priority);
-		boolean added;
+		int added = 0;
 		this.lock.lock();
 		try {
 			if (this.shuttingDown) {
 				return;
 			}
-			added = add(entry(item), priority, now());
+			long nowNanos = now();
+			// What fell due lines up before this add: it became ready earlier.
+			added = moveDue(nowNanos);
+			if (add(entry(item), priority, nowNanos)) {
+				added++;
+			}
 		}
 		finally {
 			this.lock.unlock();
-		}
-		if (added) {
-			this.metrics.added();
+			reportAdds(added);
 		}
 	}
 
@@ -160,7 +163,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		Objects.requireNonNull(item, "item");
 		Objects.requireNonNull(delay, "delay");
 		PriorityQueue.checkPriority(priority);
-		boolean added = false;
+		int added = 0;
 		this.lock.lock();
 		try {
 			if (this.shuttingDown) {
@@ -168,9 +171,12 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			}
 			this.retries++;
 			long nowNanos = this.clock.nanoTime();
+			added = moveDue(nowNanos);
 			long delayNanos = Nanos.of(delay);
 			if (delayNanos <= 0) {
-				added = add(entry(item), priority, nowNanos);
+				if (add(entry(item), priority, nowNanos)) {
+					added++;
+				}
 			}
 			else {
 				wait(entry(item), Nanos.add(nowNanos, delayNanos), priority);
@@ -178,11 +184,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 		finally {
 			this.lock.unlock();
+			reportAdds(added);
 		}
 		this.metrics.retried();
-		if (added) {
-			this.metrics.added();
-		}
 	}
 
 	@Override
@@ -435,6 +439,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	private Entry<T> take(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
 		Entry<T> taken;
 		long nowNanos;
+		long queuedForNanos;
 		int added = 0;
 		this.lock.lock();
 		try {
@@ -448,6 +453,8 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 				}
 				if (this.ready > 0) {
 					taken = takeReady(nowNanos);
+					// Read under the lock: an add may mark the entry dirty right after.
+					queuedForNanos = nowNanos - taken.queuedNanos;
 					passOn();
 					break;
 				}
@@ -484,7 +491,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			this.lock.unlock();
 			reportAdds(added);
 		}
-		this.metrics.handedOut(nowNanos - taken.queuedNanos);
+		this.metrics.handedOut(queuedForNanos);
 		return taken;
 	}
 
@@ -505,7 +512,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		while (!this.waiting.isEmpty() && (first = this.waiting.first()).dueNanos <= nowNanos) {
 			this.waiting.pollFirst();
 			first.entry.wait = null;
-			if (add(first.entry, first.priority, nowNanos)) {
+			// Ready since it fell due: due times come out in order, so the ready-order
+			// list stays sorted (every operation moves what is due before it lines up).
+			if (add(first.entry, first.priority, first.dueNanos)) {
 				added++;
 			}
 		}
@@ -545,6 +554,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	public void done(T item) {
 		Objects.requireNonNull(item, "item");
 		long workNanos;
+		int added = 0;
 		this.lock.lock();
 		try {
 			Entry<T> entry = this.entries.get(item);
@@ -552,14 +562,17 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 				return;
 			}
 			// A ready time for a dirty item; a work time for the metrics.
-			long nowNanos = (this.timed || entry.dirty) ? this.clock.nanoTime() : 0;
+			long nowNanos = entry.dirty ? this.clock.nanoTime() : now();
+			added = moveDue(nowNanos);
 			workNanos = nowNanos - entry.startedNanos;
 			entry.processing = false;
 			this.processing--;
 			if (entry.dirty) {
 				entry.dirty = false;
 				this.dirty--;
-				makeReady(entry, entry.dirtyPriority, nowNanos);
+				int priority = (entry.wait != null) ? Math.max(entry.dirtyPriority, entry.wait.priority)
+						: entry.dirtyPriority;
+				makeReady(entry, priority, nowNanos);
 			}
 			else if (entry.wait == null) {
 				this.entries.remove(entry);
@@ -570,6 +583,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 		finally {
 			this.lock.unlock();
+			reportAdds(added);
 		}
 		this.metrics.done(workNanos);
 	}

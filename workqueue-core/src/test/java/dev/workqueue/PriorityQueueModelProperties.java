@@ -170,6 +170,10 @@ class PriorityQueueModelProperties {
 		}
 
 		private void add(Item item, int priority) {
+			add(item, priority, this.nowMillis);
+		}
+
+		private void add(Item item, int priority, long readyAtMillis) {
 			if (item.processing) {
 				item.dirtyPriority = item.dirty ? Math.max(item.dirtyPriority, priority) : priority;
 				item.dirty = true;
@@ -181,14 +185,14 @@ class PriorityQueueModelProperties {
 				}
 			}
 			else {
-				makeReady(item, item.waits ? Math.max(priority, item.duePriority) : priority);
+				makeReady(item, item.waits ? Math.max(priority, item.duePriority) : priority, readyAtMillis);
 			}
 		}
 
-		private void makeReady(Item item, int priority) {
+		private void makeReady(Item item, int priority, long readyAtMillis) {
 			item.ready = true;
 			item.priority = priority;
-			item.readyAtMillis = this.nowMillis;
+			item.readyAtMillis = readyAtMillis;
 			item.readyOrder = this.orders;
 			item.levelOrder = this.orders++;
 		}
@@ -228,7 +232,9 @@ class PriorityQueueModelProperties {
 				.toList()
 				.forEach((item) -> {
 					item.waits = false;
-					add(item, item.duePriority);
+					// Ready since it fell due, lined up in due order before anything
+					// later.
+					add(item, item.duePriority, item.dueMillis);
 				});
 			forgetIdle();
 		}
@@ -258,7 +264,8 @@ class PriorityQueueModelProperties {
 			item.processing = false;
 			if (item.dirty) {
 				item.dirty = false;
-				makeReady(item, item.dirtyPriority);
+				makeReady(item, item.waits ? Math.max(item.dirtyPriority, item.duePriority) : item.dirtyPriority,
+						this.nowMillis);
 			}
 			forgetIdle();
 		}

@@ -1,6 +1,6 @@
 -- pdone: the priority layout's done. A holder whose lease was lost (another token, or
 -- none) changes nothing: the fence. An item added while it was processed lines up again
--- with the highest priority of those adds.
+-- with the highest priority of those adds (and of a wait still pending).
 -- KEYS: the queue's (see prelude.lua)
 -- ARGV: 3 item, 4 token
 -- Reply: 0 (stale: the lease was lost), 1 (done) or 2 (done, and queued again because it
@@ -11,6 +11,8 @@ if redis.call('HGET', KEYS[4], ARGV[3]) ~= ARGV[4] then
 end
 local dirty_priority = held_priorities(ARGV[3])
 if dirty_priority then
+  -- A wait still pending keeps the highest priority of all the item's adds.
+  dirty_priority = math.max(dirty_priority, tonumber(redis.call('HGET', KEYS[10], 'w' .. ARGV[3]) or dirty_priority))
   check(3, 8, 9)
 else
   check(3)

@@ -256,6 +256,22 @@ class RedisPriorityQueueTests {
 	}
 
 	@Test
+	void aDirtyItemComesBackWithThePriorityOfItsPendingWaitIfHigher() throws Exception {
+		PriorityQueue<String> a = instance();
+		PriorityQueue<String> b = instance();
+		a.add("x", 1);
+		a.add("y", 2);
+		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("y", 2));
+		b.addAfter("y", Duration.ofHours(1), 9);
+		b.add("y", 0);
+		a.done("y");
+		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 9));
+		b.done("y");
+		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 1));
+		b.done("x");
+	}
+
+	@Test
 	void anExpiredLeaseOfAnItemAddedWhileHeldComesBackWithTheHigherPriority() throws Exception {
 		PriorityQueue<String> a = instance();
 		PriorityQueue<String> b = instance();
