@@ -97,6 +97,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	/** The highest level with ready entries, or {@code null} when none is ready. */
 	private Bucket<T> highest;
 
+	/** Levels with ready entries: none left means no level to look for. */
+	private int nonEmptyLevels;
+
 	/** The ready entry ready longest, and the one ready last. */
 	private Entry<T> oldest;
 
@@ -305,7 +308,9 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			level.head = entry;
 		}
 		level.tail = entry;
-		level.size++;
+		if (level.size++ == 0) {
+			this.nonEmptyLevels++;
+		}
 		if (this.highest == null || level.priority > this.highest.priority) {
 			this.highest = level;
 		}
@@ -332,7 +337,10 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 			return;
 		}
 		if (level == this.highest) {
-			this.highest = nextNonEmptyBelow(level.priority);
+			this.highest = (--this.nonEmptyLevels > 0) ? nextNonEmptyBelow(level.priority) : null;
+		}
+		else {
+			this.nonEmptyLevels--;
 		}
 		if (this.levels.size() > KEPT_LEVELS) {
 			this.levels.remove(level.priority);
