@@ -1,5 +1,7 @@
 package dev.workqueue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -53,6 +55,20 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 	 * through a few priorities does not allocate a level each time one empties.
 	 */
 	private static final int KEPT_LEVELS = 64;
+
+	/** Checks for a ready entry before a consumer parks; a few microseconds at most. */
+	private static final int HAND_OFF_SPINS = 256;
+
+	private static final VarHandle READY;
+
+	static {
+		try {
+			READY = MethodHandles.lookup().findVarHandle(PriorityWorkQueue.class, "ready", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	/** A ready age the queue does not track. */
 	private static final long UNTIMED = -1;
@@ -449,6 +465,7 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		long nowNanos;
 		long queuedForNanos;
 		int added = 0;
+		boolean spun = false;
 		this.lock.lock();
 		try {
 			long deadlineNanos = Long.MAX_VALUE;
@@ -479,6 +496,13 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 						return null;
 					}
 				}
+				if (!spun) {
+					// A hand-off is often a few microseconds away: look again before
+					// parking.
+					spun = true;
+					spinForReady();
+					continue;
+				}
 				long untilNanos = this.waiting.isEmpty() ? deadlineNanos
 						: Math.min(deadlineNanos, this.waiting.first().dueNanos);
 				this.waitingConsumers++;
@@ -501,6 +525,23 @@ final class PriorityWorkQueue<T> implements PriorityQueue<T>, WakeablePolls<T> {
 		}
 		this.metrics.handedOut(queuedForNanos);
 		return taken;
+	}
+
+	/**
+	 * Spins without the lock until an entry is ready, a few microseconds at most; the
+	 * caller looks again under the lock. The read is a hint: {@code ready} is written
+	 * under the lock.
+	 */
+	private void spinForReady() {
+		this.lock.unlock();
+		try {
+			for (int spins = HAND_OFF_SPINS; spins > 0 && (int) READY.getOpaque(this) == 0; spins--) {
+				Thread.onSpinWait();
+			}
+		}
+		finally {
+			this.lock.lock();
+		}
 	}
 
 	/** Another ready entry for another waiting consumer. Under the lock. */
