@@ -1,6 +1,7 @@
 package dev.workqueue;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
@@ -220,6 +221,11 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollForwarding<T> 
 	@Override
 	public void add(T item) {
 		this.queue.add(item);
+	}
+
+	@Override
+	public void addAll(Collection<? extends T> items) {
+		this.queue.addAll(items);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.workqueue;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -35,6 +36,28 @@ interface PollForwarding<T> extends WakeablePolls<T> {
 		if (target.isPresent()) {
 			return target.get().pollWithPriorityUnlessWoken(timeout, epoch);
 		}
+		T item = pollTarget().poll(timeout);
+		return (item != null) ? new PriorityQueue.Prioritized<>(item, 0) : null;
+	}
+
+	@Override
+	default void done(T item) {
+		pollTarget().done(item);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Passed on whole: a queue that passes its polls on passes {@code done} on too.
+	 */
+	@Override
+	default PriorityQueue.Prioritized<T> doneAndPoll(T done, Duration timeout, long epoch) throws InterruptedException {
+		Optional<WakeablePolls<T>> target = target();
+		if (target.isPresent()) {
+			return target.get().doneAndPoll(done, timeout, epoch);
+		}
+		Objects.requireNonNull(timeout, "timeout");
+		pollTarget().done(done);
 		T item = pollTarget().poll(timeout);
 		return (item != null) ? new PriorityQueue.Prioritized<>(item, 0) : null;
 	}

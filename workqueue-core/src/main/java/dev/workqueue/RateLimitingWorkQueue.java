@@ -1,6 +1,7 @@
 package dev.workqueue;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Objects;
 
 import dev.workqueue.ratelimit.RateLimiter;
@@ -55,6 +56,11 @@ final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T>, PollForwar
 	@Override
 	public void add(T item) {
 		this.queue.add(item);
+	}
+
+	@Override
+	public void addAll(Collection<? extends T> items) {
+		this.queue.addAll(items);
 	}
 
 	@Override

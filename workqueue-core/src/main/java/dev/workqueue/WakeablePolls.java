@@ -50,6 +50,30 @@ public interface WakeablePolls<T> {
 	}
 
 	/**
+	 * Marks an item done, as {@link WorkQueue#done}.
+	 * @param item the item
+	 */
+	void done(T item);
+
+	/**
+	 * A worker's step from one item to the next: {@link #done} of {@code done}, then
+	 * {@link #pollWithPriorityUnlessWoken}. The item is done whatever the poll then does
+	 * (or, if marking it done fails, left as a failed {@code done} leaves it). A queue on
+	 * a remote store does both in one round trip when an item is ready.
+	 * @param done the item the worker finished
+	 * @param timeout how long to wait, not {@code null}
+	 * @param epoch what {@link #pollEpoch()} returned before the caller decided to poll
+	 * @return the next item and its priority, or {@code null} on timeout, wake-up, or
+	 * once shut down and empty
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	default PriorityQueue.Prioritized<T> doneAndPoll(T done, Duration timeout, long epoch) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		done(done);
+		return pollWithPriorityUnlessWoken(timeout, epoch);
+	}
+
+	/**
 	 * Ends every poll made with an earlier epoch, waiting or about to wait: each returns
 	 * {@code null}. Plain {@code get} and {@code poll} calls are not affected.
 	 */

@@ -1,6 +1,8 @@
 package dev.workqueue;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * A keyed work queue with Kubernetes client-go semantics: an item waiting to be processed
@@ -43,6 +45,19 @@ public interface WorkQueue<T> extends AutoCloseable {
 	 * @param item the item, not {@code null}
 	 */
 	void add(T item);
+
+	/**
+	 * Adds each item as {@link #add} does, in order: a burst in one call. A queue on a
+	 * remote store sends the burst in a few round trips instead of one per item.
+	 * @param items the items, none {@code null}
+	 * @throws NullPointerException if {@code items} or an item is {@code null}; the
+	 * queues of this project then add none of them
+	 */
+	default void addAll(Collection<? extends T> items) {
+		for (T item : List.copyOf(items)) {
+			add(item);
+		}
+	}
 
 	/**
 	 * Takes the next item, blocking until one is ready. The caller must call

@@ -2,12 +2,15 @@ package dev.workqueue;
 
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -76,6 +79,32 @@ class WakeablePollsTests {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(QueueKind.class)
+	void aDoneWithTheNextPollEndsTheItemFirstAndADirtyOneLinesUpBehindTheReadyOnes(QueueKind kind) throws Exception {
+		WorkQueue<String> queue = kind.build(WorkQueues.builder());
+		WakeablePolls<String> polls = WakeablePolls.forPolling(queue);
+		queue.addAll(List.of("a", "b", "a"));
+		assertThat(queue.size()).isEqualTo(2);
+		assertThat(queue.get()).isEqualTo("a");
+		queue.add("a");
+		assertThat(polls.doneAndPoll("a", Duration.ZERO, polls.pollEpoch()).item()).isEqualTo("b");
+		assertThat(polls.doneAndPoll("b", Duration.ZERO, polls.pollEpoch()).item()).isEqualTo("a");
+		long epoch = polls.pollEpoch();
+		polls.wakePolls();
+		assertThat(polls.doneAndPoll("a", LONG, epoch)).as("woken: done, and nothing taken").isNull();
+		assertThat(queue.size()).isZero();
+		queue.add("a");
+		assertThat(queue.get()).as("a is not processing any more: queued at once").isEqualTo("a");
+	}
+
+	@Test
+	void aBulkAddWithANullItemAddsNone() {
+		WorkQueue<String> queue = WorkQueues.<String>builder().buildQueue();
+		assertThatNullPointerException().isThrownBy(() -> queue.addAll(Arrays.asList("a", null)));
+		assertThat(queue.size()).isZero();
+	}
+
 	@Test
 	void aQueueWithoutWakeablePollsPollsPlainly() throws Exception {
 		// A queue of the application's own: every call passed on, no wakeable polls.
@@ -89,6 +118,10 @@ class WakeablePollsTests {
 		polls.wakePolls();
 		plain.add("x");
 		assertThat(polls.pollUnlessWoken(Duration.ofSeconds(1), epoch)).isEqualTo("x");
+		plain.add("y");
+		assertThat(polls.doneAndPoll("x", Duration.ofSeconds(1), epoch).item()).isEqualTo("y");
+		plain.add("x");
+		assertThat(plain.size()).as("x was done").isOne();
 	}
 
 }
