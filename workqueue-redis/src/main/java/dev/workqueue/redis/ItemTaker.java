@@ -2,9 +2,12 @@ package dev.workqueue.redis;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.workqueue.PriorityQueue.Prioritized;
@@ -18,12 +21,19 @@ import dev.workqueue.time.Nanos;
  * codec cannot decode is moved to the dead-letter list; an item one of the handle's
  * workers still holds is parked ({@link LeaseBook}); either way the taker looks again.
  * <p>
+ * <b>One round trip per item.</b> A get leases an item for itself and one for each
+ * consumer of the handle waiting for a notice (at most {@link QueueLayout#maxLeases}),
+ * each with its own token; the extra ones wait, leased and renewed with the rest, until
+ * those consumers take them. A worker's {@code done} can ride with its next get
+ * ({@link RedisWorkQueue#doneAndPoll}). Items leased ahead are handed back when the last
+ * consumer leaves without them, and at shutdown.
+ * <p>
  * A get interrupted while it waits for its answer, or whose answer does not come within
  * the command timeout, throws, and leases nothing for good: if the answer comes later,
- * its item is handed back at once; if it never comes (the connection dropped), the token
- * is remembered and the {@link QueueTimer} looks for its item and hands it back.
- * {@code poll(t)} sends no script after a wait that reached its deadline, so it returns
- * within {@code t} plus one command timeout.
+ * its items are handed back at once; if it never comes (the connection dropped), the
+ * tokens are remembered and the {@link QueueTimer} looks for their items and hands them
+ * back. {@code poll(t)} sends no script after a wait that reached its deadline, so it
+ * returns within {@code t} plus one command timeout.
  *
  * @param <T> the item type
  */
@@ -45,6 +55,8 @@ final class ItemTaker<T> {
 
 	private final LeaseBook<T> book;
 
+	private final LeaseReleases<T> releases;
+
 	private final ReadySignal signal;
 
 	private final Lifecycle lifecycle;
@@ -56,14 +68,25 @@ final class ItemTaker<T> {
 	/** The starvation timeout in µs of a priority queue's get, -1 for none. */
 	private final String starvationMicros;
 
+	/**
+	 * Items leased for consumers that were waiting, not handed out yet; each is in the
+	 * book, so renewed with the rest.
+	 */
+	private final ConcurrentLinkedQueue<Ahead<T>> ahead = new ConcurrentLinkedQueue<>();
+
+	/** The consumers inside {@link #take}. */
+	private final AtomicInteger consumers = new AtomicInteger();
+
 	private final LongAdder deadLettered = new LongAdder();
 
-	ItemTaker(RedisWorkQueue<T> queue, ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, ReadySignal signal,
-			Lifecycle lifecycle, Clock clock, Duration lease, Duration starvationTimeout) {
+	ItemTaker(RedisWorkQueue<T> queue, ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book,
+			LeaseReleases<T> releases, ReadySignal signal, Lifecycle lifecycle, Clock clock, Duration lease,
+			Duration starvationTimeout) {
 		this.queue = queue;
 		this.codec = codec;
 		this.scripts = scripts;
 		this.book = book;
+		this.releases = releases;
 		this.signal = signal;
 		this.lifecycle = lifecycle;
 		this.clock = clock;
@@ -74,17 +97,21 @@ final class ItemTaker<T> {
 	/**
 	 * Takes the next item, waiting for one at most {@code timeoutNanos} when
 	 * {@code bounded}, and only until a wake-up when {@code pollEpoch} is not
-	 * {@link #NOT_WAKEABLE}.
+	 * {@link #NOT_WAKEABLE}; first ends {@code owedDone}, if given, in the same script as
+	 * the first lease when it can.
 	 * @return the item with the priority it is handed out with (0 on a plain queue), or
 	 * {@code null} on timeout, wake-up, or once shut down
 	 */
-	Prioritized<T> take(boolean bounded, long timeoutNanos, long pollEpoch) throws InterruptedException {
+	Prioritized<T> take(boolean bounded, long timeoutNanos, long pollEpoch, Lease owedDone)
+			throws InterruptedException {
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
 		// Whether this consumer took a notice and has not looked since: if it leaves
 		// without looking, it passes the notice on, or a consumer beside it would sleep
 		// while items are ready.
 		boolean owesNotice = false;
+		Lease doneFirst = owedDone;
+		this.consumers.incrementAndGet();
 		try {
 			while (true) {
 				long seen = this.signal.epoch();
@@ -92,20 +119,29 @@ final class ItemTaker<T> {
 					return null;
 				}
 				try {
-					// A poll without a wait always asks Redis; a waiting consumer does
-					// not when
-					// another found the list empty and no notice came since. No script is
-					// sent
-					// after a wait that reached the deadline.
+					// No script is sent after a wait that reached the deadline.
 					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos) || this.signal.woken(pollEpoch)) {
 						return null;
 					}
-					if (this.signal.knownEmpty(seen) && !(bounded && timeoutNanos == 0)) {
-						owesNotice = false;
+					// A poll without a wait always asks Redis; a waiting consumer does
+					// not
+					// when another found the list empty and no notice came since.
+					boolean look = !this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0);
+					if (doneFirst != null && (!look || !this.ahead.isEmpty())) {
+						Lease done = doneFirst;
+						doneFirst = null;
+						this.releases.sendDone(done);
 					}
-					else {
-						Object leased = lease();
+					Prioritized<T> early = takeAhead();
+					if (early != null) {
 						owesNotice = false;
+						return early;
+					}
+					owesNotice = false;
+					if (look) {
+						Lease done = doneFirst;
+						doneFirst = null;
+						Object leased = lease(done);
 						if (leased != NONE) {
 							@SuppressWarnings("unchecked")
 							Prioritized<T> item = (Prioritized<T>) leased;
@@ -124,7 +160,6 @@ final class ItemTaker<T> {
 						|| this.lifecycle.isShuttingDown()) {
 					// Timed out with no notice taken, or shut down (every consumer is
 					// woken).
-					owesNotice = false;
 					return null;
 				}
 				waited = true;
@@ -135,50 +170,104 @@ final class ItemTaker<T> {
 			if (owesNotice) {
 				this.signal.signal();
 			}
+			if (this.consumers.decrementAndGet() == 0 && !this.ahead.isEmpty()) {
+				// The last consumer out: no one is left to take them.
+				handBackAhead();
+			}
+			if (doneFirst != null) {
+				// Left before it could look (shut down, woken): nothing was taken.
+				this.releases.sendDone(doneFirst);
+			}
 		}
 	}
 
 	/**
-	 * Leases the next ready item: the item to hand out, with its priority, {@code null}
-	 * to look again (the item was parked or dead-lettered), or {@link #NONE} when none is
-	 * ready.
+	 * Leases the next ready items, ending {@code done} first if given: the item to hand
+	 * out, with its priority, {@code null} to look again (the items were parked or
+	 * dead-lettered), or {@link #NONE} when none is ready.
 	 */
-	private Object lease() throws InterruptedException {
+	private Object lease(Lease done) throws InterruptedException {
 		String token = this.book.newToken();
 		QueueLayout layout = this.scripts.layout();
-		CompletableFuture<List<Object>> answer = (layout == QueueLayout.PRIORITY)
-				? this.scripts.send(layout.get, this.leaseMicros, token, this.starvationMicros)
-				: this.scripts.send(layout.get, this.leaseMicros, token);
+		int count = Math.min(layout.maxLeases, 1 + this.signal.waiting());
+		CompletableFuture<List<Object>> answer = this.scripts.send((done != null) ? layout.doneGet : layout.get,
+				arguments(done, token, count));
 		List<Object> reply;
 		try {
 			reply = this.scripts.answerInterruptibly(answer);
 		}
 		catch (RedisQueueException | InterruptedException ex) {
 			// The script may run all the same: what it leases is handed back. Counted as
-			// a
-			// call under way, so that the handle keeps its link until the answer is in.
+			// a call under way, so that the handle keeps its link until the answer is in.
 			this.lifecycle.enterAlways();
-			answer.whenComplete((late, failure) -> orphanLate(late, failure, token));
+			answer.whenComplete((late, failure) -> orphanLate(late, failure, token, count, (done != null) ? 1 : 0));
 			throw ex;
 		}
-		if (reply.isEmpty()) {
+		int first = (done != null) ? 1 : 0;
+		int group = layout.replyGroup();
+		int leased = (reply.size() - first) / group;
+		if (leased == 0) {
 			return NONE;
-		}
-		String encoded = (String) reply.get(0);
-		if ((Long) reply.get(2) > 0) {
-			// More are ready: pass the notice on to another waiting consumer.
-			this.signal.signal();
 		}
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down meanwhile: a shut-down handle hands out nothing more.
-			try {
-				this.queue.releaseOrOrphan(encoded, token, 0);
-			}
-			catch (RedisQueueException ex) {
-				// Remembered: the timer hands it back.
+			for (int n = 1; n <= leased; n++) {
+				handBack((String) reply.get(first + (n - 1) * group), LeaseBook.nth(token, n));
 			}
 			return NONE;
 		}
+		Prioritized<T> mine = null;
+		long nowNanos = this.clock.nanoTime();
+		for (int n = 1; n <= leased; n++) {
+			int at = first + (n - 1) * group;
+			String encoded = (String) reply.get(at);
+			long queuedNanos = (Long) reply.get(at + 1) * 1000;
+			int priority = (group > 2) ? (int) (long) (Long) reply.get(at + 2) : 0;
+			Prioritized<T> item = inHand(encoded, LeaseBook.nth(token, n), priority, nowNanos);
+			if (item == null) {
+				continue;
+			}
+			if (mine == null) {
+				mine = item;
+				this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
+			}
+			else {
+				this.ahead.add(new Ahead<>(item, queuedNanos, nowNanos));
+				this.signal.signal();
+			}
+		}
+		if (leased == count) {
+			// More may be ready: pass the notice on to another waiting consumer.
+			this.signal.signal();
+		}
+		if (this.lifecycle.isShuttingDown()) {
+			// Shut down while they were put aside: whoever sees it hands them back.
+			handBackAhead();
+		}
+		return mine;
+	}
+
+	private String[] arguments(Lease done, String token, int count) {
+		boolean priority = this.scripts.layout() == QueueLayout.PRIORITY;
+		List<String> args = new ArrayList<>(6);
+		if (done != null) {
+			args.add(done.encoded());
+			args.add(done.token());
+		}
+		args.add(this.leaseMicros);
+		args.add(token);
+		args.add(Integer.toString(count));
+		if (priority) {
+			args.add(this.starvationMicros);
+		}
+		return args.toArray(new String[0]);
+	}
+
+	/**
+	 * Decodes a leased item and takes its lease in hand: the item to hand out, or
+	 * {@code null} if it was dead-lettered or parked.
+	 */
+	private Prioritized<T> inHand(String encoded, String token, int priority, long nowNanos) {
 		T item;
 		try {
 			item = Objects.requireNonNull(this.codec.decode(encoded), "decoded item");
@@ -187,12 +276,47 @@ final class ItemTaker<T> {
 			deadLetter(encoded, token, ex);
 			return null;
 		}
-		if (!this.book.take(item, new Lease(encoded, token, this.clock.nanoTime()))) {
+		if (!this.book.take(item, new Lease(encoded, token, nowNanos))) {
 			return null;
 		}
-		long queuedNanos = (Long) reply.get(1) * 1000;
+		return new Prioritized<>(item, priority);
+	}
+
+	/** Hands out an item leased ahead, if there is one. */
+	private Prioritized<T> takeAhead() {
+		Ahead<T> next = this.ahead.poll();
+		if (next == null) {
+			return null;
+		}
+		long queuedNanos = next.queuedNanos() + (this.clock.nanoTime() - next.leasedNanos());
 		this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
-		return new Prioritized<>(item, (reply.size() > 3) ? (int) (long) (Long) reply.get(3) : 0);
+		return next.item();
+	}
+
+	/**
+	 * Hands every item leased ahead back: no consumer is left to take them, or shutdown.
+	 * Each consumer leaving {@link #take} counts itself out before it looks at them, and
+	 * one that puts them aside does so before it counts itself out, so the last one out
+	 * sees every item left.
+	 */
+	void handBackAhead() {
+		for (Ahead<T> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
+			try {
+				this.releases.handBack(next.item().item(), Duration.ZERO);
+			}
+			catch (RedisQueueException ex) {
+				// Remembered: the timer hands it back.
+			}
+		}
+	}
+
+	private void handBack(String encoded, String token) {
+		try {
+			this.queue.releaseOrOrphan(encoded, token, 0);
+		}
+		catch (RedisQueueException ex) {
+			// Remembered: the timer hands it back.
+		}
 	}
 
 	/**
@@ -200,13 +324,17 @@ final class ItemTaker<T> {
 	 * hands back what it leased (or, with no answer, looks for it). Nothing is sent from
 	 * here: the event loop must not wait for a connection.
 	 */
-	private void orphanLate(List<Object> late, Throwable failure, String token) {
+	private void orphanLate(List<Object> late, Throwable failure, String token, int count, int first) {
 		try {
-			if (failure != null) {
-				this.book.orphan(token, null);
-			}
-			else if (!late.isEmpty()) {
-				this.book.orphan(token, (String) late.get(0));
+			int group = this.scripts.layout().replyGroup();
+			for (int n = 1; n <= count; n++) {
+				int at = first + (n - 1) * group;
+				if (failure != null) {
+					this.book.orphan(LeaseBook.nth(token, n), null);
+				}
+				else if (at < late.size()) {
+					this.book.orphan(LeaseBook.nth(token, n), (String) late.get(at));
+				}
 			}
 			this.queue.wakeTimer();
 		}
@@ -227,8 +355,18 @@ final class ItemTaker<T> {
 			// Not leased to nobody: handed back, it comes to this again.
 			this.book.orphan(token, encoded);
 			this.queue.wakeTimer();
-			throw ex;
 		}
+	}
+
+	/**
+	 * An item leased ahead for a waiting consumer.
+	 *
+	 * @param item the item and its priority
+	 * @param queuedNanos how long it had been queued when leased
+	 * @param leasedNanos when it was leased, on the clock
+	 */
+	private record Ahead<T>(Prioritized<T> item, long queuedNanos, long leasedNanos) {
+
 	}
 
 	long deadLettered() {

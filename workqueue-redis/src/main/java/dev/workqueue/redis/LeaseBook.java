@@ -88,6 +88,17 @@ final class LeaseBook<T> {
 	}
 
 	/**
+	 * The token of the {@code n}-th item a get leased with {@code token}, as the scripts
+	 * make it ({@code token_of} in {@code prelude.lua}).
+	 * @param token the get's token
+	 * @param n the item's place in the reply, from 1
+	 * @return its token
+	 */
+	static String nth(String token, int n) {
+		return (n == 1) ? token : token + "." + n;
+	}
+
+	/**
 	 * Takes a new lease in hand.
 	 * @param item the item
 	 * @param lease its lease

@@ -40,12 +40,26 @@ final class LeaseReleases<T> {
 
 	/** The end of a worker's hold: {@code done}, fenced off if its lease was lost. */
 	void done(T item) {
+		Lease lease = finishForNextGet(item);
+		if (lease != null) {
+			sendDone(lease);
+		}
+	}
+
+	/**
+	 * Ends a worker's hold of an item whose {@code done} goes to Redis with the worker's
+	 * next get: returns the lease for that script to end when the handle holds it live;
+	 * otherwise ends the hold as {@code done} does and returns {@code null}.
+	 * @param item the item
+	 * @return the lease to end, or {@code null}
+	 */
+	Lease finishForNextGet(T item) {
 		Objects.requireNonNull(item, "item");
 		this.lifecycle.enterAlways();
 		try {
 			Holding holding = this.book.finish(item);
 			if (holding == null) {
-				return;
+				return null;
 			}
 			long workNanos = this.clock.nanoTime() - holding.lease.startedNanos();
 			this.queue.record((metrics) -> metrics.done(workNanos));
@@ -53,15 +67,27 @@ final class LeaseReleases<T> {
 			if (parked != null) {
 				// Leased again while this worker held it: it runs again, after.
 				releaseOrOrphan(parked.encoded(), parked.token(), 0);
+				return null;
 			}
-			else if (!holding.lost) {
-				// If this fails, the lease is no longer renewed: it runs out and the item
-				// comes back, at least once.
-				this.scripts.run(this.scripts.layout().done, holding.lease.encoded(), holding.lease.token());
-			}
+			return holding.lost ? null : holding.lease;
 		}
 		finally {
 			afterRelease();
+		}
+	}
+
+	/**
+	 * Ends a lease in Redis. If this fails, the lease is no longer renewed: it runs out
+	 * and the item comes back, at least once.
+	 * @param lease a lease no longer in the book
+	 */
+	void sendDone(Lease lease) {
+		this.lifecycle.enterAlways();
+		try {
+			this.scripts.run(this.scripts.layout().done, lease.encoded(), lease.token());
+		}
+		finally {
+			this.lifecycle.exit();
 		}
 	}
 

@@ -35,6 +35,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript DONE = queue("done", ScriptOutputType.INTEGER);
 
+	static final LuaScript DONE_GET = queue("done_get", ScriptOutputType.MULTI);
+
 	static final LuaScript RELEASE = queue("release", ScriptOutputType.INTEGER);
 
 	static final LuaScript RENEW = queue("renew", ScriptOutputType.MULTI);
@@ -59,6 +61,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript PDONE = queue("pdone", ScriptOutputType.INTEGER);
 
+	static final LuaScript PDONE_GET = queue("pdone_get", ScriptOutputType.MULTI);
+
 	static final LuaScript PRELEASE = queue("prelease", ScriptOutputType.INTEGER);
 
 	static final LuaScript PTICK = queue("ptick", ScriptOutputType.MULTI);
@@ -74,9 +78,9 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	static final LuaScript DELETE = standalone("delete", ScriptOutputType.INTEGER);
 
 	/** Every script, for the tests that check their headers. */
-	static final List<LuaScript> ALL = List.of(ADD, ADD_AFTER, GET, DONE, RELEASE, RENEW, RECONCILE, TICK, DEAD_LETTER,
-			STATS, CHECK_TYPES, RESIGN, PADD, PADD_AFTER, PGET, PDONE, PRELEASE, PTICK, PSTATS, PLEVELS, FAILURES,
-			BUCKET, DELETE);
+	static final List<LuaScript> ALL = List.of(ADD, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, RENEW, RECONCILE, TICK,
+			DEAD_LETTER, STATS, CHECK_TYPES, RESIGN, PADD, PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS,
+			PLEVELS, FAILURES, BUCKET, DELETE);
 
 	private static final String SHEBANG = "#!lua\n";
 

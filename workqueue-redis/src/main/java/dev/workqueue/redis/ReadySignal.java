@@ -26,6 +26,9 @@ final class ReadySignal {
 
 	private long emptyAtEpoch = -1;
 
+	/** Consumers waiting in {@link #awaitNotice}; written under the lock. */
+	private volatile int waiting;
+
 	/** Changes with each {@link #wakePolls()}; written under the lock. */
 	private volatile long pollEpoch;
 
@@ -94,6 +97,14 @@ final class ReadySignal {
 		}
 	}
 
+	/**
+	 * How many consumers wait for a notice now: a get leases an item for each of them
+	 * too.
+	 */
+	int waiting() {
+		return this.waiting;
+	}
+
 	long pollEpoch() {
 		return this.pollEpoch;
 	}
@@ -122,6 +133,7 @@ final class ReadySignal {
 	 */
 	boolean awaitNotice(long seen, boolean bounded, long deadlineNanos, long pollEpoch) throws InterruptedException {
 		this.lock.lock();
+		this.waiting++;
 		try {
 			while (this.epoch == seen) {
 				if ((bounded && this.clock.nanoTime() >= deadlineNanos) || woken(pollEpoch)) {
@@ -137,6 +149,7 @@ final class ReadySignal {
 			return true;
 		}
 		finally {
+			this.waiting--;
 			this.lock.unlock();
 		}
 	}

@@ -2,9 +2,12 @@ package dev.workqueue.redis;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -14,6 +17,7 @@ import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
+import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -50,6 +54,9 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 
 	private static final System.Logger logger = System.getLogger(RedisWorkQueue.class.getName());
 
+	/** The most items one add script takes. */
+	static final int ADD_BATCH = 1_000;
+
 	private final String name;
 
 	private final ItemCodec<T> codec;
@@ -85,8 +92,8 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		this.signal = new ReadySignal(clock);
 		this.timer = new QueueTimer(scripts, this, this.book, this.lifecycle, this.signal, clock, id, lease, heartbeat);
 		this.releases = new LeaseReleases<>(this, scripts, this.book, this.lifecycle, clock);
-		this.taker = new ItemTaker<>(this, codec, scripts, this.book, this.signal, this.lifecycle, clock, lease,
-				starvationTimeout);
+		this.taker = new ItemTaker<>(this, codec, scripts, this.book, this.releases, this.signal, this.lifecycle, clock,
+				lease, starvationTimeout);
 	}
 
 	/** Checks the keys and permissions, then starts the handle's timed work. */
@@ -115,6 +122,54 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		try {
 			long added = this.scripts.run(this.scripts.layout().add, withPriority(priority, encoded));
 			if (added > 0) {
+				record(WorkQueueMetrics::added);
+			}
+		}
+		catch (RedisQueueException ex) {
+			ignoreIfShutDown(ex);
+		}
+		finally {
+			this.lifecycle.exit();
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Every item is encoded before anything is sent. A plain queue adds up to
+	 * {@value #ADD_BATCH} items per script; a priority queue (each item at priority 0)
+	 * sends every add before it waits for the first answer, so that the shared connection
+	 * pipelines them.
+	 */
+	@Override
+	public void addAll(Collection<? extends T> items) {
+		List<String> encoded = new ArrayList<>(items.size());
+		for (T item : items) {
+			encoded.add(encode(item));
+		}
+		if (encoded.isEmpty() || !this.lifecycle.enter()) {
+			return;
+		}
+		try {
+			List<CompletableFuture<Long>> answers = new ArrayList<>();
+			QueueLayout layout = this.scripts.layout();
+			if (layout == QueueLayout.PRIORITY) {
+				for (String one : encoded) {
+					answers.add(this.scripts.send(layout.add, one, "0"));
+				}
+			}
+			else {
+				for (int from = 0; from < encoded.size(); from += ADD_BATCH) {
+					List<String> batch = encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH));
+					answers.add(this.scripts.send(layout.add, batch.toArray(new String[0])));
+				}
+			}
+			long added = 0;
+			for (CompletableFuture<Long> answer : answers) {
+				long reply = this.scripts.answer(answer);
+				added += (layout == QueueLayout.PRIORITY) ? Math.min(reply, 1) : reply;
+			}
+			for (long i = 0; i < added; i++) {
 				record(WorkQueueMetrics::added);
 			}
 		}
@@ -211,7 +266,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	 */
 	Prioritized<T> takeWithPriority(boolean bounded, Duration timeout, long epoch) throws InterruptedException {
 		long timeoutNanos = bounded ? Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout"))) : 0;
-		return this.taker.take(bounded, timeoutNanos, epoch);
+		return this.taker.take(bounded, timeoutNanos, epoch, null);
 	}
 
 	private static <T> T item(Prioritized<T> taken) {
@@ -233,6 +288,19 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		return takeWithPriority(true, timeout, epoch);
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One round trip when an item is ready: one script ends the processing of
+	 * {@code done} and leases the next item.
+	 */
+	@Override
+	public Prioritized<T> doneAndPoll(T done, Duration timeout, long epoch) throws InterruptedException {
+		Objects.requireNonNull(timeout, "timeout");
+		Lease lease = this.releases.finishForNextGet(done);
+		return this.taker.take(true, Math.max(0, Nanos.of(timeout)), epoch, lease);
+	}
+
 	@Override
 	public void wakePolls() {
 		this.signal.wakePolls();
@@ -245,6 +313,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 
 	@Override
 	public int handBack() {
+		this.taker.handBackAhead();
 		return this.releases.handBackAll();
 	}
 
@@ -286,6 +355,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	public void shutDown() {
 		this.lifecycle.shutDown();
 		this.signal.signalAll();
+		this.taker.handBackAhead();
 		this.timer.wake();
 	}
 
@@ -294,6 +364,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		// The flag first, then the wake-ups: a consumer woken sees it.
 		int shutDowns = this.lifecycle.shutDownForDrain();
 		this.signal.signalAll();
+		this.taker.handBackAhead();
 		this.timer.wake();
 		this.lifecycle.awaitDrained(shutDowns, this.book::isEmpty);
 	}

@@ -1,17 +1,29 @@
--- add: client-go's add, across every instance.
+-- add: client-go's add of each item, across every instance: a duplicate of a queued item
+-- changes nothing; an item being processed is marked dirty; any other is queued.
 -- KEYS: the queue's (see prelude.lua)
--- ARGV: 3 item
--- Reply: 0 (already queued), 1 (marked dirty while being processed) or 2 (queued)
--- The reads come first and check the types of the keys written after them (a read of a
--- key of the wrong type fails before anything is written); the length read before the
--- push tells whether the list was empty.
-local length = redis.call('LLEN', KEYS[1])
-local processing = redis.call('HEXISTS', KEYS[4], ARGV[3]) == 1
-if redis.call('HSETNX', KEYS[2], ARGV[3], now_us()) == 0 then
-  return 0
+-- ARGV: 3.. the items
+-- Reply: how many of them were not duplicates (marked dirty or queued)
+-- Each item's reads come first; HSETNX is its first write and checks its key; RPUSH
+-- undoes the item's mark if the list holds another type.
+local now = now_us()
+local added = 0
+local woken = false
+for i = 3, #ARGV do
+  local item = ARGV[i]
+  local processing = redis.call('HEXISTS', KEYS[4], item) == 1
+  if redis.call('HSETNX', KEYS[2], item, now) == 1 then
+    added = added + 1
+    if not processing then
+      local length = write_or_undo(function()
+        redis.call('HDEL', KEYS[2], item)
+      end, 'RPUSH', KEYS[1], item)
+      if length == 1 and not woken then
+        -- The list was empty: wake the consumers of every instance (see
+        -- notify_if_was_empty).
+        woken = true
+        notify('r')
+      end
+    end
+  end
 end
-if processing then
-  return 1
-end
-push_ready(ARGV[3], length)
-return 2
+return added

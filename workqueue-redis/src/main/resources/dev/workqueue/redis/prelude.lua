@@ -184,29 +184,228 @@ local function notify_if_none_was_ready(lined_up)
   end
 end
 
--- The tick of either layout (see tick.lua): moves due waiting items with queue_due(item,
--- now) and hands the items whose lease expired back with queue_expired(item, now), at
--- most ARGV[3] of each (each returns true if it queued the item); keeps the reporter
--- role; wakes the consumers with notify_queued(queued); counts the ready items with
--- count_ready().
-local function run_tick(queue_due, queue_expired, notify_queued, count_ready)
-  local now = now_us()
-  local batch = tonumber(ARGV[3])
+-- Runs a write on a key the script has neither read nor written before, after writes to
+-- other keys: if the key holds another type (the only error such a write can meet), undo()
+-- puts back what the script changed, and the script fails, leaving no half change. The
+-- happy path costs no TYPE check.
+local function write_or_undo(undo, ...)
+  local reply = redis.pcall(...)
+  if type(reply) == 'table' and reply.err then
+    undo()
+    error(reply)
+  end
+  return reply
+end
+
+-- Moves the waiting items due at `now` (at most `batch`) with queue_due(item, now), which
+-- returns true if it queued the item; checks the keys it writes (checks) first, as a
+-- move is rare. Returns how many moved and how many were queued.
+local function move_due(now, batch, queue_due, checks)
+  local due = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, batch)
+  if #due == 0 then
+    return 0, 0
+  end
+  check(unpack(checks))
+  redis.call('ZREM', KEYS[5], unpack(due))
   local queued = 0
-  local moved = 0
-  local reaped = 0
-  local next_due = until_first(KEYS[5], now)
-  if next_due == 0 then
-    local due = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'LIMIT', 0, batch)
-    for _, item in ipairs(due) do
-      redis.call('ZREM', KEYS[5], item)
-      if queue_due(item, now) then
-        queued = queued + 1
+  for _, item in ipairs(due) do
+    if queue_due(item, now) then
+      queued = queued + 1
+    end
+  end
+  return #due, queued
+end
+
+-- The list layout's move of a due item: client-go's add.
+local LIST_DUE_CHECKS = {1, 2, 4}
+local function queue_due_list(item, now)
+  return add_item(item, now) == 2
+end
+
+-- The priority layout's move of a due item: added with the priority of its wait (lined
+-- up, raised, or dirty while processing).
+local PRIORITY_DUE_CHECKS = {2, 4, 8, 9, 10}
+local function queue_due_priority(item, now)
+  local field = 'w' .. item
+  local priority = tonumber(redis.call('HGET', KEYS[10], field) or 0)
+  redis.call('HDEL', KEYS[10], field)
+  if redis.call('HEXISTS', KEYS[4], item) == 1 then
+    add_dirty(item, priority, now)
+    return false
+  end
+  return add_ready(item, priority, now) == 2
+end
+
+-- Most due items a lease moves before it leases; the tick moves the rest.
+local LEASE_DUE_BATCH = 100
+
+-- The token of the i-th item of a lease of several: the caller's token for the first,
+-- token .. '.' .. i after it (LeaseBatch.token says the same).
+local function token_of(token, i)
+  if i == 1 then
+    return token
+  end
+  return token .. '.' .. i
+end
+
+-- The list layout's lease: moves what fell due, then leases up to `count` ready items,
+-- the i-th to token_of(token, i). Returns {item, µs it was queued, ...}, with fewer than
+-- `count` items when the list ran out. LPOP is the first write and checks its key; the
+-- dirty hash is read before it is written; the other two writes undo the change if their
+-- key holds another type.
+local function lease_list(lease_us, token, count)
+  local now = now_us()
+  local _, queued_due = move_due(now, LEASE_DUE_BATCH, queue_due_list, LIST_DUE_CHECKS)
+  local items = redis.call('LPOP', KEYS[1], count)
+  if not items then
+    return {}
+  end
+  if queued_due > 0 and #items == count then
+    -- More of the items just moved are ready: wake the consumers of every instance.
+    notify('r')
+  end
+  local queued_at = redis.call('HMGET', KEYS[2], unpack(items))
+  redis.call('HDEL', KEYS[2], unpack(items))
+  local expiry = now + tonumber(lease_us)
+  local scored, held, reply, back = {}, {}, {}, {}
+  for i, item in ipairs(items) do
+    local at = tonumber(queued_at[i] or now)
+    scored[2 * i - 1] = expiry
+    scored[2 * i] = item
+    held[2 * i - 1] = item
+    held[2 * i] = token_of(token, i)
+    reply[2 * i - 1] = item
+    reply[2 * i] = math.max(0, now - at)
+    back[#items + 1 - i] = item
+  end
+  local function put_back()
+    redis.call('LPUSH', KEYS[1], unpack(back))
+    for i, item in ipairs(items) do
+      redis.call('HSET', KEYS[2], item, queued_at[i] or now)
+    end
+  end
+  write_or_undo(put_back, 'ZADD', KEYS[3], unpack(scored))
+  write_or_undo(function()
+    redis.call('ZREM', KEYS[3], unpack(items))
+    put_back()
+  end, 'HSET', KEYS[4], unpack(held))
+  return reply
+end
+
+-- The list layout's done: ends the processing of an item if the token still holds it.
+-- Returns 0 (stale: the lease was lost, nothing changes: the fence), 1 (done) or 2 (done,
+-- and queued again because it was added while being processed). Reads first; ZREM is
+-- the first write and checks its key.
+local function done_list(item, token)
+  if redis.call('HGET', KEYS[4], item) ~= token then
+    return 0
+  end
+  local dirty = redis.call('HEXISTS', KEYS[2], item) == 1
+  local length = dirty and redis.call('LLEN', KEYS[1]) or 0
+  redis.call('ZREM', KEYS[3], item)
+  redis.call('HDEL', KEYS[4], item)
+  if not dirty then
+    return 1
+  end
+  push_ready(item, length)
+  return 2
+end
+
+-- The priority layout's lease: moves what fell due, then leases up to `count` items, each
+-- the item ready longest if it has been ready longer than the starvation timeout (µs, or
+-- negative for none), else the first of the highest priority; the i-th to
+-- token_of(token, i). Returns {item, µs it was queued, priority it is handed out with,
+-- ...}, with fewer than `count` items when none is left. Every read of an item comes
+-- before its first write; the keys written and not read are checked first.
+local function lease_priority(lease_us, token, count, starvation)
+  if starvation >= 0 then
+    check(3, 4)
+  else
+    check(3, 4, 9)
+  end
+  local now = now_us()
+  move_due(now, LEASE_DUE_BATCH, queue_due_priority, PRIORITY_DUE_CHECKS)
+  local reply = {}
+  for i = 1, count do
+    local member, since_member, priority, item, numbers
+    if starvation >= 0 then
+      local oldest = redis.call('ZRANGE', KEYS[9], 0, 0, 'WITHSCORES')
+      if oldest[1] and now - tonumber(oldest[2]) > starvation then
+        since_member = oldest[1]
+        item = string.sub(since_member, 21)
+        numbers = redis.call('HGET', KEYS[10], 'r' .. item)
+        member = string.sub(numbers, 1, 19) .. ':' .. item
+        priority = 0 - tonumber(redis.call('ZSCORE', KEYS[8], member))
       end
     end
-    moved = #due
-    next_due = until_first(KEYS[5], now)
+    if not member then
+      local first = redis.call('ZRANGE', KEYS[8], 0, 0, 'WITHSCORES')
+      if not first[1] then
+        break
+      end
+      member = first[1]
+      priority = 0 - tonumber(first[2])
+      item = string.sub(member, 21)
+      numbers = redis.call('HGET', KEYS[10], 'r' .. item)
+      since_member = string.sub(numbers, 20) .. ':' .. item
+    end
+    local queued_at = tonumber(redis.call('HGET', KEYS[2], item) or now)
+    redis.call('ZREM', KEYS[8], member)
+    redis.call('ZREM', KEYS[9], since_member)
+    redis.call('HDEL', KEYS[10], 'r' .. item)
+    redis.call('HSET', KEYS[10], 'h' .. item, priority)
+    redis.call('HDEL', KEYS[2], item)
+    redis.call('ZADD', KEYS[3], now + tonumber(lease_us), item)
+    redis.call('HSET', KEYS[4], item, token_of(token, i))
+    reply[#reply + 1] = item
+    reply[#reply + 1] = math.max(0, now - queued_at)
+    reply[#reply + 1] = priority
   end
+  if #reply > 0 and (#reply < 3 * count or redis.call('ZCARD', KEYS[8]) == 0) then
+    -- No number is in use: the next item ready starts them again (and a drained queue
+    -- leaves no key behind).
+    redis.call('HDEL', KEYS[10], '#')
+  end
+  return reply
+end
+
+-- The priority layout's done (see done_list): an item added while it was processed lines
+-- up again with the highest priority of those adds (and of a wait still pending). The
+-- reads come first; the keys written and not read are checked before the first write.
+local function done_priority(item, token)
+  if redis.call('HGET', KEYS[4], item) ~= token then
+    return 0
+  end
+  local dirty_priority = held_priorities(item)
+  if dirty_priority then
+    -- A wait still pending keeps the highest priority of all the item's adds.
+    dirty_priority = math.max(dirty_priority, tonumber(redis.call('HGET', KEYS[10], 'w' .. item) or dirty_priority))
+    check(3, 8, 9)
+  else
+    check(3)
+  end
+  forget_held(item)
+  redis.call('HDEL', KEYS[4], item)
+  redis.call('ZREM', KEYS[3], item)
+  if not dirty_priority then
+    return 1
+  end
+  line_up(item, dirty_priority, now_us(), nil)
+  notify_if_none_was_ready(1)
+  return 2
+end
+
+-- The tick of either layout (see tick.lua): moves due waiting items with queue_due(item,
+-- now) (the keys it writes checked as due_checks say) and hands the items whose lease
+-- expired back with queue_expired(item, now), at most ARGV[3] of each (each returns true
+-- if it queued the item); keeps the reporter role; wakes the consumers with
+-- notify_queued(queued); counts the ready items with count_ready().
+local function run_tick(queue_due, due_checks, queue_expired, notify_queued, count_ready)
+  local now = now_us()
+  local batch = tonumber(ARGV[3])
+  local moved, queued = move_due(now, batch, queue_due, due_checks)
+  local next_due = until_first(KEYS[5], now)
+  local reaped = 0
   local next_expiry = until_first(KEYS[3], now)
   if next_expiry == 0 then
     local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, batch)
