@@ -22,9 +22,11 @@ import dev.workqueue.time.Nanos;
 
 /**
  * The worker threads of one {@link WorkerEndpoint}: {@code concurrency} threads, each
- * looping {@code poll} → {@link WorkerInvoker#handle handle} (invoke, outcome,
- * {@code done}) until the queue is shut down and empty. Not a bean:
- * {@link WorkerContainerRegistry} creates, starts and stops it.
+ * looping {@code poll} → {@link WorkerInvoker#process process} (invoke, outcome) →
+ * {@code done} until the queue is shut down and empty. A thread marks its item done with
+ * its next poll ({@link WakeablePolls#doneAndPoll}, one round trip on Redis), or alone
+ * before it waits for its turn or ends. Not a bean: {@link WorkerContainerRegistry}
+ * creates, starts and stops it.
  * <p>
  * A thread survives anything the worker method throws except a
  * {@link VirtualMachineError}. It ends when {@code poll} returns {@code null} on a queue
@@ -237,13 +239,23 @@ final class WorkerContainer {
 		Thread thread = Thread.currentThread();
 		this.threads.add(thread);
 		boolean retired = false;
+		// The item this thread processed last, not yet marked done: it is marked done
+		// with the next poll (one round trip on Redis), or alone before the thread waits
+		// for its turn or ends.
+		Object finished = null;
 		try {
 			int failedPolls = 0;
 			while (true) {
 				// The epoch is read before the flags: a change made after they are read
 				// ends the poll.
 				long epoch = this.polls.pollEpoch();
-				Turn turn = awaitTurn();
+				Turn turn = (finished != null) ? turnNow() : awaitTurn();
+				if (turn == null) {
+					// This thread must wait for its turn: its item first.
+					this.invoker.done(finished);
+					finished = null;
+					continue;
+				}
 				if (turn != Turn.TAKE) {
 					retired = turn == Turn.RETIRE;
 					return;
@@ -251,14 +263,23 @@ final class WorkerContainer {
 				// Read first: null from a queue shut down before the call means empty.
 				boolean shutDown = this.queue.isShuttingDown();
 				PriorityQueue.Prioritized<Object> next;
+				Object done = finished;
+				finished = null;
 				try {
-					next = this.polls.pollWithPriorityUnlessWoken(this.pollTimeout, epoch);
+					next = (done != null) ? this.polls.doneAndPoll(done, this.pollTimeout, epoch)
+							: this.polls.pollWithPriorityUnlessWoken(this.pollTimeout, epoch);
 				}
 				catch (InterruptedException ex) {
 					// Only abandon() interrupts, and it sets the flag first.
 					continue;
 				}
 				catch (RuntimeException ex) {
+					if (done != null) {
+						// The item's done failed, or the poll did: the next poll, alone,
+						// tells an outage apart.
+						this.invoker.doneFailed(done, ex);
+						continue;
+					}
 					// The queue's backend failed (a Redis outage): back off and retry.
 					if (this.stopping) {
 						return;
@@ -274,7 +295,9 @@ final class WorkerContainer {
 					}
 				}
 				if (next != null) {
-					this.invoker.handle(next.item(), next.priority());
+					// Owed first: done even if processing throws an error.
+					finished = next.item();
+					this.invoker.process(next.item(), next.priority());
 				}
 				else if (shutDown) {
 					return;
@@ -282,6 +305,9 @@ final class WorkerContainer {
 			}
 		}
 		finally {
+			if (finished != null) {
+				this.invoker.done(finished);
+			}
 			this.threads.remove(thread);
 			if (!retired) {
 				if (!this.stopping) {
@@ -303,18 +329,9 @@ final class WorkerContainer {
 		this.lock.lock();
 		try {
 			while (true) {
-				if (this.abandoned) {
-					return Turn.END;
-				}
-				if (this.aliveThreads > this.targetThreads) {
-					changeAliveThreads(-1);
-					return Turn.RETIRE;
-				}
-				if (!this.paused) {
-					return Turn.TAKE;
-				}
-				if (this.stopping) {
-					return Turn.END;
+				Turn turn = turnHeld();
+				if (turn != null) {
+					return turn;
 				}
 				try {
 					this.controlChanged.await();
@@ -328,6 +345,37 @@ final class WorkerContainer {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * This thread's turn now, as {@link #awaitTurn()}, or {@code null} if it must wait.
+	 */
+	private Turn turnNow() {
+		this.lock.lock();
+		try {
+			return turnHeld();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** {@link #turnNow()} with the lock held. */
+	private Turn turnHeld() {
+		if (this.abandoned) {
+			return Turn.END;
+		}
+		if (this.aliveThreads > this.targetThreads) {
+			changeAliveThreads(-1);
+			return Turn.RETIRE;
+		}
+		if (!this.paused) {
+			return Turn.TAKE;
+		}
+		if (this.stopping) {
+			return Turn.END;
+		}
+		return null;
 	}
 
 	/**

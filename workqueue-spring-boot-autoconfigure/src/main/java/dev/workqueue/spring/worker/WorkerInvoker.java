@@ -15,8 +15,8 @@ import dev.workqueue.spring.WorkResult;
 /**
  * Handles one item taken from the queue for one {@link WorkerEndpoint}: invokes the
  * worker method in an observation, applies the outcome with {@link WorkOutcomes}, and
- * marks the item done, always. Stateless between items; called by the worker threads of
- * one {@link WorkerContainer}.
+ * marks the item done when its {@link WorkerContainer} says (always, once per item).
+ * Stateless between items; called by the worker threads of one container.
  * <p>
  * Nothing the worker method, the limiter, a listener or the observation throws escapes,
  * except a {@link VirtualMachineError}: the thread that called lives on.
@@ -48,21 +48,13 @@ final class WorkerInvoker {
 	}
 
 	/**
-	 * Processes {@code item}, then marks it done.
+	 * Processes {@code item}: invokes the worker method and applies the outcome. The
+	 * caller then marks it {@linkplain #done done}, alone or with its next poll.
 	 * @param item an item the queue handed out
 	 * @param priority the priority it was handed out with; 0 from a queue without
 	 * priorities
 	 */
-	void handle(Object item, int priority) {
-		try {
-			process(item, priority);
-		}
-		finally {
-			done(item);
-		}
-	}
-
-	private void process(Object item, int priority) {
+	void process(Object item, int priority) {
 		WorkObservations.Work work = beginObservation(item);
 		WorkOutcome outcome = WorkOutcome.FAILED;
 		Throwable error = null;
@@ -103,14 +95,23 @@ final class WorkerInvoker {
 	 * here stays "processing" in the queue (see {@link dev.workqueue.WorkQueue}'s rule on
 	 * keys); the thread logs it and goes on.
 	 */
-	private void done(Object item) {
+	void done(Object item) {
 		try {
 			this.queue.done(item);
 		}
 		catch (RuntimeException | LinkageError | StackOverflowError ex) {
-			logger.error(LogMessage.format("Queue '%s' could not mark an item of %s done; it stays in process",
-					this.queueName, item.getClass().getName()), ex);
+			doneFailed(item, ex);
 		}
+	}
+
+	/**
+	 * Reports that marking {@code item} done failed, alone or with the next poll.
+	 * @param item the item
+	 * @param failure what the queue threw
+	 */
+	void doneFailed(Object item, Throwable failure) {
+		logger.error(LogMessage.format("Queue '%s' could not mark an item of %s done; it stays in process",
+				this.queueName, item.getClass().getName()), failure);
 	}
 
 	/** An observation that fails to start costs only the observation. */
