@@ -7,6 +7,7 @@ import io.lettuce.core.RedisURI;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.PriorityQueue;
+import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.redis.ItemCodec;
@@ -19,6 +20,9 @@ import dev.workqueue.redis.RedisWorkQueues;
  * while it waits: work Redisson does not do.
  */
 class OursRedisContender implements RedisContender {
+
+	/** The worker containers' default {@code poll-timeout}. */
+	private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
 
 	private RedisClient client;
 
@@ -84,9 +88,12 @@ class OursRedisContender implements RedisContender {
 
 		private final DelayingQueue<String> delaying;
 
+		private final WakeablePolls<String> polls;
+
 		OursQueue(WorkQueue<String> queue, DelayingQueue<String> delaying) {
 			this.queue = queue;
 			this.delaying = delaying;
+			this.polls = WakeablePolls.forPolling(queue);
 		}
 
 		@Override
@@ -107,6 +114,13 @@ class OursRedisContender implements RedisContender {
 		@Override
 		public void done(String item) {
 			this.queue.done(item);
+		}
+
+		/** As a worker container does: done with the next poll, then a plain get. */
+		@Override
+		public String doneAndGet(String item) throws InterruptedException {
+			PriorityQueue.Prioritized<String> next = this.polls.doneAndPoll(item, POLL_TIMEOUT, this.polls.pollEpoch());
+			return (next != null) ? next.item() : get();
 		}
 
 		@Override

@@ -90,6 +90,19 @@ interface RedisContender extends AutoCloseable {
 		void done(String item);
 
 		/**
+		 * A worker's step to its next item: {@link #done} of {@code item}, then
+		 * {@link #get}. Ours does both in one round trip when an item is ready (the path
+		 * its worker containers take); Redisson has nothing to do on done.
+		 * @param item the item processed
+		 * @return the next item, or {@code null} once this queue object is stopped
+		 * @throws InterruptedException if interrupted
+		 */
+		default String doneAndGet(String item) throws InterruptedException {
+			done(item);
+			return get();
+		}
+
+		/**
 		 * Stops this queue object (ours' {@code shutDown}: the items stay in Redis;
 		 * Redisson's delayed queue is destroyed). Consumers blocked in {@link #get} are
 		 * then interrupted by the caller.

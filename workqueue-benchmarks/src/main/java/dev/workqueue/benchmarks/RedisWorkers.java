@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Worker threads of one JVM on a Redis benchmark queue: each loops on {@code get}, then
- * {@code done}, and counts the item in a {@link Progress}. The work itself is nothing, so
- * that what is measured is the queue.
+ * Worker threads of one JVM on a Redis benchmark queue: each takes an item, counts it in
+ * a {@link Progress}, and marks it done with the get of its next one
+ * ({@link RedisContender.Queue#doneAndGet}). The work itself is nothing, so that what is
+ * measured is the queue.
  */
 final class RedisWorkers {
 
@@ -43,8 +44,7 @@ final class RedisWorkers {
 
 	private void work(Progress progress) {
 		try {
-			for (String item = this.queue.get(); item != null; item = this.queue.get()) {
-				this.queue.done(item);
+			for (String item = this.queue.get(); item != null; item = this.queue.doneAndGet(item)) {
 				this.processed.increment();
 				progress.add(1);
 			}
