@@ -7,19 +7,21 @@
 #   no options: everything, with the forks, warm-up and measurement written on each class
 #   (3 forks for every in-memory benchmark where threads hand work to each other);
 #   JMH options are passed on, e.g. a regex to run a subset: run-benchmarks.sh 'QueueHandOff'
-#   run-benchmarks.sh Redis: only issue 12's Redis figures, ours beside Redisson (about
-#   13 minutes); REDIS=host:port picks the server (default 127.0.0.1:6379). Without a
-#   reachable Redis a full run leaves the Redis benchmarks out (with a warning).
+#   run-benchmarks.sh Redis: only the Redis figures (issues 12 and 22), ours beside
+#   Redisson (about 15 minutes); REDIS=host:port picks the server (default 127.0.0.1:6379).
+#   Without a reachable Redis a full run leaves the Redis benchmarks out (with a warning).
 #   SKIP_BUILD=1 reuses target/benchmarks.jar.
 #
-# Duration: about 38 minutes on a quiet 2-core machine (estimate per class, forks x
+# Duration: about 40 minutes on a quiet 2-core machine (estimate per class, forks x
 # (warm-up + measurement) + JVM starts: QueueHandOff 2.5 min, TimingWheel 3.5, DelayQueue 3.5,
 # FiringAccuracy 3.5, RetainedHeap 3, TokenBucket 2, IdleCpu 2, AddAfter 1.5,
 # RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5; RedisThroughput 7.5,
-# RedisIdle 2.5, RedisLatency 1.5, RedisFiringAccuracy 1, RedisMemory 0.5).
+# RedisIdle 2.5, RedisLatency 1.5, RedisFiringAccuracy 1, RedisBacklog 1, RedisAdd 1,
+# RedisMemory 0.5).
 # The Redis benchmarks use keys named wqbench-*, delete them when they end and never
 # flush anything, so the server may be shared; other clients' load shows as noise
-# (RedisIdle reports it as otherCommandsPerSecond).
+# (RedisIdle reports it as otherCommandsPerSecond; the Redis commands per item of
+# RedisBacklog, RedisAdd and RedisThroughput count other clients' commands too).
 # Run it on a quiet machine: other work on the cores shows up as noise, and the batch
 # benchmarks (AddAfter, TimingWheel) fail on purpose when a batch is so slow that timers
 # due in 1 s fire inside the measurement.

@@ -13,10 +13,12 @@ there is one.
 Which figure a benchmark reports:
 - hand-off groups (producer and consumer methods): the consumer's rate (items handed over);
 - benchmarks with auxiliary counters (unit "#": firing accuracy, idle CPU, retained heap,
-  and the Redis latency, delay, idle-command and memory figures):
+  the Redis latency, delay, idle-command and memory figures, and the Redis commands per
+  item of the add and backlog benchmarks):
   each counter, rebuilt per iteration from the raw data (see Figures.java: each iteration
-  reports its figure divided by forks x iterations) and averaged, with its own error; their
-  primary score (the run's duration) is left out;
+  reports its figure divided by forks x iterations) and averaged, with its own error; the
+  primary score is left out when it is a single-shot run's duration (mode "ss"), and comes
+  first otherwise (the Redis add and backlog rates);
 - all others: the primary score.
 Python 3 standard library only.
 """
@@ -159,6 +161,8 @@ def figures(result):
     secondary = result.get("secondaryMetrics", {})
     aux = OrderedDict((k, v) for k, v in secondary.items() if v.get("scoreUnit") == "#")
     if aux:
+        if result.get("mode") != "ss":
+            yield "score", num(primary["score"]), num(primary.get("scoreError")), primary["scoreUnit"]
         for name, metric in aux.items():
             score, error = aux_figure(result, metric)
             yield name, score, error, "#"

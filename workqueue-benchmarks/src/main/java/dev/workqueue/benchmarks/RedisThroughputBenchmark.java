@@ -19,6 +19,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * Issue 12: items per second end to end through a queue on Redis, {@code workers} workers
@@ -33,6 +35,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * runs for the whole trial (warm-up included); an invocation waits for {@value #BATCH}
  * more items to be processed, wherever, so the score is the steady processing rate of all
  * workers together, in items per second.
+ * <p>
+ * At the end of each trial a line gives the Redis commands per item processed over its
+ * measured iterations ({@link CommandProfile}: {@code INFO commandstats} at each
+ * iteration's start and end, so the producers' adds count as well as the workers' get and
+ * done, and whatever other clients of a shared server sent meanwhile).
  * <p>
  * Contenders: ours ({@code buildQueue()}: each item is deduplicated, leased, renewed
  * while held and fenced on done) and Redisson's {@code RBlockingQueue} (RPUSH, then BLPOP
@@ -91,6 +98,12 @@ public class RedisThroughputBenchmark {
 
 		private final List<WorkerJvm> otherJvms = new ArrayList<>();
 
+		private final CommandProfile commands = new CommandProfile();
+
+		private RedisAdmin admin;
+
+		private long processedBefore;
+
 		private volatile boolean producing;
 
 		private String name;
@@ -109,6 +122,7 @@ public class RedisThroughputBenchmark {
 			this.contender = RedisContender.named(contenderName());
 			this.contender.open(this.name + "-jvm0");
 			this.queue = this.contender.queue(this.name);
+			this.admin = RedisAdmin.connect();
 			this.localWorkers = RedisWorkers.start(this.queue, this.workers, this.progress);
 			for (int i = 1; i < this.jvms; i++) {
 				this.otherJvms.add(WorkerJvm.start(contenderName(), this.name, this.workers, this.name + "-jvm" + i,
@@ -145,6 +159,21 @@ public class RedisThroughputBenchmark {
 			}
 		}
 
+		@Setup(Level.Iteration)
+		public void beginIteration(IterationParams params) {
+			if (params.getType() == IterationType.MEASUREMENT) {
+				this.processedBefore = this.progress.count();
+				this.commands.start(this.admin);
+			}
+		}
+
+		@TearDown(Level.Iteration)
+		public void endIteration(IterationParams params) {
+			if (params.getType() == IterationType.MEASUREMENT) {
+				this.commands.stop(this.admin, this.progress.count() - this.processedBefore);
+			}
+		}
+
 		final void awaitBatch() throws InterruptedException {
 			long target = this.progress.count() + BATCH;
 			if (!this.progress.awaitAtLeast(target, STALL_NANOS)) {
@@ -166,11 +195,18 @@ public class RedisThroughputBenchmark {
 				shares.append(", JVM ").append(jvm.pid()).append(' ').append(jvm.processed());
 			}
 			System.out.println(shares);
+			if (this.commands.items() > 0) {
+				System.out.println(this.commands.line(contenderName() + ", " + this.workers + " workers x " + this.jvms
+						+ " JVMs, measured iterations"));
+			}
 			if (this.localWorkers != null) {
 				this.localWorkers.stop();
 			}
 			if (this.contender != null) {
 				this.contender.close();
+			}
+			if (this.admin != null) {
+				this.admin.close();
 			}
 			try (RedisAdmin admin = RedisAdmin.connect()) {
 				admin.deleteKeysContaining(this.name);
