@@ -1,34 +1,41 @@
 #!/usr/bin/env bash
 # The full benchmark run the issues ask for: workqueue beside client-java, the JDK, Netty,
 # Guava, Bucket4j and (on Redis) Redisson, every figure from one JMH run, then a Markdown
-# summary.
+# summary; then, on the same Redis, BullMQ's figures (issue 22) from bullmq/bench.mjs.
 #
 # Usage:  workqueue-benchmarks/run-benchmarks.sh [JMH options...]
 #   no options: everything, with the forks, warm-up and measurement written on each class
 #   (3 forks for every in-memory benchmark where threads hand work to each other);
 #   JMH options are passed on, e.g. a regex to run a subset: run-benchmarks.sh 'QueueHandOff'
 #   run-benchmarks.sh Redis: only the Redis figures (issues 12 and 22), ours beside
-#   Redisson (about 15 minutes); REDIS=host:port picks the server (default 127.0.0.1:6379).
-#   Without a reachable Redis a full run leaves the Redis benchmarks out (with a warning).
+#   Redisson, then BullMQ's (about 17 minutes); REDIS=host:port picks the server (default
+#   127.0.0.1:6379). Without a reachable Redis a full run leaves the Redis benchmarks out
+#   (with a warning).
+#   BullMQ (issue 22): after JMH, when Redis is reachable and the run included the Redis
+#   benchmarks (no options, or options naming Redis) or BULLMQ=1 is set,
+#   bullmq/bench.mjs measures BullMQ 6.7.0 on the same server (about 1.5 minutes; needs
+#   Node.js 20 and npm: `npm ci` the first time; left out with a warning without node).
 #   SKIP_BUILD=1 reuses target/benchmarks.jar.
 #
-# Duration: about 40 minutes on a quiet 2-core machine (estimate per class, forks x
+# Duration: about 42 minutes on a quiet 2-core machine (estimate per class, forks x
 # (warm-up + measurement) + JVM starts: QueueHandOff 2.5 min, TimingWheel 3.5, DelayQueue 3.5,
 # FiringAccuracy 3.5, RetainedHeap 3, TokenBucket 2, IdleCpu 2, AddAfter 1.5,
 # RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5; RedisThroughput 7.5,
 # RedisIdle 2.5, RedisLatency 1.5, RedisFiringAccuracy 1, RedisBacklog 1, RedisAdd 1,
-# RedisMemory 0.5).
-# The Redis benchmarks use keys named wqbench-*, delete them when they end and never
-# flush anything, so the server may be shared; other clients' load shows as noise
-# (RedisIdle reports it as otherCommandsPerSecond; the Redis commands per item of
-# RedisBacklog, RedisAdd and RedisThroughput count other clients' commands too).
+# RedisMemory 0.5; BullMQ 1.5).
+# The Redis benchmarks (BullMQ's too) use keys named wqbench-*, delete them when they
+# end and never flush anything, so the server may be shared; other clients' load shows
+# as noise (RedisIdle reports it as otherCommandsPerSecond; the Redis commands per item of
+# RedisBacklog, RedisAdd, RedisThroughput and BullMQ count other clients' commands too).
 # Run it on a quiet machine: other work on the cores shows up as noise, and the batch
 # benchmarks (AddAfter, TimingWheel) fail on purpose when a batch is so slow that timers
 # due in 1 s fire inside the measurement.
 #
 # Output: workqueue-benchmarks/results/<UTC time>/ with jmh.json (JMH's results),
-# jmh.log, machine.txt and summary.md (tables for the README, made by summarize.py).
-# Exits non-zero if any benchmark failed.
+# jmh.log, machine.txt and summary.md (tables for the README, made by summarize.py);
+# with BullMQ, bullmq.json, bullmq.md (its tables) and bullmq.log.
+# Exits non-zero if any benchmark failed, BullMQ's included (after JMH's results are
+# written).
 set -euo pipefail
 
 module_dir="$(cd "$(dirname "$0")" && pwd)"
@@ -68,6 +75,7 @@ mkdir -p "$out"
 	grep -m1 'model name' /proc/cpuinfo || true
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	java -version 2>&1
+	echo "node: $(node --version 2>/dev/null || echo 'not installed')"
 	echo "redis at $redis: ${redis_info:-not reachable}"
 } > "$out/machine.txt"
 cat "$out/machine.txt"
@@ -85,8 +93,32 @@ python3 "$module_dir/summarize.py" "$out/jmh.json" > "$out/summary.md"
 echo
 echo "Results: $out/jmh.json; tables: $out/summary.md"
 
+bullmq_failed=0
+if [[ -n "$redis_info" ]] && [[ $# -eq 0 || "$*" == *Redis* || "${BULLMQ:-0}" == "1" ]]; then
+	if ! command -v node > /dev/null; then
+		echo "WARNING: no node on the PATH: BullMQ's figures (issue 22) are left out." >&2
+	else
+		echo
+		echo "BullMQ on the same Redis (issue 22)..."
+		if (cd "$module_dir/bullmq" \
+				&& { [[ -d node_modules ]] || npm ci --silent; } \
+				&& node bench.mjs --redis "$redis" --json "$out/bullmq.json" --md "$out/bullmq.md") 2>&1 \
+				| tee "$out/bullmq.log"; then
+			echo "BullMQ: $out/bullmq.json; tables: $out/bullmq.md"
+		else
+			bullmq_failed=1
+		fi
+	fi
+elif [[ "${BULLMQ:-0}" == "1" ]]; then
+	echo "WARNING: no Redis at $redis: BullMQ's figures (issue 22) are left out." >&2
+fi
+
 failures="$(grep -c '<failure>' "$out/jmh.log" || true)"
 if [[ "$failures" != "0" ]]; then
 	echo "$failures benchmark iteration(s) failed: see $out/jmh.log" >&2
+	exit 1
+fi
+if [[ "$bullmq_failed" != "0" ]]; then
+	echo "The BullMQ benchmark failed: see $out/bullmq.log" >&2
 	exit 1
 fi
