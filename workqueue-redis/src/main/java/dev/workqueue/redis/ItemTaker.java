@@ -113,6 +113,10 @@ final class ItemTaker<T> {
 		Lease doneFirst = owedDone;
 		this.consumers.incrementAndGet();
 		try {
+			if (Thread.interrupted()) {
+				// As a blocking call does: nothing is sent.
+				throw new InterruptedException();
+			}
 			while (true) {
 				long seen = this.signal.epoch();
 				if (!this.lifecycle.enter()) {
@@ -141,7 +145,7 @@ final class ItemTaker<T> {
 					if (look) {
 						Lease done = doneFirst;
 						doneFirst = null;
-						Object leased = lease(done);
+						Object leased = lease(done, seen);
 						if (leased != NONE) {
 							@SuppressWarnings("unchecked")
 							Prioritized<T> item = (Prioritized<T>) leased;
@@ -184,9 +188,10 @@ final class ItemTaker<T> {
 	/**
 	 * Leases the next ready items, ending {@code done} first if given: the item to hand
 	 * out, with its priority, {@code null} to look again (the items were parked or
-	 * dead-lettered), or {@link #NONE} when none is ready.
+	 * dead-lettered), or {@link #NONE} when none is ready. A reply with fewer items than
+	 * asked for means the list ran out: empty at epoch {@code seen}.
 	 */
-	private Object lease(Lease done) throws InterruptedException {
+	private Object lease(Lease done, long seen) throws InterruptedException {
 		String token = this.book.newToken();
 		QueueLayout layout = this.scripts.layout();
 		int count = Math.min(layout.maxLeases, 1 + this.signal.waiting());
@@ -208,6 +213,9 @@ final class ItemTaker<T> {
 		int leased = (reply.size() - first) / group;
 		if (leased == 0) {
 			return NONE;
+		}
+		if (leased < count) {
+			this.signal.markEmpty(seen);
 		}
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down meanwhile: a shut-down handle hands out nothing more.

@@ -403,8 +403,12 @@ end
 local function run_tick(queue_due, due_checks, queue_expired, notify_queued, count_ready)
   local now = now_us()
   local batch = tonumber(ARGV[3])
-  local moved, queued = move_due(now, batch, queue_due, due_checks)
+  local moved, queued = 0, 0
   local next_due = until_first(KEYS[5], now)
+  if next_due == 0 then
+    moved, queued = move_due(now, batch, queue_due, due_checks)
+    next_due = until_first(KEYS[5], now)
+  end
   local reaped = 0
   local next_expiry = until_first(KEYS[3], now)
   if next_expiry == 0 then
