@@ -160,8 +160,7 @@ final class ItemTaker<T> {
 				finally {
 					this.lifecycle.exit();
 				}
-				if (!this.signal.awaitNotice(seen, bounded, deadlineNanos, pollEpoch)
-						|| this.lifecycle.isShuttingDown()) {
+				if (!this.signal.awaitNotice(bounded, deadlineNanos, pollEpoch) || this.lifecycle.isShuttingDown()) {
 					// Timed out with no notice taken, or shut down (every consumer is
 					// woken).
 					return null;

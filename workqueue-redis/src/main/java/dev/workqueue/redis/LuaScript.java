@@ -14,11 +14,12 @@ import io.lettuce.core.ScriptOutputType;
 /**
  * One of the Lua scripts, each a file beside this class whose header states its KEYS,
  * ARGV and reply. A queue's scripts get {@code prelude.lua} in front, which fixes the
- * queue's keys in {@link QueueKeys#all()} order; the limiters' scripts stand alone. Every
- * script starts with a shebang, so that Redis refuses a script that writes before its
- * first command when out of memory; the read-only ones say {@code no-writes}. Scripts run
- * with {@code EVALSHA}, falling back to {@code EVAL} once per server, whose script cache
- * starts empty after a restart or failover.
+ * queue's keys in {@link QueueKeys#all()} order (each script only the definitions it
+ * uses, see {@link Prelude}); the limiters' scripts stand alone. Every script starts with
+ * a shebang, so that Redis refuses a script that writes before its first command when out
+ * of memory; the read-only ones say {@code no-writes}. Scripts run with {@code EVALSHA},
+ * falling back to {@code EVAL} once per server, whose script cache starts empty after a
+ * restart or failover.
  *
  * @param name the script's file name without {@code .lua}, for messages
  * @param source the full source
@@ -26,6 +27,9 @@ import io.lettuce.core.ScriptOutputType;
  * @param output what it replies
  */
 record LuaScript(String name, String source, String sha1, ScriptOutputType output) {
+
+	/** What the queue scripts share; each gets the part it uses. */
+	private static final Prelude PRELUDE = Prelude.parse(read("prelude"));
 
 	static final LuaScript ADD = queue("add", ScriptOutputType.INTEGER);
 
@@ -85,7 +89,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	private static final String SHEBANG = "#!lua\n";
 
 	private static LuaScript queue(String name, ScriptOutputType output) {
-		return of(name, SHEBANG + read("prelude") + "\n" + read(name), output);
+		String body = read(name);
+		return of(name, SHEBANG + PRELUDE.linkedTo(body) + "\n" + body, output);
 	}
 
 	private static LuaScript standalone(String name, ScriptOutputType output) {

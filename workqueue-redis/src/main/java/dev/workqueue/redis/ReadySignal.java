@@ -7,14 +7,20 @@ import dev.workqueue.time.Clock;
 
 /**
  * How a handle's consumers wait for ready items without asking Redis in a loop. Each
- * notice (an item was queued, on pub/sub; another consumer found more) bumps an epoch; a
- * consumer waits only while the epoch it saw is unchanged. A consumer that found the
- * ready list empty marks that epoch empty, and until the next notice the others wait
- * without asking Redis, so many idle consumers cost one script, not one each.
+ * notice (an item was queued, on pub/sub; another consumer found more) grants one look: a
+ * permit, which one waiting consumer takes before it asks Redis again, so that a stream
+ * of notices wakes one consumer each, never all of them. A notice that comes while no
+ * consumer waits is kept for the next one to wait, so none is missed. Each notice also
+ * bumps an epoch: a consumer that found the ready list empty marks that epoch empty, and
+ * until the next notice the others wait without asking Redis, so many idle consumers cost
+ * one script, not one each; the permits of the notices before that look are spent by it.
  * <p>
- * Thread-safe: {@code lock} guards the epochs.
+ * Thread-safe: {@code lock} guards the epochs and the permits.
  */
 final class ReadySignal {
+
+	/** More permits than consumers ever wait: the rest would find the list empty. */
+	private static final int MAX_PERMITS = 1024;
 
 	private final Clock clock;
 
@@ -26,6 +32,11 @@ final class ReadySignal {
 
 	private long emptyAtEpoch = -1;
 
+	private int permits;
+
+	/** Set by {@link #signalAll()}: no consumer waits any more. */
+	private boolean released;
+
 	/** Consumers waiting in {@link #awaitNotice}; written under the lock. */
 	private volatile int waiting;
 
@@ -36,7 +47,7 @@ final class ReadySignal {
 		this.clock = clock;
 	}
 
-	/** The epoch now; a consumer looks in Redis, then waits while it is unchanged. */
+	/** The epoch now; a consumer looks in Redis, then waits for a notice. */
 	long epoch() {
 		this.lock.lock();
 		try {
@@ -60,12 +71,16 @@ final class ReadySignal {
 		}
 	}
 
-	/** Records that the ready list was empty at epoch {@code seen}. */
+	/**
+	 * Records that the ready list was empty at epoch {@code seen}: if no notice came
+	 * since, the look answered every notice before it.
+	 */
 	void markEmpty(long seen) {
 		this.lock.lock();
 		try {
 			if (this.epoch == seen) {
 				this.emptyAtEpoch = seen;
+				this.permits = 0;
 			}
 		}
 		finally {
@@ -78,6 +93,7 @@ final class ReadySignal {
 		this.lock.lock();
 		try {
 			this.epoch++;
+			this.permits = Math.min(MAX_PERMITS, this.permits + 1);
 			this.notice.signal();
 		}
 		finally {
@@ -85,11 +101,12 @@ final class ReadySignal {
 		}
 	}
 
-	/** Every waiting consumer looks again (shutdown). */
+	/** Every waiting consumer, and every one that comes, stops waiting (shutdown). */
 	void signalAll() {
 		this.lock.lock();
 		try {
 			this.epoch++;
+			this.released = true;
 			this.notice.signalAll();
 		}
 		finally {
@@ -127,15 +144,15 @@ final class ReadySignal {
 	}
 
 	/**
-	 * Waits for a notice newer than {@code seen}, at most until {@code deadlineNanos}
-	 * when {@code bounded}, and only until a wake-up when {@code pollEpoch} is one.
+	 * Waits for a notice and takes its permit, at most until {@code deadlineNanos} when
+	 * {@code bounded}, and only until a wake-up when {@code pollEpoch} is one.
 	 * @return {@code false} on timeout or wake-up
 	 */
-	boolean awaitNotice(long seen, boolean bounded, long deadlineNanos, long pollEpoch) throws InterruptedException {
+	boolean awaitNotice(boolean bounded, long deadlineNanos, long pollEpoch) throws InterruptedException {
 		this.lock.lock();
 		this.waiting++;
 		try {
-			while (this.epoch == seen) {
+			while (this.permits == 0 && !this.released) {
 				if ((bounded && this.clock.nanoTime() >= deadlineNanos) || woken(pollEpoch)) {
 					return false;
 				}
@@ -145,6 +162,9 @@ final class ReadySignal {
 				else {
 					this.notice.await();
 				}
+			}
+			if (this.permits > 0) {
+				this.permits--;
 			}
 			return true;
 		}

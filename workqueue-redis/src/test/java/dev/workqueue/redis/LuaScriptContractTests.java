@@ -50,6 +50,22 @@ class LuaScriptContractTests {
 	}
 
 	@Test
+	void thePreludeIsCutIntoWholeDefinitionsAndEachScriptGetsWhatItUsesInTheirOrder() {
+		String text = LuaScript.read("prelude");
+		Prelude prelude = Prelude.parse(text);
+		assertThat(prelude.names()).contains("TYPES", "now_us", "check", "lease_list", "run_tick")
+			.doesNotHaveDuplicates();
+		String everything = prelude.linkedTo(String.join(" ", prelude.names()));
+		assertThat(everything.strip()).as("nothing lost or reordered").isEqualTo(text.strip());
+		String header = prelude.linkedTo("return 1");
+		assertThat(header).startsWith("-- prelude:").doesNotContain("local ");
+		String add = prelude.linkedTo("local now = now_us() check(1)");
+		assertThat(add).contains("local function now_us()", "local function check(", "local TYPES")
+			.doesNotContain("local function lease_list(");
+		assertThat(add.indexOf("local TYPES")).isLessThan(add.indexOf("local function check("));
+	}
+
+	@Test
 	void everyScriptStartsWithItsContract() {
 		for (LuaScript script : LuaScript.ALL) {
 			String text = LuaScript.read(script.name());
@@ -64,7 +80,7 @@ class LuaScriptContractTests {
 	@Test
 	void queueScriptsTakeTheQueuesKeysAndStandaloneOnesNameTheirOwn() {
 		for (LuaScript script : LuaScript.ALL) {
-			boolean queueScript = script.source().contains(LuaScript.read("prelude"));
+			boolean queueScript = script.source().contains("-- KEYS: 1 queue, 2 dirty");
 			String keysLine = LuaScript.read(script.name())
 				.lines()
 				.filter((l) -> l.startsWith("-- KEYS: "))
