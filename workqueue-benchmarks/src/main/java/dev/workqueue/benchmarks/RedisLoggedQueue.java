@@ -8,7 +8,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * A queue on Redis whose one consumer logs when each item reaches it, for the latency and
  * delay figures of issue 12: items are {@code item-<i>}, and the consumer thread, blocked
  * in {@code get}, calls {@link FiringLog#fired}{@code (i)} as soon as it has item
- * {@code i}, then {@code done}.
+ * {@code i}, then marks it done with the get of the next one
+ * ({@link RedisContender.Queue#doneAndGet}, the worker containers' path).
  * <p>
  * The client is opened once per trial; each iteration has a fresh queue (a new name) and
  * log, and deletes the queue's keys when it ends. Subclasses pick the contender and the
@@ -54,9 +55,8 @@ public abstract class RedisLoggedQueue {
 		FiringLog log = this.log;
 		this.consumer = new Thread(() -> {
 			try {
-				for (String item = queue.get(); item != null; item = queue.get()) {
+				for (String item = queue.get(); item != null; item = queue.doneAndGet(item)) {
 					log.fired(Integer.parseInt(item, "item-".length(), item.length(), 10));
-					queue.done(item);
 				}
 			}
 			catch (InterruptedException | RuntimeException ex) {

@@ -127,9 +127,9 @@ final class ItemTaker<T> {
 					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos) || this.signal.woken(pollEpoch)) {
 						return null;
 					}
-					// A poll without a wait always asks Redis; a waiting consumer does
-					// not
-					// when another found the list empty and no notice came since.
+					// A poll without a wait always asks Redis; a waiting consumer
+					// does not when another found the list empty and no notice came
+					// since.
 					boolean look = !this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0);
 					if (doneFirst != null && (!look || !this.ahead.isEmpty())) {
 						Lease done = doneFirst;

@@ -216,15 +216,16 @@ local function move_due(now, batch, queue_due, checks)
   return #due, queued
 end
 
--- The list layout's move of a due item: client-go's add.
-local LIST_DUE_CHECKS = {1, 2, 4}
+-- The list layout's move of a due item: client-go's add. LIST_WRITES: the keys a move
+-- or the tick's hand-back writes without reading them first.
+local LIST_WRITES = {1, 2, 4}
 local function queue_due_list(item, now)
   return add_item(item, now) == 2
 end
 
 -- The priority layout's move of a due item: added with the priority of its wait (lined
--- up, raised, or dirty while processing).
-local PRIORITY_DUE_CHECKS = {2, 4, 8, 9, 10}
+-- up, raised, or dirty while processing). PRIORITY_WRITES: as LIST_WRITES.
+local PRIORITY_WRITES = {2, 4, 8, 9, 10}
 local function queue_due_priority(item, now)
   local field = 'w' .. item
   local priority = tonumber(redis.call('HGET', KEYS[10], field) or 0)
@@ -255,7 +256,7 @@ end
 -- key holds another type.
 local function lease_list(lease_us, token, count)
   local now = now_us()
-  local _, queued_due = move_due(now, LEASE_DUE_BATCH, queue_due_list, LIST_DUE_CHECKS)
+  local _, queued_due = move_due(now, LEASE_DUE_BATCH, queue_due_list, LIST_WRITES)
   local items = redis.call('LPOP', KEYS[1], count)
   if not items then
     return {}
@@ -324,7 +325,7 @@ local function lease_priority(lease_us, token, count, starvation)
     check(3, 4, 9)
   end
   local now = now_us()
-  move_due(now, LEASE_DUE_BATCH, queue_due_priority, PRIORITY_DUE_CHECKS)
+  move_due(now, LEASE_DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
   local reply = {}
   for i = 1, count do
     local member, since_member, priority, item, numbers
@@ -396,22 +397,25 @@ local function done_priority(item, token)
 end
 
 -- The tick of either layout (see tick.lua): moves due waiting items with queue_due(item,
--- now) (the keys it writes checked as due_checks say) and hands the items whose lease
--- expired back with queue_expired(item, now), at most ARGV[3] of each (each returns true
--- if it queued the item); keeps the reporter role; wakes the consumers with
--- notify_queued(queued); counts the ready items with count_ready().
-local function run_tick(queue_due, due_checks, queue_expired, notify_queued, count_ready)
+-- now) and hands the items whose lease expired back with queue_expired(item, now), at
+-- most ARGV[3] of each (each returns true if it queued the item), checking the keys they
+-- write (checks) first; keeps the reporter role; wakes the consumers with
+-- notify_queued(queued); counts the ready items with count_ready(). Every read comes
+-- before the first write, so an idle tick checks no type by itself.
+local function run_tick(queue_due, checks, queue_expired, notify_queued, count_ready)
   local now = now_us()
   local batch = tonumber(ARGV[3])
+  local holder = redis.call('GET', KEYS[7])
   local moved, queued = 0, 0
   local next_due = until_first(KEYS[5], now)
   if next_due == 0 then
-    moved, queued = move_due(now, batch, queue_due, due_checks)
+    moved, queued = move_due(now, batch, queue_due, checks)
     next_due = until_first(KEYS[5], now)
   end
   local reaped = 0
   local next_expiry = until_first(KEYS[3], now)
   if next_expiry == 0 then
+    check(unpack(checks))
     local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, batch)
     for _, item in ipairs(expired) do
       redis.call('ZREM', KEYS[3], item)
@@ -423,8 +427,8 @@ local function run_tick(queue_due, due_checks, queue_expired, notify_queued, cou
     reaped = #expired
     next_expiry = until_first(KEYS[3], now)
   end
+  local ready = count_ready()
   local reporter = 0
-  local holder = redis.call('GET', KEYS[7])
   if not holder then
     redis.call('SET', KEYS[7], ARGV[4], 'PX', ARGV[5])
     reporter = 1
@@ -433,5 +437,5 @@ local function run_tick(queue_due, due_checks, queue_expired, notify_queued, cou
     reporter = 1
   end
   notify_queued(queued)
-  return {moved, reaped, next_due, next_expiry, count_ready(), reporter}
+  return {moved, reaped, next_due, next_expiry, ready, reporter}
 end

@@ -7,8 +7,7 @@
 -- role lasts without renewal, in ms
 -- Reply: {moved, reaped, µs until the next ready time or -1, µs until the next lease
 -- expiry or -1, items ready, 1 if this handle reports the shared gauges}
-check(2, 3, 4, 5, 7, 8, 9, 10)
-return run_tick(queue_due_priority, PRIORITY_DUE_CHECKS, function(item, now)
+return run_tick(queue_due_priority, PRIORITY_WRITES, function(item, now)
   local dirty_priority, priority = held_priorities(item)
   forget_held(item)
   return add_ready(item, math.max(priority, dirty_priority or priority), now) == 2

@@ -8,8 +8,7 @@
 -- role lasts without renewal, in ms
 -- Reply: {moved, reaped, µs until the next ready time or -1, µs until the next lease
 -- expiry or -1, items ready, 1 if this handle reports the shared gauges}
-check(1, 2, 3, 4, 5, 7)
-return run_tick(queue_due_list, LIST_DUE_CHECKS, function(item, now)
+return run_tick(queue_due_list, LIST_WRITES, function(item, now)
   -- Not in the list while it was processing: queue it once, dirty or not.
   redis.call('HSETNX', KEYS[2], item, now)
   redis.call('RPUSH', KEYS[1], item)
