@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 
 import io.lettuce.core.AbstractRedisClient;
@@ -20,11 +21,33 @@ import dev.workqueue.time.Clock;
  */
 record LimiterScripts(AbstractRedisClient client, String who, Clock clock, Duration timeout) {
 
+	private static final System.Logger logger = System.getLogger(LimiterScripts.class.getName());
+
 	/**
 	 * The time argument of the bucket script: µs on the clock, or "" for the server's.
 	 */
 	String now() {
 		return (this.clock != null) ? Long.toString(this.clock.nanoTime() / 1000) : "";
+	}
+
+	/**
+	 * Sends a limiter script on one key without waiting for its answer: Redis runs it
+	 * before any later script of the client's shared connection, and a failure is logged
+	 * at DEBUG (an outage is reported by the queues' timers).
+	 */
+	void sendWithoutWaiting(LuaScript script, String key, String... args) {
+		RedisLink link = RedisLink.of(this.client);
+		try {
+			link.<Long>send(script, new String[] { key }, args).whenComplete((answer, failure) -> {
+				if (failure != null) {
+					logger.log(Level.DEBUG, this.who + " on " + link.server() + ": " + script.name() + " failed",
+							failure);
+				}
+			});
+		}
+		catch (RedisException ex) {
+			logger.log(Level.DEBUG, this.who + " on " + link.server() + ": " + script.name() + " failed", ex);
+		}
 	}
 
 	/** Runs a limiter script on one key. */

@@ -5,8 +5,9 @@ import dev.workqueue.ratelimit.FailureCounts;
 /**
  * Failure counts in a Redis hash that every instance shares: the store of the shared
  * exponential and fast-slow limiters (core's arithmetic over counts kept here), and of
- * the attempts behind {@code max-retries}. Each call is one script. The hash expires once
- * no failure has been counted for the builder's history time to live.
+ * the attempts behind {@code max-retries}. Each call is one script; {@code forget} is not
+ * waited for. The hash expires once no failure has been counted for the builder's history
+ * time to live.
  *
  * @param <T> the item type
  */
@@ -39,7 +40,12 @@ final class RedisFailureCounts<T> implements FailureCounts<T> {
 
 	@Override
 	public void forget(T item) {
-		run("forget", item);
+		// Not waited for: a worker forgets each item it finished, and the forget goes
+		// to Redis ahead of the worker's next script on the same connection, at no round
+		// trip of its own. Should it fail, the item's next failure counts on from its
+		// old history.
+		this.scripts.sendWithoutWaiting(LuaScript.FAILURES, this.key, "forget", ItemCodecs.encode(this.codec, item),
+				this.ttlMillis);
 	}
 
 	private long run(String operation, T item) {

@@ -317,13 +317,8 @@ end
 -- negative for none), else the first of the highest priority; the i-th to
 -- token_of(token, i). Returns {item, µs it was queued, priority it is handed out with,
 -- ...}, with fewer than `count` items when none is left. Every read of an item comes
--- before its first write; the keys written and not read are checked first.
+-- before its first write; the keys written and not read are checked before the first.
 local function lease_priority(lease_us, token, count, starvation)
-  if starvation >= 0 then
-    check(3, 4)
-  else
-    check(3, 4, 9)
-  end
   local now = now_us()
   move_due(now, LEASE_DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
   local reply = {}
@@ -351,6 +346,14 @@ local function lease_priority(lease_us, token, count, starvation)
       since_member = string.sub(numbers, 20) .. ':' .. item
     end
     local queued_at = tonumber(redis.call('HGET', KEYS[2], item) or now)
+    if i == 1 then
+      -- Before the first write: a get that finds nothing checks nothing.
+      if starvation >= 0 then
+        check(3, 4)
+      else
+        check(3, 4, 9)
+      end
+    end
     redis.call('ZREM', KEYS[8], member)
     redis.call('ZREM', KEYS[9], since_member)
     redis.call('HDEL', KEYS[10], 'r' .. item)
