@@ -207,6 +207,11 @@ final class ItemTaker<T> {
 			answer.whenComplete((late, failure) -> orphanLate(late, failure, token, count, (done != null) ? 1 : 0));
 			throw ex;
 		}
+		finally {
+			if (done != null) {
+				this.releases.doneSent();
+			}
+		}
 		int first = (done != null) ? 1 : 0;
 		int group = layout.replyGroup();
 		int leased = (reply.size() - first) / group;

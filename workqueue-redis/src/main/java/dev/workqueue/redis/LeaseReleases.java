@@ -49,13 +49,16 @@ final class LeaseReleases<T> {
 	/**
 	 * Ends a worker's hold of an item whose {@code done} goes to Redis with the worker's
 	 * next get: returns the lease for that script to end when the handle holds it live;
-	 * otherwise ends the hold as {@code done} does and returns {@code null}.
+	 * otherwise ends the hold as {@code done} does and returns {@code null}. A lease
+	 * returned keeps a call under way, so that the handle keeps its link until the done
+	 * is sent: the caller ends it with {@link #doneSent()} (or {@link #sendDone}).
 	 * @param item the item
 	 * @return the lease to end, or {@code null}
 	 */
 	Lease finishForNextGet(T item) {
 		Objects.requireNonNull(item, "item");
 		this.lifecycle.enterAlways();
+		Lease owed = null;
 		try {
 			Holding holding = this.book.finish(item);
 			if (holding == null) {
@@ -69,26 +72,33 @@ final class LeaseReleases<T> {
 				releaseOrOrphan(parked.encoded(), parked.token(), 0);
 				return null;
 			}
-			return holding.lost ? null : holding.lease;
+			owed = holding.lost ? null : holding.lease;
+			return owed;
 		}
 		finally {
-			afterRelease();
+			if (owed == null) {
+				afterRelease();
+			}
 		}
 	}
 
 	/**
-	 * Ends a lease in Redis. If this fails, the lease is no longer renewed: it runs out
-	 * and the item comes back, at least once.
-	 * @param lease a lease no longer in the book
+	 * Ends in Redis a lease {@link #finishForNextGet} returned, alone. If this fails, the
+	 * lease is no longer renewed: it runs out and the item comes back, at least once.
+	 * @param lease the lease
 	 */
 	void sendDone(Lease lease) {
-		this.lifecycle.enterAlways();
 		try {
 			this.scripts.run(this.scripts.layout().done, lease.encoded(), lease.token());
 		}
 		finally {
-			this.lifecycle.exit();
+			doneSent();
 		}
+	}
+
+	/** Ends the call a lease {@link #finishForNextGet} returned kept under way. */
+	void doneSent() {
+		afterRelease();
 	}
 
 	/** Hands every lease back, unprocessed. */

@@ -1,13 +1,16 @@
 -- add: client-go's add of each item, across every instance: a duplicate of a queued item
--- changes nothing; an item being processed is marked dirty; any other is queued.
+-- changes nothing; an item being processed is marked dirty; any other is queued, behind
+-- the waiting items that fell due before it (moved first).
 -- KEYS: the queue's (see prelude.lua)
 -- ARGV: 3.. the items
 -- Reply: how many of them were not duplicates (marked dirty or queued)
 -- Each item's reads come first; HSETNX is its first write and checks its key; RPUSH
 -- undoes the item's mark if the list holds another type.
 local now = now_us()
+local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
+notify_if_was_empty(queued_due)
 local added = 0
-local woken = false
+local woken = queued_due > 0
 for i = 3, #ARGV do
   local item = ARGV[i]
   local processing = redis.call('HEXISTS', KEYS[4], item) == 1

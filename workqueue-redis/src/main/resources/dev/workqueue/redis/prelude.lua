@@ -237,8 +237,8 @@ local function queue_due_priority(item, now)
   return add_ready(item, priority, now) == 2
 end
 
--- Most due items a lease moves before it leases; the tick moves the rest.
-local LEASE_DUE_BATCH = 100
+-- Most due items an add or a lease moves first; the tick moves the rest.
+local DUE_BATCH = 100
 
 -- The token of the i-th item of a lease of several: the caller's token for the first,
 -- token .. '.' .. i after it (LeaseBatch.token says the same).
@@ -256,7 +256,7 @@ end
 -- key holds another type.
 local function lease_list(lease_us, token, count)
   local now = now_us()
-  local _, queued_due = move_due(now, LEASE_DUE_BATCH, queue_due_list, LIST_WRITES)
+  local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
   local items = redis.call('LPOP', KEYS[1], count)
   if not items then
     return {}
@@ -320,7 +320,7 @@ end
 -- before its first write; the keys written and not read are checked before the first.
 local function lease_priority(lease_us, token, count, starvation)
   local now = now_us()
-  move_due(now, LEASE_DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
+  move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
   local reply = {}
   for i = 1, count do
     local member, since_member, priority, item, numbers

@@ -205,6 +205,20 @@ class RedisRoundTripTests {
 	}
 
 	@Test
+	void anAddLinesUpBehindTheWaitingItemsThatFellDueBeforeIt() {
+		QueueKeys keys = QueueKeys.of(this.redis.prefix, "s");
+		RedisCommands<String, String> redis = this.redis.redis();
+		redis.zadd(keys.waiting(), 1_000, "due");
+		redis.zadd(keys.waiting(), 9_000, "later");
+		// The script's clock at 5,000 µs.
+		Long added = redis.eval(LuaScript.ADD.source(), ScriptOutputType.INTEGER, keys.all(), "5000", keys.channel(),
+				"new");
+		assertThat(added).isOne();
+		assertThat(redis.lrange(keys.queue(), 0, -1)).containsExactly("due", "new");
+		assertThat(redis.zrange(keys.waiting(), 0, -1)).containsExactly("later");
+	}
+
+	@Test
 	void aLeaseMovesTheWaitingItemsThatFellDueBeforeItLeases() {
 		QueueKeys keys = QueueKeys.of(this.redis.prefix, "s");
 		RedisCommands<String, String> redis = this.redis.redis();
