@@ -2,7 +2,6 @@ package dev.workqueue.redis;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -249,8 +248,8 @@ final class ItemTaker<T> {
 			}
 		}
 		if (leased == count) {
-			// More may be ready: pass the notice on to another waiting consumer.
-			this.signal.signal();
+			// More may be ready: another consumer should look.
+			this.signal.signalUnlessPending();
 		}
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down while they were put aside: whoever sees it hands them back.
@@ -259,20 +258,22 @@ final class ItemTaker<T> {
 		return mine;
 	}
 
+	/** The get's arguments, after the done's item and token if it ends one. */
 	private String[] arguments(Lease done, String token, int count) {
 		boolean priority = this.scripts.layout() == QueueLayout.PRIORITY;
-		List<String> args = new ArrayList<>(6);
+		int first = (done != null) ? 2 : 0;
+		String[] args = new String[first + (priority ? 4 : 3)];
 		if (done != null) {
-			args.add(done.encoded());
-			args.add(done.token());
+			args[0] = done.encoded();
+			args[1] = done.token();
 		}
-		args.add(this.leaseMicros);
-		args.add(token);
-		args.add(Integer.toString(count));
+		args[first] = this.leaseMicros;
+		args[first + 1] = token;
+		args[first + 2] = Integer.toString(count);
 		if (priority) {
-			args.add(this.starvationMicros);
+			args[first + 3] = this.starvationMicros;
 		}
-		return args.toArray(new String[0]);
+		return args;
 	}
 
 	/**

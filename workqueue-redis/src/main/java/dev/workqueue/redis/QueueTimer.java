@@ -234,7 +234,7 @@ final class QueueTimer implements TimerThread.Job {
 		}
 		if (result.get(4) > 0) {
 			// Insurance against a lost notice: someone should look.
-			this.signal.signal();
+			this.signal.signalUnlessPending();
 		}
 		if (moved == BATCH || reaped == BATCH) {
 			return nowNanos;

@@ -101,6 +101,25 @@ final class ReadySignal {
 		}
 	}
 
+	/**
+	 * A notice that more may be ready, unless one is pending: one consumer looking again
+	 * is enough, and notices piled up while the consumers were busy would each cost a
+	 * look that finds nothing.
+	 */
+	void signalUnlessPending() {
+		this.lock.lock();
+		try {
+			if (this.permits == 0) {
+				this.epoch++;
+				this.permits = 1;
+				this.notice.signal();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/** Every waiting consumer, and every one that comes, stops waiting (shutdown). */
 	void signalAll() {
 		this.lock.lock();
