@@ -17,6 +17,9 @@ final class GuardedMetrics implements WorkQueueMetrics {
 
 	private final String queueName;
 
+	/** Whether durations go through; a hook that records none is not called with them. */
+	private final boolean recordsDurations;
+
 	private final AtomicBoolean logged = new AtomicBoolean();
 
 	private final LongAdder failures = new LongAdder();
@@ -24,11 +27,17 @@ final class GuardedMetrics implements WorkQueueMetrics {
 	private GuardedMetrics(WorkQueueMetrics metrics, String queueName) {
 		this.metrics = metrics;
 		this.queueName = queueName;
+		this.recordsDurations = metrics.recordsDurations();
 	}
 
 	/** Returns {@code metrics} guarded, or {@link #NOOP} itself (which cannot throw). */
 	static WorkQueueMetrics guard(WorkQueueMetrics metrics, String queueName) {
 		return (metrics == NOOP) ? NOOP : new GuardedMetrics(metrics, queueName);
+	}
+
+	@Override
+	public boolean recordsDurations() {
+		return this.recordsDurations;
 	}
 
 	@Override
@@ -43,6 +52,9 @@ final class GuardedMetrics implements WorkQueueMetrics {
 
 	@Override
 	public void handedOut(long queuedNanos) {
+		if (!this.recordsDurations) {
+			return;
+		}
 		try {
 			this.metrics.handedOut(queuedNanos);
 		}
@@ -53,6 +65,9 @@ final class GuardedMetrics implements WorkQueueMetrics {
 
 	@Override
 	public void done(long workNanos) {
+		if (!this.recordsDurations) {
+			return;
+		}
 		try {
 			this.metrics.done(workNanos);
 		}
