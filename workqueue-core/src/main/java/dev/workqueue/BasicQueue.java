@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -12,20 +13,35 @@ import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
 /**
- * The plain {@link WorkQueue}: client-go's {@code queue.go} with its {@code dirty} and
- * {@code processing} sets folded into one map from item to {@link Node}.
+ * The in-memory {@link WorkQueue}, and with {@link DelayingBasicQueue} the
+ * {@link DelayingQueue}: client-go's {@code queue.go} and {@code delaying_queue.go} with
+ * their {@code dirty}, {@code processing} and waiting sets folded into one map from item
+ * to {@link Node}.
  * <p>
- * <b>Structures.</b> {@link #nodes}, an {@link ItemTable}, maps every item that is queued
- * or being processed to its node; the node's {@code state} says which
- * ({@link Node#QUEUED}, {@link Node#PROCESSING}, or {@link Node#DIRTY}: being processed
- * and added again). Ready nodes form a FIFO linked through {@code Node.next}; nodes
- * handed out are kept by a {@link ProcessingSet} (client-go's {@code processing}), which
- * also dates them when metrics are on. An item is in the map exactly while it is queued
- * or processing, so the map empties when the queue does.
+ * <b>Structures.</b> {@link #nodes}, an {@link ItemTable}, maps every item that is
+ * queued, being processed or waiting for a delay to its node; the node's {@code state}
+ * says which ({@link Node#QUEUED}, {@link Node#PROCESSING}, {@link Node#DIRTY}: being
+ * processed and added again, or {@link Node#WAITING}: only waiting). Ready nodes form a
+ * FIFO linked through {@code Node.next}; nodes handed out are kept by a
+ * {@link ProcessingSet} (client-go's {@code processing}), which also dates them when
+ * metrics are on; nodes with a delay pending sit in a {@link NodeHeap} by ready time,
+ * whatever their state. One node serves an item in every stage, so a delayed item costs
+ * one allocation, and nothing more when its delay ends. An item is in the map exactly
+ * while it is queued, processing or waiting, so the map empties when the queue does.
+ * <p>
+ * <b>Delays without a thread.</b> Due nodes move into the FIFO when the queue is used:
+ * {@code add}, {@code get} and {@code poll} first move up to {@value #DUE_BATCH} nodes
+ * due at the clock's reading (so an item added after another fell due lines up behind
+ * it), {@code size} and {@code stats} all of them. A consumer that finds nothing ready
+ * waits as in the JDK's {@code DelayQueue}: one of them, the {@link #leader}, sleeps on
+ * the clock until the earliest ready time (or the heartbeat), the others until signalled.
+ * A producer signals only when its node becomes the new earliest, and a leader that
+ * leaves hands the role on. So a delayed item needs no hop through another thread, and an
+ * idle queue runs no thread at all.
  * <p>
  * <b>Concurrency.</b> One {@link ReentrantLock} guards every mutation: the map, the node
- * fields, the FIFO, the processing set, the counters and the shutdown flags. Consumers
- * wait on {@link #readyOrShutDown} and are signalled only when someone waits;
+ * fields, the FIFO, the heap, the processing set, the counters and the shutdown flags.
+ * Consumers wait on {@link #readyOrShutDown} and are signalled only when someone waits;
  * {@code shutDownWithDrain} waits on {@link #drained}. A consumer that finds the queue
  * empty first spins for a few microseconds without the lock (see {@link #spinForHead()}).
  * The one path that skips the lock is a duplicate {@code add} (see
@@ -34,24 +50,34 @@ import dev.workqueue.time.Nanos;
  * ({@code QUEUED → PROCESSING}) and {@code done} ({@code DIRTY → QUEUED}) transitions
  * read with an atomic {@code getAndSet}. Hence every {@code add(x)} happens before the
  * next hand-out of {@code x} (through the lock or through that CAS), and actions before
- * {@code add(x)} are visible to the worker that next gets {@code x}.
+ * {@code add(x)} or {@code addAfter(x, d)} are visible to the worker that next gets
+ * {@code x}.
  * <p>
- * <b>Cost.</b> A new item costs one 48-byte node and one table slot; {@code add},
+ * <b>Cost.</b> A new item costs one node (40 bytes, or 64 for a {@link TimedNode} when
+ * metrics are on) and one table slot; a delayed one a heap slot too. {@code add},
  * {@code get} and {@code done} take the lock once each and probe the table once each
  * ({@code get} not at all). The only other atomic instruction on that path is the
  * hand-out's {@code getAndSet}. With {@link WorkQueueMetrics#NOOP} the clock is never
- * read on {@code add}, {@code get} or {@code done}; metrics hooks run after the lock is
- * released.
+ * read on {@code add}, {@code get} or {@code done} while nothing waits for a delay; with
+ * a hook that records no durations it is read once per item, at hand-out. Metrics hooks
+ * run after the lock is released, but for the {@code added} of nodes whose delay ended.
  *
  * @param <T> the item type
  */
-final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
+class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 
 	/** The epoch of a plain get or poll, which {@link #wakePolls()} does not end. */
 	private static final long NOT_WAKEABLE = Long.MIN_VALUE;
 
 	/** Checks for a ready node before a consumer parks; a few microseconds at most. */
 	private static final int HAND_OFF_SPINS = 256;
+
+	/**
+	 * Most due nodes an {@code add}, {@code get} or {@code poll} moves into the FIFO, so
+	 * that no caller holds the lock for long after a pause left many due (a leader that
+	 * leaves with more due wakes another consumer).
+	 */
+	static final int DUE_BATCH = 256;
 
 	private static final VarHandle HEAD;
 
@@ -70,10 +96,23 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 
 	private final WorkQueueMetrics metrics;
 
-	/** Whether metrics are recorded: only then is the clock read on the hot path. */
+	/**
+	 * Whether metrics are recorded: nodes are then {@link TimedNode}s, dated at hand-out.
+	 */
 	private final boolean timed;
 
-	/** Items queued or processing; written under the lock, read without it by add. */
+	/**
+	 * Whether the two durations are recorded: the clock is then read on add and done too.
+	 */
+	private final boolean durations;
+
+	/** The longest a leader sleeps without looking at the waiting nodes again. */
+	private final long heartbeatNanos;
+
+	/**
+	 * Items queued, processing or waiting; written under the lock, read without it by
+	 * add.
+	 */
 	private final ItemTable<T, Node<T>> nodes = new ItemTable<>();
 
 	private final ReentrantLock lock = new ReentrantLock();
@@ -90,6 +129,12 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 
 	/** Nodes handed out and not yet done; guarded by lock. */
 	private final ProcessingSet<T> processing;
+
+	/** Nodes with a delay pending; guarded by lock. */
+	private final NodeHeap<T> waiting = new NodeHeap<>();
+
+	/** The consumer sleeping until the earliest ready time, if any; guarded by lock. */
+	private Thread leader;
 
 	/** Guarded by lock. */
 	private int readyCount;
@@ -112,11 +157,19 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	/** Written under the lock; read without it by {@link #isShuttingDown()}. */
 	private volatile boolean shuttingDown;
 
-	BasicQueue(String name, Clock clock, WorkQueueMetrics metrics) {
+	/** addAfter calls with a positive delay; guarded by lock. */
+	private long delayedAdds;
+
+	/** addAfter calls with a delay of zero or less. */
+	private final LongAdder immediateAdds = new LongAdder();
+
+	BasicQueue(String name, Clock clock, WorkQueueMetrics metrics, long heartbeatNanos) {
 		this.name = name;
 		this.clock = clock;
 		this.metrics = metrics;
 		this.timed = metrics != WorkQueueMetrics.NOOP;
+		this.durations = this.timed && metrics.recordsDurations();
+		this.heartbeatNanos = heartbeatNanos;
 		this.processing = new ProcessingSet<>(this.timed);
 	}
 
@@ -128,26 +181,23 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		if (existing != null && existing.absorbDuplicate()) {
 			return;
 		}
-		Node<T> fresh = new Node<>(item, hash);
-		long nowNanos = this.timed ? this.clock.nanoTime() : 0;
+		Node<T> fresh = newNode(item, hash, Node.QUEUED);
+		long nowNanos = this.durations ? this.clock.nanoTime() : 0;
 		this.lock.lock();
 		try {
 			if (this.shuttingDown) {
 				return;
 			}
-			fresh.queuedAtNanos = nowNanos;
+			if (this.waiting.size() != 0) {
+				releaseDue(this.durations ? nowNanos : this.clock.nanoTime(), DUE_BATCH);
+			}
 			Node<T> node = this.nodes.putIfAbsent(fresh);
 			if (node == null) {
 				// Lock-free readers may see the node before it is linked: harmless, as
 				// no consumer can take it before the lock is released.
-				enqueue(fresh);
+				queueNew(fresh, nowNanos);
 			}
-			else if (node.state == Node.PROCESSING) {
-				node.markDirty();
-				this.dirtyCount++;
-				node.queuedAtNanos = nowNanos;
-			}
-			else {
+			else if (!queueAgain(node, nowNanos)) {
 				return;
 			}
 		}
@@ -156,6 +206,125 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 		if (this.timed) {
 			this.metrics.added();
+		}
+	}
+
+	/**
+	 * {@link DelayingQueue#addAfter}, implemented here so that delayed items share the
+	 * queue's nodes and lock.
+	 * <p>
+	 * With a positive delay: reads the clock, allocates the item's node unless it has
+	 * one, and takes the lock once, inserting the node into the heap in O(log n) (an item
+	 * already waiting keeps the earlier ready time). It never waits for another thread
+	 * and never drops an item. It wakes a consumer only when the item becomes the
+	 * earliest to wait.
+	 */
+	public void addAfter(T item, Duration delay) {
+		Objects.requireNonNull(item, "item");
+		Objects.requireNonNull(delay, "delay");
+		if (this.shuttingDown) {
+			return;
+		}
+		long delayNanos = Nanos.of(delay);
+		if (delayNanos <= 0) {
+			// Counted only once the add went through: an item whose hashCode throws is
+			// the caller's error, not a retry.
+			add(item);
+			this.immediateAdds.increment();
+			this.metrics.retried();
+			return;
+		}
+		Node<T> fresh = newNode(item, item.hashCode(), Node.WAITING);
+		long readyAtNanos = Nanos.add(this.clock.nanoTime(), delayNanos);
+		this.lock.lock();
+		try {
+			if (this.shuttingDown) {
+				return;
+			}
+			Node<T> node = this.nodes.putIfAbsent(fresh);
+			this.delayedAdds++;
+			if (node == null) {
+				node = fresh;
+				node.readyAtNanos = readyAtNanos;
+				this.waiting.insert(node);
+			}
+			else if (!node.isWaiting()) {
+				node.readyAtNanos = readyAtNanos;
+				this.waiting.insert(node);
+			}
+			else if (readyAtNanos < node.readyAtNanos) {
+				this.waiting.lower(node, readyAtNanos);
+			}
+			else {
+				node = null;
+			}
+			if (node != null && this.waiting.head() == node) {
+				// A new earliest: the leader sleeps until a later time.
+				this.leader = null;
+				if (this.waitingConsumers > 0) {
+					this.readyOrShutDown.signal();
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		this.metrics.retried();
+	}
+
+	private Node<T> newNode(T item, int hash, int state) {
+		return this.timed ? new TimedNode<>(item, hash, state) : new Node<>(item, hash, state);
+	}
+
+	/** Queues a node just put in the map. Called with the lock held. */
+	private void queueNew(Node<T> node, long nowNanos) {
+		if (this.durations) {
+			((TimedNode<T>) node).queuedAtNanos = nowNanos;
+		}
+		enqueue(node);
+	}
+
+	/**
+	 * Adds an item that has a node already: queues it if it only waits, marks it dirty if
+	 * it is being processed. Called with the lock held.
+	 * @return whether the add was effective (client-go counts it)
+	 */
+	private boolean queueAgain(Node<T> node, long nowNanos) {
+		switch (node.state) {
+			case Node.PROCESSING -> {
+				node.markDirty();
+				this.dirtyCount++;
+			}
+			case Node.WAITING -> {
+				node.markQueued();
+				enqueue(node);
+			}
+			default -> {
+				return false;
+			}
+		}
+		if (this.durations) {
+			((TimedNode<T>) node).queuedAtNanos = nowNanos;
+		}
+		return true;
+	}
+
+	/**
+	 * Moves up to {@code limit} nodes due at {@code nowNanos} out of the heap, each added
+	 * as {@code add} would (a node queued already stays where it is), earliest first.
+	 * Called with the lock held.
+	 */
+	private void releaseDue(long nowNanos, int limit) {
+		for (int moved = 0; moved < limit; moved++) {
+			Node<T> node = this.waiting.pollDue(nowNanos);
+			if (node == null) {
+				return;
+			}
+			// Queued since its ready time: the queue duration counts the time it was due
+			// and nobody was there to move it.
+			if (queueAgain(node, node.readyAtNanos) && this.timed) {
+				this.metrics.added();
+			}
 		}
 	}
 
@@ -207,6 +376,9 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			if (epoch != NOT_WAKEABLE && epoch != this.pollEpoch) {
 				return null;
 			}
+			if (this.waiting.size() != 0) {
+				releaseDue(this.clock.nanoTime(), DUE_BATCH);
+			}
 			Node<T> node = this.head;
 			if (node == null) {
 				node = awaitHead(bounded, timeoutNanos, epoch);
@@ -218,15 +390,22 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			queuedNanos = handOut(node);
 		}
 		finally {
+			if (this.leader == null && this.waiting.size() != 0 && this.waitingConsumers > 0) {
+				// Nobody sleeps until the earliest ready time any more: let one do.
+				this.readyOrShutDown.signal();
+			}
 			this.lock.unlock();
 		}
-		if (this.timed) {
+		if (this.durations) {
 			this.metrics.handedOut(queuedNanos);
 		}
 		return item;
 	}
 
-	/** Waits for a ready node; null on shutdown or timeout. Called with the lock held. */
+	/**
+	 * Waits for a ready node, moving due ones; null on shutdown, timeout or a changed
+	 * epoch. Called with the lock held.
+	 */
 	private Node<T> awaitHead(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
 		if (bounded && timeoutNanos <= 0) {
 			return null;
@@ -238,19 +417,36 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		Node<T> node;
 		// The epoch before the head: a poll woken for a pause takes nothing added since.
 		while (epoch == NOT_WAKEABLE || epoch == this.pollEpoch) {
+			boolean delays = this.waiting.size() != 0;
+			long nowNanos = (bounded || delays) ? this.clock.nanoTime() : 0;
+			if (delays) {
+				releaseDue(nowNanos, DUE_BATCH);
+			}
 			if ((node = this.head) != null) {
 				return node;
 			}
-			if (this.shuttingDown || (bounded && this.clock.nanoTime() >= deadlineNanos)) {
+			if (this.shuttingDown || (bounded && nowNanos >= deadlineNanos)) {
 				return null;
 			}
+			long wakeAtNanos = bounded ? deadlineNanos : Long.MAX_VALUE;
 			this.waitingConsumers++;
 			try {
-				if (bounded) {
-					this.clock.awaitUntil(this.lock, this.readyOrShutDown, deadlineNanos);
+				if (this.waiting.size() == 0 || this.leader != null) {
+					awaitUntil(bounded, wakeAtNanos);
 				}
 				else {
-					this.readyOrShutDown.await();
+					Thread self = Thread.currentThread();
+					this.leader = self;
+					try {
+						long headReadyAtNanos = this.waiting.head().readyAtNanos;
+						awaitUntil(true, Math.min(wakeAtNanos,
+								Math.min(headReadyAtNanos, Nanos.add(nowNanos, this.heartbeatNanos))));
+					}
+					finally {
+						if (this.leader == self) {
+							this.leader = null;
+						}
+					}
 				}
 			}
 			finally {
@@ -263,6 +459,18 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			this.readyOrShutDown.signal();
 		}
 		return null;
+	}
+
+	/**
+	 * Waits for a signal, and if {@code timed} on the clock until {@code wakeAtNanos}.
+	 */
+	private void awaitUntil(boolean timed, long wakeAtNanos) throws InterruptedException {
+		if (timed) {
+			this.clock.awaitUntil(this.lock, this.readyOrShutDown, wakeAtNanos);
+		}
+		else {
+			this.readyOrShutDown.await();
+		}
 	}
 
 	/**
@@ -301,7 +509,7 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 		long nowNanos = this.clock.nanoTime();
 		this.processing.add(node, nowNanos);
-		return nowNanos - node.queuedAtNanos;
+		return this.durations ? nowNanos - ((TimedNode<T>) node).queuedAtNanos : 0;
 	}
 
 	@Override
@@ -311,19 +519,25 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		this.lock.lock();
 		try {
 			Node<T> node = this.nodes.get(item);
-			if (node == null || node.state == Node.QUEUED) {
+			if (node == null || node.state == Node.QUEUED || node.state == Node.WAITING) {
 				return;
 			}
-			workNanos = this.processing.remove(node, this.timed ? this.clock.nanoTime() : 0);
+			if (this.durations) {
+				workNanos = this.clock.nanoTime() - ((TimedNode<T>) node).startedAtNanos;
+			}
+			this.processing.remove(node);
 			if (node.state == Node.DIRTY) {
 				this.dirtyCount--;
 				node.markRequeued();
 				enqueue(node);
 			}
+			else if (node.isWaiting()) {
+				node.markWaiting();
+			}
 			else {
 				// The node stays PROCESSING forever, so a reader still holding it takes
-				// the lock.
-				this.nodes.remove(node);
+				// the lock. The table keeps its size while items wait to come back.
+				this.nodes.remove(node, this.waiting.size() == 0);
 			}
 			if (this.processing.size() == 0 && this.drainWaiters > 0) {
 				this.drained.signalAll();
@@ -332,7 +546,7 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		finally {
 			this.lock.unlock();
 		}
-		if (this.timed) {
+		if (this.durations) {
 			this.metrics.done(workNanos);
 		}
 	}
@@ -352,10 +566,16 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Exact at the clock's reading: every item due by then counts as ready.
+	 */
 	@Override
 	public int size() {
 		this.lock.lock();
 		try {
+			releaseAllDue();
 			return this.readyCount;
 		}
 		finally {
@@ -363,13 +583,19 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 	}
 
+	/** Moves every due node into the FIFO. Called with the lock held. */
+	private void releaseAllDue() {
+		if (this.waiting.size() != 0) {
+			releaseDue(this.clock.nanoTime(), Integer.MAX_VALUE);
+		}
+	}
+
 	@Override
 	public void shutDown() {
 		this.lock.lock();
 		try {
-			this.shuttingDown = true;
+			stopWaiting();
 			this.drainReleases++;
-			this.readyOrShutDown.signalAll();
 			this.drained.signalAll();
 		}
 		finally {
@@ -381,8 +607,7 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	public void shutDownWithDrain() {
 		this.lock.lock();
 		try {
-			this.shuttingDown = true;
-			this.readyOrShutDown.signalAll();
+			stopWaiting();
 			long releases = this.drainReleases;
 			while (this.processing.size() > 0 && this.drainReleases == releases) {
 				this.drainWaiters++;
@@ -403,6 +628,22 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 	}
 
+	/**
+	 * Marks the queue shutting down, drops every pending delay (an item that only waited
+	 * leaves the map) and wakes every consumer. Called with the lock held.
+	 */
+	private void stopWaiting() {
+		this.shuttingDown = true;
+		this.waiting.clear((node) -> {
+			if (node.state == Node.WAITING) {
+				node.markDropped();
+				this.nodes.remove(node);
+			}
+		});
+		this.leader = null;
+		this.readyOrShutDown.signalAll();
+	}
+
 	@Override
 	public boolean isShuttingDown() {
 		return this.shuttingDown;
@@ -413,17 +654,29 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		return this.name;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Exact at the clock's reading, as {@link #size()}. {@code waiting} counts the items
+	 * with a delay pending, 0 once shut down; {@code retries} counts every
+	 * {@code addAfter} not ignored.
+	 */
 	@Override
 	public WorkQueueStats stats() {
 		this.lock.lock();
 		try {
+			releaseAllDue();
 			int processingCount = this.processing.size();
+			int waitingCount = this.waiting.size();
+			long retries = this.delayedAdds + this.immediateAdds.sum();
 			if (!this.timed) {
-				return new WorkQueueStats(this.readyCount, processingCount, 0, 0, 0, 0, 0, this.dirtyCount);
+				return new WorkQueueStats(this.readyCount, processingCount, waitingCount, retries, 0, 0, 0,
+						this.dirtyCount);
 			}
 			long nowNanos = this.clock.nanoTime();
-			long headQueuedNanos = (this.head != null) ? nowNanos - this.head.queuedAtNanos : 0;
-			return new WorkQueueStats(this.readyCount, processingCount, 0, 0, headQueuedNanos,
+			long headQueuedNanos = (this.head != null && this.durations)
+					? nowNanos - ((TimedNode<T>) this.head).queuedAtNanos : 0;
+			return new WorkQueueStats(this.readyCount, processingCount, waitingCount, retries, headQueuedNanos,
 					this.processing.unfinishedNanos(nowNanos), this.processing.longestNanos(nowNanos), this.dirtyCount);
 		}
 		finally {
@@ -431,7 +684,10 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 	}
 
-	/** Number of items in the internal map (queued or processing), for leak tests. */
+	/**
+	 * Number of items in the internal map (queued, processing or waiting), for leak
+	 * tests.
+	 */
 	int trackedItems() {
 		this.lock.lock();
 		try {
@@ -440,6 +696,21 @@ final class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** Number of slots of the internal map, for tests of its sizing. */
+	int tableCapacity() {
+		this.lock.lock();
+		try {
+			return this.nodes.capacity();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	long heartbeatNanos() {
+		return this.heartbeatNanos;
 	}
 
 	@Override

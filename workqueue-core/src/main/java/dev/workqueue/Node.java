@@ -6,14 +6,23 @@ import java.lang.invoke.VarHandle;
 import dev.workqueue.internal.KeyedEntry;
 
 /**
- * One item's state in a {@link BasicQueue}: client-go's {@code dirty} and
- * {@code processing} membership folded into one {@code state}. Fields other than
- * {@code state} are guarded by the queue's lock; {@code state} is also read (and CAS'd to
- * itself) by the lock-free duplicate check.
+ * One item's state in a {@link BasicQueue}: client-go's {@code dirty}, {@code processing}
+ * and waiting-for-a-delay memberships folded into one object, which stays the same from
+ * the item's first {@code add} or {@code addAfter} to its last {@code done}. Fields other
+ * than {@code state} are guarded by the queue's lock; {@code state} is also read (and
+ * CAS'd to itself) by the lock-free duplicate check.
+ * <p>
+ * A node can wait for a delay ({@link #isWaiting()}, in the queue's {@link NodeHeap})
+ * whatever its state: an item queued or being processed can also have an {@code addAfter}
+ * pending, as in client-go. {@link #WAITING} is the state of a node that does nothing but
+ * wait.
+ * <p>
+ * 40 bytes with compressed oops; a queue that records metrics uses the larger
+ * {@link TimedNode}.
  *
  * @param <T> the item type
  */
-final class Node<T> extends KeyedEntry<T> {
+class Node<T> extends KeyedEntry<T> {
 
 	/** Ready, in the FIFO, not yet handed out. */
 	static final int QUEUED = 0;
@@ -26,6 +35,12 @@ final class Node<T> extends KeyedEntry<T> {
 	/** Handed out, not yet done, and added again: queued again on done. */
 	static final int DIRTY = 2;
 
+	/** Neither queued nor processing: only waiting for its ready time. */
+	static final int WAITING = 3;
+
+	/** {@link #heapIndex} of a node that is not waiting. */
+	static final int NOT_WAITING = -1;
+
 	private static final VarHandle STATE;
 
 	static {
@@ -37,21 +52,28 @@ final class Node<T> extends KeyedEntry<T> {
 		}
 	}
 
-	/** Starts QUEUED (zero) without a volatile write. */
+	/**
+	 * Starts QUEUED or WAITING without a volatile write: the table publishes the node.
+	 */
 	volatile int state;
 
 	/** Next in the ready FIFO, or in the processing list. */
 	Node<T> next;
 
-	/** Previous in the processing list (timed only). */
-	Node<T> prev;
+	/** When the pending delay ends; meaningful while {@link #isWaiting()}. */
+	long readyAtNanos;
 
-	long queuedAtNanos;
+	/** Position in the queue's {@link NodeHeap}, or {@link #NOT_WAITING}. */
+	int heapIndex = NOT_WAITING;
 
-	long startedAtNanos;
-
-	Node(T item, int hash) {
+	Node(T item, int hash, int state) {
 		super(item, hash);
+		STATE.set(this, state);
+	}
+
+	/** Whether a delay is pending: the node is in the heap. */
+	final boolean isWaiting() {
+		return this.heapIndex != NOT_WAITING;
 	}
 
 	/**
@@ -60,19 +82,21 @@ final class Node<T> extends KeyedEntry<T> {
 	 * the CAS, where the add linearises as a no-op:
 	 * <ul>
 	 * <li>A QUEUED or DIRTY node is always the item's node in the map: nodes enter the
-	 * map QUEUED, and a node leaves it only as PROCESSING, never to change again.</li>
+	 * map QUEUED or WAITING, and a node leaves it only as PROCESSING, never to change
+	 * again.</li>
 	 * <li>QUEUED means not yet handed out, DIRTY means queued again on done: either way a
-	 * hand-out of the item follows this add, so no update is lost.</li>
+	 * hand-out of the item follows this add, so no update is lost. A WAITING node is not
+	 * queued, so its add takes the lock.</li>
 	 * <li>The transitions out of QUEUED and DIRTY use {@code getAndSet}, which reads this
 	 * CAS's write: the add happens before that hand-out. If a transition wins the race,
 	 * the CAS fails and the add takes the lock.</li>
 	 * </ul>
 	 * After shutdown a QUEUED node still absorbs the add, which is ignored anyway.
 	 */
-	boolean absorbDuplicate() {
-		// A failed CAS means another thread changed the state: re-read and retry
-		// unless it is now PROCESSING (producers absorbing the same item race here).
-		for (int current = this.state; current != PROCESSING; current = this.state) {
+	final boolean absorbDuplicate() {
+		// A failed CAS means another thread changed the state: re-read and retry while
+		// it is still one that absorbs (producers absorbing the same item race here).
+		for (int current = this.state; current == QUEUED || current == DIRTY; current = this.state) {
 			if (STATE.compareAndSet(this, current, current)) {
 				return true;
 			}
@@ -80,20 +104,38 @@ final class Node<T> extends KeyedEntry<T> {
 		return false;
 	}
 
-	/**
-	 * PROCESSING → DIRTY, under the lock: a release store suffices, since that add
-	 * publishes through the lock and a racing reader that still sees PROCESSING takes the
+	/*
+	 * The transitions below that are not out of QUEUED or DIRTY happen under the lock,
+	 * and a release store suffices for them: the change publishes through the lock, and a
+	 * racing reader that still sees the old state (never one that absorbs) takes the
 	 * lock.
 	 */
-	void markDirty() {
+
+	/** PROCESSING → DIRTY: added again while being processed. */
+	final void markDirty() {
 		STATE.setRelease(this, DIRTY);
 	}
 
-	void markProcessing() {
+	/** WAITING → QUEUED: added, or its delay ended. */
+	final void markQueued() {
+		STATE.setRelease(this, QUEUED);
+	}
+
+	/** PROCESSING → WAITING: done while a delay is pending. */
+	final void markWaiting() {
+		STATE.setRelease(this, WAITING);
+	}
+
+	/** WAITING → PROCESSING for good: dropped from the map by shutdown. */
+	final void markDropped() {
+		STATE.setRelease(this, PROCESSING);
+	}
+
+	final void markProcessing() {
 		STATE.getAndSet(this, PROCESSING);
 	}
 
-	void markRequeued() {
+	final void markRequeued() {
 		STATE.getAndSet(this, QUEUED);
 	}
 

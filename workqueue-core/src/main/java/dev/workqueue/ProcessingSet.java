@@ -5,11 +5,11 @@ package dev.workqueue;
  * client-go's {@code processing} set, kept apart from the ready FIFO as client-go keeps
  * {@code queue}, {@code dirty} and {@code processing} apart.
  * <p>
- * It always counts its nodes. When the queue records metrics ({@code timed}), it also
- * links them in hand-out order through {@link Node#next}/{@link Node#prev} (a node is
- * never in the ready FIFO at the same time) and sums their start times, so the unfinished
- * work and the longest-running item cost O(1) to read. It never reads a clock: callers
- * pass the time.
+ * It always counts its nodes. When the queue records metrics ({@code timed}, and then its
+ * nodes are {@link TimedNode}s), it also links them in hand-out order through
+ * {@link Node#next}/{@link TimedNode#prev} (a node is never in the ready FIFO at the same
+ * time) and sums their start times, so the unfinished work and the longest-running item
+ * cost O(1) to read. It never reads a clock: callers pass the time.
  * <p>
  * Not thread-safe: guarded by the queue's lock.
  *
@@ -20,10 +20,10 @@ final class ProcessingSet<T> {
 	private final boolean timed;
 
 	/** Longest-running node, linked only when timed. */
-	private Node<T> first;
+	private TimedNode<T> first;
 
 	/** Newest node handed out, linked only when timed. */
-	private Node<T> last;
+	private TimedNode<T> last;
 
 	private int size;
 
@@ -44,45 +44,45 @@ final class ProcessingSet<T> {
 		if (!this.timed) {
 			return;
 		}
-		node.startedAtNanos = nowNanos;
+		TimedNode<T> timed = (TimedNode<T>) node;
+		timed.startedAtNanos = nowNanos;
 		this.startedNanosSum += nowNanos;
-		node.prev = this.last;
+		timed.prev = this.last;
 		if (this.last == null) {
-			this.first = node;
+			this.first = timed;
 		}
 		else {
-			this.last.next = node;
+			this.last.next = timed;
 		}
-		this.last = node;
+		this.last = timed;
 	}
 
 	/**
 	 * Removes a node on {@code done}.
 	 * @param node the node, which must be in this set
-	 * @param nowNanos the time of {@code done}; ignored unless timed
-	 * @return its work time, or 0 unless timed
 	 */
-	long remove(Node<T> node, long nowNanos) {
+	void remove(Node<T> node) {
 		this.size--;
 		if (!this.timed) {
-			return 0;
+			return;
 		}
-		if (node.prev == null) {
-			this.first = node.next;
-		}
-		else {
-			node.prev.next = node.next;
-		}
-		if (node.next == null) {
-			this.last = node.prev;
+		TimedNode<T> timed = (TimedNode<T>) node;
+		TimedNode<T> next = (TimedNode<T>) timed.next;
+		if (timed.prev == null) {
+			this.first = next;
 		}
 		else {
-			node.next.prev = node.prev;
+			timed.prev.next = next;
 		}
-		node.next = null;
-		node.prev = null;
-		this.startedNanosSum -= node.startedAtNanos;
-		return nowNanos - node.startedAtNanos;
+		if (next == null) {
+			this.last = timed.prev;
+		}
+		else {
+			next.prev = timed.prev;
+		}
+		timed.next = null;
+		timed.prev = null;
+		this.startedNanosSum -= timed.startedAtNanos;
 	}
 
 	int size() {

@@ -16,10 +16,9 @@ import dev.workqueue.time.Nanos;
  * </pre> Queues built here are thread-safe. Besides the rules of {@link WorkQueue}, they
  * give this memory consistency effect: actions in a thread before {@code add(x)} (or
  * before {@code addAfter}/{@code addRateLimited} of {@code x}) happen before actions
- * after the next {@code get} or {@code poll} that returns {@code x}. A delaying or
- * rate-limiting queue runs one daemon thread, {@code workqueue-<name>-delay}
- * ({@code workqueue-delay} when unnamed), from its first delayed add until
- * {@code shutDown}.
+ * after the next {@code get} or {@code poll} that returns {@code x}. No queue built here
+ * runs a thread of its own: a delayed item becomes ready when its time comes and the
+ * queue is used (a consumer waiting in {@code get} or {@code poll} is woken for it).
  *
  * @see WorkQueue
  * @see DelayingQueue
@@ -118,10 +117,11 @@ public final class WorkQueues {
 		}
 
 		/**
-		 * Sets the longest time a delaying queue's thread sleeps without checking for due
-		 * items (default 10 seconds, as client-go): insurance only, since the thread
-		 * otherwise wakes exactly when the earliest item is due. The floor is
-		 * {@value #MIN_HEARTBEAT_MILLIS} ms: a shorter heartbeat would keep the thread
+		 * Sets the longest time a consumer of a delaying queue, waiting for the earliest
+		 * delayed item, sleeps without looking at the waiting items again (default 10
+		 * seconds, as client-go's waiting loop): insurance only, since it otherwise wakes
+		 * exactly when the earliest item is due. The floor is
+		 * {@value #MIN_HEARTBEAT_MILLIS} ms: a shorter heartbeat would keep the consumer
 		 * re-taking the queue's lock.
 		 * @param heartbeat the heartbeat, at least 1 ms
 		 * @return this builder
@@ -173,7 +173,8 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public WorkQueue<T> buildQueue() {
-			return new BasicQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name));
+			return new BasicQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name),
+					Nanos.of(this.heartbeat));
 		}
 
 		/**
@@ -181,8 +182,7 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			WorkQueue<T> queue = buildQueue();
-			return new DelayingWorkQueue<>(queue, this.clock, GuardedMetrics.guard(this.metrics, this.name),
+			return new DelayingBasicQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name),
 					Nanos.of(this.heartbeat));
 		}
 

@@ -25,20 +25,12 @@ enum QueueKind {
 		return this.factory.apply(builder);
 	}
 
-	/** The plain queue at the bottom of any queue built by {@link WorkQueues}. */
+	/** The queue at the bottom of any queue built by {@link WorkQueues}. */
 	static BasicQueue<?> basic(WorkQueue<?> queue) {
-		if (queue instanceof BasicQueue<?> basic) {
-			return basic;
-		}
-		return (BasicQueue<?>) delaying(queue).queue();
-	}
-
-	/** The delaying layer of a delaying or rate-limiting queue. */
-	static DelayingWorkQueue<?> delaying(WorkQueue<?> queue) {
 		if (queue instanceof RateLimitingWorkQueue<?> rateLimiting) {
-			return (DelayingWorkQueue<?>) rateLimiting.delayingQueue();
+			return (BasicQueue<?>) rateLimiting.delayingQueue();
 		}
-		return (DelayingWorkQueue<?>) queue;
+		return (BasicQueue<?>) queue;
 	}
 
 }

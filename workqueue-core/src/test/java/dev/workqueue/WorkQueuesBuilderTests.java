@@ -26,7 +26,7 @@ class WorkQueuesBuilderTests {
 	void defaultsAreUnnamedSystemClockNoMetricsAndATenSecondHeartbeat() throws Exception {
 		try (DelayingQueue<String> queue = WorkQueues.<String>builder().buildDelayingQueue()) {
 			assertThat(queue.name()).isEmpty();
-			assertThat(QueueKind.delaying(queue).heartbeatNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
+			assertThat(QueueKind.basic(queue).heartbeatNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
 			queue.addAfter("a", Duration.ofMillis(1));
 			assertThat(queue.poll(Duration.ofSeconds(1))).as("real time passes").isEqualTo("a");
 			assertThat(queue.stats().headQueuedNanos()).isZero();
@@ -79,7 +79,7 @@ class WorkQueuesBuilderTests {
 		try (DelayingQueue<String> queue = WorkQueues.<String>builder()
 			.heartbeat(Duration.ofMillis(250))
 			.buildDelayingQueue()) {
-			assertThat(QueueKind.delaying(queue).heartbeatNanos()).isEqualTo(250_000_000L);
+			assertThat(QueueKind.basic(queue).heartbeatNanos()).isEqualTo(250_000_000L);
 		}
 	}
 
@@ -120,7 +120,7 @@ class WorkQueuesBuilderTests {
 			.heartbeat(Duration.ofSeconds(Long.MAX_VALUE))
 			.clock(Clock.system())
 			.buildDelayingQueue()) {
-			assertThat(QueueKind.delaying(queue).heartbeatNanos()).isEqualTo(Long.MAX_VALUE);
+			assertThat(QueueKind.basic(queue).heartbeatNanos()).isEqualTo(Long.MAX_VALUE);
 			queue.addAfter("a", Duration.ofMillis(1));
 			assertThat(queue.poll(Duration.ofSeconds(1))).isEqualTo("a");
 		}

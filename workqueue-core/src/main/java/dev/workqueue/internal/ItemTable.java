@@ -12,11 +12,12 @@ import java.util.function.Consumer;
  * <p>
  * <b>How it works.</b> Open addressing with linear probing over one power-of-two array of
  * entry references, Fibonacci hashing of the hash code each entry keeps, and
- * backward-shift deletion (no tombstones). It grows when more than half full and (unless
- * told not to) shrinks below one eighth, so it costs 8 to 16 bytes per entry with
- * compressed oops (a {@code HashMap} costs about 40: a node plus its slot). A probe
- * compares the kept hash before calling {@code equals}, and moving or rehashing an entry
- * never calls {@code hashCode}. No operation allocates except resizing.
+ * backward-shift deletion (no tombstones). It doubles when more than half full and
+ * (unless told not to) shrinks to about a quarter full when under one eighth, so it costs
+ * 8 to 16 bytes per entry with compressed oops (a {@code HashMap} costs about 40: a node
+ * plus its slot). A probe compares the kept hash before calling {@code equals}, and
+ * moving or rehashing an entry never calls {@code hashCode}. No operation allocates
+ * except resizing.
  * <p>
  * <b>Concurrency.</b> Writes ({@link #putIfAbsent}, {@link #remove}, {@link #clear}) must
  * be serialised by the caller (a lock, or a single owner thread). {@link #get} may run
@@ -131,13 +132,25 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * @param entry the entry to remove
 	 */
 	public void remove(E entry) {
+		remove(entry, this.shrinks);
+	}
+
+	/**
+	 * Removes {@code entry}, which must be present (found by identity), shrinking the
+	 * array only if {@code shrink} says so: a caller that knows the table will fill up
+	 * again soon (its queue has items waiting to come back) keeps the capacity. Writers
+	 * only.
+	 * @param entry the entry to remove
+	 * @param shrink whether the array may shrink (never, for a table built not to)
+	 */
+	public void remove(E entry, boolean shrink) {
 		KeyedEntry<?>[] slots = this.slots;
 		int mask = slots.length - 1;
 		int hole = home(entry.hash, slots.length);
 		while (slots[hole] != entry) {
 			hole = (hole + 1) & mask;
 		}
-		removeAt(slots, hole);
+		removeAt(slots, hole, shrink && this.shrinks);
 	}
 
 	/**
@@ -156,13 +169,13 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 				return null;
 			}
 			if (entry.hash == hash && (entry.item == item || entry.item.equals(item))) {
-				removeAt(slots, i);
+				removeAt(slots, i, this.shrinks);
 				return (E) entry;
 			}
 		}
 	}
 
-	private void removeAt(KeyedEntry<?>[] slots, int index) {
+	private void removeAt(KeyedEntry<?>[] slots, int index, boolean shrink) {
 		int mask = slots.length - 1;
 		int hole = index;
 		// Backward shift: move later members of the probe run into the hole when the
@@ -176,8 +189,11 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 			}
 		}
 		SLOT.setRelease(slots, hole, (KeyedEntry<?>) null);
-		if (--this.size < slots.length >>> 3 && this.shrinks && slots.length > MIN_CAPACITY) {
-			resize(slots.length >>> 1);
+		if (--this.size < slots.length >>> 3 && shrink && slots.length > MIN_CAPACITY) {
+			// Straight to a quarter full: a table that kept its capacity for a while may
+			// be far too large by now, and halving it step by step would allocate every
+			// intermediate array.
+			resize(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, this.size * 4 - 1)) << 1));
 		}
 	}
 
