@@ -26,11 +26,11 @@ import dev.workqueue.WorkQueues;
  * W3: {@code addAfter} of distinct items with delays of 1 to 60 seconds, so that nothing
  * fires: the cost of making items wait.
  * <p>
- * One invocation adds {@value #BATCH} items to a fresh, idle queue whose thread is
- * already running, then waits until the queue has taken all of them in: for the queues
- * that hand entries to a waiting thread (ours, client-java's) one more item due at once
- * follows the batch, and the invocation ends when it comes out of {@code get}, so the
- * waiting thread's work is inside the measurement, not left behind it. The teardown
+ * One invocation adds {@value #BATCH} items to a fresh, idle queue that has handed out
+ * one item already, then waits until the queue has taken all of them in: for the delaying
+ * queues (ours, client-java's, which hands entries to a waiting thread) one more item due
+ * at once follows the batch, and the invocation ends when it comes out of {@code get}, so
+ * any waiting thread's work is inside the measurement, not left behind it. The teardown
  * checks that exactly {@value #BATCH} items wait (none fired, none dropped) and fails the
  * run otherwise.
  * <p>
@@ -130,7 +130,7 @@ public class AddAfterBenchmark {
 		@Setup(Level.Invocation)
 		public void open() throws InterruptedException {
 			this.queue = WorkQueues.<String>builder().name("bench").buildDelayingQueue();
-			// Starts its waiting thread, as client-java's constructor does.
+			// Warms the queue as client-java's is (its constructor starts its thread).
 			this.queue.addAfter(LAST, AT_ONCE);
 			this.queue.done(this.queue.get());
 		}
