@@ -273,6 +273,9 @@ def main(paths):
             if cls == "MetricsOverhead" and ours and "oursPrometheus" in by_contender:
                 loss = 1 - by_contender["oursPrometheus"] / ours
                 out += ["", f"Throughput lost with Prometheus metrics: {loss:.1%}."]
+                if "oursPrometheusNoTimers" in by_contender:
+                    loss = 1 - by_contender["oursPrometheusNoTimers"] / ours
+                    out.append(f"Throughput lost with Prometheus metrics without latency timers: {loss:.1%}.")
     out += ["", "## Figures quoted in the issues (other runs, other machines: orientation only)", "",
             "| what | figure |", "|---|---|"]
     out += [f"| {what} | {figure} |" for what, figure in QUOTED]

@@ -30,7 +30,9 @@ import dev.workqueue.time.Clock;
  * {@link HandOffQueue}), our work queue without metrics beside the same queue bound to a
  * {@link PrometheusMeterRegistry} through {@link WorkQueueMeters}, as the Spring Boot
  * starter binds it (every counter, timer and gauge registered; nobody scrapes during the
- * run). Read the {@code ...Consume} rows; the target is a loss of at most 15 %.
+ * run), and bound the same way with {@code latency-timers: false} (the counters and
+ * gauges, no timers). Read the {@code ...Consume} rows; the target is a loss of at most
+ * 15 %.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -65,6 +67,21 @@ public class MetricsOverheadBenchmark {
 	@Group("handOff_oursPrometheus")
 	@GroupThreads(1)
 	public String prometheusConsume(Prometheus queue, HandOffQueue.Consumer consumer) throws InterruptedException {
+		return queue.consume(consumer);
+	}
+
+	@Benchmark
+	@Group("handOff_oursPrometheusNoTimers")
+	@GroupThreads(1)
+	public void prometheusNoTimersProduce(PrometheusNoTimers queue, HandOffQueue.Producer producer, Control control) {
+		queue.produce(producer, control);
+	}
+
+	@Benchmark
+	@Group("handOff_oursPrometheusNoTimers")
+	@GroupThreads(1)
+	public String prometheusNoTimersConsume(PrometheusNoTimers queue, HandOffQueue.Consumer consumer)
+			throws InterruptedException {
 		return queue.consume(consumer);
 	}
 
@@ -149,15 +166,34 @@ public class MetricsOverheadBenchmark {
 
 		@Override
 		WorkQueue<String> newQueue() {
-			WorkQueueMeters meters = new WorkQueueMeters(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-			WorkQueue<String> queue = WorkQueues.<String>builder()
-				.name("bench")
-				.metrics(meters.metrics("bench"))
-				.buildQueue();
-			meters.bindGauges("bench", queue);
-			return queue;
+			return meteredQueue(true);
 		}
 
+	}
+
+	/**
+	 * Our work queue bound to a Prometheus registry without the two latency timers, as
+	 * the starter binds a queue with {@code latency-timers: false}; fresh for each
+	 * iteration.
+	 */
+	@State(Scope.Group)
+	public static class PrometheusNoTimers extends QueueHandOffBenchmark.Ours {
+
+		@Override
+		WorkQueue<String> newQueue() {
+			return meteredQueue(false);
+		}
+
+	}
+
+	private static WorkQueue<String> meteredQueue(boolean latencyTimers) {
+		WorkQueueMeters meters = new WorkQueueMeters(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+		WorkQueue<String> queue = WorkQueues.<String>builder()
+			.name("bench")
+			.metrics(meters.metrics("bench", latencyTimers))
+			.buildQueue();
+		meters.bindGauges("bench", queue);
+		return queue;
 	}
 
 }

@@ -228,6 +228,8 @@ final class ItemTaker<T> {
 			return NONE;
 		}
 		Prioritized<T> mine = null;
+		// Read with or without durations: the leases' start times give stats() the
+		// unfinished work and longest running processor.
 		long nowNanos = this.clock.nanoTime();
 		for (int n = 1; n <= leased; n++) {
 			int at = first + (n - 1) * group;
@@ -240,7 +242,9 @@ final class ItemTaker<T> {
 			}
 			if (mine == null) {
 				mine = item;
-				this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
+				if (this.queue.recordsDurations()) {
+					this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
+				}
 			}
 			else {
 				this.ahead.add(new Ahead<>(item, queuedNanos, nowNanos));
@@ -301,8 +305,10 @@ final class ItemTaker<T> {
 		if (next == null) {
 			return null;
 		}
-		long queuedNanos = next.queuedNanos() + (this.clock.nanoTime() - next.leasedNanos());
-		this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
+		if (this.queue.recordsDurations()) {
+			long queuedNanos = next.queuedNanos() + (this.clock.nanoTime() - next.leasedNanos());
+			this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
+		}
 		return next.item();
 	}
 

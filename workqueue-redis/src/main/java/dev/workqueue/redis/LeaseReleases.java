@@ -64,8 +64,10 @@ final class LeaseReleases<T> {
 			if (holding == null) {
 				return null;
 			}
-			long workNanos = this.clock.nanoTime() - holding.lease.startedNanos();
-			this.queue.record((metrics) -> metrics.done(workNanos));
+			if (this.queue.recordsDurations()) {
+				long workNanos = this.clock.nanoTime() - holding.lease.startedNanos();
+				this.queue.record((metrics) -> metrics.done(workNanos));
+			}
 			Lease parked = holding.parked;
 			if (parked != null) {
 				// Leased again while this worker held it: it runs again, after.

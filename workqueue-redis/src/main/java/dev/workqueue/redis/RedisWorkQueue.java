@@ -67,6 +67,9 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 
 	private final WorkQueueMetrics metrics;
 
+	/** Whether the hook takes the durations; if not, nobody measures them. */
+	private final boolean recordsDurations;
+
 	private final LeaseBook<T> book;
 
 	private final ReadySignal signal;
@@ -88,6 +91,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		this.scripts = scripts;
 		this.clock = clock;
 		this.metrics = metrics;
+		this.recordsDurations = metrics.recordsDurations();
 		this.book = new LeaseBook<>(id);
 		this.signal = new ReadySignal(clock);
 		this.timer = new QueueTimer(scripts, this, this.book, this.lifecycle, this.signal, clock, id, lease, heartbeat);
@@ -441,6 +445,14 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	/** The timed work, for tests. */
 	QueueTimer timer() {
 		return this.timer;
+	}
+
+	/**
+	 * Whether the metrics hook takes the queue and work durations: when not, they are
+	 * neither measured nor {@linkplain #record recorded}.
+	 */
+	boolean recordsDurations() {
+		return this.recordsDurations;
 	}
 
 	/** Calls a metrics hook; a hook that throws costs that call only. */

@@ -190,7 +190,10 @@ public final class RedisWorkQueues {
 
 		/**
 		 * Sets the hook that receives the queue's events (default
-		 * {@link WorkQueueMetrics#NOOP}), as this instance sees them.
+		 * {@link WorkQueueMetrics#NOOP}), as this instance sees them. A hook whose
+		 * {@link WorkQueueMetrics#recordsDurations()} is {@code false} (read once, when
+		 * the queue is built) is never called with durations, and the queue reads no
+		 * clock to measure them.
 		 * @param metrics the hook
 		 * @return this builder
 		 */

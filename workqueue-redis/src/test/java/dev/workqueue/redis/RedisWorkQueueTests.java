@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.RateLimitingQueue;
@@ -433,6 +435,51 @@ class RedisWorkQueueTests {
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
 		queue.done("x");
 		assertThat(queue.stats().processing()).isZero();
+	}
+
+	@ParameterizedTest(name = "recordsDurations={0}")
+	@ValueSource(booleans = { true, false })
+	void durationsReachTheHookOnlyWhenItRecordsThem(boolean recordsDurations) throws Exception {
+		List<String> calls = new CopyOnWriteArrayList<>();
+		WorkQueueMetrics metrics = new WorkQueueMetrics() {
+
+			@Override
+			public boolean recordsDurations() {
+				return recordsDurations;
+			}
+
+			@Override
+			public void added() {
+				calls.add("added");
+			}
+
+			@Override
+			public void handedOut(long queuedNanos) {
+				calls.add("handedOut");
+			}
+
+			@Override
+			public void done(long workNanos) {
+				calls.add("done");
+			}
+
+			@Override
+			public void retried() {
+				calls.add("retried");
+			}
+
+		};
+		DelayingQueue<String> queue = this.redis
+			.track(this.redis.builder("q").clock(this.clock).metrics(metrics).buildDelayingQueue());
+		queue.add("x");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
+		this.clock.step(Duration.ofSeconds(3));
+		assertThat(queue.stats().longestRunningProcessorNanos()).as("measured all the same")
+			.isEqualTo(Duration.ofSeconds(3).toNanos());
+		queue.addAfter("y", Duration.ofSeconds(1));
+		queue.done("x");
+		assertThat(calls).containsExactlyElementsOf(
+				recordsDurations ? List.of("added", "handedOut", "retried", "done") : List.of("added", "retried"));
 	}
 
 	@Test

@@ -13,7 +13,8 @@ import dev.workqueue.time.Clock;
 
 /**
  * The memory backend: builds the queues whose {@code backend} is {@code memory} with
- * core, in this JVM, on the application's clock, customized by every
+ * core, in this JVM, on the application's clock, with the metrics hook of the
+ * {@link WorkQueueMetricsFactory} if there is one, customized by every
  * {@link WorkQueueCustomizer} bean in order (priority queues too). Failures are counted
  * in this JVM too.
  */
@@ -21,17 +22,23 @@ final class MemoryBackend implements QueueBackend {
 
 	private final Clock clock;
 
+	private final ObjectProvider<WorkQueueMetricsFactory> metrics;
+
 	private final ObjectProvider<WorkQueueCustomizer> customizers;
 
-	MemoryBackend(Clock clock, ObjectProvider<WorkQueueCustomizer> customizers) {
+	MemoryBackend(Clock clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
+			ObjectProvider<WorkQueueCustomizer> customizers) {
 		this.clock = clock;
+		this.metrics = metrics;
 		this.customizers = customizers;
 	}
 
 	@Override
-	public BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority) {
+	public BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority,
+			boolean latencyTimers) {
 		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit(this.clock).build(rateLimit);
 		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
+		this.metrics.ifAvailable((metrics) -> builder.metrics(metrics.metrics(name, latencyTimers)));
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, builder));
 		RateLimitingQueue<Object> queue = priority.build(builder::starvationTimeout,
 				() -> builder.buildPriorityQueue(rateLimiter), () -> builder.buildRateLimitingQueue(rateLimiter));

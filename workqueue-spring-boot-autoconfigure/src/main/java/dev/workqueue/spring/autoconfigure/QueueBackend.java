@@ -19,9 +19,11 @@ interface QueueBackend {
 	 * @param name the queue's name
 	 * @param rateLimit its {@code rate-limiter} section, or {@code null}
 	 * @param priority its priority settings
+	 * @param latencyTimers whether its metrics, if any, record the two latency timers
 	 * @return the queue and what goes with it
 	 */
-	BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority);
+	BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority,
+			boolean latencyTimers);
 
 	/**
 	 * A queue and what the starter built with it.

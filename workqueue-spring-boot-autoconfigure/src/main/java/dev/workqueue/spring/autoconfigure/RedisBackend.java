@@ -108,7 +108,7 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 
 	@Override
 	public synchronized BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit,
-			QueuePriority priority) {
+			QueuePriority priority, boolean latencyTimers) {
 		AbstractRedisClient client = client(name);
 		ItemCodec<Object> codec = codec(name);
 		String keyPrefix = this.properties.getRedis().getKeyPrefix();
@@ -127,7 +127,7 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 			queues.clock(clock);
 		}
 		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
-		queues.metrics((metrics != null) ? metrics.metrics(name) : WorkQueueMetrics.NOOP);
+		queues.metrics((metrics != null) ? metrics.metrics(name, latencyTimers) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
 		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(rateLimit);
 		RateLimitingQueue<Object> queue = priority.build(queues::starvationTimeout,

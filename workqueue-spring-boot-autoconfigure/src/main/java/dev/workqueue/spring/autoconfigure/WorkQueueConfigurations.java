@@ -51,10 +51,10 @@ final class WorkQueueConfigurations {
 
 		@Bean(WorkQueueFactory.BEAN_NAME)
 		WorkQueueFactory workQueueFactory(WorkQueueProperties properties, ObjectProvider<Clock> clock,
-				ObjectProvider<WorkQueueCustomizer> customizers,
+				ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<WorkQueueCustomizer> customizers,
 				@Qualifier(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME) ObjectProvider<QueueBackend> redisBackend) {
-			return new WorkQueueFactory(properties, new MemoryBackend(clock.getIfAvailable(Clock::system), customizers),
-					redisBackend);
+			return new WorkQueueFactory(properties,
+					new MemoryBackend(clock.getIfAvailable(Clock::system), metrics, customizers), redisBackend);
 		}
 
 		@Bean

@@ -57,7 +57,7 @@ final class WorkQueueFactory implements WorkQueueDetails {
 	 */
 	RateLimitingQueue<?> create(String name) {
 		QueueBackend.BuiltQueue queue = backendFor(name).create(name, rateLimitOf(name),
-				QueuePriority.of(this.properties, name));
+				QueuePriority.of(this.properties, name), latencyTimersOf(name));
 		this.built.put(name, queue);
 		return queue.queue();
 	}
@@ -137,6 +137,16 @@ final class WorkQueueFactory implements WorkQueueDetails {
 		WorkQueueProperties.Queue queue = this.properties.getQueues().get(name);
 		WorkQueueProperties.RateLimit rateLimit = (queue != null) ? queue.getRateLimiter() : null;
 		return (rateLimit != null) ? rateLimit : this.properties.getDefaults().getRateLimiter();
+	}
+
+	/**
+	 * Returns whether the metrics of the queue named {@code name} record the two latency
+	 * timers: its own {@code latency-timers}, or the defaults' when it sets none.
+	 */
+	private boolean latencyTimersOf(String name) {
+		WorkQueueProperties.Queue queue = this.properties.getQueues().get(name);
+		Boolean latencyTimers = (queue != null) ? queue.getLatencyTimers() : null;
+		return (latencyTimers != null) ? latencyTimers : this.properties.getDefaults().isLatencyTimers();
 	}
 
 	private static <T> T orDefault(@Nullable T value, T defaultValue) {

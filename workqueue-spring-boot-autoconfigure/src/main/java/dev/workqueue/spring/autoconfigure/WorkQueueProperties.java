@@ -194,6 +194,14 @@ public class WorkQueueProperties {
 		private Backend backend = Backend.MEMORY;
 
 		/**
+		 * Whether queues record the two latency timers, workqueue.queue.duration and
+		 * workqueue.work.duration. Turn them off for queues that hand off millions of
+		 * items a second, where recording them costs more than the hand-off; the counters
+		 * and gauges stay.
+		 */
+		private boolean latencyTimers = true;
+
+		/**
 		 * Priorities of queues that do not set their own.
 		 */
 		private final Priority priority = new Priority();
@@ -208,6 +216,14 @@ public class WorkQueueProperties {
 
 		public void setBackend(Backend backend) {
 			this.backend = backend;
+		}
+
+		public boolean isLatencyTimers() {
+			return this.latencyTimers;
+		}
+
+		public void setLatencyTimers(boolean latencyTimers) {
+			this.latencyTimers = latencyTimers;
 		}
 
 		public int getConcurrency() {
@@ -291,6 +307,12 @@ public class WorkQueueProperties {
 		private @Nullable Backend backend;
 
 		/**
+		 * Whether this queue records the two latency timers, workqueue.queue.duration and
+		 * workqueue.work.duration; its counters and gauges stay either way.
+		 */
+		private @Nullable Boolean latencyTimers;
+
+		/**
 		 * Priorities of this queue's items; each key left out is taken from the defaults.
 		 */
 		private final Priority priority = new Priority();
@@ -305,6 +327,14 @@ public class WorkQueueProperties {
 
 		public void setBackend(@Nullable Backend backend) {
 			this.backend = backend;
+		}
+
+		public @Nullable Boolean getLatencyTimers() {
+			return this.latencyTimers;
+		}
+
+		public void setLatencyTimers(@Nullable Boolean latencyTimers) {
+			this.latencyTimers = latencyTimers;
 		}
 
 		public @Nullable Integer getConcurrency() {

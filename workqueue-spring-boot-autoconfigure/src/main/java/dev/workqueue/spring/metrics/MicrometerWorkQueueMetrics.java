@@ -4,12 +4,15 @@ import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 import dev.workqueue.WorkQueueMetrics;
 
 /**
  * The {@link WorkQueueMetrics} hook of one queue, recording into meters resolved once
- * when the queue is created.
+ * when the queue is created. Without the two timers it records no durations: it answers
+ * {@code false} to {@link #recordsDurations()}, so that queues do not measure them, and
+ * ignores any that a queue passes all the same.
  * <p>
  * Runs on the queue's hot path: each event is one lock-free update of a meter held in a
  * final field, with no registry lookup and no allocation. Thread-safe, as the meters are.
@@ -20,14 +23,24 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
 	private final Counter retries;
 
-	private final Timer queueDuration;
+	private final @Nullable Timer queueDuration;
 
-	private final Timer workDuration;
+	private final @Nullable Timer workDuration;
 
 	private final Counter stalled;
 
-	MicrometerWorkQueueMetrics(Counter adds, Counter retries, Timer queueDuration, Timer workDuration,
-			Counter stalled) {
+	/**
+	 * Creates the hook of one queue's meters.
+	 * @param adds the adds counter
+	 * @param retries the retries counter
+	 * @param queueDuration the queue duration timer, {@code null} with
+	 * {@code workDuration} to record no durations
+	 * @param workDuration the work duration timer, {@code null} with
+	 * {@code queueDuration} to record no durations
+	 * @param stalled the stalled counter
+	 */
+	MicrometerWorkQueueMetrics(Counter adds, Counter retries, @Nullable Timer queueDuration,
+			@Nullable Timer workDuration, Counter stalled) {
 		this.adds = adds;
 		this.retries = retries;
 		this.queueDuration = queueDuration;
@@ -41,13 +54,24 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 	}
 
 	@Override
+	public boolean recordsDurations() {
+		return this.queueDuration != null;
+	}
+
+	@Override
 	public void handedOut(long queuedNanos) {
-		this.queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
+		Timer queueDuration = this.queueDuration;
+		if (queueDuration != null) {
+			queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
+		}
 	}
 
 	@Override
 	public void done(long workNanos) {
-		this.workDuration.record(workNanos, TimeUnit.NANOSECONDS);
+		Timer workDuration = this.workDuration;
+		if (workDuration != null) {
+			workDuration.record(workNanos, TimeUnit.NANOSECONDS);
+		}
 	}
 
 	@Override

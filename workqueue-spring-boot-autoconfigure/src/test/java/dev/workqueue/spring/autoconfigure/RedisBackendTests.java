@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +26,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.autoconfigure.metrics.WorkQueueMetricsAutoConfiguration;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,6 +125,28 @@ class RedisBackendTests {
 			orders.get().add("a");
 		});
 		assertThat(shutDownWhenTheFactoryStopped).isNotEmpty().containsOnly(true);
+	}
+
+	@Test
+	void aRedisQueueWithoutLatencyTimersRecordsTheRestOfItsMeters() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(WorkQueueMetricsAutoConfiguration.class))
+			.withBean(SimpleMeterRegistry.class)
+			.withBean(FlakyWorker.class)
+			.withPropertyValues("workqueue.queues.orders.latency-timers=false")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+				orders.add("a");
+				orders.add("b");
+				FlakyWorker worker = context.getBean(FlakyWorker.class);
+				await().atMost(Duration.ofSeconds(5)).until(() -> worker.succeeded.containsAll(List.of("a", "b")));
+				assertThat(registry.get("workqueue.adds").tag("name", "orders").counter().count()).isEqualTo(2);
+				assertThat(registry.get("workqueue.retries").tag("name", "orders").counter().count()).isOne();
+				assertThat(registry.find("workqueue.depth").tag("name", "orders").gauge()).isNotNull();
+				assertThat(registry.find("workqueue.queue.duration").tag("name", "orders").meters()).isEmpty();
+				assertThat(registry.find("workqueue.work.duration").tag("name", "orders").meters()).isEmpty();
+				assertThat(registry.find("workqueue.work.duration").tag("name", "local").timer()).isNotNull();
+			});
 	}
 
 	@Test

@@ -62,6 +62,7 @@ class WorkQueuePropertiesValidationTests {
 				Arguments.of(defaults + "poll-timeout=0ms", defaults + "poll-timeout must be positive, was 0s"),
 				Arguments.of(defaults + "poll-timeout=", defaults + "poll-timeout must not be empty"),
 				Arguments.of(orders + "concurrency=", orders + "concurrency must not be empty"),
+				Arguments.of(orders + "latency-timers=", orders + "latency-timers must not be empty"),
 				Arguments.of(limiter + "exponential.base-delay=-5ms",
 						limiter + "exponential.base-delay must not be negative, was -5ms"),
 				Arguments.of(limiter + "exponential.max-delay=-1s",
@@ -109,8 +110,8 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	private static String knownKeys() {
-		return "backend, concurrency, max-retries, poll-timeout, priority.enabled, priority.starvation-timeout, "
-				+ "rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
+		return "backend, concurrency, latency-timers, max-retries, poll-timeout, priority.enabled, "
+				+ "priority.starvation-timeout, " + "rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
 				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.jitter, "
 				+ "rate-limiter.exponential.max-delay, "
 				+ "rate-limiter.fast-slow.fast-delay, rate-limiter.fast-slow.max-fast-attempts, "
@@ -137,6 +138,9 @@ class WorkQueuePropertiesValidationTests {
 		}
 		if (key.endsWith("enabled")) {
 			return "true";
+		}
+		if (key.equals("latency-timers")) {
+			return "false";
 		}
 		if (key.endsWith("jitter")) {
 			return "0.2";
@@ -179,7 +183,9 @@ class WorkQueuePropertiesValidationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "workqueue.queues.orders.concurrency=many",
 			"workqueue.queues.orders.rate-limiter.exponential.jitter=some", "workqueue.observation.enabled=maybe",
-			"workqueue.queues.orders.priority.enabled=maybe", "workqueue.defaults.priority.starvation-timeout=soon" })
+			"workqueue.queues.orders.priority.enabled=maybe", "workqueue.defaults.priority.starvation-timeout=soon",
+			"workqueue.defaults.latency-timers=maybe", "workqueue.queues.orders.latency-timers=maybe",
+			"workqueue.defaults.latency-timers=" })
 	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey(String property) {
 		this.contextRunner.withPropertyValues(property)
 			.run((context) -> assertThat(context).getFailure()

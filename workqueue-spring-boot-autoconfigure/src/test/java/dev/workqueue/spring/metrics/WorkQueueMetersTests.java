@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiters;
@@ -158,6 +159,56 @@ class WorkQueueMetersTests {
 	}
 
 	@Test
+	void withoutLatencyTimersTheTimersAreNotRegisteredAndTheRestIs() {
+		try (DelayingQueue<String> queue = queue("orders", new FakeClock(), false)) {
+			assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getName())
+				.containsExactlyInAnyOrder("workqueue.depth", "workqueue.adds", "workqueue.unfinished.work",
+						"workqueue.longest.running.processor", "workqueue.retries", "workqueue.delayed.items",
+						"workqueue.stalled");
+		}
+	}
+
+	@Test
+	void withoutLatencyTimersTheHookRecordsNoDurationsAndTheRestAsBefore() throws InterruptedException {
+		FakeClock clock = new FakeClock();
+		try (DelayingQueue<String> queue = queue("orders", clock, false)) {
+			queue.add("a");
+			assertThat(counter("workqueue.adds").count()).isOne();
+			assertThat(gauge("workqueue.depth").value()).isOne();
+			assertThat(queue.get()).isEqualTo("a");
+			clock.step(Duration.ofSeconds(3));
+			assertThat(timeGauge("workqueue.unfinished.work").value(TimeUnit.SECONDS)).isEqualTo(3.0);
+			assertThat(timeGauge("workqueue.longest.running.processor").value(TimeUnit.SECONDS)).isEqualTo(3.0);
+			queue.addAfter("b", Duration.ofSeconds(1));
+			queue.done("a");
+			assertThat(counter("workqueue.retries").count()).isOne();
+			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("workqueue.delayed.items").value() == 1);
+			assertThat(timeGauge("workqueue.unfinished.work").value()).isZero();
+			assertThat(this.registry.find("workqueue.queue.duration").meters()).isEmpty();
+			assertThat(this.registry.find("workqueue.work.duration").meters()).isEmpty();
+		}
+	}
+
+	@Test
+	void aHookWithoutLatencyTimersSaysItRecordsNoDurationsAndIgnoresAnyItIsGiven() {
+		WorkQueueMetrics metrics = this.meters.metrics("orders", false);
+		assertThat(metrics.recordsDurations()).isFalse();
+		metrics.handedOut(1_000);
+		metrics.done(1_000);
+		assertThat(this.registry.find("workqueue.queue.duration").meters()).isEmpty();
+		assertThat(this.meters.metrics("invoices").recordsDurations()).isTrue();
+		assertThat(this.meters.metrics("invoices", true).recordsDurations()).isTrue();
+	}
+
+	@Test
+	void removeUnregistersTheMetersOfAQueueWithoutLatencyTimers() {
+		try (DelayingQueue<String> orders = queue("orders", new FakeClock(), false)) {
+			this.meters.remove("orders");
+			assertThat(this.registry.getMeters()).isEmpty();
+		}
+	}
+
+	@Test
 	void theSameNameRecordsIntoTheSameMeters() {
 		this.meters.metrics("orders").added();
 		this.meters.metrics("orders").added();
@@ -191,6 +242,7 @@ class WorkQueueMetersTests {
 	void nullArgumentsAreRejectedNamingTheParameter() {
 		assertThatNullPointerException().isThrownBy(() -> new WorkQueueMeters(null)).withMessage("registry");
 		assertThatNullPointerException().isThrownBy(() -> this.meters.metrics(null)).withMessage("queueName");
+		assertThatNullPointerException().isThrownBy(() -> this.meters.metrics(null, false)).withMessage("queueName");
 		assertThatNullPointerException().isThrownBy(() -> this.meters.bindGauges("orders", null)).withMessage("queue");
 		assertThatNullPointerException().isThrownBy(() -> this.meters.remove(null)).withMessage("queueName");
 	}
@@ -242,10 +294,14 @@ class WorkQueueMetersTests {
 	}
 
 	private DelayingQueue<String> queue(String name, FakeClock clock) {
+		return queue(name, clock, true);
+	}
+
+	private DelayingQueue<String> queue(String name, FakeClock clock, boolean latencyTimers) {
 		DelayingQueue<String> queue = WorkQueues.<String>builder()
 			.name(name)
 			.clock(clock)
-			.metrics(this.meters.metrics(name))
+			.metrics(this.meters.metrics(name, latencyTimers))
 			.buildDelayingQueue();
 		this.meters.bindGauges(name, queue);
 		return queue;

@@ -9,9 +9,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 
+import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.autoconfigure.WorkQueueMetricsFactory;
 import dev.workqueue.spring.metrics.WorkQueueMeters;
@@ -19,12 +18,14 @@ import dev.workqueue.spring.metrics.WorkQueueMeters;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of work queue metrics: every queue the starter builds records into
- * Micrometer meters named as Kubernetes client-go's workqueue metrics, and every queue
- * bean gets the gauges.
+ * Micrometer meters named as Kubernetes client-go's workqueue metrics (without the two
+ * latency timers where its {@code latency-timers} property is {@code false}), and every
+ * queue bean gets the gauges.
  * <p>
  * Active when Micrometer is on the class path and a {@link MeterRegistry} bean exists.
- * The metrics customizer runs first among {@link WorkQueueCustomizer}s, so that a user's
- * customizer may still replace the metrics hook.
+ * The queues get their hooks from the {@link WorkQueueMetricsFactory} before any
+ * {@link WorkQueueCustomizer} runs, so that a user's customizer may still replace the
+ * metrics hook.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
@@ -43,13 +44,19 @@ public final class WorkQueueMetricsAutoConfiguration {
 
 	@Bean
 	WorkQueueMetricsFactory workQueueMetricsFactory(WorkQueueMeters workQueueMeters) {
-		return workQueueMeters::metrics;
-	}
+		return new WorkQueueMetricsFactory() {
 
-	@Bean
-	@Order(Ordered.HIGHEST_PRECEDENCE)
-	WorkQueueCustomizer workQueueMetricsCustomizer(WorkQueueMeters workQueueMeters) {
-		return (queueName, builder) -> builder.metrics(workQueueMeters.metrics(queueName));
+			@Override
+			public WorkQueueMetrics metrics(String queueName) {
+				return workQueueMeters.metrics(queueName);
+			}
+
+			@Override
+			public WorkQueueMetrics metrics(String queueName, boolean latencyTimers) {
+				return workQueueMeters.metrics(queueName, latencyTimers);
+			}
+
+		};
 	}
 
 	@Bean

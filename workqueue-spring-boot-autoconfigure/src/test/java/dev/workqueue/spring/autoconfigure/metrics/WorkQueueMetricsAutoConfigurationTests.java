@@ -3,6 +3,7 @@ package dev.workqueue.spring.autoconfigure.metrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,11 +23,13 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
+import dev.workqueue.spring.autoconfigure.WorkQueueMetricsFactory;
 import dev.workqueue.spring.metrics.WorkQueueMeters;
 import dev.workqueue.time.FakeClock;
 
@@ -93,6 +96,97 @@ class WorkQueueMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void latencyTimersOffInTheDefaultsLeavesTheTimersOutOfEveryQueueAndTheRestCounts() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("workqueue.defaults.latency-timers=false", "workqueue.queues.emails.concurrency=1")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.getMeters()).extracting((meter) -> meter.getId().getName())
+					.noneMatch((name) -> name.startsWith("workqueue.queue.duration"))
+					.noneMatch((name) -> name.startsWith("workqueue.work.duration"));
+				for (String queue : List.of("orders", "emails")) {
+					assertThat(workQueueMeters(registry))
+						.filteredOn((meter) -> queue.equals(meter.getId().getTag("name")))
+						.extracting((meter) -> meter.getId().getName())
+						.containsExactlyInAnyOrder("workqueue.depth", "workqueue.adds", "workqueue.unfinished.work",
+								"workqueue.longest.running.processor", "workqueue.retries", "workqueue.delayed.items",
+								"workqueue.stalled");
+				}
+				RateLimitingQueue<String> orders = context.getBean("orders", RateLimitingQueue.class);
+				orders.add("a");
+				assertThat(registry.get("workqueue.adds").tag("name", "orders").counter().count()).isOne();
+				assertThat(registry.get("workqueue.depth").tag("name", "orders").gauge().value()).isOne();
+				orders.addAfter("b", Duration.ofHours(1));
+				assertThat(registry.get("workqueue.retries").tag("name", "orders").counter().count()).isOne();
+				await().atMost(Duration.ofSeconds(1))
+					.until(() -> registry.get("workqueue.delayed.items").tag("name", "orders").gauge().value() == 1);
+				assertThat(orders.get()).isEqualTo("a");
+				orders.done("a");
+				assertThat(registry.find("workqueue.queue.duration").meters()).isEmpty();
+				assertThat(registry.find("workqueue.work.duration").meters()).isEmpty();
+			});
+	}
+
+	@Test
+	void aQueuesLatencyTimersOverrideTheDefaultsOff() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("workqueue.defaults.latency-timers=false",
+					"workqueue.queues.orders.latency-timers=true", "workqueue.queues.emails.concurrency=1")
+			.run((context) -> assertThat(timedQueues(context.getBean(MeterRegistry.class))).containsExactly("orders"));
+	}
+
+	@Test
+	void aQueuesLatencyTimersOverrideTheDefaultsOn() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("workqueue.queues.orders.latency-timers=false", "workqueue.queues.emails.concurrency=1")
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(timedQueues(registry)).containsExactly("emails");
+				RateLimitingQueue<String> emails = context.getBean("emails", RateLimitingQueue.class);
+				emails.add("a");
+				assertThat(emails.get()).isEqualTo("a");
+				emails.done("a");
+				assertThat(registry.get("workqueue.work.duration").tag("name", "emails").timer().count()).isOne();
+			});
+	}
+
+	@Test
+	void workersRecordIntoTheMetersWithoutLatencyTimers() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withUserConfiguration(OrdersWorkerConfiguration.class)
+			.withPropertyValues("workqueue.queues.orders.latency-timers=false")
+			.run((context) -> {
+				RateLimitingQueue<String> orders = context.getBean("orders", RateLimitingQueue.class);
+				orders.add("a");
+				orders.add("b");
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				await().atMost(Duration.ofSeconds(1))
+					.until(() -> orders.stats().processing() == 0 && orders.stats().depth() == 0);
+				assertThat(registry.get("workqueue.adds").tag("name", "orders").counter().count()).isEqualTo(2);
+				assertThat(registry.find("workqueue.work.duration").meters()).isEmpty();
+			});
+	}
+
+	@Test
+	void prometheusScrapeWithoutLatencyTimersHasNoDurationSeries() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					PrometheusMetricsExportAutoConfiguration.class))
+			.withPropertyValues("workqueue.defaults.latency-timers=false")
+			.run((context) -> {
+				context.getBean("orders", RateLimitingQueue.class).add("a");
+				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+				assertThat(scrape)
+					.contains("workqueue_depth{name=\"orders\"} 1.0", "workqueue_adds_total{name=\"orders\"} 1.0",
+							"workqueue_unfinished_work_seconds{name=\"orders\"} 0.0",
+							"workqueue_longest_running_processor_seconds{name=\"orders\"} 0.0",
+							"workqueue_retries_total{name=\"orders\"} 0.0",
+							"workqueue_delayed_items{name=\"orders\"} 0.0")
+					.doesNotContain("workqueue_queue_duration", "workqueue_work_duration");
+			});
+	}
+
+	@Test
 	void workersRecordIntoTheMeters() {
 		this.contextRunner.withBean(SimpleMeterRegistry.class)
 			.withUserConfiguration(OrdersWorkerConfiguration.class)
@@ -138,13 +232,23 @@ class WorkQueueMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void metricsCustomizerRunsBeforeTheApplicationsCustomizers() {
+	void applicationsCustomizerMayReplaceTheMetricsHook() {
+		AtomicInteger adds = new AtomicInteger();
 		this.contextRunner.withBean(SimpleMeterRegistry.class)
-			.withBean("applicationCustomizer", WorkQueueCustomizer.class, () -> (name, builder) -> {
-			})
-			.run((context) -> assertThat(context.getBeanProvider(WorkQueueCustomizer.class).orderedStream().toList())
-				.first()
-				.isSameAs(context.getBean("workQueueMetricsCustomizer")));
+			.withBean("applicationCustomizer", WorkQueueCustomizer.class,
+					() -> (name, builder) -> builder.metrics(new WorkQueueMetrics() {
+
+						@Override
+						public void added() {
+							adds.incrementAndGet();
+						}
+
+					}))
+			.run((context) -> {
+				context.getBean("orders", RateLimitingQueue.class).add("a");
+				assertThat(adds).hasValue(1);
+				assertThat(context.getBean(MeterRegistry.class).get("workqueue.adds").counter().count()).isZero();
+			});
 	}
 
 	@Test
@@ -192,7 +296,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 	void backsOffWithoutMicrometer() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run((context) -> {
 			assertThat(context).hasNotFailed().hasBean("orders").doesNotHaveBean(WorkQueueMeters.class);
-			assertThat(context).doesNotHaveBean("workQueueMetricsCustomizer");
+			assertThat(context).doesNotHaveBean(WorkQueueMetricsFactory.class);
 		});
 	}
 
@@ -201,7 +305,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context).hasNotFailed()
 			.hasBean("orders")
 			.doesNotHaveBean(WorkQueueMeters.class)
-			.doesNotHaveBean("workQueueMetricsCustomizer"));
+			.doesNotHaveBean(WorkQueueMetricsFactory.class));
 	}
 
 	@Test
@@ -224,6 +328,24 @@ class WorkQueueMetricsAutoConfigurationTests {
 			.filter((meter) -> meter.getId().getName().startsWith("workqueue."))
 			.filter((meter) -> !meter.getId().getName().endsWith(".histogram"))
 			.toList();
+	}
+
+	/**
+	 * The names of the queues that have both latency timers.
+	 */
+	private static List<String> timedQueues(MeterRegistry registry) {
+		List<String> queueDurations = registry.find("workqueue.queue.duration")
+			.timers()
+			.stream()
+			.map((timer) -> timer.getId().getTag("name"))
+			.toList();
+		List<String> workDurations = registry.find("workqueue.work.duration")
+			.timers()
+			.stream()
+			.map((timer) -> timer.getId().getTag("name"))
+			.toList();
+		assertThat(workDurations).containsExactlyInAnyOrderElementsOf(queueDurations);
+		return queueDurations;
 	}
 
 	@Configuration(proxyBeanMethods = false)
