@@ -30,14 +30,14 @@ import dev.workqueue.time.Nanos;
  * while it is queued, processing or waiting, so the map empties when the queue does.
  * <p>
  * <b>Delays without a thread.</b> Due nodes move into the FIFO when the queue is used:
- * {@code add}, {@code get} and {@code poll} first move up to {@value #DUE_BATCH} nodes
- * due at the clock's reading (so an item added after another fell due lines up behind
- * it), {@code size} and {@code stats} all of them. A consumer that finds nothing ready
- * waits as in the JDK's {@code DelayQueue}: one of them, the {@link #leader}, sleeps on
- * the clock until the earliest ready time (or the heartbeat), the others until signalled.
- * A producer signals only when its node becomes the new earliest, and a leader that
- * leaves hands the role on. So a delayed item needs no hop through another thread, and an
- * idle queue runs no thread at all.
+ * {@code add}, {@code addAfter}, {@code get} and {@code poll} first move up to
+ * {@value #DUE_BATCH} nodes due at the clock's reading (so an item added after another
+ * fell due lines up behind it), {@code size} and {@code stats} all of them. A consumer
+ * that finds nothing ready waits as in the JDK's {@code DelayQueue}: one of them, the
+ * {@link #leader}, sleeps on the clock until the earliest ready time (or the heartbeat),
+ * the others until signalled. A producer signals only when its node becomes the new
+ * earliest, and a leader that leaves hands the role on. So a delayed item needs no hop
+ * through another thread, and an idle queue runs no thread at all.
  * <p>
  * <b>Concurrency.</b> One {@link ReentrantLock} guards every mutation: the map, the node
  * fields, the FIFO, the heap, the processing set, the counters and the shutdown flags.
@@ -235,12 +235,15 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			return;
 		}
 		Node<T> fresh = newNode(item, item.hashCode(), Node.WAITING);
-		long readyAtNanos = Nanos.add(this.clock.nanoTime(), delayNanos);
+		long nowNanos = this.clock.nanoTime();
+		long readyAtNanos = Nanos.add(nowNanos, delayNanos);
 		this.lock.lock();
 		try {
 			if (this.shuttingDown) {
 				return;
 			}
+			// The item's own wait, if due, ends before the new one starts.
+			releaseDue(nowNanos, DUE_BATCH);
 			Node<T> node = this.nodes.putIfAbsent(fresh);
 			this.delayedAdds++;
 			if (node == null) {
