@@ -640,9 +640,10 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		this.waiting.clear((node) -> {
 			if (node.state == Node.WAITING) {
 				node.markDropped();
-				this.nodes.remove(node);
+				this.nodes.remove(node, false);
 			}
 		});
+		this.nodes.trim();
 		this.leader = null;
 		this.readyOrShutDown.signalAll();
 	}

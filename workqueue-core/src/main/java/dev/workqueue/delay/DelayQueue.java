@@ -39,11 +39,10 @@ import dev.workqueue.time.Nanos;
  * {@link java.util.concurrent.DelayQueue}: only the {@code leader} waits until the head's
  * due time; the others wait without a deadline (or until their own {@code poll} deadline)
  * and are signalled when the leader leaves with a value, when a push or reschedule puts a
- * new value at the head, or on close. So the queue has no thread of its own, unlike the
- * project's other timed structures, which have one owner thread: here the consumers are
- * the ones waiting for due times, and handing values through an owner thread would add a
- * thread per queue, a second wake-up and a context switch per value, for the same single
- * timed wait.
+ * new value at the head, or on close. So the queue has no thread of its own, as the
+ * in-memory delaying queue has none: the consumers are the ones waiting for due times,
+ * and handing values through an owner thread would add a thread per queue, a second
+ * wake-up and a context switch per value, for the same single timed wait.
  * <p>
  * <b>How it works and cost.</b> A 4-ary min-heap ordered by due time, then a sequence
  * number taken at each push and reschedule, as the indexed heaps of Go delay queues. Each

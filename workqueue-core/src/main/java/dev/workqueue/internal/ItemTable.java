@@ -189,10 +189,23 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 			}
 		}
 		SLOT.setRelease(slots, hole, (KeyedEntry<?>) null);
-		if (--this.size < slots.length >>> 3 && shrink && slots.length > MIN_CAPACITY) {
-			// Straight to a quarter full: a table that kept its capacity for a while may
-			// be far too large by now, and halving it step by step would allocate every
-			// intermediate array.
+		this.size--;
+		if (shrink) {
+			trim();
+		}
+	}
+
+	/**
+	 * Shrinks the array if it is under one eighth full (unless the table was built not to
+	 * shrink): for a caller that removed entries without shrinking. Writers only.
+	 */
+	public void trim() {
+		int capacity = this.slots.length;
+		if (this.shrinks && this.size < capacity >>> 3 && capacity > MIN_CAPACITY) {
+			// Straight to about a quarter full: a table that kept its capacity for a
+			// while
+			// may be far too large by now, and halving it step by step would allocate
+			// every intermediate array.
 			resize(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, this.size * 4 - 1)) << 1));
 		}
 	}
