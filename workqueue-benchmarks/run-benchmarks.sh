@@ -15,7 +15,9 @@
 #   benchmarks (no options, or options naming Redis) or BULLMQ=1 is set,
 #   bullmq/bench.mjs measures BullMQ 6.7.0 on the same server (about 1.5 minutes; needs
 #   Node.js 20 and npm: `npm ci` the first time; left out with a warning without node).
-#   SKIP_BUILD=1 reuses target/benchmarks.jar.
+#   SKIP_BUILD=1 reuses target/benchmarks.jar; JAR=path runs another build's jar (for
+#   example one built from an earlier commit, to compare the code before and after a change
+#   on the same machine, one run after the other) and builds nothing.
 #
 # Duration: about 42 minutes on a quiet 2-core machine (estimate per class, forks x
 # (warm-up + measurement) + JVM starts: QueueHandOff 2.5 min, TimingWheel 3.5, DelayQueue 3.5,
@@ -40,9 +42,9 @@ set -euo pipefail
 
 module_dir="$(cd "$(dirname "$0")" && pwd)"
 root_dir="$(dirname "$module_dir")"
-jar="$module_dir/target/benchmarks.jar"
+jar="${JAR:-$module_dir/target/benchmarks.jar}"
 
-if [[ "${SKIP_BUILD:-0}" != "1" || ! -f "$jar" ]]; then
+if [[ -z "${JAR:-}" ]] && [[ "${SKIP_BUILD:-0}" != "1" || ! -f "$jar" ]]; then
 	echo "Building the benchmarks (and the modules they measure)..."
 	(cd "$root_dir" && mvn -B -ntp -q -pl workqueue-benchmarks -am package -DskipTests -Dspring-javaformat.skip=true)
 fi
@@ -71,6 +73,7 @@ out="$module_dir/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
 {
 	echo "date: $(date -u)"
+	echo "jar: $jar"
 	echo "cpus: $(nproc)"
 	grep -m1 'model name' /proc/cpuinfo || true
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
