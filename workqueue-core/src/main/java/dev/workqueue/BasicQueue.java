@@ -60,7 +60,7 @@ import dev.workqueue.time.Nanos;
  * hand-out's {@code getAndSet}. With {@link WorkQueueMetrics#NOOP} the clock is never
  * read on {@code add}, {@code get} or {@code done} while nothing waits for a delay; with
  * a hook that records no durations it is read once per item, at hand-out. Metrics hooks
- * run after the lock is released, but for the {@code added} of nodes whose delay ended.
+ * run after the lock is released.
  *
  * @param <T> the item type
  */
@@ -163,6 +163,12 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	/** addAfter calls with a delay of zero or less. */
 	private final LongAdder immediateAdds = new LongAdder();
 
+	/**
+	 * Effective adds of due nodes whose {@code added} hook is still to run; guarded by
+	 * lock, run by {@link #unlockAndRecordAdds()}.
+	 */
+	private int unrecordedAdds;
+
 	BasicQueue(String name, Clock clock, WorkQueueMetrics metrics, long heartbeatNanos) {
 		this.name = name;
 		this.clock = clock;
@@ -202,7 +208,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			}
 		}
 		finally {
-			this.lock.unlock();
+			unlockAndRecordAdds();
 		}
 		if (this.timed) {
 			this.metrics.added();
@@ -255,6 +261,13 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 				node.readyAtNanos = readyAtNanos;
 				this.waiting.insert(node);
 			}
+			else if (node.readyAtNanos <= nowNanos) {
+				// Due, but beyond the batch just moved: its wait ends before the new one.
+				this.waiting.remove(node);
+				addDue(node);
+				node.readyAtNanos = readyAtNanos;
+				this.waiting.insert(node);
+			}
 			else if (readyAtNanos < node.readyAtNanos) {
 				this.waiting.lower(node, readyAtNanos);
 			}
@@ -270,7 +283,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			}
 		}
 		finally {
-			this.lock.unlock();
+			unlockAndRecordAdds();
 		}
 		this.metrics.retried();
 	}
@@ -323,11 +336,32 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			if (node == null) {
 				return;
 			}
-			// Queued since its ready time: the queue duration counts the time it was due
-			// and nobody was there to move it.
-			if (queueAgain(node, node.readyAtNanos) && this.timed) {
-				this.metrics.added();
-			}
+			addDue(node);
+		}
+	}
+
+	/**
+	 * Adds a node whose delay ended, taken out of the heap. Called with the lock held.
+	 */
+	private void addDue(Node<T> node) {
+		// Queued since its ready time: the queue duration counts the time it was due and
+		// nobody was there to move it.
+		if (queueAgain(node, node.readyAtNanos) && this.timed) {
+			this.unrecordedAdds++;
+		}
+	}
+
+	/**
+	 * Releases the lock, then runs the {@code added} hook of the due nodes moved under
+	 * it: never with the lock held, where a hook that reads the queue (its size, say)
+	 * would move more due nodes and run hooks again, nested.
+	 */
+	private void unlockAndRecordAdds() {
+		int adds = this.unrecordedAdds;
+		this.unrecordedAdds = 0;
+		this.lock.unlock();
+		for (; adds > 0; adds--) {
+			this.metrics.added();
 		}
 	}
 
@@ -397,7 +431,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 				// Nobody sleeps until the earliest ready time any more: let one do.
 				this.readyOrShutDown.signal();
 			}
-			this.lock.unlock();
+			unlockAndRecordAdds();
 		}
 		if (this.durations) {
 			this.metrics.handedOut(queuedNanos);
@@ -499,6 +533,8 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	 * Moves the head to processing; returns its queued time. Called with the lock held.
 	 */
 	private long handOut(Node<T> node) {
+		// Read before anything changes: a clock that throws leaves the node queued.
+		long nowNanos = this.timed ? this.clock.nanoTime() : 0;
 		this.head = node.next;
 		if (this.head == null) {
 			this.tail = null;
@@ -506,11 +542,6 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		node.next = null;
 		this.readyCount--;
 		node.markProcessing();
-		if (!this.timed) {
-			this.processing.add(node, 0);
-			return 0;
-		}
-		long nowNanos = this.clock.nanoTime();
 		this.processing.add(node, nowNanos);
 		return this.durations ? nowNanos - ((TimedNode<T>) node).queuedAtNanos : 0;
 	}
@@ -582,7 +613,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			return this.readyCount;
 		}
 		finally {
-			this.lock.unlock();
+			unlockAndRecordAdds();
 		}
 	}
 
@@ -684,7 +715,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 					this.processing.unfinishedNanos(nowNanos), this.processing.longestNanos(nowNanos), this.dirtyCount);
 		}
 		finally {
-			this.lock.unlock();
+			unlockAndRecordAdds();
 		}
 	}
 
@@ -711,6 +742,11 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** Whether the calling thread holds the queue's lock, for tests of the hooks. */
+	boolean isLockHeldByCurrentThread() {
+		return this.lock.isHeldByCurrentThread();
 	}
 
 	long heartbeatNanos() {

@@ -66,17 +66,29 @@ final class NodeHeap<T> {
 			return null;
 		}
 		Node<T> head = this.heap[0];
+		remove(head);
+		return head;
+	}
+
+	/**
+	 * Removes a waiting node, wherever it stands, in O(log n).
+	 * @param node a node in this heap; no longer waiting afterwards
+	 */
+	void remove(Node<T> node) {
+		int position = node.heapIndex;
 		int last = --this.size;
 		Node<T> moved = this.heap[last];
 		this.heap[last] = null;
-		if (last > 0) {
-			siftDown(0, moved);
+		node.heapIndex = Node.NOT_WAITING;
+		if (position != last) {
+			siftDown(position, moved);
+			if (moved.heapIndex == position) {
+				siftUp(position, moved);
+			}
 		}
-		else if (this.heap.length > MIN_CAPACITY) {
+		else if (last == 0 && this.heap.length > MIN_CAPACITY) {
 			this.heap = newArray(MIN_CAPACITY);
 		}
-		head.heapIndex = Node.NOT_WAITING;
-		return head;
 	}
 
 	int size() {

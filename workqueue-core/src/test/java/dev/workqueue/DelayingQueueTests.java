@@ -343,6 +343,22 @@ class DelayingQueueTests {
 	}
 
 	@Test
+	void addAfterEndsTheItemsDueWaitEvenBeyondTheBatchMovedFirst() throws Exception {
+		try (DelayingQueue<String> queue = queue(QueueKind.DELAYING)) {
+			for (int i = 0; i < BasicQueue.DUE_BATCH; i++) {
+				queue.addAfter("early" + i, Duration.ofMillis(1));
+			}
+			queue.addAfter("x", Duration.ofMillis(2));
+			this.clock.step(Duration.ofMillis(3));
+			queue.addAfter("x", Duration.ofMillis(10));
+			assertThat(queue.stats().waiting()).as("x waits again").isOne();
+			assertThat(drain(queue)).hasSize(BasicQueue.DUE_BATCH + 1).endsWith("x");
+			this.clock.step(Duration.ofMillis(10));
+			assertThat(drain(queue)).containsExactly("x");
+		}
+	}
+
+	@Test
 	void itemDoneWhileItsDelayIsPendingWaitsAgainWithoutANewNode() throws Exception {
 		try (DelayingQueue<String> queue = queue(QueueKind.DELAYING)) {
 			queue.add("a");

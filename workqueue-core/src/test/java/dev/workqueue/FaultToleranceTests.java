@@ -2,6 +2,7 @@ package dev.workqueue;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.FakeClock;
@@ -108,6 +109,55 @@ class FaultToleranceTests {
 			queue.addAfter("b", Duration.ofMillis(10));
 			this.clock.step(Duration.ofMillis(10));
 			assertThat(queue.poll(Duration.ZERO)).isEqualTo("b");
+		}
+	}
+
+	@Test
+	void aClockThatThrowsAtHandOutLeavesTheItemQueued() throws Exception {
+		FlakyClock flaky = new FlakyClock(this.clock);
+		try (WorkQueue<Object> queue = WorkQueues.builder().clock(flaky).metrics(new RecordingMetrics()).buildQueue()) {
+			queue.add("a");
+			flaky.failing = true;
+			assertThatIllegalStateException().isThrownBy(() -> queue.poll(Duration.ZERO));
+			flaky.failing = false;
+			assertThat(queue.stats().processing()).isZero();
+			assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+			queue.done("a");
+			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		}
+	}
+
+	@Test
+	void metricsHookThatReadsTheQueueRunsOutsideItsLock() throws Exception {
+		AtomicInteger adds = new AtomicInteger();
+		AtomicInteger underTheLock = new AtomicInteger();
+		AtomicReference<DelayingQueue<Object>> self = new AtomicReference<>();
+		WorkQueueMetrics reading = new WorkQueueMetrics() {
+
+			@Override
+			public void added() {
+				adds.incrementAndGet();
+				// A hook recording the depth: under the queue's lock it would move more
+				// due items and run hooks again, nested.
+				if (QueueKind.basic(self.get()).isLockHeldByCurrentThread()) {
+					underTheLock.incrementAndGet();
+				}
+				self.get().size();
+			}
+
+		};
+		try (DelayingQueue<Object> queue = WorkQueues.builder()
+			.clock(this.clock)
+			.metrics(reading)
+			.buildDelayingQueue()) {
+			self.set(queue);
+			for (int i = 0; i < 5_000; i++) {
+				queue.addAfter(i, Duration.ofMillis(1 + i % 7));
+			}
+			this.clock.step(Duration.ofMillis(8));
+			assertThat(queue.size()).isEqualTo(5_000);
+			assertThat(adds.get()).isEqualTo(5_000);
+			assertThat(underTheLock.get()).isZero();
 		}
 	}
 

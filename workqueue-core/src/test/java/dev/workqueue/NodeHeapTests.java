@@ -52,6 +52,31 @@ class NodeHeapTests {
 	}
 
 	@Test
+	void removeTakesANodeOutFromAnywhereAndKeepsTheOrder() {
+		List<Node<String>> nodes = new ArrayList<>();
+		Random random = new Random(3);
+		for (int i = 0; i < 1000; i++) {
+			Node<String> node = node("item" + i, random.nextInt(10_000));
+			nodes.add(node);
+			this.heap.insert(node);
+		}
+		for (int i = 0; i < 1000; i += 3) {
+			this.heap.remove(nodes.get(i));
+			assertThat(nodes.get(i).isWaiting()).isFalse();
+		}
+		long previous = Long.MIN_VALUE;
+		int out = 0;
+		for (Node<String> node = this.heap.pollDue(Long.MAX_VALUE); node != null; node = this.heap
+			.pollDue(Long.MAX_VALUE)) {
+			assertThat(node.readyAtNanos).isGreaterThanOrEqualTo(previous);
+			assertThat(nodes.indexOf(node) % 3).as("not removed").isNotZero();
+			previous = node.readyAtNanos;
+			out++;
+		}
+		assertThat(out).isEqualTo(1000 - 334);
+	}
+
+	@Test
 	void randomTimesComeOutInReadyTimeOrderOncePerNode() {
 		Random random = new Random(7);
 		Map<String, Node<String>> nodes = new HashMap<>();
