@@ -27,7 +27,8 @@ import dev.workqueue.time.Nanos;
  * metrics are on; nodes with a delay pending sit in a {@link NodeHeap} by ready time,
  * whatever their state. One node serves an item in every stage, so a delayed item costs
  * one allocation, and nothing more when its delay ends. An item is in the map exactly
- * while it is queued, processing or waiting, so the map empties when the queue does.
+ * while it is queued, processing or waiting, so the map empties when the queue does; it
+ * does not shrink while any node waits, since the waiting items are due back.
  * <p>
  * <b>Delays without a thread.</b> Due nodes move into the FIFO when the queue is used:
  * {@code add}, {@code addAfter}, {@code get} and {@code poll} first move up to
@@ -73,9 +74,9 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	private static final int HAND_OFF_SPINS = 256;
 
 	/**
-	 * Most due nodes an {@code add}, {@code get} or {@code poll} moves into the FIFO, so
-	 * that no caller holds the lock for long after a pause left many due (a leader that
-	 * leaves with more due wakes another consumer).
+	 * Most due nodes an {@code add}, {@code addAfter}, {@code get} or {@code poll} moves
+	 * into the FIFO, so that no caller holds the lock for long after a pause left many
+	 * due (a leader that leaves with more due wakes another consumer).
 	 */
 	static final int DUE_BATCH = 256;
 

@@ -202,10 +202,9 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	public void trim() {
 		int capacity = this.slots.length;
 		if (this.shrinks && this.size < capacity >>> 3 && capacity > MIN_CAPACITY) {
-			// Straight to about a quarter full: a table that kept its capacity for a
-			// while
-			// may be far too large by now, and halving it step by step would allocate
-			// every intermediate array.
+			// Straight to about a quarter full: a table that kept its capacity for
+			// a while may be far too large by now, and halving it step by step
+			// would allocate every intermediate array.
 			resize(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, this.size * 4 - 1)) << 1));
 		}
 	}

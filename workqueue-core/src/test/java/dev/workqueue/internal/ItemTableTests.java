@@ -67,6 +67,27 @@ class ItemTableTests {
 	}
 
 	@Test
+	void removalsThatKeepTheArrayLeaveItToOneTrimStraightToAQuarterFull() {
+		Entry[] entries = new Entry[10_000];
+		for (int i = 0; i < entries.length; i++) {
+			entries[i] = new Entry(new Key(i, i));
+			this.table.putIfAbsent(entries[i]);
+		}
+		assertThat(this.table.capacity()).isEqualTo(32_768);
+		for (int i = 100; i < entries.length; i++) {
+			this.table.remove(entries[i], false);
+		}
+		assertThat(this.table.capacity()).as("kept").isEqualTo(32_768);
+		this.table.trim();
+		assertThat(this.table.capacity()).as("one resize, 100 entries a quarter full or less").isEqualTo(512);
+		for (int i = 0; i < 100; i++) {
+			assertThat(this.table.get(entries[i].item)).isSameAs(entries[i]);
+		}
+		this.table.trim();
+		assertThat(this.table.capacity()).as("not under an eighth: no change").isEqualTo(512);
+	}
+
+	@Test
 	void aTableToldNotToShrinkKeepsItsArrayUntilCleared() {
 		ItemTable<Key, Entry> keeping = new ItemTable<>(false);
 		Entry[] entries = new Entry[1000];
