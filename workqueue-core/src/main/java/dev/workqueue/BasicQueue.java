@@ -342,6 +342,16 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	}
 
 	/**
+	 * Moves up to {@code limit} nodes due now into the FIFO, reading the clock only if
+	 * any node waits. Called with the lock held.
+	 */
+	private void releaseDueNow(int limit) {
+		if (this.waiting.size() != 0) {
+			releaseDue(this.clock.nanoTime(), limit);
+		}
+	}
+
+	/**
 	 * Adds a node whose delay ended, taken out of the heap. Called with the lock held.
 	 */
 	private void addDue(Node<T> node) {
@@ -414,9 +424,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			if (epoch != NOT_WAKEABLE && epoch != this.pollEpoch) {
 				return null;
 			}
-			if (this.waiting.size() != 0) {
-				releaseDue(this.clock.nanoTime(), DUE_BATCH);
-			}
+			releaseDueNow(DUE_BATCH);
 			Node<T> node = this.head;
 			if (node == null) {
 				node = awaitHead(bounded, timeoutNanos, epoch);
@@ -610,18 +618,11 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	public int size() {
 		this.lock.lock();
 		try {
-			releaseAllDue();
+			releaseDueNow(Integer.MAX_VALUE);
 			return this.readyCount;
 		}
 		finally {
 			unlockAndRecordAdds();
-		}
-	}
-
-	/** Moves every due node into the FIFO. Called with the lock held. */
-	private void releaseAllDue() {
-		if (this.waiting.size() != 0) {
-			releaseDue(this.clock.nanoTime(), Integer.MAX_VALUE);
 		}
 	}
 
@@ -701,7 +702,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	public WorkQueueStats stats() {
 		this.lock.lock();
 		try {
-			releaseAllDue();
+			releaseDueNow(Integer.MAX_VALUE);
 			int processingCount = this.processing.size();
 			int waitingCount = this.waiting.size();
 			long retries = this.delayedAdds + this.immediateAdds.sum();
