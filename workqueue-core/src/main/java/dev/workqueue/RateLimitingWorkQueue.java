@@ -3,6 +3,7 @@ package dev.workqueue;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
+import java.util.Optional;
 
 import dev.workqueue.ratelimit.RateLimiter;
 
@@ -111,6 +112,11 @@ final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T>, PollForwar
 	@Override
 	public WorkQueueStats stats() {
 		return this.queue.stats();
+	}
+
+	@Override
+	public <C> Optional<C> capability(Class<C> type) {
+		return RateLimitingQueue.super.capability(type).or(() -> this.queue.capability(type));
 	}
 
 	/** The wrapped queue. */

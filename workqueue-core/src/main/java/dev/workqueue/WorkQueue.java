@@ -3,6 +3,8 @@ package dev.workqueue;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A keyed work queue with Kubernetes client-go semantics: an item waiting to be processed
@@ -125,6 +127,20 @@ public interface WorkQueue<T> extends AutoCloseable {
 	 */
 	default WorkQueueStats stats() {
 		return new WorkQueueStats(size(), 0, 0, 0, 0, 0, 0, 0);
+	}
+
+	/**
+	 * Returns this queue as {@code type}, if it has that capability: what integrations
+	 * use beyond the public interfaces (see {@code dev.workqueue.spi}), in the spirit of
+	 * JDBC's {@code unwrap}. A queue that wraps another answers for itself, then passes
+	 * the question on to the queue it wraps.
+	 * @param type the capability, not {@code null}
+	 * @param <C> the capability type
+	 * @return this queue, or one it wraps, as {@code type}; empty if none is one
+	 */
+	default <C> Optional<C> capability(Class<C> type) {
+		Objects.requireNonNull(type, "type");
+		return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();
 	}
 
 	/**

@@ -10,7 +10,7 @@ import dev.workqueue.PriorityQueue;
 import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.ratelimit.RateLimiters;
-import dev.workqueue.redis.ItemCodec;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.redis.RedisWorkQueues;
 
 /**

@@ -1,40 +1,42 @@
 package dev.workqueue.redis;
 
 /**
- * Turns items into the strings that stand for them in Redis, and back. The string is the
- * item's identity across every instance that shares a queue: equal items must encode to
- * the same string, and different items to different strings (as client-go's string keys,
- * {@code namespace/name}).
+ * The codec of the Redis backend's first release, now {@link dev.workqueue.ItemCodec} in
+ * core (the PostgreSQL backend uses it too). Kept so that code written against it
+ * compiles unchanged: every builder takes the core interface, which this one extends.
  *
  * @param <T> the item type
+ * @deprecated use {@link dev.workqueue.ItemCodec}
  */
-public interface ItemCodec<T> {
+@Deprecated
+public interface ItemCodec<T> extends dev.workqueue.ItemCodec<T> {
 
 	/**
-	 * Encodes an item.
-	 * @param item the item, not {@code null}
-	 * @return its identity in Redis
-	 */
-	String encode(T item);
-
-	/**
-	 * Decodes what {@link #encode} produced.
-	 * @param encoded the string read from Redis
-	 * @return the item
-	 * @throws RuntimeException if {@code encoded} cannot be read; the queue moves such a
-	 * payload to its dead-letter list
-	 */
-	T decode(String encoded);
-
-	/**
-	 * Returns the codec of string items: each string stands for itself. Redis keeps
-	 * strings as UTF-8, so a string with a lone surrogate (half of a UTF-16 pair) is
-	 * refused with an {@link IllegalArgumentException}: every other string comes back
-	 * exactly, and two different strings never become one item.
+	 * Returns the codec of string items, as {@link dev.workqueue.ItemCodec#strings()}.
 	 * @return the identity codec
+	 * @deprecated use {@link dev.workqueue.ItemCodec#strings()}
 	 */
+	@Deprecated
 	static ItemCodec<String> strings() {
-		return StringCodec.INSTANCE;
+		dev.workqueue.ItemCodec<String> strings = dev.workqueue.ItemCodec.strings();
+		return new ItemCodec<>() {
+
+			@Override
+			public String encode(String item) {
+				return strings.encode(item);
+			}
+
+			@Override
+			public String decode(String encoded) {
+				return strings.decode(encoded);
+			}
+
+			@Override
+			public String toString() {
+				return strings.toString();
+			}
+
+		};
 	}
 
 }

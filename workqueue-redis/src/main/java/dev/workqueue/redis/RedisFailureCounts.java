@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.ratelimit.FailureCounts;
 
 /**

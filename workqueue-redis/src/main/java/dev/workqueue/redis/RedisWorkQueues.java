@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -61,7 +62,7 @@ import dev.workqueue.time.Clock;
  * priority queue must not share a prefix and name.
  * <p>
  * The queue behind each one built implements {@link SharedQueue} (find it with
- * {@link dev.workqueue.SharedWorkQueue#of}). What survives what: everything is in Redis,
+ * {@code capability(SharedWorkQueue.class)}). What survives what: everything is in Redis,
  * so a restart of any or every instance loses nothing; a restart of Redis keeps what its
  * persistence kept (with {@code appendonly yes} and {@code appendfsync everysec}, all but
  * about the last second of changes).

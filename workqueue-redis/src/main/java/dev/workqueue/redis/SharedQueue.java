@@ -1,6 +1,6 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 
 /**
  * What a queue shared through Redis tells beyond {@link dev.workqueue.WorkQueue}: every

@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.ratelimit.RateLimiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,7 +70,8 @@ class RedisConnectionTests {
 		}
 		assertThat(connections()).as("one for commands, one for pub/sub").isEqualTo(2);
 		List<TimerThread> timers = queues.stream()
-			.map((queue) -> ((RedisWorkQueue<?>) SharedWorkQueue.of(queue).orElseThrow()).timer().thread())
+			.map((queue) -> ((RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow()).timer()
+				.thread())
 			.distinct()
 			.toList();
 		assertThat(timers).hasSize(1);

@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.ItemCodec;
 import java.time.Duration;
 
 import io.lettuce.core.RedisClient;
@@ -9,7 +10,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.redis.RedisQueueException.Reason;
 
@@ -131,7 +132,7 @@ class RedisErrorTests {
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.UNREACHABLE))
 			.withMessageContaining("Queue 'nowhere'")
 			.withMessageContaining(":" + port);
-		SharedWorkQueue shared = SharedWorkQueue.of(this.queue).orElseThrow();
+		SharedWorkQueue shared = this.queue.capability(SharedWorkQueue.class).orElseThrow();
 		await().atMost(Duration.ofSeconds(5)).until(() -> !shared.reachable());
 	}
 

@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.ItemCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -14,7 +15,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.awaitility.Awaitility;
 
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 
 /**
@@ -64,8 +65,8 @@ final class RedisFixture implements AutoCloseable {
 		// A shut-down handle's thread ends once it holds nothing (items a test left in
 		// hand are handed back) and has run its last script: delete the keys after that.
 		for (AutoCloseable queue : this.opened) {
-			if (queue instanceof WorkQueue<?> workQueue
-					&& SharedWorkQueue.of(workQueue).orElse(null) instanceof RedisWorkQueue<?> redisQueue) {
+			if (queue instanceof WorkQueue<?> workQueue && workQueue.capability(SharedWorkQueue.class)
+				.orElse(null) instanceof RedisWorkQueue<?> redisQueue) {
 				redisQueue.handBack();
 				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redisQueue.timer().stopped());
 			}

@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 

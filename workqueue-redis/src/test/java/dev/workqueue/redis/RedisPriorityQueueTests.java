@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WakeablePolls;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.time.FakeClock;
@@ -61,7 +61,7 @@ class RedisPriorityQueueTests {
 	}
 
 	private static RedisWorkQueue<?> handle(PriorityQueue<String> queue) {
-		return (RedisWorkQueue<?>) SharedWorkQueue.of(queue).orElseThrow();
+		return (RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow();
 	}
 
 	@Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.time.FakeClock;
 
@@ -47,7 +47,7 @@ class RedisShutdownTests {
 	}
 
 	private RedisWorkQueue<?> handle(RateLimitingQueue<String> queue) {
-		return (RedisWorkQueue<?>) SharedWorkQueue.of(queue).orElseThrow();
+		return (RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow();
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -59,6 +60,19 @@ class StringCodecTests {
 				"\u4E2D\u6587\u65E5\u672C\u8A9E\uD55C\uAD6D\uC5B4", "e\u0301 vs \u00E9", "a\u0308\u0323\u0301",
 				"\uD800\uDC00 and \uDBFF\uDFFF", "\uFFFD", "?", "x".repeat(10_000), "\uD83D\uDE00".repeat(5_000));
 		assertThat(roundTrip(queue(), items)).containsExactlyElementsOf(items);
+	}
+
+	@Test
+	@SuppressWarnings("deprecation")
+	void theFirstReleasesCodecStillBuildsAQueue() throws Exception {
+		dev.workqueue.redis.ItemCodec<String> legacy = dev.workqueue.redis.ItemCodec.strings();
+		WorkQueue<String> queue = this.redis.track(RedisWorkQueues.builder(this.redis.client, legacy)
+			.name("legacy-codec")
+			.keyPrefix(this.redis.prefix)
+			.buildQueue());
+		assertThat(roundTrip(queue, List.of("a", "b"))).containsExactly("a", "b");
+		assertThatIllegalArgumentException().isThrownBy(() -> legacy.encode("\uD800"))
+			.withMessageContaining("lone surrogate");
 	}
 
 	@Test

@@ -25,7 +25,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.redis.ItemCodec;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.redis.RedisRateLimiters;
 import dev.workqueue.redis.RedisWorkQueues;
 import dev.workqueue.spring.RedisWorkQueueCustomizer;

@@ -6,7 +6,7 @@ import java.util.function.ToDoubleFunction;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.time.Clock;
 
@@ -49,7 +49,7 @@ final class QueueStatsReading<S> {
 	 */
 	QueueStatsReading(WorkQueue<?> queue, Clock clock, Function<WorkQueue<?>, S> reader, S none) {
 		this.queue = new WeakReference<>(queue);
-		this.maxAgeNanos = SharedWorkQueue.of(queue).isPresent() ? SHARED_MAX_AGE_NANOS : 0;
+		this.maxAgeNanos = queue.capability(SharedWorkQueue.class).isPresent() ? SHARED_MAX_AGE_NANOS : 0;
 		this.clock = clock;
 		this.reader = reader;
 		this.none = none;
@@ -84,7 +84,8 @@ final class QueueStatsReading<S> {
 		if (queue == null) {
 			return null;
 		}
-		if (onlyIfReporter && !SharedWorkQueue.of(queue).map(SharedWorkQueue::reportsSharedGauges).orElse(true)) {
+		if (onlyIfReporter
+				&& !queue.capability(SharedWorkQueue.class).map(SharedWorkQueue::reportsSharedGauges).orElse(true)) {
 			return this.none;
 		}
 		long now = this.clock.nanoTime();

@@ -10,7 +10,7 @@ import org.springframework.core.log.LogMessage;
 import org.springframework.core.task.TaskExecutor;
 
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -124,7 +124,8 @@ final class QueueContainers {
 	void beginShutdown(long nowNanos) {
 		this.containers.forEach(WorkerContainer::stopping);
 		// A shared queue keeps its delayed items in Redis for the other instances.
-		this.waitingAtShutdown = SharedWorkQueue.of(this.queue).isPresent() ? 0 : this.queue.stats().waiting();
+		this.waitingAtShutdown = this.queue.capability(SharedWorkQueue.class).isPresent() ? 0
+				: this.queue.stats().waiting();
 		this.queue.shutDown();
 		this.deadlineNanos = Nanos.add(nowNanos, Nanos.of(this.settings.shutdownTimeout()));
 	}
@@ -175,7 +176,7 @@ final class QueueContainers {
 	 * take them over at once instead of when the leases run out.
 	 */
 	private void handBack() {
-		SharedWorkQueue shared = SharedWorkQueue.of(this.queue).orElse(null);
+		SharedWorkQueue shared = this.queue.capability(SharedWorkQueue.class).orElse(null);
 		if (shared != null) {
 			try {
 				int handedBack = shared.handBack();

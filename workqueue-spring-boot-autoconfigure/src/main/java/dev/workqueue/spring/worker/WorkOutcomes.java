@@ -13,7 +13,7 @@ import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkItemGivenUpEvent;
@@ -66,7 +66,7 @@ final class WorkOutcomes {
 			ApplicationEventPublisher publisher) {
 		this.queueName = queueName;
 		this.queue = queue;
-		this.shared = SharedWorkQueue.of(queue);
+		this.shared = queue.capability(SharedWorkQueue.class);
 		this.priorityQueue = (queue instanceof PriorityQueue<Object> priorities) ? priorities : null;
 		this.settings = settings;
 		this.failures = tracking.failures();

@@ -23,7 +23,7 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.metrics.WorkQueueMetricsAutoConfiguration;
@@ -64,9 +64,9 @@ class RedisBackendTests {
 		this.contextRunner.withBean(FlakyWorker.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
-			assertThat(SharedWorkQueue.of(orders)).isPresent();
+			assertThat(orders.capability(SharedWorkQueue.class)).isPresent();
 			assertThat(orders.name()).isEqualTo("orders");
-			assertThat(SharedWorkQueue.of(context.getBean("local", RateLimitingQueue.class))).isEmpty();
+			assertThat(context.getBean("local", RateLimitingQueue.class).capability(SharedWorkQueue.class)).isEmpty();
 			orders.add("a");
 			orders.add("b");
 			FlakyWorker worker = context.getBean(FlakyWorker.class);

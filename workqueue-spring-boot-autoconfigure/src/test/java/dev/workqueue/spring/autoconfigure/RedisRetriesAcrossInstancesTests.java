@@ -22,7 +22,7 @@ import org.springframework.context.ApplicationListener;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.ratelimit.FailureCounts;
-import dev.workqueue.redis.ItemCodec;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.redis.RedisRateLimiters;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkItemGivenUpEvent;

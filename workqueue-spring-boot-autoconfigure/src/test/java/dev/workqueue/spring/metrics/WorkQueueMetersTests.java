@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
@@ -84,7 +84,7 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 	 * (its workers' or its renewals', which a read between two outages would miss).
 	 */
 	private static @Nullable String unreachable(WorkQueue<?> queue) {
-		Optional<SharedWorkQueue> shared = SharedWorkQueue.of(queue);
+		Optional<SharedWorkQueue> shared = queue.capability(SharedWorkQueue.class);
 		if (shared.isEmpty()) {
 			return null;
 		}

@@ -13,7 +13,7 @@ import org.springframework.boot.health.contributor.Status;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.SharedWorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.WorkQueueRegistry;

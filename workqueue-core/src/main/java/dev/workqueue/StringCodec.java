@@ -1,7 +1,7 @@
-package dev.workqueue.redis;
+package dev.workqueue;
 
 /**
- * {@link ItemCodec#strings()}: a string item is its own identity. Redis keeps it as
+ * {@link ItemCodec#strings()}: a string item is its own identity. The stores keep it as
  * UTF-8, which cannot hold a lone surrogate (half of a UTF-16 pair): such a string is
  * refused, since it would come back as {@code ?} and two different items would become
  * one.
@@ -18,9 +18,9 @@ enum StringCodec implements ItemCodec<String> {
 				i++;
 			}
 			else if (Character.isSurrogate(c)) {
-				throw new IllegalArgumentException("item holds a lone surrogate (U+"
-						+ Integer.toHexString(c).toUpperCase() + ") at index " + i
-						+ ", which Redis cannot keep as UTF-8; encode such items with an ItemCodec of your own");
+				throw new IllegalArgumentException(
+						"item holds a lone surrogate (U+" + Integer.toHexString(c).toUpperCase() + ") at index " + i
+								+ ", which cannot be kept as UTF-8; encode such items with an ItemCodec of your own");
 			}
 		}
 		return item;

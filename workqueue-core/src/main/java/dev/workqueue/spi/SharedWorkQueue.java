@@ -1,30 +1,14 @@
-package dev.workqueue;
+package dev.workqueue.spi;
 
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * A work queue whose state several processes share, each through a handle of its own (the
  * Redis backend's queues). Integrations use it where one process's view differs from the
- * shared one: metrics, shutdown and health. Find it behind a queue with {@link #of}.
+ * shared one: metrics, shutdown and health. Find it behind a queue with
+ * {@code queue.capability(SharedWorkQueue.class)}.
  */
 public interface SharedWorkQueue {
-
-	/**
-	 * Returns the shared queue behind {@code queue}: the queue itself, or the one a
-	 * rate-limiting queue built by {@link WorkQueues#rateLimiting} wraps.
-	 * @param queue any queue
-	 * @return the shared queue, or empty for a queue of this process only
-	 */
-	static Optional<SharedWorkQueue> of(WorkQueue<?> queue) {
-		if (queue instanceof SharedWorkQueue shared) {
-			return Optional.of(shared);
-		}
-		if (queue instanceof RateLimitingWorkQueue<?> rateLimiting) {
-			return of(rateLimiting.delayingQueue());
-		}
-		return Optional.empty();
-	}
 
 	/**
 	 * Returns whether this handle reports the shared gauges (depth, waiting items) for
