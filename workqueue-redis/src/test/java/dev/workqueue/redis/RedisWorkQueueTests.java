@@ -29,6 +29,7 @@ import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.Pollers;
@@ -199,8 +200,11 @@ class RedisWorkQueueTests {
 
 	@Test
 	void aWakeUpBeforeAPollEndsThatPollOnlyAndLeavesTheItemsQueued() throws Exception {
-		DelayingQueue<String> queue = this.redis.track(this.redis.builder("q").buildDelayingQueue());
+		RateLimitingQueue<String> queue = this.redis.track(this.redis.builder("q")
+			.buildRateLimitingQueue(
+					new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1))));
 		Poller<String> poller = Pollers.of(queue);
+		assertThat(poller).as("the handle's own, behind the rate-limiting wrapper").isInstanceOf(RedisPoller.class);
 		queue.add("x");
 		poller.wakeup();
 		poller.wakeup();
@@ -210,7 +214,7 @@ class RedisWorkQueueTests {
 		poller.wakeup();
 		assertThat(poller.doneAndPoll("x", Duration.ofMinutes(5))).isNull();
 		assertThat(this.redis.redis().exists(this.redis.key("q", "leases"))).as("x is done all the same").isZero();
-		assertThat(((SharedQueue) queue).held()).isZero();
+		assertThat(queue.capability(SharedQueue.class).orElseThrow().held()).isZero();
 		assertThat(queue.size()).isZero();
 	}
 
