@@ -8,8 +8,11 @@ import java.util.concurrent.atomic.LongAdder;
  * queue: the queue calls its hooks after its state has changed (an item handed out, a due
  * item moved), where an exception would strand the item with a caller that never sees it.
  * The first failure is logged with the queue's name; every failure is counted.
+ * <p>
+ * Public for the backends in other modules (the Redis queue guards its hook with it), so
+ * that a hook is guarded the same way on every backend; applications have no need of it.
  */
-final class GuardedMetrics implements WorkQueueMetrics {
+public final class GuardedMetrics implements WorkQueueMetrics {
 
 	private static final System.Logger logger = System.getLogger(GuardedMetrics.class.getName());
 
@@ -30,8 +33,13 @@ final class GuardedMetrics implements WorkQueueMetrics {
 		this.recordsDurations = metrics.recordsDurations();
 	}
 
-	/** Returns {@code metrics} guarded, or {@link #NOOP} itself (which cannot throw). */
-	static WorkQueueMetrics guard(WorkQueueMetrics metrics, String queueName) {
+	/**
+	 * Returns {@code metrics} guarded, or {@link #NOOP} itself (which cannot throw).
+	 * @param metrics the user's hook
+	 * @param queueName the queue's name, for the log
+	 * @return the guarded hook
+	 */
+	public static WorkQueueMetrics guard(WorkQueueMetrics metrics, String queueName) {
 		return (metrics == NOOP) ? NOOP : new GuardedMetrics(metrics, queueName);
 	}
 

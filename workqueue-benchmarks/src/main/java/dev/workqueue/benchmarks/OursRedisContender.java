@@ -6,12 +6,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
-import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.ratelimit.RateLimiters;
-import dev.workqueue.ItemCodec;
 import dev.workqueue.redis.RedisWorkQueues;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
 
 /**
  * Our side of the Redis benchmarks: {@code workqueue-redis} as a user builds it (CONTRACT
@@ -88,12 +89,13 @@ class OursRedisContender implements RedisContender {
 
 		private final DelayingQueue<String> delaying;
 
-		private final WakeablePolls<String> polls;
+		/** Each worker thread's poller, as a worker container gives each its own. */
+		private final ThreadLocal<Poller<String>> pollers;
 
 		OursQueue(WorkQueue<String> queue, DelayingQueue<String> delaying) {
 			this.queue = queue;
 			this.delaying = delaying;
-			this.polls = WakeablePolls.forPolling(queue);
+			this.pollers = ThreadLocal.withInitial(() -> Pollers.of(queue));
 		}
 
 		@Override
@@ -119,7 +121,7 @@ class OursRedisContender implements RedisContender {
 		/** As a worker container does: done with the next poll, then a plain get. */
 		@Override
 		public String doneAndGet(String item) throws InterruptedException {
-			PriorityQueue.Prioritized<String> next = this.polls.doneAndPoll(item, POLL_TIMEOUT, this.polls.pollEpoch());
+			PriorityQueue.Prioritized<String> next = this.pollers.get().doneAndPoll(item, POLL_TIMEOUT);
 			return (next != null) ? next.item() : get();
 		}
 

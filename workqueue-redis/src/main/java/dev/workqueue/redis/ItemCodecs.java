@@ -1,7 +1,8 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.util.Objects;
+
+import dev.workqueue.ItemCodec;
 
 /**
  * Encoding an item with its codec, checked: not {@code null} in, not {@code null} out.

@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -10,8 +9,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.redis.ReadySignal.Wakeup;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -25,15 +27,15 @@ import dev.workqueue.time.Nanos;
  * consumer of the handle waiting for a notice (at most {@link QueueLayout#maxLeases}),
  * each with its own token; the extra ones wait, leased and renewed with the rest, until
  * those consumers take them. A worker's {@code done} can ride with its next get
- * ({@link RedisWorkQueue#doneAndPoll}). Items leased ahead are handed back when the last
+ * ({@link RedisPoller#doneAndPoll}). Items leased ahead are handed back when the last
  * consumer leaves without them, and at shutdown.
  * <p>
  * A get interrupted while it waits for its answer, or whose answer does not come within
  * the command timeout, throws, and leases nothing for good: if the answer comes later,
  * its items are handed back at once; if it never comes (the connection dropped), the
- * tokens are remembered and the {@link QueueTimer} looks for their items and hands them
- * back. {@code poll(t)} sends no script after a wait that reached its deadline, so it
- * returns within {@code t} plus one command timeout.
+ * tokens are remembered ({@link LeaseReleases#orphan}) and the {@link QueueTimer} looks
+ * for their items and hands them back. {@code poll(t)} sends no script after a wait that
+ * reached its deadline, so it returns within {@code t} plus one command timeout.
  *
  * @param <T> the item type
  */
@@ -41,13 +43,8 @@ final class ItemTaker<T> {
 
 	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
 
-	/** The epoch of a plain get or poll, which no wake-up ends. */
-	static final long NOT_WAKEABLE = Long.MIN_VALUE;
-
 	/** What {@link #lease} returns when nothing is ready. */
 	private static final Object NONE = new Object();
-
-	private final RedisWorkQueue<T> queue;
 
 	private final ItemCodec<T> codec;
 
@@ -60,6 +57,9 @@ final class ItemTaker<T> {
 	private final ReadySignal signal;
 
 	private final Lifecycle lifecycle;
+
+	/** The queue's hook, guarded; it takes durations only if it records them. */
+	private final WorkQueueMetrics metrics;
 
 	private final Clock clock;
 
@@ -79,16 +79,16 @@ final class ItemTaker<T> {
 
 	private final LongAdder deadLettered = new LongAdder();
 
-	ItemTaker(RedisWorkQueue<T> queue, ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book,
-			LeaseReleases<T> releases, ReadySignal signal, Lifecycle lifecycle, Clock clock, Duration lease,
+	ItemTaker(ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, LeaseReleases<T> releases,
+			ReadySignal signal, Lifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, Duration lease,
 			Duration starvationTimeout) {
-		this.queue = queue;
 		this.codec = codec;
 		this.scripts = scripts;
 		this.book = book;
 		this.releases = releases;
 		this.signal = signal;
 		this.lifecycle = lifecycle;
+		this.metrics = metrics;
 		this.clock = clock;
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
 		this.starvationMicros = (starvationTimeout != null) ? Long.toString(Nanos.of(starvationTimeout) / 1000) : "-1";
@@ -96,14 +96,17 @@ final class ItemTaker<T> {
 
 	/**
 	 * Takes the next item, waiting for one at most {@code timeoutNanos} when
-	 * {@code bounded}, and only until a wake-up when {@code pollEpoch} is not
-	 * {@link #NOT_WAKEABLE}; first ends {@code owedDone}, if given, in the same script as
-	 * the first lease when it can.
+	 * {@code bounded}, and only until {@code wakeup} comes when given; first ends
+	 * {@code owedDone}, if given, in the same script as the first lease when it can.
+	 * @param bounded whether the wait is bounded
+	 * @param timeoutNanos the bound, not negative
+	 * @param wakeup the wake-up of the poller that takes, or {@code null} for a plain get
+	 * or poll
+	 * @param owedDone a lease whose done rides with this get, or {@code null}
 	 * @return the item with the priority it is handed out with (0 on a plain queue), or
 	 * {@code null} on timeout, wake-up, or once shut down
 	 */
-	Prioritized<T> take(boolean bounded, long timeoutNanos, long pollEpoch, Lease owedDone)
-			throws InterruptedException {
+	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone) throws InterruptedException {
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
 		// Whether this consumer took a notice and has not looked since: if it leaves
@@ -124,7 +127,8 @@ final class ItemTaker<T> {
 				}
 				try {
 					// No script is sent after a wait that reached the deadline.
-					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos) || this.signal.woken(pollEpoch)) {
+					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos)
+							|| (wakeup != null && wakeup.take())) {
 						return null;
 					}
 					// A poll without a wait always asks Redis; a waiting consumer
@@ -160,7 +164,7 @@ final class ItemTaker<T> {
 				finally {
 					this.lifecycle.exit();
 				}
-				if (!this.signal.awaitNotice(bounded, deadlineNanos, pollEpoch) || this.lifecycle.isShuttingDown()) {
+				if (!this.signal.awaitNotice(bounded, deadlineNanos, wakeup) || this.lifecycle.isShuttingDown()) {
 					// Timed out with no notice taken, or shut down (every consumer is
 					// woken).
 					return null;
@@ -195,7 +199,7 @@ final class ItemTaker<T> {
 		QueueLayout layout = this.scripts.layout();
 		int count = Math.min(layout.maxLeases, 1 + this.signal.waiting());
 		CompletableFuture<List<Object>> answer = this.scripts.send((done != null) ? layout.doneGet : layout.get,
-				arguments(done, token, count));
+				layout.getArgs(done, this.leaseMicros, token, count, this.starvationMicros));
 		List<Object> reply;
 		try {
 			reply = this.scripts.answerInterruptibly(answer);
@@ -236,16 +240,13 @@ final class ItemTaker<T> {
 			int at = first + (n - 1) * group;
 			String encoded = (String) reply.get(at);
 			long queuedNanos = (Long) reply.get(at + 1) * 1000;
-			int priority = (group > 2) ? (int) (long) (Long) reply.get(at + 2) : 0;
-			Prioritized<T> item = inHand(encoded, LeaseBook.nth(token, n), priority, nowNanos);
+			Prioritized<T> item = inHand(encoded, LeaseBook.nth(token, n), layout.priority(reply, at), nowNanos);
 			if (item == null) {
 				continue;
 			}
 			if (mine == null) {
 				mine = item;
-				if (this.queue.recordsDurations()) {
-					this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
-				}
+				this.metrics.handedOut(queuedNanos);
 			}
 			else {
 				this.ahead.add(new Ahead<>(item, queuedNanos, nowNanos));
@@ -261,24 +262,6 @@ final class ItemTaker<T> {
 			handBackAhead();
 		}
 		return mine;
-	}
-
-	/** The get's arguments, after the done's item and token if it ends one. */
-	private String[] arguments(Lease done, String token, int count) {
-		boolean priority = this.scripts.layout() == QueueLayout.PRIORITY;
-		int first = (done != null) ? 2 : 0;
-		String[] args = new String[first + (priority ? 4 : 3)];
-		if (done != null) {
-			args[0] = done.encoded();
-			args[1] = done.token();
-		}
-		args[first] = this.leaseMicros;
-		args[first + 1] = token;
-		args[first + 2] = Integer.toString(count);
-		if (priority) {
-			args[first + 3] = this.starvationMicros;
-		}
-		return args;
 	}
 
 	/**
@@ -306,9 +289,8 @@ final class ItemTaker<T> {
 		if (next == null) {
 			return null;
 		}
-		if (this.queue.recordsDurations()) {
-			long queuedNanos = next.queuedNanos() + (this.clock.nanoTime() - next.leasedNanos());
-			this.queue.record((metrics) -> metrics.handedOut(queuedNanos));
+		if (this.metrics.recordsDurations()) {
+			this.metrics.handedOut(next.queuedNanos() + (this.clock.nanoTime() - next.leasedNanos()));
 		}
 		return next.item();
 	}
@@ -332,7 +314,7 @@ final class ItemTaker<T> {
 
 	private void handBack(String encoded, String token) {
 		try {
-			this.queue.releaseOrOrphan(encoded, token, 0);
+			this.releases.releaseOrOrphan(encoded, token, 0);
 		}
 		catch (RedisQueueException ex) {
 			// Remembered: the timer hands it back.
@@ -350,13 +332,12 @@ final class ItemTaker<T> {
 			for (int n = 1; n <= count; n++) {
 				int at = first + (n - 1) * group;
 				if (failure != null) {
-					this.book.orphan(LeaseBook.nth(token, n), null);
+					this.releases.orphan(LeaseBook.nth(token, n), null);
 				}
 				else if (at < late.size()) {
-					this.book.orphan(LeaseBook.nth(token, n), (String) late.get(at));
+					this.releases.orphan(LeaseBook.nth(token, n), (String) late.get(at));
 				}
 			}
-			this.queue.wakeTimer();
 		}
 		finally {
 			this.lifecycle.exit();
@@ -373,8 +354,7 @@ final class ItemTaker<T> {
 		}
 		catch (RedisQueueException ex) {
 			// Not leased to nobody: handed back, it comes to this again.
-			this.book.orphan(token, encoded);
-			this.queue.wakeTimer();
+			this.releases.orphan(token, encoded);
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.LeaseBook.Holding;
 import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.time.Clock;
@@ -12,15 +13,14 @@ import dev.workqueue.time.Nanos;
 /**
  * How a queue handle ends its holds: {@code done} (fenced off when the lease was lost; a
  * parked lease is handed back, so the item runs again after), hand-backs of one item or
- * all, and the remembering of a lease whose release failed, which the {@link QueueTimer}
- * then hands back. Each counts as a call under way in the handle's {@link Lifecycle}, and
- * wakes a drain when the last hold ends.
+ * all, and the remembering of a lease whose release failed ({@link #orphan}), which the
+ * {@link QueueTimer} then hands back: this wakes it through its slot. Each counts as a
+ * call under way in the handle's {@link Lifecycle}, and wakes a drain when the last hold
+ * ends.
  *
  * @param <T> the item type
  */
 final class LeaseReleases<T> {
-
-	private final RedisWorkQueue<T> queue;
 
 	private final QueueScripts scripts;
 
@@ -28,14 +28,22 @@ final class LeaseReleases<T> {
 
 	private final Lifecycle lifecycle;
 
+	/** The queue's hook, guarded; it takes durations only if it records them. */
+	private final WorkQueueMetrics metrics;
+
 	private final Clock clock;
 
-	LeaseReleases(RedisWorkQueue<T> queue, QueueScripts scripts, LeaseBook<T> book, Lifecycle lifecycle, Clock clock) {
-		this.queue = queue;
+	/** The slot of the handle's timed work, which hands back what could not be. */
+	private final TimerThread.Slot timer;
+
+	LeaseReleases(QueueScripts scripts, LeaseBook<T> book, Lifecycle lifecycle, WorkQueueMetrics metrics, Clock clock,
+			TimerThread.Slot timer) {
 		this.scripts = scripts;
 		this.book = book;
 		this.lifecycle = lifecycle;
+		this.metrics = metrics;
 		this.clock = clock;
+		this.timer = timer;
 	}
 
 	/** The end of a worker's hold: {@code done}, fenced off if its lease was lost. */
@@ -64,9 +72,8 @@ final class LeaseReleases<T> {
 			if (holding == null) {
 				return null;
 			}
-			if (this.queue.recordsDurations()) {
-				long workNanos = this.clock.nanoTime() - holding.lease.startedNanos();
-				this.queue.record((metrics) -> metrics.done(workNanos));
+			if (this.metrics.recordsDurations()) {
+				this.metrics.done(this.clock.nanoTime() - holding.lease.startedNanos());
 			}
 			Lease parked = holding.parked;
 			if (parked != null) {
@@ -163,10 +170,20 @@ final class LeaseReleases<T> {
 			this.scripts.run(this.scripts.layout().release, encoded, token, Delays.micros(delayNanos));
 		}
 		catch (RedisQueueException ex) {
-			this.book.orphan(token, encoded);
-			this.queue.wakeTimer();
+			orphan(token, encoded);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Remembers a lease to hand back, and wakes the timed work that does it: its release
+	 * failed, or a get never heard back, or heard back too late.
+	 * @param token the lease's token
+	 * @param encoded the item's identity, or {@code null} when unknown
+	 */
+	void orphan(String token, String encoded) {
+		this.book.orphan(token, encoded);
+		this.timer.wake();
 	}
 
 	/** A drain or the timer may be waiting for the last item to go. */

@@ -1,28 +1,42 @@
 package dev.workqueue.redis;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.workqueue.redis.LeaseBook.Lease;
+
 /**
- * How a queue keeps its ready items, and so which scripts change them: the seam between
- * the plain queue and the priority queue, which share everything else (leases, fencing,
- * parking, orphans, wake-ups, shutdown). The scripts of one operation take the same
- * arguments in both layouts, except that the priority layout's add, add-after, get and
- * done-get take one more (the priority, the starvation timeout), and its get replies with
- * each item's priority after the plain reply's item and queued time.
+ * How a queue keeps its ready items, and so which scripts change them and how their
+ * arguments and replies are shaped: the seam between the plain queue and the priority
+ * queue, which share everything else (leases, fencing, parking, orphans, wake-ups,
+ * shutdown). The scripts of one operation take the same arguments in both layouts, except
+ * that the priority layout's add, add-after, get and done-get take one more (the
+ * priority, the starvation timeout), and its get replies with each item's priority after
+ * the plain reply's item and queued time. The plain layout drops the priority it is
+ * given: its items have none.
  */
 enum QueueLayout {
 
 	/** Client-go's FIFO: a LIST (the {@code queue} key). */
-	LIST("list", LuaScript.ADD, LuaScript.ADD_AFTER, LuaScript.GET, LuaScript.DONE, LuaScript.DONE_GET,
+	LIST("list", false, LuaScript.ADD, LuaScript.ADD_AFTER, LuaScript.GET, LuaScript.DONE, LuaScript.DONE_GET,
 			LuaScript.RELEASE, LuaScript.TICK, LuaScript.STATS, 16),
 
 	/**
 	 * Highest priority first, FIFO within a priority: a ZSET (the {@code ready} key) and
 	 * its companions, see {@code prelude.lua}.
 	 */
-	PRIORITY("priority", LuaScript.PADD, LuaScript.PADD_AFTER, LuaScript.PGET, LuaScript.PDONE, LuaScript.PDONE_GET,
-			LuaScript.PRELEASE, LuaScript.PTICK, LuaScript.PSTATS, 2);
+	PRIORITY("priority", true, LuaScript.PADD, LuaScript.PADD_AFTER, LuaScript.PGET, LuaScript.PDONE,
+			LuaScript.PDONE_GET, LuaScript.PRELEASE, LuaScript.PTICK, LuaScript.PSTATS, 2);
+
+	/** The most items one add script of the plain layout takes. */
+	static final int ADD_BATCH = 1_000;
 
 	/** The layout's name, as {@code check_types.lua} takes it. */
 	final String id;
+
+	/** Whether the items have priorities: the scripts take and reply with them. */
+	private final boolean prioritized;
 
 	final LuaScript add;
 
@@ -48,9 +62,10 @@ enum QueueLayout {
 	 */
 	final int maxLeases;
 
-	QueueLayout(String id, LuaScript add, LuaScript addAfter, LuaScript get, LuaScript done, LuaScript doneGet,
-			LuaScript release, LuaScript tick, LuaScript stats, int maxLeases) {
+	QueueLayout(String id, boolean prioritized, LuaScript add, LuaScript addAfter, LuaScript get, LuaScript done,
+			LuaScript doneGet, LuaScript release, LuaScript tick, LuaScript stats, int maxLeases) {
 		this.id = id;
+		this.prioritized = prioritized;
 		this.add = add;
 		this.addAfter = addAfter;
 		this.get = get;
@@ -62,9 +77,118 @@ enum QueueLayout {
 		this.maxLeases = maxLeases;
 	}
 
+	/**
+	 * The arguments of an add script.
+	 * @param encoded the item
+	 * @param priority its priority
+	 * @return the arguments after the time and the channel
+	 */
+	String[] addArgs(String encoded, int priority) {
+		return withPriority(priority, encoded);
+	}
+
+	/**
+	 * The arguments of an add-after script.
+	 * @param readyMicros when the item is due, µs on the scripts' clock
+	 * @param encoded the item
+	 * @param priority its priority
+	 * @return the arguments after the time and the channel
+	 */
+	String[] addAfterArgs(long readyMicros, String encoded, int priority) {
+		return withPriority(priority, Long.toString(readyMicros), encoded);
+	}
+
+	/**
+	 * The arguments of the add scripts that add many items at priority 0, one array per
+	 * script: a plain script takes up to {@value #ADD_BATCH} items, a priority script one
+	 * (sent all before the first answer is awaited, so that the connection pipelines
+	 * them).
+	 * @param encoded the items
+	 * @return the arguments of each script
+	 */
+	List<String[]> addAllArgs(List<String> encoded) {
+		List<String[]> scripts = new ArrayList<>();
+		if (this.prioritized) {
+			for (String one : encoded) {
+				scripts.add(addArgs(one, 0));
+			}
+		}
+		else {
+			for (int from = 0; from < encoded.size(); from += ADD_BATCH) {
+				scripts.add(encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH)).toArray(new String[0]));
+			}
+		}
+		return scripts;
+	}
+
+	/**
+	 * How many items an add script's reply says it added: a priority script adds one
+	 * item, and replies 2 when it queued it, 1 when it marked it dirty, 0 when it was
+	 * queued already.
+	 * @param reply the script's reply
+	 * @return the items added
+	 */
+	long added(long reply) {
+		return this.prioritized ? Math.min(reply, 1) : reply;
+	}
+
+	/**
+	 * The arguments of a get script, or of a done-get script when {@code done} is given.
+	 * @param done the lease the script ends first, or {@code null}
+	 * @param leaseMicros the lease, in µs
+	 * @param token the get's token
+	 * @param count how many items to lease at most
+	 * @param starvationMicros the starvation timeout in µs, {@code "-1"} for none
+	 * @return the arguments after the time and the channel
+	 */
+	String[] getArgs(Lease done, String leaseMicros, String token, int count, String starvationMicros) {
+		int first = (done != null) ? 2 : 0;
+		String[] args = new String[first + (this.prioritized ? 4 : 3)];
+		if (done != null) {
+			args[0] = done.encoded();
+			args[1] = done.token();
+		}
+		args[first] = leaseMicros;
+		args[first + 1] = token;
+		args[first + 2] = Integer.toString(count);
+		if (this.prioritized) {
+			args[first + 3] = starvationMicros;
+		}
+		return args;
+	}
+
 	/** How many values each leased item takes in a get's reply. */
 	int replyGroup() {
-		return (this == PRIORITY) ? 3 : 2;
+		return this.prioritized ? 3 : 2;
+	}
+
+	/**
+	 * The priority of a leased item in a get's reply.
+	 * @param reply the reply
+	 * @param at where the item's values start
+	 * @return its priority, 0 in the plain layout
+	 */
+	int priority(List<Object> reply, int at) {
+		return this.prioritized ? (int) (long) (Long) reply.get(at + 2) : 0;
+	}
+
+	/**
+	 * How long the oldest ready item has been ready, from the stats script's reply.
+	 * @param stats the reply
+	 * @return the time in ns, 0 in the plain layout (which does not tell)
+	 */
+	long oldestReadyNanos(List<Long> stats) {
+		return this.prioritized ? stats.get(5) * 1000 : 0;
+	}
+
+	/** The arguments, with the priority last when the items have one. */
+	private String[] withPriority(int priority, String... args) {
+		if (!this.prioritized) {
+			return args;
+		}
+		String[] all = Arrays.copyOf(args, args.length + 1);
+		all[args.length] = Integer.toString(priority);
+		return all;
 	}
 
 }

@@ -29,8 +29,9 @@ import dev.workqueue.time.Nanos;
  * Once the handle is shut down and holds nothing, it unsubscribes, gives up the reporter
  * role and the link, and removes itself.
  * <p>
- * Runs on the timer thread only, except {@link #wake}, {@link #start} and the readers of
- * the volatile figures.
+ * Runs on the timer thread only, except {@link #start} and the readers of the volatile
+ * figures; the other parts of the handle wake it through its {@link TimerThread.Slot},
+ * which exists before it.
  */
 final class QueueTimer implements TimerThread.Job {
 
@@ -47,7 +48,8 @@ final class QueueTimer implements TimerThread.Job {
 
 	private final QueueScripts scripts;
 
-	private final RedisWorkQueue<?> queue;
+	/** The queue's hook, guarded. */
+	private final WorkQueueMetrics metrics;
 
 	private final LeaseBook<?> book;
 
@@ -57,7 +59,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	private final Clock clock;
 
-	private final TimerThread thread;
+	private final TimerThread.Slot slot;
 
 	private final String id;
 
@@ -88,15 +90,15 @@ final class QueueTimer implements TimerThread.Job {
 
 	private volatile boolean stopped;
 
-	QueueTimer(QueueScripts scripts, RedisWorkQueue<?> queue, LeaseBook<?> book, Lifecycle lifecycle,
-			ReadySignal signal, Clock clock, String id, Duration lease, Duration heartbeat) {
+	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?> book, Lifecycle lifecycle,
+			ReadySignal signal, Clock clock, TimerThread.Slot slot, String id, Duration lease, Duration heartbeat) {
 		this.scripts = scripts;
-		this.queue = queue;
+		this.metrics = metrics;
 		this.book = book;
 		this.lifecycle = lifecycle;
 		this.signal = signal;
 		this.clock = clock;
-		this.thread = scripts.link().timer(clock);
+		this.slot = slot;
 		this.id = id;
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
 		this.renewIntervalNanos = Nanos.of(lease) / 3;
@@ -129,7 +131,7 @@ final class QueueTimer implements TimerThread.Job {
 			}
 			report(ex);
 		}
-		this.thread.add(this);
+		this.slot.start(this);
 	}
 
 	/** Checks the types of the queue's keys and the right to publish its notices. */
@@ -174,7 +176,7 @@ final class QueueTimer implements TimerThread.Job {
 	/** Called on the client's event loop for each notice: must not block. */
 	private void onNotice(String notice) {
 		if ("w".equals(notice)) {
-			wake();
+			this.slot.wake();
 		}
 		else if ("r".equals(notice)) {
 			this.signal.signal();
@@ -183,7 +185,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	/** Runs the work as soon as the thread can. */
 	void wake() {
-		this.thread.wake(this);
+		this.slot.wake();
 	}
 
 	@Override
@@ -227,7 +229,7 @@ final class QueueTimer implements TimerThread.Job {
 		if (reaped > 0) {
 			this.stalled.add(reaped);
 			for (long i = 0; i < reaped; i++) {
-				this.queue.record(WorkQueueMetrics::stalled);
+				this.metrics.stalled();
 			}
 			logger.log(Level.WARNING, this.scripts.who() + " handed back " + reaped
 					+ " item(s) whose lease ran out before their holder was done");
@@ -322,7 +324,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	/** Ends the work: unsubscribes, gives up the reporter role and the link. */
 	private void stop() {
-		this.thread.remove(this);
+		this.slot.stop();
 		try {
 			this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);
 			this.scripts.run(LuaScript.RESIGN, this.id);
@@ -343,7 +345,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	/** The thread that runs this work, for tests. */
 	TimerThread thread() {
-		return this.thread;
+		return this.slot.thread();
 	}
 
 	boolean reporter() {

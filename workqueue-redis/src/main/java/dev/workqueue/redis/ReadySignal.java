@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -15,9 +16,31 @@ import dev.workqueue.time.Clock;
  * until the next notice the others wait without asking Redis, so many idle consumers cost
  * one script, not one each; the permits of the notices before that look are spent by it.
  * <p>
+ * A consumer that polls for a {@link dev.workqueue.spi.Poller} also stops waiting when
+ * its poller's {@link Wakeup} comes, without an interrupt; the other consumers wait on.
+ * <p>
  * Thread-safe: {@code lock} guards the epochs and the permits.
  */
 final class ReadySignal {
+
+	/**
+	 * One poller's sticky wake-up: it ends that poller's wait under way, or its next one
+	 * if none is. Set before the lock is taken to signal, and read by the waiter under
+	 * the lock before each wait, so the waiter sees it or is signalled after it.
+	 */
+	static final class Wakeup {
+
+		private final AtomicBoolean pending = new AtomicBoolean();
+
+		/**
+		 * Uses the wake-up up, if one is pending.
+		 * @return whether one was
+		 */
+		boolean take() {
+			return this.pending.get() && this.pending.compareAndSet(true, false);
+		}
+
+	}
 
 	/** More permits than consumers ever wait: the rest would find the list empty. */
 	private static final int MAX_PERMITS = 1024;
@@ -39,9 +62,6 @@ final class ReadySignal {
 
 	/** Consumers waiting in {@link #awaitNotice}; written under the lock. */
 	private volatile int waiting;
-
-	/** Changes with each {@link #wakePolls()}; written under the lock. */
-	private volatile long pollEpoch;
 
 	ReadySignal(Clock clock) {
 		this.clock = clock;
@@ -141,20 +161,16 @@ final class ReadySignal {
 		return this.waiting;
 	}
 
-	long pollEpoch() {
-		return this.pollEpoch;
-	}
-
-	/** Whether {@link #wakePolls()} came since {@code pollEpoch} was read. */
-	boolean woken(long pollEpoch) {
-		return pollEpoch != ItemTaker.NOT_WAKEABLE && pollEpoch != this.pollEpoch;
-	}
-
-	/** Ends the waits of the wakeable polls (see {@link dev.workqueue.WakeablePolls}). */
-	void wakePolls() {
+	/**
+	 * Wakes a poller: its wait under way ends, or its next one. The other waiting
+	 * consumers wake too, find nothing for them, and wait on: wake-ups are rare (a pause,
+	 * a resize, a stop of the worker container).
+	 * @param wakeup the poller's wake-up
+	 */
+	void wake(Wakeup wakeup) {
+		wakeup.pending.set(true);
 		this.lock.lock();
 		try {
-			this.pollEpoch++;
 			this.notice.signalAll();
 		}
 		finally {
@@ -164,15 +180,17 @@ final class ReadySignal {
 
 	/**
 	 * Waits for a notice and takes its permit, at most until {@code deadlineNanos} when
-	 * {@code bounded}, and only until a wake-up when {@code pollEpoch} is one.
+	 * {@code bounded}, and only until {@code wakeup} comes when given (it is then used
+	 * up).
+	 * @param wakeup the poller's wake-up, or {@code null} for a plain get or poll
 	 * @return {@code false} on timeout or wake-up
 	 */
-	boolean awaitNotice(boolean bounded, long deadlineNanos, long pollEpoch) throws InterruptedException {
+	boolean awaitNotice(boolean bounded, long deadlineNanos, Wakeup wakeup) throws InterruptedException {
 		this.lock.lock();
 		this.waiting++;
 		try {
 			while (this.permits == 0 && !this.released) {
-				if ((bounded && this.clock.nanoTime() >= deadlineNanos) || woken(pollEpoch)) {
+				if ((bounded && this.clock.nanoTime() >= deadlineNanos) || (wakeup != null && wakeup.take())) {
 					return false;
 				}
 				if (bounded) {

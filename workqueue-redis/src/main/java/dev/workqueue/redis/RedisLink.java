@@ -81,10 +81,11 @@ final class RedisLink {
 	/** Guarded by this. */
 	private StatefulRedisPubSubConnection<String, String> pubSub;
 
+	/**
+	 * The client is a {@link RedisClient} or a {@link RedisClusterClient}: the builders
+	 * check it.
+	 */
 	private RedisLink(AbstractRedisClient client) {
-		if (!(client instanceof RedisClient) && !(client instanceof RedisClusterClient)) {
-			throw new IllegalArgumentException("client must be a RedisClient or a RedisClusterClient, was " + client);
-		}
 		this.client = client;
 	}
 

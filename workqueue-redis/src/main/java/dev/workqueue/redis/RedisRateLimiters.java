@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -8,6 +7,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
@@ -28,13 +28,15 @@ import dev.workqueue.time.Clock;
  * RateLimiter&lt;String&gt; limiter = RedisRateLimiters.builder(client, ItemCodec.strings())
  *     .name("orders")
  *     .defaultControllerRateLimiter();
- * </pre> Their keys share the queue's hash tag: {@code <prefix>{<name>}:failures:...},
- * {@code ...:bucket} and {@code ...:item-bucket:<item>}. Buckets expire once full again,
- * so idle ones cost nothing; a failure count lives until {@code forget}, or until no
- * failure was counted for the {@linkplain Builder#historyTtl history's time to live}.
- * Time is the Redis server's, or the builder's {@link Clock}. Each call is one script:
- * {@code when} and {@code forget} throw {@link RedisQueueException} when Redis cannot be
- * reached.
+ * </pre> A queue's builder hands out a builder of its limiters with its client, codec,
+ * name, key prefix, clock and command timeout set:
+ * {@link RedisWorkQueues.Builder#rateLimiters()}. Their keys share the queue's hash tag:
+ * {@code <prefix>{<name>}:failures:...}, {@code ...:bucket} and
+ * {@code ...:item-bucket:<item>}. Buckets expire once full again, so idle ones cost
+ * nothing; a failure count lives until {@code forget}, or until no failure was counted
+ * for the {@linkplain Builder#historyTtl history's time to live}. Time is the Redis
+ * server's, or the builder's {@link Clock}. Each call is one script: {@code when} and
+ * {@code forget} throw {@link RedisQueueException} when Redis cannot be reached.
  */
 public final class RedisRateLimiters {
 
@@ -49,7 +51,7 @@ public final class RedisRateLimiters {
 	 * @return a new builder
 	 */
 	public static <T> Builder<T> builder(RedisClient client, ItemCodec<T> codec) {
-		return new Builder<>(client, codec);
+		return builder((AbstractRedisClient) client, codec);
 	}
 
 	/**
@@ -60,7 +62,19 @@ public final class RedisRateLimiters {
 	 * @return a new builder
 	 */
 	public static <T> Builder<T> builder(RedisClusterClient client, ItemCodec<T> codec) {
-		return new Builder<>(client, codec);
+		return builder((AbstractRedisClient) client, codec);
+	}
+
+	/**
+	 * Returns a builder of limiters on whichever Redis the client reaches.
+	 * @param client a {@link RedisClient} or a {@link RedisClusterClient}
+	 * @param codec turns items into the keys of their history
+	 * @param <T> the item type
+	 * @return a new builder
+	 * @throws IllegalArgumentException if the client is of another kind
+	 */
+	public static <T> Builder<T> builder(AbstractRedisClient client, ItemCodec<T> codec) {
+		return new Builder<>(new RedisOptions<>(client, codec));
 	}
 
 	/**
@@ -74,23 +88,13 @@ public final class RedisRateLimiters {
 
 		private static final Duration MAX_HISTORY_TTL = Duration.ofDays(36_525);
 
-		private final AbstractRedisClient client;
-
-		private final ItemCodec<T> codec;
-
-		private String name;
-
-		private String keyPrefix = "workqueue:";
-
-		private Clock clock;
-
-		private Duration commandTimeout = Duration.ofSeconds(5);
+		/** What the limiters have in common with their queue. */
+		private final RedisOptions<T> options;
 
 		private Duration historyTtl = Duration.ofDays(1);
 
-		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
-			this.client = Objects.requireNonNull(client, "client");
-			this.codec = Objects.requireNonNull(codec, "codec");
+		Builder(RedisOptions<T> options) {
+			this.options = options;
 		}
 
 		/**
@@ -99,7 +103,7 @@ public final class RedisRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> name(String name) {
-			this.name = QueueKeys.checkName(name);
+			this.options.name(name);
 			return this;
 		}
 
@@ -109,7 +113,7 @@ public final class RedisRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> keyPrefix(String prefix) {
-			this.keyPrefix = QueueKeys.checkPrefix(prefix);
+			this.options.keyPrefix(prefix);
 			return this;
 		}
 
@@ -120,7 +124,7 @@ public final class RedisRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> clock(Clock clock) {
-			this.clock = Objects.requireNonNull(clock, "clock");
+			this.options.clock(clock);
 			return this;
 		}
 
@@ -130,12 +134,7 @@ public final class RedisRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> commandTimeout(Duration commandTimeout) {
-			Objects.requireNonNull(commandTimeout, "commandTimeout");
-			if (commandTimeout.compareTo(RedisWorkQueues.Builder.MIN_COMMAND_TIMEOUT) < 0) {
-				throw new IllegalArgumentException("commandTimeout must be at least "
-						+ RedisWorkQueues.Builder.MIN_COMMAND_TIMEOUT + ", was " + commandTimeout);
-			}
-			this.commandTimeout = commandTimeout;
+			this.options.commandTimeout(commandTimeout);
 			return this;
 		}
 
@@ -209,7 +208,7 @@ public final class RedisRateLimiters {
 		 * @return the limiter
 		 */
 		public RateLimiter<T> bucket(double qps, int burst) {
-			return new SharedBucketRateLimiter<>(scripts(), this.codec, key("bucket"), false, qps, burst);
+			return new SharedBucketRateLimiter<>(scripts(), this.options.codec, key("bucket"), false, qps, burst);
 		}
 
 		/**
@@ -219,7 +218,7 @@ public final class RedisRateLimiters {
 		 * @return the limiter
 		 */
 		public RateLimiter<T> itemBucket(double qps, int burst) {
-			return new SharedBucketRateLimiter<>(scripts(), this.codec, key("item-bucket:"), true, qps, burst);
+			return new SharedBucketRateLimiter<>(scripts(), this.options.codec, key("item-bucket:"), true, qps, burst);
 		}
 
 		/**
@@ -233,19 +232,20 @@ public final class RedisRateLimiters {
 		}
 
 		private String key(String part) {
-			if (this.name == null) {
-				throw new IllegalStateException("name is required: the limiters' keys carry the queue's name");
-			}
-			return QueueKeys.key(this.keyPrefix, this.name, part);
+			return QueueKeys.key(this.options.keyPrefix(), name(), part);
+		}
+
+		private String name() {
+			return this.options.requiredName("the limiters' keys carry the queue's name");
 		}
 
 		private FailureCounts<T> counts(String part) {
-			return new RedisFailureCounts<>(scripts(), this.codec, key(part), this.historyTtl.toMillis());
+			return new RedisFailureCounts<>(scripts(), this.options.codec, key(part), this.historyTtl.toMillis());
 		}
 
 		private LimiterScripts scripts() {
-			return new LimiterScripts(this.client, "Limiters of queue '" + this.name + "'", this.clock,
-					this.commandTimeout);
+			return new LimiterScripts(this.options.client, "Limiters of queue '" + name() + "'", this.options.clock(),
+					this.options.commandTimeout());
 		}
 
 	}

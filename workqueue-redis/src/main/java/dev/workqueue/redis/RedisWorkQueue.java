@@ -1,24 +1,21 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Prioritized;
-import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
-import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -30,10 +27,13 @@ import dev.workqueue.time.Nanos;
  * <b>State.</b> All shared state lives in Redis under the keys of {@link QueueKeys}; each
  * change of it is one Lua script, atomic on the server, so client-go's rules hold across
  * instances. The handle keeps only the leases it holds ({@link LeaseBook}), renewed by
- * its {@link QueueTimer}; its consumers wait as {@link ItemTaker} says. An item whose
- * holder stopped renewing returns to the queue, and the former holder's {@code done}
- * finds another token, or none, and changes nothing: at least once, and never two live
- * holders.
+ * its {@link QueueTimer}; its consumers take items as {@link ItemTaker} says, and its
+ * holds end as {@link LeaseReleases} says. An item whose holder stopped renewing returns
+ * to the queue, and the former holder's {@code done} finds another token, or none, and
+ * changes nothing: at least once, and never two live holders.
+ * <p>
+ * <b>Parts.</b> The builder makes the parts first, each with what it uses, and this
+ * handle last: none of them calls back into it.
  * <p>
  * <b>Happens-before.</b> Actions before {@code add(x)} in one instance happen before the
  * actions after the {@code get} that returns {@code x} in any instance only through
@@ -44,19 +44,16 @@ import dev.workqueue.time.Nanos;
  * renews what it holds until each item is done or {@linkplain #handBack() handed back},
  * then gives its connections back.
  * <p>
- * <b>Layouts.</b> The ready items are a LIST here and a priority-ordered ZSET in the
- * {@link RedisPriorityQueue} subclass: the {@link QueueLayout} picks the scripts that
- * change them, and everything else (leases, fencing, parking, orphans, wake-ups,
- * shutdown) is this class's for both.
+ * <b>Layouts.</b> The ready items are a LIST or a priority-ordered ZSET: the
+ * {@link QueueLayout} picks the scripts that change them and shapes their arguments and
+ * replies, and everything else (leases, fencing, parking, orphans, wake-ups, shutdown) is
+ * this class's for both. The priorities this handle takes are dropped by the plain
+ * layout; {@link RedisPriorityQueue} is the {@link PriorityQueue} over a handle with the
+ * priority layout.
  *
  * @param <T> the item type
  */
-class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<T> {
-
-	private static final System.Logger logger = System.getLogger(RedisWorkQueue.class.getName());
-
-	/** The most items one add script takes. */
-	static final int ADD_BATCH = 1_000;
+final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFactory<T> {
 
 	private final String name;
 
@@ -66,44 +63,37 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 
 	private final Clock clock;
 
+	/** The user's hook, guarded: a hook that throws costs its call only. */
 	private final WorkQueueMetrics metrics;
-
-	/** Whether the hook takes the durations; if not, nobody measures them. */
-	private final boolean recordsDurations;
 
 	private final LeaseBook<T> book;
 
 	private final ReadySignal signal;
 
-	private final Lifecycle lifecycle = new Lifecycle(this::wakeTimer);
+	private final Lifecycle lifecycle;
 
 	private final QueueTimer timer;
 
-	private final LongAdder retries = new LongAdder();
+	private final LeaseReleases<T> releases;
 
 	private final ItemTaker<T> taker;
 
-	private final LeaseReleases<T> releases;
+	private final LongAdder retries = new LongAdder();
 
-	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, Duration lease,
-			Duration heartbeat, WorkQueueMetrics metrics, String id, Duration starvationTimeout) {
+	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, WorkQueueMetrics metrics,
+			LeaseBook<T> book, ReadySignal signal, Lifecycle lifecycle, QueueTimer timer, LeaseReleases<T> releases,
+			ItemTaker<T> taker) {
 		this.name = name;
 		this.codec = codec;
 		this.scripts = scripts;
 		this.clock = clock;
 		this.metrics = metrics;
-		this.recordsDurations = metrics.recordsDurations();
-		this.book = new LeaseBook<>(id);
-		this.signal = new ReadySignal(clock);
-		this.timer = new QueueTimer(scripts, this, this.book, this.lifecycle, this.signal, clock, id, lease, heartbeat);
-		this.releases = new LeaseReleases<>(this, scripts, this.book, this.lifecycle, clock);
-		this.taker = new ItemTaker<>(this, codec, scripts, this.book, this.releases, this.signal, this.lifecycle, clock,
-				lease, starvationTimeout);
-	}
-
-	/** Checks the keys and permissions, then starts the handle's timed work. */
-	void start() {
-		this.timer.start();
+		this.book = book;
+		this.signal = signal;
+		this.lifecycle = lifecycle;
+		this.timer = timer;
+		this.releases = releases;
+		this.taker = taker;
 	}
 
 	@Override
@@ -112,22 +102,23 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	}
 
 	/**
-	 * Adds an item with a priority (ignored by the plain layout).
+	 * Adds an item with a priority, which the plain layout drops.
 	 * @param item the item
 	 * @param priority the priority
 	 * @throws IllegalArgumentException if the priority is out of range, before anything
 	 * reaches Redis
 	 */
-	public void add(T item, int priority) {
+	void add(T item, int priority) {
 		PriorityQueue.checkPriority(priority);
 		String encoded = encode(item);
 		if (!this.lifecycle.enter()) {
 			return;
 		}
 		try {
-			long added = this.scripts.run(this.scripts.layout().add, withPriority(priority, encoded));
-			if (added > 0) {
-				record(WorkQueueMetrics::added);
+			QueueLayout layout = this.scripts.layout();
+			long reply = this.scripts.run(layout.add, layout.addArgs(encoded, priority));
+			if (layout.added(reply) > 0) {
+				this.metrics.added();
 			}
 		}
 		catch (RedisQueueException ex) {
@@ -141,10 +132,9 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Every item is encoded before anything is sent. A plain queue adds up to
-	 * {@value #ADD_BATCH} items per script; a priority queue (each item at priority 0)
-	 * sends every add before it waits for the first answer, so that the shared connection
-	 * pipelines them.
+	 * Every item is encoded before anything is sent, and every script is sent before the
+	 * first answer is awaited: the layout says how many items each takes
+	 * ({@link QueueLayout#addAllArgs}).
 	 */
 	@Override
 	public void addAll(Collection<? extends T> items) {
@@ -156,26 +146,17 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 			return;
 		}
 		try {
-			List<CompletableFuture<Long>> answers = new ArrayList<>();
 			QueueLayout layout = this.scripts.layout();
-			if (layout == QueueLayout.PRIORITY) {
-				for (String one : encoded) {
-					answers.add(this.scripts.send(layout.add, one, "0"));
-				}
-			}
-			else {
-				for (int from = 0; from < encoded.size(); from += ADD_BATCH) {
-					List<String> batch = encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH));
-					answers.add(this.scripts.send(layout.add, batch.toArray(new String[0])));
-				}
+			List<CompletableFuture<Long>> answers = new ArrayList<>();
+			for (String[] args : layout.addAllArgs(encoded)) {
+				answers.add(this.scripts.send(layout.add, args));
 			}
 			long added = 0;
 			for (CompletableFuture<Long> answer : answers) {
-				long reply = this.scripts.answer(answer);
-				added += (layout == QueueLayout.PRIORITY) ? Math.min(reply, 1) : reply;
+				added += layout.added(this.scripts.answer(answer));
 			}
 			for (long i = 0; i < added; i++) {
-				record(WorkQueueMetrics::added);
+				this.metrics.added();
 			}
 		}
 		catch (RedisQueueException ex) {
@@ -192,7 +173,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	}
 
 	/**
-	 * Adds an item with a priority (ignored by the plain layout) once the delay has
+	 * Adds an item with a priority, which the plain layout drops, once the delay has
 	 * passed.
 	 * @param item the item
 	 * @param delay the delay
@@ -200,7 +181,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	 * @throws IllegalArgumentException if the priority is out of range, before anything
 	 * reaches Redis
 	 */
-	public void addAfter(T item, Duration delay, int priority) {
+	void addAfter(T item, Duration delay, int priority) {
 		Objects.requireNonNull(delay, "delay");
 		PriorityQueue.checkPriority(priority);
 		long delayNanos = Nanos.of(delay);
@@ -214,8 +195,9 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 			}
 			try {
 				long nowNanos = this.scripts.now();
-				this.scripts.answer(this.scripts.sendAt(nowNanos, this.scripts.layout().addAfter,
-						withPriority(priority, Long.toString(Delays.micros(nowNanos, delayNanos)), encoded)));
+				QueueLayout layout = this.scripts.layout();
+				this.scripts.answer(this.scripts.sendAt(nowNanos, layout.addAfter,
+						layout.addAfterArgs(Delays.micros(nowNanos, delayNanos), encoded, priority)));
 			}
 			catch (RedisQueueException ex) {
 				ignoreIfShutDown(ex);
@@ -227,7 +209,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		}
 		if (!this.lifecycle.isShuttingDown()) {
 			this.retries.increment();
-			record(WorkQueueMetrics::retried);
+			this.metrics.retried();
 		}
 	}
 
@@ -242,73 +224,41 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		return ItemCodecs.encode(this.codec, item);
 	}
 
-	/** The arguments of a script, with the priority last in the priority layout. */
-	private String[] withPriority(int priority, String... args) {
-		if (this.scripts.layout() != QueueLayout.PRIORITY) {
-			return args;
-		}
-		String[] all = Arrays.copyOf(args, args.length + 1);
-		all[args.length] = Integer.toString(priority);
-		return all;
-	}
-
 	@Override
 	public T get() throws InterruptedException {
-		return item(takeWithPriority(false, null, ItemTaker.NOT_WAKEABLE));
+		return item(take(false, null));
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
-		return item(takeWithPriority(true, timeout, ItemTaker.NOT_WAKEABLE));
+		return item(take(true, timeout));
 	}
 
 	/**
-	 * Takes the next item with the priority it is handed out with (0 on a plain queue).
+	 * Takes the next item with the priority it is handed out with (0 on a plain queue),
+	 * as a plain get or poll: no wake-up ends it.
 	 * @param bounded whether to wait at most {@code timeout}
 	 * @param timeout how long to wait when bounded
-	 * @param epoch the poll epoch, or {@link ItemTaker#NOT_WAKEABLE}
 	 * @return the item and its priority, or {@code null}
 	 */
-	Prioritized<T> takeWithPriority(boolean bounded, Duration timeout, long epoch) throws InterruptedException {
+	Prioritized<T> take(boolean bounded, Duration timeout) throws InterruptedException {
 		long timeoutNanos = bounded ? Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout"))) : 0;
-		return this.taker.take(bounded, timeoutNanos, epoch, null);
+		return this.taker.take(bounded, timeoutNanos, null, null);
 	}
 
 	private static <T> T item(Prioritized<T> taken) {
 		return (taken != null) ? taken.item() : null;
 	}
 
-	@Override
-	public long pollEpoch() {
-		return this.signal.pollEpoch();
-	}
-
-	@Override
-	public T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
-		return item(takeWithPriority(true, timeout, epoch));
-	}
-
-	@Override
-	public Prioritized<T> pollWithPriorityUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
-		return takeWithPriority(true, timeout, epoch);
-	}
-
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * One round trip when an item is ready: one script ends the processing of
-	 * {@code done} and leases the next item.
+	 * Its {@code doneAndPoll} is one round trip when an item is ready: one script ends
+	 * the processing of the item done and leases the next.
 	 */
 	@Override
-	public Prioritized<T> doneAndPoll(T done, Duration timeout, long epoch) throws InterruptedException {
-		Objects.requireNonNull(timeout, "timeout");
-		Lease lease = this.releases.finishForNextGet(done);
-		return this.taker.take(true, Math.max(0, Nanos.of(timeout)), epoch, lease);
-	}
-
-	@Override
-	public void wakePolls() {
-		this.signal.wakePolls();
+	public Poller<T> newPoller() {
+		return new RedisPoller<>(this.taker, this.releases, this.signal);
 	}
 
 	@Override
@@ -327,21 +277,13 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		return this.releases.handBack(item, delay);
 	}
 
-	/**
-	 * Hands a lease back; if that fails, the timer hands it back later.
-	 * @throws RedisQueueException the failure, once the lease is remembered
-	 */
-	void releaseOrOrphan(String encoded, String token, long delayNanos) {
-		this.releases.releaseOrOrphan(encoded, token, delayNanos);
-	}
-
 	@Override
 	public int size() {
 		return (int) (long) sharedStats().get(0);
 	}
 
 	/** One read of the shared figures, counted as a call under way. */
-	List<Long> sharedStats() {
+	private List<Long> sharedStats() {
 		return read(this.scripts.layout().stats);
 	}
 
@@ -398,10 +340,8 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		long[] processing = this.book.processingNanos(this.clock.nanoTime());
 		int ready = (int) (long) shared.get(0);
 		int dirty = (int) (long) shared.get(1);
-		// The priority layout tells how long the oldest ready item has been ready.
-		long oldestReadyNanos = (shared.size() > 5) ? shared.get(5) * 1000 : 0;
 		return new WorkQueueStats(ready, (int) (long) shared.get(2), (int) (long) shared.get(3), this.retries.sum(),
-				oldestReadyNanos, processing[0], processing[1], dirty - ready);
+				this.scripts.layout().oldestReadyNanos(shared), processing[0], processing[1], dirty - ready);
 	}
 
 	@Override
@@ -430,7 +370,7 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 	}
 
 	@Override
-	public int depth() {
+	public int pending() {
 		return (int) (long) sharedStats().get(1);
 	}
 
@@ -439,31 +379,9 @@ class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, WakeablePolls<
 		return this.scripts.link().server();
 	}
 
-	void wakeTimer() {
-		this.timer.wake();
-	}
-
 	/** The timed work, for tests. */
 	QueueTimer timer() {
 		return this.timer;
-	}
-
-	/**
-	 * Whether the metrics hook takes the queue and work durations: when not, they are
-	 * neither measured nor {@linkplain #record recorded}.
-	 */
-	boolean recordsDurations() {
-		return this.recordsDurations;
-	}
-
-	/** Calls a metrics hook; a hook that throws costs that call only. */
-	void record(Consumer<WorkQueueMetrics> hook) {
-		try {
-			hook.accept(this.metrics);
-		}
-		catch (Throwable ex) {
-			logger.log(Level.DEBUG, "A metrics hook of queue '" + this.name + "' threw", ex);
-		}
 	}
 
 	@Override

@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -10,6 +9,8 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.GuardedMetrics;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
@@ -22,9 +23,10 @@ import dev.workqueue.time.Clock;
  * Creates work queues kept in Redis and shared by every instance that builds one with the
  * same key prefix and name: the entry point of the Redis backend. <pre class="code">
  * RedisClient client = RedisClient.create("redis://localhost:6379");
- * RateLimitingQueue&lt;String&gt; orders = RedisWorkQueues.builder(client, ItemCodec.strings())
- *     .name("orders")
- *     .buildRateLimitingQueue(RedisRateLimiters.builder(client).name("orders").defaultControllerRateLimiter());
+ * RedisWorkQueues.Builder&lt;String&gt; orders = RedisWorkQueues.builder(client, ItemCodec.strings())
+ *     .name("orders");
+ * RateLimitingQueue&lt;String&gt; queue = orders
+ *     .buildRateLimitingQueue(orders.rateLimiters().defaultControllerRateLimiter());
  * </pre> The queues have the core's interfaces and rules ({@link WorkQueue}), which hold
  * across all the instances, and these of their own:
  * <ul>
@@ -61,11 +63,12 @@ import dev.workqueue.time.Clock;
  * order they became ready, and {@code get} replies with the priority. A plain queue and a
  * priority queue must not share a prefix and name.
  * <p>
- * The queue behind each one built implements {@link SharedQueue} (find it with
- * {@code capability(SharedWorkQueue.class)}). What survives what: everything is in Redis,
- * so a restart of any or every instance loses nothing; a restart of Redis keeps what its
- * persistence kept (with {@code appendonly yes} and {@code appendfsync everysec}, all but
- * about the last second of changes).
+ * The queue behind each one built implements {@link SharedQueue} and
+ * {@link dev.workqueue.spi.PollerFactory} (find them with {@code capability(...)}, or a
+ * poller with {@link dev.workqueue.spi.Pollers#of}). What survives what: everything is in
+ * Redis, so a restart of any or every instance loses nothing; a restart of Redis keeps
+ * what its persistence kept (with {@code appendonly yes} and
+ * {@code appendfsync everysec}, all but about the last second of changes).
  */
 public final class RedisWorkQueues {
 
@@ -81,7 +84,7 @@ public final class RedisWorkQueues {
 	 * @return a new builder
 	 */
 	public static <T> Builder<T> builder(RedisClient client, ItemCodec<T> codec) {
-		return new Builder<>(client, codec);
+		return builder((AbstractRedisClient) client, codec);
 	}
 
 	/**
@@ -93,7 +96,21 @@ public final class RedisWorkQueues {
 	 * @return a new builder
 	 */
 	public static <T> Builder<T> builder(RedisClusterClient client, ItemCodec<T> codec) {
-		return new Builder<>(client, codec);
+		return builder((AbstractRedisClient) client, codec);
+	}
+
+	/**
+	 * Returns a builder of queues on whichever Redis the client reaches: standalone or
+	 * Sentinel-managed for a {@link RedisClient}, a cluster for a
+	 * {@link RedisClusterClient}. For callers that hold a client of either kind.
+	 * @param client a {@link RedisClient} or a {@link RedisClusterClient}
+	 * @param codec turns items into their identity in Redis, and back
+	 * @param <T> the item type
+	 * @return a new builder
+	 * @throws IllegalArgumentException if the client is of another kind
+	 */
+	public static <T> Builder<T> builder(AbstractRedisClient client, ItemCodec<T> codec) {
+		return new Builder<>(new RedisOptions<>(client, codec));
 	}
 
 	/**
@@ -115,30 +132,20 @@ public final class RedisWorkQueues {
 		/** The shortest heartbeat accepted. */
 		public static final Duration MIN_HEARTBEAT = Duration.ofMillis(100);
 
-		private final AbstractRedisClient client;
-
-		private final ItemCodec<T> codec;
-
-		private String name;
-
-		private String keyPrefix = "workqueue:";
+		/** What the queue has in common with its limiters. */
+		private final RedisOptions<T> options;
 
 		private Duration lease = Duration.ofSeconds(30);
 
-		private Clock clock;
-
 		private WorkQueueMetrics metrics = WorkQueueMetrics.NOOP;
-
-		private Duration commandTimeout = Duration.ofSeconds(5);
 
 		private Duration heartbeat = Duration.ofSeconds(10);
 
 		/** {@code null}: no starvation guard. */
 		private Duration starvationTimeout;
 
-		private Builder(AbstractRedisClient client, ItemCodec<T> codec) {
-			this.client = Objects.requireNonNull(client, "client");
-			this.codec = Objects.requireNonNull(codec, "codec");
+		private Builder(RedisOptions<T> options) {
+			this.options = options;
 		}
 
 		/**
@@ -149,7 +156,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> name(String name) {
-			this.name = QueueKeys.checkName(name);
+			this.options.name(name);
 			return this;
 		}
 
@@ -159,7 +166,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> keyPrefix(String prefix) {
-			this.keyPrefix = QueueKeys.checkPrefix(prefix);
+			this.options.keyPrefix(prefix);
 			return this;
 		}
 
@@ -172,7 +179,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> lease(Duration lease) {
-			this.lease = atLeast("lease", lease, MIN_LEASE);
+			this.lease = RedisOptions.atLeast("lease", lease, MIN_LEASE);
 			return this;
 		}
 
@@ -185,7 +192,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> clock(Clock clock) {
-			this.clock = Objects.requireNonNull(clock, "clock");
+			this.options.clock(clock);
 			return this;
 		}
 
@@ -210,7 +217,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> commandTimeout(Duration commandTimeout) {
-			this.commandTimeout = atLeast("commandTimeout", commandTimeout, MIN_COMMAND_TIMEOUT);
+			this.options.commandTimeout(commandTimeout);
 			return this;
 		}
 
@@ -222,7 +229,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> heartbeat(Duration heartbeat) {
-			this.heartbeat = atLeast("heartbeat", heartbeat, MIN_HEARTBEAT);
+			this.heartbeat = RedisOptions.atLeast("heartbeat", heartbeat, MIN_HEARTBEAT);
 			return this;
 		}
 
@@ -250,8 +257,8 @@ public final class RedisWorkQueues {
 		 * hold across them, with the leases, fencing and shutdown of the other queues. A
 		 * plain queue and a priority queue must not share a name (their ready items are
 		 * kept apart, so neither would see the other's): a build that finds the other
-		 * kind's ready items under the name fails. The queue implements
-		 * {@link SharedQueue} and {@link dev.workqueue.WakeablePolls}.
+		 * kind's ready items under the name fails. Its handle's {@link SharedQueue} and
+		 * {@link dev.workqueue.spi.PollerFactory} are found with {@code capability}.
 		 * @param limiter decides the delay of {@code addRateLimited}; one of
 		 * {@link RedisRateLimiters} shares its state with the other instances
 		 * @return a new handle on the shared queue
@@ -260,8 +267,7 @@ public final class RedisWorkQueues {
 		 */
 		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			return build(QueueLayout.PRIORITY, (scripts, clock, id) -> new RedisPriorityQueue<>(this.name, this.codec,
-					scripts, clock, this.lease, this.heartbeat, this.metrics, id, this.starvationTimeout, limiter));
+			return new RedisPriorityQueue<>(handle(QueueLayout.PRIORITY), limiter, this.starvationTimeout);
 		}
 
 		/**
@@ -277,57 +283,61 @@ public final class RedisWorkQueues {
 		 * @return a new handle on the shared queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			return build();
-		}
-
-		private RedisWorkQueue<T> build() {
-			return build(QueueLayout.LIST, (scripts, clock, id) -> new RedisWorkQueue<>(this.name, this.codec, scripts,
-					clock, this.lease, this.heartbeat, this.metrics, id, null));
+			return handle(QueueLayout.LIST);
 		}
 
 		/**
 		 * Builds a rate-limiting queue.
 		 * @param limiter decides the delay of {@code addRateLimited}; one of
-		 * {@link RedisRateLimiters} shares its state with the other instances
+		 * {@link #rateLimiters()} shares its state with the other instances
 		 * @return a new handle on the shared queue
 		 */
 		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			return WorkQueues.rateLimiting(build(), limiter);
+			return WorkQueues.rateLimiting(handle(QueueLayout.LIST), limiter);
 		}
 
-		private <Q extends RedisWorkQueue<T>> Q build(QueueLayout layout, Handles<T, Q> handles) {
-			if (this.name == null) {
-				throw new IllegalStateException("name is required: instances with the same name share the queue");
-			}
-			Clock clock = (this.clock != null) ? this.clock : Clock.system();
-			RedisLink link = RedisLink.acquire(this.client);
-			QueueScripts scripts = new QueueScripts(link, this.name, QueueKeys.of(this.keyPrefix, this.name), layout,
-					clock, this.clock == null, this.commandTimeout);
-			Q queue = handles.create(scripts, clock, handleId());
-			queue.start();
+		/**
+		 * Returns a builder of the shared rate limiters of the queue this builder builds:
+		 * on the same client, with the same codec, name, key prefix, clock and command
+		 * timeout, as set on this builder so far (later changes to either builder do not
+		 * reach the other).
+		 * @return a new builder of limiters
+		 */
+		public RedisRateLimiters.Builder<T> rateLimiters() {
+			return new RedisRateLimiters.Builder<>(this.options.copy());
+		}
+
+		/**
+		 * Makes the parts of a handle, each with what it uses, then the handle, and
+		 * starts its timed work.
+		 */
+		private RedisWorkQueue<T> handle(QueueLayout layout) {
+			String name = this.options.requiredName("instances with the same name share the queue");
+			Clock clock = (this.options.clock() != null) ? this.options.clock() : Clock.system();
+			RedisLink link = RedisLink.acquire(this.options.client);
+			QueueScripts scripts = new QueueScripts(link, name, QueueKeys.of(this.options.keyPrefix(), name), layout,
+					clock, this.options.clock() == null, this.options.commandTimeout());
+			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
+			String id = handleId();
+			LeaseBook<T> book = new LeaseBook<>(id);
+			ReadySignal signal = new ReadySignal(clock);
+			TimerThread.Slot timerSlot = link.timer(clock).slot();
+			Lifecycle lifecycle = new Lifecycle(timerSlot::wake);
+			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, clock, timerSlot, id,
+					this.lease, this.heartbeat);
+			LeaseReleases<T> releases = new LeaseReleases<>(scripts, book, lifecycle, metrics, clock, timerSlot);
+			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
+					metrics, clock, this.lease, this.starvationTimeout);
+			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
+					signal, lifecycle, timer, releases, taker);
+			timer.start();
 			return queue;
-		}
-
-		/** Creates a handle of one layout. */
-		@FunctionalInterface
-		private interface Handles<T, Q extends RedisWorkQueue<T>> {
-
-			Q create(QueueScripts scripts, Clock clock, String id);
-
 		}
 
 		/** A handle's id: random, short, and the prefix of its tokens. */
 		private static String handleId() {
 			return Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
-		}
-
-		private static Duration atLeast(String option, Duration value, Duration floor) {
-			Objects.requireNonNull(value, option);
-			if (value.compareTo(floor) < 0) {
-				throw new IllegalArgumentException(option + " must be at least " + floor + ", was " + value);
-			}
-			return value;
 		}
 
 	}

@@ -1,9 +1,9 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.ratelimit.RateLimiter;
 
 /**

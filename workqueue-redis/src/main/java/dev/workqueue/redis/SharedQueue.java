@@ -40,11 +40,13 @@ public interface SharedQueue extends SharedWorkQueue {
 	long deadLettered();
 
 	/**
-	 * Returns client-go's depth of the shared queue: items added and not handed out yet,
-	 * including those added again while being processed.
-	 * @return the shared depth, read from Redis
+	 * Returns how many items of the shared queue are pending: added and not handed out
+	 * yet, including those added again while being processed (client-go's depth, and
+	 * {@link dev.workqueue.WorkQueueStats#pending()}; not
+	 * {@link dev.workqueue.WorkQueueStats#depth()}, which counts the ready items only).
+	 * @return the shared pending items, read from Redis
 	 */
-	int depth();
+	int pending();
 
 	/**
 	 * Describes the Redis server the queue last connected to, for messages.

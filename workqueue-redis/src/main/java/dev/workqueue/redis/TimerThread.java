@@ -12,9 +12,9 @@ import dev.workqueue.time.Nanos;
 /**
  * The one thread that runs the timed work of every queue on a {@link RedisLink} with one
  * clock: each queue's {@link Job} says when it wants to run next, and the thread sleeps
- * on the clock until the earliest, or until a job is {@linkplain #wake woken}. The thread
- * starts with the first job and ends when the last is removed, so an application without
- * redis queues has none.
+ * on the clock until the earliest, or until a job is {@linkplain Slot#wake woken}. The
+ * thread starts with the first job and ends when the last is removed, so an application
+ * without redis queues has none.
  * <p>
  * A job runs on this thread only, one at a time; a slow job (a script waiting for its
  * command timeout) delays the others by as much. Thread-safe: {@code lock} guards the
@@ -47,14 +47,50 @@ final class TimerThread {
 
 	}
 
+	/**
+	 * A job's place in the schedule, made before the job: the parts of a queue that wake
+	 * its timed work (a shutdown gone quiet, a lease to hand back) are built before the
+	 * work itself, which takes them. Waking a slot whose job is not scheduled does
+	 * nothing.
+	 */
+	final class Slot {
+
+		/** Written under the thread's lock when scheduled; read by the thread after. */
+		private Job job;
+
+		private Slot() {
+		}
+
+		/** Schedules the job in this slot, to run at once. */
+		void start(Job job) {
+			add(this, job);
+		}
+
+		/** Removes the job; it never runs again (one running now finishes). */
+		void stop() {
+			remove(this);
+		}
+
+		/** Runs the job as soon as the thread can. */
+		void wake() {
+			TimerThread.this.wake(this);
+		}
+
+		/** The thread that runs the job, for tests. */
+		TimerThread thread() {
+			return TimerThread.this;
+		}
+
+	}
+
 	private final Clock clock;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Condition changed = this.lock.newCondition();
 
-	/** Each job's next run, on the clock. Guarded by lock. */
-	private final Map<Job, Long> schedule = new LinkedHashMap<>();
+	/** Each scheduled slot's next run, on the clock. Guarded by lock. */
+	private final Map<Slot, Long> schedule = new LinkedHashMap<>();
 
 	/** Guarded by lock; {@code null} while there is no job. */
 	private Thread thread;
@@ -63,11 +99,16 @@ final class TimerThread {
 		this.clock = clock;
 	}
 
-	/** Adds a job, to run at once. */
-	void add(Job job) {
+	/** A new slot for one queue's work. */
+	Slot slot() {
+		return new Slot();
+	}
+
+	private void add(Slot slot, Job job) {
 		this.lock.lock();
 		try {
-			this.schedule.put(job, NOW);
+			slot.job = job;
+			this.schedule.put(slot, NOW);
 			if (this.thread == null) {
 				start();
 			}
@@ -85,11 +126,10 @@ final class TimerThread {
 		this.thread.start();
 	}
 
-	/** Removes a job; it never runs again (one running now finishes). */
-	void remove(Job job) {
+	private void remove(Slot slot) {
 		this.lock.lock();
 		try {
-			this.schedule.remove(job);
+			this.schedule.remove(slot);
 			this.changed.signal();
 		}
 		finally {
@@ -97,12 +137,11 @@ final class TimerThread {
 		}
 	}
 
-	/** Runs a job as soon as the thread can. */
-	void wake(Job job) {
+	private void wake(Slot slot) {
 		this.lock.lock();
 		try {
-			if (this.schedule.containsKey(job)) {
-				this.schedule.put(job, NOW);
+			if (this.schedule.containsKey(slot)) {
+				this.schedule.put(slot, NOW);
 				this.changed.signal();
 			}
 		}
@@ -124,11 +163,11 @@ final class TimerThread {
 
 	private void loop() {
 		try {
-			Job job;
-			while ((job = next()) != null) {
+			Slot slot;
+			while ((slot = next()) != null) {
 				long at = RUNNING;
 				try {
-					at = job.run(this.clock.nanoTime());
+					at = slot.job.run(this.clock.nanoTime());
 				}
 				catch (Throwable ex) {
 					// Jobs handle their own failures; this is a bug, and costs the job a
@@ -137,7 +176,7 @@ final class TimerThread {
 					at = Nanos.add(this.clock.nanoTime(), RETRY_NANOS);
 				}
 				finally {
-					reschedule(job, at);
+					reschedule(slot, at);
 				}
 			}
 		}
@@ -154,7 +193,7 @@ final class TimerThread {
 		try {
 			if (this.thread == Thread.currentThread()) {
 				this.thread = null;
-				this.schedule.replaceAll((job, at) -> (at == RUNNING) ? NOW : at);
+				this.schedule.replaceAll((slot, at) -> (at == RUNNING) ? NOW : at);
 				if (!this.schedule.isEmpty()) {
 					start();
 				}
@@ -168,7 +207,7 @@ final class TimerThread {
 	/**
 	 * Waits for the next due job and marks it running; {@code null} when none is left.
 	 */
-	private Job next() {
+	private Slot next() {
 		this.lock.lock();
 		try {
 			while (true) {
@@ -176,9 +215,9 @@ final class TimerThread {
 					this.thread = null;
 					return null;
 				}
-				Job earliest = null;
+				Slot earliest = null;
 				long earliestAt = RUNNING;
-				for (Map.Entry<Job, Long> entry : this.schedule.entrySet()) {
+				for (Map.Entry<Slot, Long> entry : this.schedule.entrySet()) {
 					if (entry.getValue() < earliestAt) {
 						earliest = entry.getKey();
 						earliestAt = entry.getValue();
@@ -210,12 +249,12 @@ final class TimerThread {
 		}
 	}
 
-	private void reschedule(Job job, long at) {
+	private void reschedule(Slot slot, long at) {
 		this.lock.lock();
 		try {
 			// Removed meanwhile: gone. Woken meanwhile: runs again at once.
-			if (this.schedule.get(job) != null && this.schedule.get(job) == RUNNING) {
-				this.schedule.put(job, at);
+			if (this.schedule.get(slot) != null && this.schedule.get(slot) == RUNNING) {
+				this.schedule.put(slot, at);
 			}
 		}
 		finally {

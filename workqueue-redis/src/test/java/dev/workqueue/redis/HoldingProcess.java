@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 
 import io.lettuce.core.RedisClient;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 
 /**

@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
@@ -9,6 +8,7 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 
 /**

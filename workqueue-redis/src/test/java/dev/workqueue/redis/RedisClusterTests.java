@@ -1,11 +1,11 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
@@ -113,9 +114,12 @@ class RedisClusterTests {
 		PriorityQueue<String> a = RedisWorkQueues.builder(this.client, ItemCodec.strings())
 			.name("tasks")
 			.buildPriorityQueue(limiter);
-		PriorityQueue<String> b = RedisWorkQueues.builder(this.client, ItemCodec.strings())
-			.name("tasks")
-			.buildPriorityQueue(limiter);
+		// The entry that takes any client, and the queue's shared limiters, on the
+		// cluster.
+		AbstractRedisClient anyClient = this.client;
+		RedisWorkQueues.Builder<String> tasks = RedisWorkQueues.builder(anyClient, ItemCodec.strings()).name("tasks");
+		PriorityQueue<String> b = tasks
+			.buildPriorityQueue(tasks.rateLimiters().exponential(Duration.ofMillis(5), Duration.ofSeconds(1)));
 		try {
 			a.add("low", -1);
 			b.add("high", 5);
@@ -132,6 +136,11 @@ class RedisClusterTests {
 			b.done("later");
 			b.done("low");
 			assertThat(a.stats().processing()).isZero();
+			b.addRateLimited("retried", 3);
+			assertThat(b.numRequeues("retried")).as("counted in the queue's slot").isOne();
+			assertThat(a.pollWithPriority(Duration.ofSeconds(5))).isEqualTo(new Prioritized<>("retried", 3));
+			a.done("retried");
+			b.forget("retried");
 		}
 		finally {
 			a.shutDown();

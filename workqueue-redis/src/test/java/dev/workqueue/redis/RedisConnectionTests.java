@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +10,10 @@ import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spi.SharedWorkQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

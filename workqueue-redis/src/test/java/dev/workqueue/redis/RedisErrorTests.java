@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 
 import io.lettuce.core.RedisClient;
@@ -10,9 +9,10 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.workqueue.spi.SharedWorkQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.redis.RedisQueueException.Reason;
+import dev.workqueue.spi.SharedWorkQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;

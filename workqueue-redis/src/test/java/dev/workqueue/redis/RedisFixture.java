@@ -1,11 +1,9 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-
-import java.time.Duration;
 
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
@@ -15,8 +13,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.awaitility.Awaitility;
 
-import dev.workqueue.spi.SharedWorkQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
 
 /**
  * One test's corner of the shared Redis: a client, a key prefix of its own, the queue

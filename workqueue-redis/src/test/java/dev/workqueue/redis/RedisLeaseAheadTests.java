@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,6 +11,9 @@ import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.spi.Poller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -37,6 +39,9 @@ class RedisLeaseAheadTests {
 
 	private RedisWorkQueue<String> queue;
 
+	/** The poller of the consumer that waits beside the get. */
+	private Poller<String> poller;
+
 	@BeforeEach
 	void start() {
 		RedisServers.assumeRedisServer();
@@ -46,6 +51,7 @@ class RedisLeaseAheadTests {
 		this.queue = (RedisWorkQueue<String>) RedisWorkQueues.builder(this.client, ItemCodec.strings())
 			.name("q")
 			.buildQueue();
+		this.poller = this.queue.newPoller();
 	}
 
 	@AfterEach
@@ -90,9 +96,7 @@ class RedisLeaseAheadTests {
 
 	/** A consumer waiting for a notice, then a get under way for itself and for it. */
 	private Thread[] waitingConsumerAndPausedGet(AtomicReference<Object> waiting, AtomicReference<Object> getting) {
-		long epoch = this.queue.pollEpoch();
-		Thread consumer = started(
-				() -> waiting.set(poll(() -> this.queue.pollUnlessWoken(Duration.ofMinutes(1), epoch))));
+		Thread consumer = started(() -> waiting.set(poll(() -> this.poller.poll(Duration.ofMinutes(1)))));
 		await().atMost(SOON).until(() -> consumer.getState() == Thread.State.TIMED_WAITING);
 		readyWithoutNotice("x", "y");
 		pauseWrites();
@@ -107,7 +111,7 @@ class RedisLeaseAheadTests {
 		AtomicReference<Object> waiting = new AtomicReference<>("none yet");
 		AtomicReference<Object> getting = new AtomicReference<>("none yet");
 		Thread[] threads = waitingConsumerAndPausedGet(waiting, getting);
-		this.queue.wakePolls();
+		this.poller.wakeup();
 		threads[0].join(SOON.toMillis());
 		assertThat(waiting.get()).as("woken: left with nothing").isNull();
 		threads[1].join(SOON.toMillis());

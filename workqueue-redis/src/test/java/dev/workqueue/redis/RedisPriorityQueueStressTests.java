@@ -138,7 +138,8 @@ class RedisPriorityQueueStressTests {
 		assertThat(handedOut.get()).isGreaterThanOrEqualTo(ITEMS);
 		for (PriorityQueue<String> queue : handles) {
 			queue.shutDown();
-			await().atMost(Duration.ofSeconds(10)).until(() -> ((RedisWorkQueue<?>) queue).timer().stopped());
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> ((RedisWorkQueue<?>) queue.capability(SharedQueue.class).orElseThrow()).timer().stopped());
 		}
 		List<String> left = new ArrayList<>();
 		ScanCursor cursor = ScanCursor.INITIAL;

@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;
-import dev.workqueue.spi.SharedWorkQueue;
-import dev.workqueue.WakeablePolls;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -86,7 +87,7 @@ class RedisPriorityQueueTests {
 		assertThat(a.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 9));
 		// a's lease runs out: the item comes back with its priority, to b.
 		expireLease("y");
-		handle(b).wakeTimer();
+		handle(b).timer().wake();
 		await().atMost(SOON).until(() -> b.size() == 2);
 		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 9));
 		String bToken = this.redis.redis().hget(key("leases"), "y");
@@ -113,7 +114,7 @@ class RedisPriorityQueueTests {
 		a.add("low", -1);
 		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("x", 7));
 		expireLease("x");
-		handle(a).wakeTimer();
+		handle(a).timer().wake();
 		await().atMost(SOON).until(() -> a.size() == 2);
 		// a leases x again while its worker holds it: parked, not handed out.
 		assertThat(a.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("low", -1));
@@ -133,9 +134,9 @@ class RedisPriorityQueueTests {
 		a.add("y", 1);
 		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("x", 4));
 		a.add("x", 6);
-		assertThat(((SharedQueue) a).handBack()).isOne();
+		assertThat(handle(a).handBack()).isOne();
 		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 6));
-		assertThat(((SharedQueue) b).handBack("x", Duration.ofSeconds(1))).isTrue();
+		assertThat(handle(b).handBack("x", Duration.ofSeconds(1))).isTrue();
 		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 1));
 		b.done("y");
 		this.clock.step(Duration.ofSeconds(1));
@@ -224,16 +225,17 @@ class RedisPriorityQueueTests {
 	@Test
 	void workerContainersPollWithThePriorityAndCanWakeThePolls() throws Exception {
 		PriorityQueue<String> queue = instance();
-		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
+		Poller<String> poller = Pollers.of(queue);
+		assertThat(poller).as("the handle's own, behind the priority queue").isInstanceOf(RedisPoller.class);
 		queue.add("x", 42);
-		assertThat(polls.pollWithPriorityUnlessWoken(Duration.ZERO, polls.pollEpoch()))
-			.isEqualTo(new Prioritized<>("x", 42));
-		long epoch = polls.pollEpoch();
-		polls.wakePolls();
+		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 42));
+		poller.wakeup();
 		queue.add("y", 1);
-		assertThat(polls.pollWithPriorityUnlessWoken(Duration.ofSeconds(5), epoch)).isNull();
-		queue.done("x");
+		assertThat(poller.doneAndPoll("x", Duration.ofSeconds(5))).isNull();
 		assertThat(queue.stats().depth()).isEqualTo(1);
+		assertThat(queue.stats().processing()).as("x is done all the same").isZero();
+		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 1));
+		queue.done("y");
 	}
 
 	@Test
@@ -279,7 +281,7 @@ class RedisPriorityQueueTests {
 		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("x", 2));
 		b.add("x", 5);
 		expireLease("x");
-		handle(b).wakeTimer();
+		handle(b).timer().wake();
 		await().atMost(SOON).until(() -> b.size() == 1);
 		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 5));
 		a.done("x");

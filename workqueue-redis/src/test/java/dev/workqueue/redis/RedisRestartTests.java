@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -10,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;

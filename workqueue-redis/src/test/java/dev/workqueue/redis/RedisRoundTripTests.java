@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Prioritized;
-import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,8 +43,11 @@ class RedisRoundTripTests {
 		return this.redis.track(this.redis.builder(name).buildQueue());
 	}
 
-	private RedisWorkQueue<String> handle(WorkQueue<String> queue) {
-		return (RedisWorkQueue<String>) queue;
+	/** The queue's own poller, whose done rides with its next get. */
+	private static Poller<String> poller(WorkQueue<String> queue) {
+		Poller<String> poller = Pollers.of(queue);
+		assertThat(poller).isInstanceOf(RedisPoller.class);
+		return poller;
 	}
 
 	@Test
@@ -52,12 +56,13 @@ class RedisRoundTripTests {
 		queue.addAll(List.of("a", "b"));
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
 		queue.add("a");
-		Prioritized<String> next = handle(queue).doneAndPoll("a", Duration.ZERO, handle(queue).pollEpoch());
+		Poller<String> poller = poller(queue);
+		Prioritized<String> next = poller.doneAndPoll("a", Duration.ZERO);
 		assertThat(next.item()).as("a, added while processed, lines up behind b").isEqualTo("b");
 		assertThat(this.redis.redis().hkeys(this.redis.key("q", "leases"))).containsExactly("b");
-		next = handle(queue).doneAndPoll("b", Duration.ZERO, handle(queue).pollEpoch());
+		next = poller.doneAndPoll("b", Duration.ZERO);
 		assertThat(next.item()).isEqualTo("a");
-		assertThat(handle(queue).doneAndPoll("a", Duration.ZERO, handle(queue).pollEpoch())).isNull();
+		assertThat(poller.doneAndPoll("a", Duration.ZERO)).isNull();
 		assertThat(queue.size()).isZero();
 		assertThat(this.redis.redis()
 			.exists(this.redis.key("q", "leases"), this.redis.key("q", "processing"), this.redis.key("q", "dirty")))
@@ -79,7 +84,7 @@ class RedisRoundTripTests {
 		redis.lpush(this.redis.key("q", "queue"), "x");
 		assertThat(other.poll(Duration.ZERO)).isEqualTo("x");
 		String othersToken = redis.hget(this.redis.key("q", "leases"), "x");
-		Prioritized<String> next = handle(stale).doneAndPoll("x", Duration.ZERO, handle(stale).pollEpoch());
+		Prioritized<String> next = poller(stale).doneAndPoll("x", Duration.ZERO);
 		assertThat(next.item()).isEqualTo("y");
 		assertThat(redis.hget(this.redis.key("q", "leases"), "x")).as("fenced off").isEqualTo(othersToken);
 		other.done("x");
@@ -93,7 +98,7 @@ class RedisRoundTripTests {
 		queue.addAll(List.of("a", "b"));
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
 		queue.shutDown();
-		assertThat(handle(queue).doneAndPoll("a", Duration.ZERO, handle(queue).pollEpoch())).isNull();
+		assertThat(poller(queue).doneAndPoll("a", Duration.ZERO)).isNull();
 		assertThat(this.redis.redis().exists(this.redis.key("q", "leases"))).isZero();
 		assertThat(this.redis.redis().lrange(this.redis.key("q", "queue"), 0, -1)).containsExactly("b");
 	}
@@ -176,14 +181,14 @@ class RedisRoundTripTests {
 		queue.add("held");
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("held");
 		List<String> burst = new ArrayList<>();
-		for (int i = 0; i < RedisWorkQueue.ADD_BATCH + 10; i++) {
-			burst.add("item-" + (i % (RedisWorkQueue.ADD_BATCH + 5)));
+		for (int i = 0; i < QueueLayout.ADD_BATCH + 10; i++) {
+			burst.add("item-" + (i % (QueueLayout.ADD_BATCH + 5)));
 		}
 		burst.add("held");
 		queue.addAll(burst);
-		assertThat(queue.size()).as("duplicates once, the held item dirty").isEqualTo(RedisWorkQueue.ADD_BATCH + 5);
+		assertThat(queue.size()).as("duplicates once, the held item dirty").isEqualTo(QueueLayout.ADD_BATCH + 5);
 		queue.done("held");
-		assertThat(queue.size()).isEqualTo(RedisWorkQueue.ADD_BATCH + 6);
+		assertThat(queue.size()).isEqualTo(QueueLayout.ADD_BATCH + 6);
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("item-0");
 	}
 
@@ -194,12 +199,11 @@ class RedisRoundTripTests {
 		queue.add("high", 5);
 		queue.addAll(List.of("a", "b", "a"));
 		assertThat(queue.size()).isEqualTo(3);
-		WakeablePolls<String> polls = WakeablePolls.forPolling(queue);
-		assertThat(polls.pollWithPriorityUnlessWoken(Duration.ZERO, polls.pollEpoch()))
-			.isEqualTo(new Prioritized<>("high", 5));
-		Prioritized<String> next = polls.doneAndPoll("high", Duration.ZERO, polls.pollEpoch());
+		Poller<String> poller = poller(queue);
+		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("high", 5));
+		Prioritized<String> next = poller.doneAndPoll("high", Duration.ZERO);
 		assertThat(next).isEqualTo(new Prioritized<>("a", 0));
-		assertThat(polls.doneAndPoll("a", Duration.ZERO, polls.pollEpoch())).isEqualTo(new Prioritized<>("b", 0));
+		assertThat(poller.doneAndPoll("a", Duration.ZERO)).isEqualTo(new Prioritized<>("b", 0));
 		queue.done("b");
 		assertThat(queue.size()).isZero();
 	}

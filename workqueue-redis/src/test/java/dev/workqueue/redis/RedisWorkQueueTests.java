@@ -1,10 +1,10 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,18 +15,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,7 +113,7 @@ class RedisWorkQueueTests {
 		b.add("x");
 		b.add("x");
 		assertThat(b.poll(Duration.ZERO)).as("never two holders").isNull();
-		assertThat(((SharedQueue) b).depth()).as("client-go's depth counts it").isOne();
+		assertThat(((SharedQueue) b).pending()).as("client-go's depth counts it").isOne();
 		assertThat(b.stats().addedWhileProcessing()).isOne();
 		assertThat(b.stats().pending()).isOne();
 		assertThat(b.size()).isZero();
@@ -152,27 +158,64 @@ class RedisWorkQueueTests {
 		assertThat(a.size()).isOne();
 	}
 
-	@Test
-	void aWakeUpEndsAWaitingPollAndAPollWithAnEarlierEpochTakesNothing() throws Exception {
-		DelayingQueue<String> queue = this.redis.track(this.redis.builder("q").buildDelayingQueue());
-		WakeablePolls<String> polls = WakeablePolls.of(queue).orElseThrow();
-		long epoch = polls.pollEpoch();
-		CompletableFuture<String> poll = CompletableFuture.supplyAsync(() -> {
+	/** A blocking call on a thread of its own (the common pool may have one thread). */
+	private static <R> CompletableFuture<R> async(Callable<R> call) {
+		CompletableFuture<R> result = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
 			try {
-				return polls.pollUnlessWoken(Duration.ofMinutes(5), epoch);
+				result.complete(call.call());
 			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
+			catch (Throwable ex) {
+				result.completeExceptionally(ex);
 			}
 		});
-		await().during(Duration.ofMillis(100)).atMost(SOON).until(() -> !poll.isDone());
-		polls.wakePolls();
-		assertThat(poll.get(5, TimeUnit.SECONDS)).isNull();
-		queue.add("x");
-		assertThat(polls.pollUnlessWoken(Duration.ZERO, epoch)).as("woken before it began").isNull();
-		assertThat(queue.size()).isOne();
-		assertThat(polls.pollUnlessWoken(Duration.ZERO, polls.pollEpoch())).isEqualTo("x");
+		thread.setDaemon(true);
+		thread.start();
+		return result;
+	}
+
+	@Test
+	void aPollersWakeUpEndsItsWaitingPollOnlyWithoutAnInterrupt() throws Exception {
+		DelayingQueue<String> queue = this.redis.track(this.redis.builder("q").buildDelayingQueue());
+		Poller<String> woken = Pollers.of(queue);
+		Poller<String> other = Pollers.of(queue);
+		assertThat(woken).as("the queue's own poller").isInstanceOf(RedisPoller.class);
+		CompletableFuture<Prioritized<String>> wokenPoll = async(() -> woken.poll(Duration.ofMinutes(5)));
+		CompletableFuture<Prioritized<String>> otherPoll = async(() -> other.poll(Duration.ofMinutes(5)));
+		CompletableFuture<String> plainPoll = async(() -> queue.poll(Duration.ofMinutes(5)));
+		await().during(Duration.ofMillis(100)).atMost(SOON).until(() -> !wokenPoll.isDone());
+		woken.wakeup();
+		assertThat(wokenPoll.get(5, TimeUnit.SECONDS)).isNull();
+		await("the other poller and the plain poll wait on").during(Duration.ofMillis(100))
+			.atMost(SOON)
+			.until(() -> !otherPoll.isDone() && !plainPoll.isDone());
+		queue.addAll(List.of("x", "y"));
+		List<String> taken = new ArrayList<>();
+		taken.add(otherPoll.get(5, TimeUnit.SECONDS).item());
+		taken.add(plainPoll.get(5, TimeUnit.SECONDS));
+		assertThat(taken).containsExactlyInAnyOrder("x", "y");
 		queue.done("x");
+		queue.done("y");
+	}
+
+	@Test
+	void aWakeUpBeforeAPollEndsThatPollOnlyAndLeavesTheItemsQueued() throws Exception {
+		RateLimitingQueue<String> queue = this.redis.track(this.redis.builder("q")
+			.buildRateLimitingQueue(
+					new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1))));
+		Poller<String> poller = Pollers.of(queue);
+		assertThat(poller).as("the handle's own, behind the rate-limiting wrapper").isInstanceOf(RedisPoller.class);
+		queue.add("x");
+		poller.wakeup();
+		poller.wakeup();
+		assertThat(poller.poll(Duration.ofMinutes(5))).as("sticky: the next poll ends at once").isNull();
+		assertThat(queue.size()).isOne();
+		assertThat(poller.poll(Duration.ZERO)).as("several wake-ups end one poll").isEqualTo(new Prioritized<>("x", 0));
+		poller.wakeup();
+		assertThat(poller.doneAndPoll("x", Duration.ofMinutes(5))).isNull();
+		assertThat(this.redis.redis().exists(this.redis.key("q", "leases"))).as("x is done all the same").isZero();
+		assertThat(queue.capability(SharedQueue.class).orElseThrow().held()).isZero();
+		assertThat(queue.size()).isZero();
 	}
 
 	@Test
@@ -516,6 +559,62 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
+	void aQueuesBuilderHandsOutItsLimitersOnItsClientWithItsCodecNamePrefixAndClock() throws Exception {
+		RedisWorkQueues.Builder<String> builder = this.redis.builder("q").clock(this.clock);
+		RedisRateLimiters.Builder<String> limiters = builder.rateLimiters();
+		builder.name("other");
+		RateLimiter<String> bucket = limiters.bucket(1, 1);
+		assertThat(bucket.when("a")).isZero();
+		assertThat(bucket.when("b")).isEqualTo(Duration.ofSeconds(1));
+		this.clock.step(Duration.ofSeconds(2));
+		assertThat(bucket.when("c")).as("refilled on the queue's clock").isZero();
+		assertThat(this.redis.redis().exists(this.redis.key("q", "bucket")))
+			.as("under the name and prefix set when handed out")
+			.isOne();
+		RateLimiter<String> exponential = limiters.exponential(Duration.ofSeconds(1), Duration.ofSeconds(100));
+		assertThat(exponential.when("x")).isEqualTo(Duration.ofSeconds(1));
+		RateLimitingQueue<String> queue = this.redis.track(this.redis.builder("q")
+			.clock(this.clock)
+			.buildRateLimitingQueue(this.redis.builder("q")
+				.clock(this.clock)
+				.rateLimiters()
+				.exponential(Duration.ofSeconds(1), Duration.ofSeconds(100))));
+		assertThat(queue.numRequeues("x")).as("one failure history").isOne();
+		queue.forget("x");
+		assertThat(exponential.when("x")).isEqualTo(Duration.ofSeconds(1));
+		exponential.forget("x");
+	}
+
+	@Test
+	void theBuildersTakeAnyLettuceClientOfAKindTheyKnow() throws Exception {
+		AbstractRedisClient client = this.redis.client;
+		DelayingQueue<String> queue = this.redis.track(RedisWorkQueues.builder(client, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.buildDelayingQueue());
+		queue.add("x");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
+		queue.done("x");
+		assertThat(RedisRateLimiters.builder(client, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.exponential(Duration.ofSeconds(1), Duration.ofSeconds(2))
+			.when("x")).isEqualTo(Duration.ofSeconds(1));
+		ClientResources resources = ClientResources.create();
+		try {
+			AbstractRedisClient other = new AbstractRedisClient(resources) {
+			};
+			assertThatIllegalArgumentException().isThrownBy(() -> RedisWorkQueues.builder(other, ItemCodec.strings()))
+				.withMessageContaining("RedisClient or a RedisClusterClient");
+			assertThatIllegalArgumentException().isThrownBy(() -> RedisRateLimiters.builder(other, ItemCodec.strings()))
+				.withMessageContaining("RedisClient or a RedisClusterClient");
+		}
+		finally {
+			resources.shutdown();
+		}
+	}
+
+	@Test
 	void jitterCutsEachSharedDelayByAtMostItsFraction() {
 		RateLimiter<String> limiter = RedisRateLimiters.builder(this.redis.client, ItemCodec.strings())
 			.keyPrefix(this.redis.prefix)
@@ -597,7 +696,7 @@ class RedisWorkQueueTests {
 		}
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> processed.size() == items && a.stats().depth() == 0 && a.stats().processing() == 0
-					&& ((SharedQueue) a).depth() == 0);
+					&& ((SharedQueue) a).pending() == 0);
 		a.shutDown();
 		b.shutDown();
 		for (Thread consumer : consumers) {

@@ -1,6 +1,5 @@
 package dev.workqueue.redis;
 
-import dev.workqueue.ItemCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,6 +10,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,0 +1,65 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.redis.ReadySignal.Wakeup;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.time.Nanos;
+
+/**
+ * One worker thread's poller of a queue handle: its polls take items as the handle's
+ * {@code poll} does, with their priority from the get script's reply; its
+ * {@code doneAndPoll} sends the done with the next get, one script and one round trip
+ * when an item is ready (or alone, before the wait, when none is known to be); its
+ * {@link #wakeup()} ends its own wait only, without an interrupt.
+ *
+ * @param <T> the item type
+ */
+final class RedisPoller<T> implements Poller<T> {
+
+	private final ItemTaker<T> taker;
+
+	private final LeaseReleases<T> releases;
+
+	private final ReadySignal signal;
+
+	private final Wakeup wakeup = new Wakeup();
+
+	RedisPoller(ItemTaker<T> taker, LeaseReleases<T> releases, ReadySignal signal) {
+		this.taker = taker;
+		this.releases = releases;
+		this.signal = signal;
+	}
+
+	@Override
+	public Prioritized<T> poll(Duration timeout) throws InterruptedException {
+		return this.taker.take(true, timeoutNanos(timeout), this.wakeup, null);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The hold ends here at once; the lease ends in Redis in the script of the next get,
+	 * or alone when the poll waits first (no item known to be ready) or ends before it
+	 * looks (a wake-up, a shutdown): see {@link ItemTaker#take}.
+	 */
+	@Override
+	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
+		long timeoutNanos = timeoutNanos(timeout);
+		Lease lease = this.releases.finishForNextGet(done);
+		return this.taker.take(true, timeoutNanos, this.wakeup, lease);
+	}
+
+	@Override
+	public void wakeup() {
+		this.signal.wake(this.wakeup);
+	}
+
+	private static long timeoutNanos(Duration timeout) {
+		return Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout")));
+	}
+
+}

@@ -1,0 +1,96 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A worker's step from one item to the next is one script when the next is ready: the
+ * done rides with the get. Counted with {@code INFO commandstats} on a server of the
+ * test's own, whose queue's timer has done its first run and sleeps for minutes, so that
+ * only the worker's scripts run.
+ */
+@RequiresRedis
+class RedisPollerRoundTripTests {
+
+	private RedisServers.Server server;
+
+	private RedisClient client;
+
+	private RedisCommands<String, String> admin;
+
+	private WorkQueue<String> queue;
+
+	@BeforeEach
+	void start() {
+		RedisServers.assumeRedisServer();
+		this.server = RedisServers.start();
+		this.client = RedisClient.create(this.server.uri());
+		this.admin = this.client.connect().sync();
+		this.queue = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.name("q")
+			.lease(Duration.ofMinutes(30))
+			.heartbeat(Duration.ofMinutes(30))
+			.buildQueue();
+		RedisWorkQueue<?> handle = (RedisWorkQueue<?>) this.queue;
+		await().atMost(Duration.ofSeconds(10)).until(() -> handle.timer().reporter());
+	}
+
+	@AfterEach
+	void stop() {
+		if (this.queue != null) {
+			this.queue.shutDown();
+		}
+		if (this.client != null) {
+			this.client.shutdown();
+		}
+		if (this.server != null) {
+			this.server.kill();
+		}
+	}
+
+	/** The scripts the server has run so far. */
+	private long scripts() {
+		long calls = 0;
+		for (String line : this.admin.info("commandstats").split("\r?\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+				String rest = line.substring(line.indexOf("calls=") + "calls=".length());
+				calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
+			}
+		}
+		return calls;
+	}
+
+	@Test
+	void aDoneAndPollWithAnItemReadyIsOneScript() throws Exception {
+		this.queue.addAll(List.of("a", "b", "c", "d"));
+		Poller<String> poller = Pollers.of(this.queue);
+		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("a", 0));
+		// The first run of each script on a server loads it (EVALSHA, then EVAL).
+		assertThat(poller.doneAndPoll("a", Duration.ZERO)).isEqualTo(new Prioritized<>("b", 0));
+		long before = scripts();
+		assertThat(poller.doneAndPoll("b", Duration.ZERO)).isEqualTo(new Prioritized<>("c", 0));
+		assertThat(scripts() - before).as("one script: the done and the get").isOne();
+		assertThat(this.admin.hkeys(QueueKeys.key("workqueue:", "q", "leases"))).containsExactly("c");
+		this.queue.done("c");
+		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("d", 0));
+		before = scripts();
+		this.queue.done("d");
+		assertThat(scripts() - before).as("a done alone is a script too: the count sees each").isOne();
+	}
+
+}
