@@ -42,6 +42,8 @@ class WorkQueueAotTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(WorkQueueProperties.Exponential.class, "setJitter")).accepts(hints);
 		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/redis/get.lua")).accepts(hints);
+		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/redis/includes/lease.lua"))
+			.accepts(hints);
 	}
 
 	@Test
