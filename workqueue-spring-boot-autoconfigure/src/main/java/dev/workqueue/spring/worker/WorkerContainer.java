@@ -31,10 +31,11 @@ import dev.workqueue.time.Nanos;
  * stops it.
  * <p>
  * A thread survives anything the worker method throws except a
- * {@link VirtualMachineError}. It ends when {@code poll} returns {@code null} on a queue
- * that was shut down before the call (shut down and empty), or, once {@linkplain #abandon
- * abandoned} at the shutdown deadline, after its current item. A thread ending while the
- * container is not stopping marks it broken.
+ * {@link VirtualMachineError}. It ends when two polls in a row return {@code null} on a
+ * queue that was shut down before each call (shut down and empty: one {@code null} alone
+ * may be a wake-up), or, once {@linkplain #abandon abandoned} at the shutdown deadline,
+ * after its current item. A thread ending while the container is not stopping marks it
+ * broken.
  * <p>
  * <b>Control.</b> A thread waits for items with {@code poll(pollTimeout)} and looks at
  * the control flags between polls, so no control change interrupts it: {@link #pause()}
@@ -50,9 +51,10 @@ import dev.workqueue.time.Nanos;
  * looks at the flags, and looks again before each poll, so a change ends that poll
  * however the two interleave (both sides write, then read, volatile state: the flag and
  * the set of pollers). An item a poll returned before the change is processed, as it was
- * handed out already. On a queue whose own pollers end a poll under way (every queue the
- * starter builds) the change takes effect at once; on another queue, whose fallback
- * poller ends only the next poll, within {@code pollTimeout}.
+ * handed out already; the wake-up then left pending makes the thread's next poll return
+ * at once, which only costs a look at the flags. On a queue whose own pollers end a poll
+ * under way (every queue the starter builds) the change takes effect at once; on another
+ * queue, whose fallback poller ends only the next poll, within {@code pollTimeout}.
  * <p>
  * Concurrency: {@code lock} guards the writes of {@code aliveThreads} (threads launched
  * and not yet ended) and {@code targetThreads}, and the conditions {@code threadEnded}
