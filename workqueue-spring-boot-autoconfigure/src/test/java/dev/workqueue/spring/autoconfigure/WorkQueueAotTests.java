@@ -73,6 +73,7 @@ class WorkQueueAotTests {
 		assertThat(sources).as("the registrar's beans are registered again at start-up, not generated")
 			.doesNotContain("\"orders\"")
 			.doesNotContain("getWorkQueuePropertiesBeanDefinition")
+			.doesNotContain("getWorkQueueSettingsBeanDefinition")
 			.contains("getWorkQueueBeanRegistrarBeanDefinition", "getOrderWorkerBeanDefinition");
 	}
 
