@@ -13,10 +13,13 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
+import dev.workqueue.spi.PollerFactory;
+import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The deliveries queue's priorities: a webhook posted while a burst is queued is
@@ -40,8 +43,16 @@ class PriorityDeliveryTests {
 	@Autowired
 	private WorkerContainerRegistry workers;
 
+	@Autowired
+	private WorkQueueRegistry queues;
+
 	@Test
 	void aWebhookOvertakesAQueuedBurst() {
+		// Issue 28: a pause ends a poll under way only on a queue whose pollers can be
+		// woken, which core's queues become with the issue's engine part; until then
+		// their fallback poller takes the pause within the poll timeout.
+		assumeTrue(this.queues.get(WebhookWorkers.DELIVERIES).capability(PollerFactory.class).isPresent(),
+				"the deliveries queue has PollerFactory");
 		// Paused, so that the whole burst is queued when the webhook comes.
 		this.workers.setPaused(WebhookWorkers.DELIVERIES, true);
 		this.client.post()

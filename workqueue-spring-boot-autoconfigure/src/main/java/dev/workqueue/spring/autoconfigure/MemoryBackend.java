@@ -1,7 +1,5 @@
 package dev.workqueue.spring.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.ObjectProvider;
 
 import dev.workqueue.RateLimitingQueue;
@@ -34,15 +32,16 @@ final class MemoryBackend implements QueueBackend {
 	}
 
 	@Override
-	public BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority,
-			boolean latencyTimers) {
-		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit(this.clock).build(rateLimit);
-		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
-		this.metrics.ifAvailable((metrics) -> builder.metrics(metrics.metrics(name, latencyTimers)));
-		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, builder));
-		RateLimitingQueue<Object> queue = priority.build(builder::starvationTimeout,
-				() -> builder.buildPriorityQueue(rateLimiter), () -> builder.buildRateLimitingQueue(rateLimiter));
-		return new BuiltQueue(queue, rateLimiter, FailureCounts.inMemory());
+	public BuiltQueue create(QueueSettings settings) {
+		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit(this.clock).build(settings.rateLimiter());
+		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(settings.name()).clock(this.clock);
+		this.metrics
+			.ifAvailable((metrics) -> builder.metrics(metrics.metrics(settings.name(), settings.latencyTimers())));
+		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(settings.name(), builder));
+		RateLimitingQueue<Object> queue = settings.priority()
+			.build(builder::starvationTimeout, () -> builder.buildPriorityQueue(rateLimiter),
+					() -> builder.buildRateLimitingQueue(rateLimiter));
+		return new BuiltQueue(settings, queue, rateLimiter, FailureCounts.inMemory());
 	}
 
 }

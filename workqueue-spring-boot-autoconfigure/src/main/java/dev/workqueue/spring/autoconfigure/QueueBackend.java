@@ -1,7 +1,5 @@
 package dev.workqueue.spring.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.RateLimiter;
@@ -14,26 +12,24 @@ import dev.workqueue.ratelimit.RateLimiter;
 interface QueueBackend {
 
 	/**
-	 * Builds the queue named {@code name}, with the rate limiter its properties describe:
-	 * a {@link dev.workqueue.PriorityQueue} when {@code priority} is enabled.
-	 * @param name the queue's name
-	 * @param rateLimit its {@code rate-limiter} section, or {@code null}
-	 * @param priority its priority settings
-	 * @param latencyTimers whether its metrics, if any, record the two latency timers
+	 * Builds a queue with the rate limiter its settings describe: a
+	 * {@link dev.workqueue.PriorityQueue} when its priority is enabled, with metrics that
+	 * record the latency timers or not as its settings say.
+	 * @param settings the queue's settings
 	 * @return the queue and what goes with it
 	 */
-	BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit, QueuePriority priority,
-			boolean latencyTimers);
+	BuiltQueue create(QueueSettings settings);
 
 	/**
 	 * A queue and what the starter built with it.
 	 *
+	 * @param settings the settings it was built with
 	 * @param queue the queue
 	 * @param rateLimiter its limiter
 	 * @param failures where its workers count each item's failures for
 	 * {@code max-retries}
 	 */
-	record BuiltQueue(RateLimitingQueue<Object> queue, RateLimiter<Object> rateLimiter,
+	record BuiltQueue(QueueSettings settings, RateLimitingQueue<Object> queue, RateLimiter<Object> rateLimiter,
 			FailureCounts<Object> failures) {
 
 	}

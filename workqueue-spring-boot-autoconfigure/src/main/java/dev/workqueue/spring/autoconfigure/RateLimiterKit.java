@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.workqueue.ratelimit.MaxOfRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.ratelimit.WithMaxWaitRateLimiter;
@@ -13,7 +11,7 @@ import dev.workqueue.ratelimit.WithMaxWaitRateLimiter;
 /**
  * The limiters a backend makes, each as client-go's of that name: in this JVM for the
  * memory backend, shared through Redis for the redis backend. {@link #build} turns a
- * queue's {@code rate-limiter} properties into one limiter with whichever kit, so both
+ * queue's {@link RateLimiterSettings} into one limiter with whichever kit, so both
  * backends read the YAML alike.
  */
 interface RateLimiterKit {
@@ -29,41 +27,37 @@ interface RateLimiterKit {
 	RateLimiter<Object> defaultController();
 
 	/**
-	 * Builds the limiter a {@code rate-limiter} section describes: one limiter per
-	 * subsection present, the longest of their delays when several, capped by
-	 * {@code max-wait}; the default controller limiter when there is no section.
-	 * @param properties the section, or {@code null}
+	 * Builds the limiter {@code settings} describe: one limiter per section given, the
+	 * longest of their delays when several, capped by {@code max-wait}; the default
+	 * controller limiter when there is no section.
+	 * @param settings the queue's rate limiter settings
 	 * @return the limiter
 	 */
 	@SuppressWarnings("unchecked")
-	default RateLimiter<Object> build(WorkQueueProperties.@Nullable RateLimit properties) {
-		if (properties == null) {
-			return defaultController();
-		}
+	default RateLimiter<Object> build(RateLimiterSettings settings) {
 		List<RateLimiter<Object>> limiters = new ArrayList<>();
-		WorkQueueProperties.Exponential exponential = properties.getExponential();
+		RateLimiterSettings.Exponential exponential = settings.exponential();
 		if (exponential != null) {
-			limiters.add(exponential(exponential.getBaseDelay(), exponential.getMaxDelay(), exponential.getJitter()));
+			limiters.add(exponential(exponential.baseDelay(), exponential.maxDelay(), exponential.jitter()));
 		}
-		WorkQueueProperties.FastSlow fastSlow = properties.getFastSlow();
+		RateLimiterSettings.FastSlow fastSlow = settings.fastSlow();
 		if (fastSlow != null) {
-			limiters.add(fastSlow(fastSlow.getFastDelay(), fastSlow.getSlowDelay(), fastSlow.getMaxFastAttempts()));
+			limiters.add(fastSlow(fastSlow.fastDelay(), fastSlow.slowDelay(), fastSlow.maxFastAttempts()));
 		}
-		WorkQueueProperties.Bucket bucket = properties.getBucket();
+		RateLimiterSettings.Bucket bucket = settings.bucket();
 		if (bucket != null) {
-			limiters.add(bucket(bucket.getQps(), bucket.getBurst()));
+			limiters.add(bucket(bucket.qps(), bucket.burst()));
 		}
-		WorkQueueProperties.Bucket itemBucket = properties.getItemBucket();
+		RateLimiterSettings.Bucket itemBucket = settings.itemBucket();
 		if (itemBucket != null) {
-			limiters.add(itemBucket(itemBucket.getQps(), itemBucket.getBurst()));
+			limiters.add(itemBucket(itemBucket.qps(), itemBucket.burst()));
 		}
 		RateLimiter<Object> limiter = switch (limiters.size()) {
 			case 0 -> defaultController();
 			case 1 -> limiters.get(0);
 			default -> new MaxOfRateLimiter<>((RateLimiter<Object>[]) limiters.toArray(new RateLimiter<?>[0]));
 		};
-		return (properties.getMaxWait() != null) ? new WithMaxWaitRateLimiter<>(limiter, properties.getMaxWait())
-				: limiter;
+		return (settings.maxWait() != null) ? new WithMaxWaitRateLimiter<>(limiter, settings.maxWait()) : limiter;
 	}
 
 }

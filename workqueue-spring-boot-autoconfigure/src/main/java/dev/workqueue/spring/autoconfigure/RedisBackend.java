@@ -22,10 +22,10 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.core.log.LogMessage;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.ItemCodec;
 import dev.workqueue.redis.RedisRateLimiters;
 import dev.workqueue.redis.RedisWorkQueues;
 import dev.workqueue.spring.RedisWorkQueueCustomizer;
@@ -67,7 +67,9 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 
 	private final String beanName;
 
-	private final WorkQueueProperties properties;
+	private final String keyPrefix;
+
+	private final Duration lease;
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
@@ -89,17 +91,18 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 	/**
 	 * Creates the backend.
 	 * @param beanName its own bean name, which the queues depend on
-	 * @param properties the {@code workqueue.*} properties
+	 * @param redis the {@code workqueue.redis.*} properties
 	 * @param beanFactory where to find the client
 	 * @param clock the application's clock, if any
 	 * @param metrics the metrics of each queue, if any
 	 * @param customizers the customizers of the queue builders
 	 */
-	RedisBackend(String beanName, WorkQueueProperties properties, ConfigurableListableBeanFactory beanFactory,
+	RedisBackend(String beanName, WorkQueueProperties.Redis redis, ConfigurableListableBeanFactory beanFactory,
 			ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
 			ObjectProvider<RedisWorkQueueCustomizer> customizers) {
 		this.beanName = beanName;
-		this.properties = properties;
+		this.keyPrefix = redis.getKeyPrefix();
+		this.lease = redis.getLease();
 		this.beanFactory = beanFactory;
 		this.clock = clock;
 		this.metrics = metrics;
@@ -107,33 +110,28 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 	}
 
 	@Override
-	public synchronized BuiltQueue create(String name, WorkQueueProperties.@Nullable RateLimit rateLimit,
-			QueuePriority priority, boolean latencyTimers) {
-		AbstractRedisClient client = client(name);
-		ItemCodec<Object> codec = codec(name);
-		String keyPrefix = this.properties.getRedis().getKeyPrefix();
-		RedisRateLimiters.Builder<Object> limiters = ((client instanceof RedisClusterClient cluster)
-				? RedisRateLimiters.builder(cluster, codec) : RedisRateLimiters.builder((RedisClient) client, codec))
+	public synchronized BuiltQueue create(QueueSettings settings) {
+		String name = settings.name();
+		Builders builders = Builders.on(client(name), codec(name));
+		RedisRateLimiters.Builder<Object> limiters = builders.limiters().name(name).keyPrefix(this.keyPrefix);
+		RedisWorkQueues.Builder<Object> queues = builders.queues()
 			.name(name)
-			.keyPrefix(keyPrefix);
-		RedisWorkQueues.Builder<Object> queues = ((client instanceof RedisClusterClient cluster)
-				? RedisWorkQueues.builder(cluster, codec) : RedisWorkQueues.builder((RedisClient) client, codec))
-			.name(name)
-			.keyPrefix(keyPrefix)
-			.lease(this.properties.getRedis().getLease());
+			.keyPrefix(this.keyPrefix)
+			.lease(this.lease);
 		Clock clock = this.clock.getIfAvailable();
 		if (clock != null) {
 			limiters.clock(clock);
 			queues.clock(clock);
 		}
 		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
-		queues.metrics((metrics != null) ? metrics.metrics(name, latencyTimers) : WorkQueueMetrics.NOOP);
+		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
-		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(rateLimit);
-		RateLimitingQueue<Object> queue = priority.build(queues::starvationTimeout,
-				() -> queues.buildPriorityQueue(rateLimiter), () -> queues.buildRateLimitingQueue(rateLimiter));
+		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(settings.rateLimiter());
+		RateLimitingQueue<Object> queue = settings.priority()
+			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),
+					() -> queues.buildRateLimitingQueue(rateLimiter));
 		this.queues.add(queue);
-		return new BuiltQueue(queue, rateLimiter, limiters.attempts());
+		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
 	}
 
 	@SuppressWarnings("unchecked")
@@ -221,6 +219,25 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 		if (this.ownedClient != null) {
 			this.ownedClient.shutdown();
 		}
+	}
+
+	/**
+	 * The two workqueue-redis builders of one queue, on the application's client. The one
+	 * place that tells Lettuce's client types apart, because workqueue-redis has an entry
+	 * per type.
+	 *
+	 * @param limiters the builder of the queue's limiters
+	 * @param queues the builder of the queue
+	 */
+	private record Builders(RedisRateLimiters.Builder<Object> limiters, RedisWorkQueues.Builder<Object> queues) {
+
+		static Builders on(AbstractRedisClient client, ItemCodec<Object> codec) {
+			return (client instanceof RedisClusterClient cluster)
+					? new Builders(RedisRateLimiters.builder(cluster, codec), RedisWorkQueues.builder(cluster, codec))
+					: new Builders(RedisRateLimiters.builder((RedisClient) client, codec),
+							RedisWorkQueues.builder((RedisClient) client, codec));
+		}
+
 	}
 
 	/**

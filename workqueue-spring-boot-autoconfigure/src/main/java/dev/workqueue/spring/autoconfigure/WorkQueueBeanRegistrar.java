@@ -16,9 +16,10 @@ import dev.workqueue.RateLimitingQueue;
 
 /**
  * Binds and validates the {@code workqueue.*} properties, registers the result as the
- * {@link WorkQueueProperties} bean, and registers one {@link RateLimitingQueue} bean
- * definition per {@code workqueue.queues} entry, named after it, unless a bean of that
- * name is already defined: the application's bean wins.
+ * {@link WorkQueueProperties} bean and its resolved {@link WorkQueueSettings} as a bean,
+ * and registers one {@link RateLimitingQueue} bean definition per
+ * {@code workqueue.queues} entry, named after it, unless a bean of that name is already
+ * defined: the application's bean wins.
  * <p>
  * Runs once every configuration class has been parsed, so that the application's own
  * definitions are known, and before any singleton is created, so that invalid properties
@@ -26,9 +27,9 @@ import dev.workqueue.RateLimitingQueue;
  * the raw {@link PriorityQueue} for a queue with {@code priority.enabled}, with an
  * unresolved item type, so that the bean can be injected as
  * {@code RateLimitingQueue<String>} (or {@code PriorityQueue<String>}) or any other item
- * type. The queue is built by {@link WorkQueueFactory#create(String)} and closed when the
- * context closes, after the workers have stopped; a redis queue also before the backend
- * and the client it uses.
+ * type. The queue is built by {@link WorkQueueFactory#create(QueueSettings)}, which is
+ * given the queue's settings, and closed when the context closes, after the workers have
+ * stopped; a redis queue also before the backend and the client it uses.
  * <p>
  * <b>Spring AOT.</b> The definitions registered here are left out of the code AOT
  * generates ({@link BeanRegistrationAotProcessor#IGNORE_REGISTRATION_ATTRIBUTE}): this
@@ -56,16 +57,20 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 	@Override
 	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
 		WorkQueueProperties properties = WorkQueuePropertiesValidator.bind(this.environment);
+		WorkQueueSettings settings = WorkQueueSettings.of(properties);
 		registry.registerBeanDefinition(PROPERTIES_BEAN_NAME, propertiesDefinition(properties));
-		for (String name : properties.getQueues().keySet()) {
+		registry.registerBeanDefinition(WorkQueueSettings.BEAN_NAME, settingsDefinition(settings));
+		for (QueueSettings queue : settings.queues()) {
+			String name = queue.name();
 			if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
 				logger.debug(LogMessage.format("Using the application's bean '%s' as work queue '%s'", name, name));
 				continue;
 			}
-			RootBeanDefinition definition = queueDefinition(name, QueuePriority.of(properties, name).enabled());
+			RootBeanDefinition definition = queueDefinition(queue);
 			// The backend's definition exists when its classes are present: close the
 			// queue before the backend, and the backend before the client it uses.
-			if (isRedis(properties, name) && registry.containsBeanDefinition(REDIS_BACKEND_BEAN_NAME)) {
+			if (queue.backend() == WorkQueueProperties.Backend.REDIS
+					&& registry.containsBeanDefinition(REDIS_BACKEND_BEAN_NAME)) {
 				definition.setDependsOn(REDIS_BACKEND_BEAN_NAME);
 			}
 			registry.registerBeanDefinition(name, definition);
@@ -84,18 +89,19 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 		return definition;
 	}
 
-	private static boolean isRedis(WorkQueueProperties properties, String name) {
-		WorkQueueProperties.Backend backend = properties.getQueues().get(name).getBackend();
-		return ((backend != null) ? backend
-				: properties.getDefaults().getBackend()) == WorkQueueProperties.Backend.REDIS;
+	/** The settings bean, resolved from the properties above, once. */
+	private static RootBeanDefinition settingsDefinition(WorkQueueSettings settings) {
+		RootBeanDefinition definition = new RootBeanDefinition(WorkQueueSettings.class, () -> settings);
+		definition.setAttribute(BeanRegistrationAotProcessor.IGNORE_REGISTRATION_ATTRIBUTE, true);
+		return definition;
 	}
 
-	private static RootBeanDefinition queueDefinition(String name, boolean priority) {
+	private static RootBeanDefinition queueDefinition(QueueSettings queue) {
 		RootBeanDefinition definition = new RootBeanDefinition();
-		definition.setTargetType(priority ? PriorityQueue.class : RateLimitingQueue.class);
+		definition.setTargetType(queue.priority().enabled() ? PriorityQueue.class : RateLimitingQueue.class);
 		definition.setFactoryBeanName(WorkQueueFactory.BEAN_NAME);
 		definition.setFactoryMethodName("create");
-		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, queue);
 		definition.setDestroyMethodName("close");
 		definition.setAttribute(BeanRegistrationAotProcessor.IGNORE_REGISTRATION_ATTRIBUTE, true);
 		return definition;

@@ -50,11 +50,11 @@ final class WorkQueueConfigurations {
 		}
 
 		@Bean(WorkQueueFactory.BEAN_NAME)
-		WorkQueueFactory workQueueFactory(WorkQueueProperties properties, ObjectProvider<Clock> clock,
-				ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<WorkQueueCustomizer> customizers,
+		WorkQueueFactory workQueueFactory(ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
+				ObjectProvider<WorkQueueCustomizer> customizers,
 				@Qualifier(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME) ObjectProvider<QueueBackend> redisBackend) {
-			return new WorkQueueFactory(properties,
-					new MemoryBackend(clock.getIfAvailable(Clock::system), metrics, customizers), redisBackend);
+			return new WorkQueueFactory(new MemoryBackend(clock.getIfAvailable(Clock::system), metrics, customizers),
+					redisBackend);
 		}
 
 		@Bean
@@ -78,8 +78,8 @@ final class WorkQueueConfigurations {
 		RedisBackend workQueueRedisBackend(WorkQueueProperties properties, ConfigurableListableBeanFactory beanFactory,
 				ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
 				ObjectProvider<RedisWorkQueueCustomizer> customizers) {
-			return new RedisBackend(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME, properties, beanFactory, clock,
-					metrics, customizers);
+			return new RedisBackend(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME, properties.getRedis(), beanFactory,
+					clock, metrics, customizers);
 		}
 
 	}
@@ -99,11 +99,11 @@ final class WorkQueueConfigurations {
 		@Bean
 		@ConditionalOnMissingBean
 		WorkerContainerRegistry workerContainerRegistry(QueueWorkerAnnotationBeanPostProcessor endpoints,
-				WorkQueueRegistry workQueueRegistry, WorkQueueFactory workQueueFactory, ObjectProvider<Clock> clock,
-				ApplicationEventPublisher publisher, Environment environment,
-				ObjectProvider<WorkObservations> observations) {
+				WorkQueueRegistry workQueueRegistry, WorkQueueSettings workQueueSettings,
+				WorkQueueFactory workQueueFactory, ObjectProvider<Clock> clock, ApplicationEventPublisher publisher,
+				Environment environment, ObjectProvider<WorkObservations> observations) {
 			WorkerContainerRegistry registry = new WorkerContainerRegistry(endpoints, workQueueRegistry,
-					workQueueFactory::workerSettings, workQueueFactory::failureTracking,
+					(name) -> workQueueSettings.get(name).workers(), workQueueFactory::failureTracking,
 					clock.getIfAvailable(Clock::system), publisher, Threading.VIRTUAL.isActive(environment));
 			observations.ifAvailable(registry::setObservations);
 			return registry;

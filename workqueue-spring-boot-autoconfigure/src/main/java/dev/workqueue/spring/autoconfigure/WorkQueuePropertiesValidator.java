@@ -146,13 +146,9 @@ final class WorkQueuePropertiesValidator {
 	static List<String> validate(WorkQueueProperties properties) {
 		List<String> problems = new ArrayList<>();
 		WorkQueueProperties.Defaults defaults = properties.getDefaults();
-		String prefix = PREFIX + ".defaults";
-		atLeast(problems, prefix + ".concurrency", defaults.getConcurrency(), 1);
-		atLeast(problems, prefix + ".max-retries", defaults.getMaxRetries(), -1);
-		notNegative(problems, prefix + ".shutdown-timeout", defaults.getShutdownTimeout());
-		positive(problems, prefix + ".poll-timeout", defaults.getPollTimeout());
-		rateLimit(problems, prefix + ".rate-limiter", defaults.getRateLimiter());
-		priority(problems, prefix + ".priority", defaults.getPriority());
+		queueKeys(problems, PREFIX + ".defaults", defaults.getConcurrency(), defaults.getMaxRetries(),
+				defaults.getShutdownTimeout(), defaults.getPollTimeout(), defaults.getRateLimiter(),
+				defaults.getPriority());
 		WorkQueueProperties.Redis redis = properties.getRedis();
 		if (redis.getLease() == null || redis.getLease().compareTo(MIN_LEASE) < 0) {
 			problems.add(PREFIX + ".redis.lease must be at least " + print(MIN_LEASE) + ", was "
@@ -162,25 +158,34 @@ final class WorkQueuePropertiesValidator {
 		if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
 			problems.add(PREFIX + ".redis.key-prefix must be given and hold no braces, was '" + keyPrefix + "'");
 		}
-		for (Map.Entry<String, WorkQueueProperties.Queue> entry : properties.getQueues().entrySet()) {
-			WorkQueueProperties.Queue queue = entry.getValue();
-			prefix = PREFIX + ".queues." + entry.getKey();
-			if (queue.getConcurrency() != null) {
-				atLeast(problems, prefix + ".concurrency", queue.getConcurrency(), 1);
-			}
-			if (queue.getMaxRetries() != null) {
-				atLeast(problems, prefix + ".max-retries", queue.getMaxRetries(), -1);
-			}
-			if (queue.getShutdownTimeout() != null) {
-				notNegative(problems, prefix + ".shutdown-timeout", queue.getShutdownTimeout());
-			}
-			if (queue.getPollTimeout() != null) {
-				positive(problems, prefix + ".poll-timeout", queue.getPollTimeout());
-			}
-			rateLimit(problems, prefix + ".rate-limiter", queue.getRateLimiter());
-			priority(problems, prefix + ".priority", queue.getPriority());
-		}
+		properties.getQueues()
+			.forEach((name, queue) -> queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(),
+					queue.getMaxRetries(), queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(),
+					queue.getPriority()));
 		return problems;
+	}
+
+	/**
+	 * Checks the keys that a queue and the defaults both have, each where it is written:
+	 * a queue's key left out ({@code null}) takes the defaults', checked there.
+	 */
+	private static void queueKeys(List<String> problems, String prefix, @Nullable Integer concurrency,
+			@Nullable Integer maxRetries, @Nullable Duration shutdownTimeout, @Nullable Duration pollTimeout,
+			WorkQueueProperties.@Nullable RateLimit rateLimit, WorkQueueProperties.Priority priority) {
+		if (concurrency != null) {
+			atLeast(problems, prefix + ".concurrency", concurrency, 1);
+		}
+		if (maxRetries != null) {
+			atLeast(problems, prefix + ".max-retries", maxRetries, -1);
+		}
+		if (shutdownTimeout != null) {
+			notNegative(problems, prefix + ".shutdown-timeout", shutdownTimeout);
+		}
+		if (pollTimeout != null) {
+			positive(problems, prefix + ".poll-timeout", pollTimeout);
+		}
+		rateLimit(problems, prefix + ".rate-limiter", rateLimit);
+		priority(problems, prefix + ".priority", priority);
 	}
 
 	private static void priority(List<String> problems, String prefix, WorkQueueProperties.Priority priority) {
@@ -237,11 +242,8 @@ final class WorkQueuePropertiesValidator {
 		}
 	}
 
-	private static void positive(List<String> problems, String key, @Nullable Duration value) {
-		if (value == null) {
-			problems.add(key + " must not be empty");
-		}
-		else if (value.isNegative() || value.isZero()) {
+	private static void positive(List<String> problems, String key, Duration value) {
+		if (value.isNegative() || value.isZero()) {
 			problems.add(key + " must be positive, was " + print(value));
 		}
 	}

@@ -14,10 +14,11 @@ import org.springframework.util.ReflectionUtils;
  * <ul>
  * <li>binding {@link WorkQueueProperties}, which {@link WorkQueueBeanRegistrar} does on
  * each start;</li>
- * <li>{@link WorkQueueFactory#create(String)}, the factory method of the queue beans, as
- * the registrar registers those beans at run time (their destroy method, {@code close},
- * is called on {@link AutoCloseable} without reflection);</li>
- * <li>the Lua scripts of the Redis backend, read from the class path.</li>
+ * <li>{@link WorkQueueFactory#create(QueueSettings)}, the factory method of the queue
+ * beans, as the registrar registers those beans at run time (their destroy method,
+ * {@code close}, is called on {@link AutoCloseable} without reflection);</li>
+ * <li>the Lua scripts of the Redis backend and the helpers they include, read from the
+ * class path.</li>
  * </ul>
  * The {@code @QueueWorker} methods need no entry here: the annotation is
  * {@link org.springframework.aot.hint.annotation.Reflective @Reflective}, so Spring
@@ -29,9 +30,10 @@ class WorkQueueRuntimeHints implements RuntimeHintsRegistrar {
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		BindableRuntimeHintsRegistrar.forTypes(WorkQueueProperties.class).registerHints(hints, classLoader);
 		hints.reflection()
-			.registerMethod(ReflectionUtils.findMethod(WorkQueueFactory.class, "create", String.class),
+			.registerMethod(ReflectionUtils.findMethod(WorkQueueFactory.class, "create", QueueSettings.class),
 					ExecutableMode.INVOKE);
-		hints.resources().registerPattern("dev/workqueue/redis/*.lua");
+		// Scripts and the helpers they include, in whichever folder.
+		hints.resources().registerPattern("dev/workqueue/redis/**/*.lua");
 	}
 
 }

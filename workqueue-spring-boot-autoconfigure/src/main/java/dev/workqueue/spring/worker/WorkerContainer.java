@@ -14,25 +14,28 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.core.log.LogMessage;
 import org.springframework.core.task.TaskExecutor;
 
-import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.PriorityQueue;
-import dev.workqueue.WakeablePolls;
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
 /**
  * The worker threads of one {@link WorkerEndpoint}: {@code concurrency} threads, each
  * looping {@code poll} → {@link WorkerInvoker#process process} (invoke, outcome) →
- * {@code done} until the queue is shut down and empty. A thread marks its item done with
- * its next poll ({@link WakeablePolls#doneAndPoll}, one round trip on Redis), or alone
- * before it waits for its turn or ends. Not a bean: {@link WorkerContainerRegistry}
- * creates, starts and stops it.
+ * {@code done} until the queue is shut down and empty. Each thread takes items through a
+ * {@link Poller} of its own ({@link Pollers#of}), and marks its item done with its next
+ * poll ({@link Poller#doneAndPoll}, one round trip on Redis), or alone before it waits
+ * for its turn or ends. Not a bean: {@link WorkerContainerRegistry} creates, starts and
+ * stops it.
  * <p>
  * A thread survives anything the worker method throws except a
- * {@link VirtualMachineError}. It ends when {@code poll} returns {@code null} on a queue
- * that was shut down before the call (shut down and empty), or, once {@linkplain #abandon
- * abandoned} at the shutdown deadline, after its current item. A thread ending while the
- * container is not stopping marks it broken.
+ * {@link VirtualMachineError}. It ends when two polls in a row return {@code null} on a
+ * queue that was shut down before each call (shut down and empty: one {@code null} alone
+ * may be a wake-up), or, once {@linkplain #abandon abandoned} at the shutdown deadline,
+ * after its current item. A thread ending while the container is not stopping marks it
+ * broken.
  * <p>
  * <b>Control.</b> A thread waits for items with {@code poll(pollTimeout)} and looks at
  * the control flags between polls, so no control change interrupts it: {@link #pause()}
@@ -42,11 +45,16 @@ import dev.workqueue.time.Nanos;
  * stops: its threads end without taking more. Only {@link #abandon()} interrupts, at the
  * shutdown deadline.
  * <p>
- * On a queue with {@link WakeablePolls} (every queue the starter builds), a pause or a
- * shrink ends the waiting polls at once: a thread reads the poll epoch before it looks at
- * the flags, and polls with it, so a change made after it looked ends its poll however
- * the two interleave; an item a poll returned before the change is processed, as it was
- * handed out already. On another queue a change takes effect within {@code pollTimeout}.
+ * A pause, a shrink or {@link #abandon()} calls {@link Poller#wakeup()} on the poller of
+ * every thread after changing the flags. A wake-up is sticky: it ends the poll under way
+ * or, if none is, the thread's next one. A thread registers its poller before it first
+ * looks at the flags, and looks again before each poll, so a change ends that poll
+ * however the two interleave (both sides write, then read, volatile state: the flag and
+ * the set of pollers). An item a poll returned before the change is processed, as it was
+ * handed out already; the wake-up then left pending makes the thread's next poll return
+ * at once, which only costs a look at the flags. On a queue whose own pollers end a poll
+ * under way (every queue the starter builds) the change takes effect at once; on another
+ * queue, whose fallback poller ends only the next poll, within {@code pollTimeout}.
  * <p>
  * Concurrency: {@code lock} guards the writes of {@code aliveThreads} (threads launched
  * and not yet ended) and {@code targetThreads}, and the conditions {@code threadEnded}
@@ -90,6 +98,9 @@ final class WorkerContainer {
 	/** The running threads, for {@link #abandon()} to interrupt. */
 	private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
 
+	/** The pollers of the running threads, one each, for a control change to wake. */
+	private final Set<Poller<Object>> pollers = ConcurrentHashMap.newKeySet();
+
 	private volatile boolean started;
 
 	private volatile boolean paused;
@@ -103,9 +114,6 @@ final class WorkerContainer {
 	/** Whether an outage of {@code poll} is being reported; one log line per outage. */
 	private final AtomicBoolean outage = new AtomicBoolean();
 
-	/** The queue's polls, which a control change ends at once if the queue can. */
-	private final WakeablePolls<Object> polls;
-
 	WorkerContainer(WorkerEndpoint endpoint, String queueName, RateLimitingQueue<Object> queue, WorkOutcomes outcomes,
 			TaskExecutor executor, Clock clock, WorkObservations observations, Duration pollTimeout, int concurrency,
 			boolean paused) {
@@ -116,7 +124,6 @@ final class WorkerContainer {
 		this.executor = executor;
 		this.clock = clock;
 		this.pollTimeout = pollTimeout;
-		this.polls = WakeablePolls.forPolling(queue);
 		this.targetThreads = concurrency;
 		this.paused = paused;
 	}
@@ -154,7 +161,7 @@ final class WorkerContainer {
 	 */
 	void pause() {
 		this.paused = true;
-		this.polls.wakePolls();
+		wakePollers();
 	}
 
 	/**
@@ -180,7 +187,8 @@ final class WorkerContainer {
 				launch(concurrency - this.aliveThreads);
 			}
 			if (shrinks) {
-				this.polls.wakePolls();
+				// Which threads retire is decided by who looks at the flags first.
+				wakePollers();
 			}
 		}
 		finally {
@@ -226,7 +234,7 @@ final class WorkerContainer {
 	void abandon() {
 		this.abandoned = true;
 		signalControl();
-		this.polls.wakePolls();
+		wakePollers();
 		this.threads.forEach(Thread::interrupt);
 	}
 
@@ -235,20 +243,29 @@ final class WorkerContainer {
 				this.started && !this.stopping && !this.broken, this.paused);
 	}
 
+	private void wakePollers() {
+		this.pollers.forEach(Poller::wakeup);
+	}
+
 	private void work() {
 		Thread thread = Thread.currentThread();
 		this.threads.add(thread);
+		Poller<Object> poller = null;
 		boolean retired = false;
 		// The item this thread processed last, not yet marked done: it is marked done
 		// with the next poll (one round trip on Redis), or alone before the thread waits
 		// for its turn or ends.
 		Object finished = null;
 		try {
+			// Registered before the flags are first read: a change made after that wakes
+			// it.
+			poller = Pollers.of(this.queue);
+			this.pollers.add(poller);
 			int failedPolls = 0;
+			// Polls in a row that returned nothing from a queue shut down before the
+			// call.
+			int emptyPolls = 0;
 			while (true) {
-				// The epoch is read before the flags: a change made after they are read
-				// ends the poll.
-				long epoch = this.polls.pollEpoch();
 				Turn turn = (finished != null) ? turnNow() : awaitTurn();
 				if (turn == null) {
 					// This thread must wait for its turn: its item first.
@@ -266,8 +283,7 @@ final class WorkerContainer {
 				Object done = finished;
 				finished = null;
 				try {
-					next = (done != null) ? this.polls.doneAndPoll(done, this.pollTimeout, epoch)
-							: this.polls.pollWithPriorityUnlessWoken(this.pollTimeout, epoch);
+					next = (done != null) ? poller.doneAndPoll(done, this.pollTimeout) : poller.poll(this.pollTimeout);
 				}
 				catch (InterruptedException ex) {
 					// Only abandon() interrupts, and it sets the flag first.
@@ -295,11 +311,16 @@ final class WorkerContainer {
 					}
 				}
 				if (next != null) {
+					emptyPolls = 0;
 					// Owed first: done even if processing throws an error.
 					finished = next.item();
 					this.invoker.process(next.item(), next.priority());
 				}
-				else if (shutDown) {
+				else if (shutDown && ++emptyPolls == 2) {
+					// Shut down and empty. One null alone may be a wake-up that a pause
+					// or
+					// resize left pending before the shutdown (a wake-up ends one poll;
+					// after the shutdown only abandon() wakes, and it ends the thread).
 					return;
 				}
 			}
@@ -309,6 +330,9 @@ final class WorkerContainer {
 				this.invoker.done(finished);
 			}
 			this.threads.remove(thread);
+			if (poller != null) {
+				this.pollers.remove(poller);
+			}
 			if (!retired) {
 				if (!this.stopping) {
 					this.broken = true;

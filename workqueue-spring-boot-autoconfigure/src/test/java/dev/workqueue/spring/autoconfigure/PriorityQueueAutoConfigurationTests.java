@@ -52,8 +52,8 @@ class PriorityQueueAutoConfigurationTests {
 	void priorityIsOffByDefault() {
 		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=1").run((context) -> {
 			assertThat(context.getBean("orders")).isNotInstanceOf(PriorityQueue.class);
-			WorkQueueProperties properties = context.getBean(WorkQueueProperties.class);
-			assertThat(QueuePriority.of(properties, "orders")).isEqualTo(new QueuePriority(false, null));
+			WorkQueueSettings settings = context.getBean(WorkQueueSettings.class);
+			assertThat(settings.get("orders").priority()).isEqualTo(new QueuePriority(false, null));
 		});
 	}
 
@@ -64,15 +64,15 @@ class PriorityQueueAutoConfigurationTests {
 				"workqueue.queues.invoices.concurrency=1", "workqueue.queues.emails.priority.starvation-timeout=1s")
 			.run((context) -> {
 				WorkQueueProperties properties = context.getBean(WorkQueueProperties.class);
+				WorkQueueSettings settings = context.getBean(WorkQueueSettings.class);
 				assertThat(properties.getDefaults().getPriority().getStarvationTimeout())
 					.isEqualTo(Duration.ofMinutes(5));
 				assertThat(properties.getQueues().get("emails").getPriority().getEnabled()).isNull();
-				assertThat(QueuePriority.of(properties, "orders"))
+				assertThat(settings.get("orders").priority())
 					.isEqualTo(new QueuePriority(false, Duration.ofMinutes(5)));
-				assertThat(QueuePriority.of(properties, "invoices"))
+				assertThat(settings.get("invoices").priority())
 					.isEqualTo(new QueuePriority(true, Duration.ofMinutes(5)));
-				assertThat(QueuePriority.of(properties, "emails"))
-					.isEqualTo(new QueuePriority(true, Duration.ofSeconds(1)));
+				assertThat(settings.get("emails").priority()).isEqualTo(new QueuePriority(true, Duration.ofSeconds(1)));
 				assertThat(context.getBean("orders")).isNotInstanceOf(PriorityQueue.class);
 				assertThat(context.getBean("invoices")).isInstanceOf(PriorityQueue.class);
 				assertThat(context.getBean("emails")).isInstanceOf(PriorityQueue.class);
@@ -84,12 +84,11 @@ class PriorityQueueAutoConfigurationTests {
 		this.contextRunner.withInitializer(new ConfigDataApplicationContextInitializer())
 			.withPropertyValues("spring.config.location=classpath:priority/valid.yml")
 			.run((context) -> {
-				WorkQueueProperties properties = context.getBean(WorkQueueProperties.class);
-				assertThat(QueuePriority.of(properties, "orders"))
-					.isEqualTo(new QueuePriority(true, Duration.ofMinutes(2)));
-				assertThat(QueuePriority.of(properties, "alerts"))
+				WorkQueueSettings settings = context.getBean(WorkQueueSettings.class);
+				assertThat(settings.get("orders").priority()).isEqualTo(new QueuePriority(true, Duration.ofMinutes(2)));
+				assertThat(settings.get("alerts").priority())
 					.isEqualTo(new QueuePriority(true, Duration.ofSeconds(10)));
-				assertThat(QueuePriority.of(properties, "emails"))
+				assertThat(settings.get("emails").priority())
 					.isEqualTo(new QueuePriority(false, Duration.ofMinutes(2)));
 				assertThat(context.getBeanNamesForType(PriorityQueue.class)).containsExactlyInAnyOrder("orders",
 						"alerts");

@@ -42,6 +42,8 @@ class WorkQueueAotTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(WorkQueueProperties.Exponential.class, "setJitter")).accepts(hints);
 		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/redis/get.lua")).accepts(hints);
+		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/redis/includes/lease.lua"))
+			.accepts(hints);
 	}
 
 	@Test
@@ -71,6 +73,7 @@ class WorkQueueAotTests {
 		assertThat(sources).as("the registrar's beans are registered again at start-up, not generated")
 			.doesNotContain("\"orders\"")
 			.doesNotContain("getWorkQueuePropertiesBeanDefinition")
+			.doesNotContain("getWorkQueueSettingsBeanDefinition")
 			.contains("getWorkQueueBeanRegistrarBeanDefinition", "getOrderWorkerBeanDefinition");
 	}
 

@@ -91,7 +91,7 @@ class WorkQueueAutoConfigurationTests {
 	void emptyQueueEntryCreatesAQueueWithTheDefaults() {
 		this.contextRunner.withPropertyValues("workqueue.queues.orders=").run((context) -> {
 			assertThat(context).hasBean("orders");
-			assertThat(context.getBean(WorkQueueFactory.class).workerSettings("orders"))
+			assertThat(context.getBean(WorkQueueSettings.class).get("orders").workers())
 				.isEqualTo(new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofSeconds(1)));
 		});
 	}
@@ -100,7 +100,7 @@ class WorkQueueAutoConfigurationTests {
 	void emptyQueueEntryOfALowerSourceGivesWayToKeysOfThatQueue() {
 		this.contextRunner.withSystemProperties("workqueue.queues.orders=")
 			.withPropertyValues("workqueue.queues.orders.concurrency=3")
-			.run((context) -> assertThat(context.getBean(WorkQueueFactory.class).workerSettings("orders"))
+			.run((context) -> assertThat(context.getBean(WorkQueueSettings.class).get("orders").workers())
 				.isEqualTo(new WorkerSettings(3, 10, Duration.ofSeconds(30), Duration.ofSeconds(1))));
 	}
 
@@ -298,7 +298,7 @@ class WorkQueueAutoConfigurationTests {
 	void workerSettingsTakeEachKeyFromTheQueueElseFromTheDefaults(String description, String[] properties,
 			WorkerSettings expected) {
 		this.contextRunner.withPropertyValues(properties)
-			.run((context) -> assertThat(context.getBean(WorkQueueFactory.class).workerSettings("orders"))
+			.run((context) -> assertThat(context.getBean(WorkQueueSettings.class).get("orders").workers())
 				.isEqualTo(expected));
 	}
 

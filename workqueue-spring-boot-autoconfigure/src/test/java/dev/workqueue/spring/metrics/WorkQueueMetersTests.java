@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.times;
@@ -272,6 +273,8 @@ class WorkQueueMetersTests {
 		// A shared queue behind core's rate-limiting wrapper, as the redis backend
 		// builds.
 		DelayingQueue<String> shared = mock(DelayingQueue.class, withSettings().extraInterfaces(SharedWorkQueue.class));
+		// A mock answers every method, the default ones too, with an empty value.
+		given(shared.capability(any())).willCallRealMethod();
 		given(((SharedWorkQueue) shared).reportsSharedGauges()).willReturn(true);
 		given(shared.stats()).willReturn(new WorkQueueStats(3, 1, 2, 0, 0, 4_000_000_000L, 4_000_000_000L, 1));
 		this.meters.bindGauges("orders", WorkQueues.rateLimiting(shared, RateLimiters.defaultControllerRateLimiter()));

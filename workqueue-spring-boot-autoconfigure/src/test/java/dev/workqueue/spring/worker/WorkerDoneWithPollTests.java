@@ -1,14 +1,10 @@
 package dev.workqueue.spring.worker;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -17,7 +13,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.WakeablePolls;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.spring.QueueWorker;
@@ -27,14 +22,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A worker thread marks each item done with its next poll, the one call a queue on Redis
- * makes one round trip, and alone only when it stops taking items: paused, or at the end.
+ * A worker thread takes items through a poller of its own, which it gets from the queue's
+ * {@link dev.workqueue.spi.PollerFactory}, and marks each item done with its next poll,
+ * the one call a queue on Redis makes one round trip, and alone only when it stops taking
+ * items: paused, or at the end.
  */
 class WorkerDoneWithPollTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+	private final SeamQueues.Record record = new SeamQueues.Record();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
@@ -42,26 +39,15 @@ class WorkerDoneWithPollTests {
 		.withBean("orders", RateLimitingQueue.class, this::recordingQueue)
 		.withBean(Worker.class);
 
-	@SuppressWarnings("unchecked")
 	private RateLimitingQueue<Object> recordingQueue() {
 		RateLimitingQueue<Object> real = WorkQueues.builder()
 			.name("orders")
 			.buildRateLimitingQueue(new ItemExponentialFailureRateLimiter<>(Duration.ZERO, Duration.ZERO));
-		return (RateLimitingQueue<Object>) Proxy.newProxyInstance(getClass().getClassLoader(),
-				new Class<?>[] { RateLimitingQueue.class, WakeablePolls.class }, (proxy, method, args) -> {
-					this.calls.computeIfAbsent(method.getName(), (name) -> new AtomicInteger()).incrementAndGet();
-					try {
-						return method.invoke(real, args);
-					}
-					catch (InvocationTargetException ex) {
-						throw ex.getTargetException();
-					}
-				});
+		return SeamQueues.capable(real, this.record, SeamQueues.pollersOf(real), false);
 	}
 
-	private int calls(String method) {
-		AtomicInteger count = this.calls.get(method);
-		return (count != null) ? count.get() : 0;
+	private int doneAndPolls() {
+		return this.record.pollers.stream().mapToInt((poller) -> poller.doneAndPolls.get()).sum();
 	}
 
 	@Test
@@ -69,18 +55,24 @@ class WorkerDoneWithPollTests {
 		this.contextRunner.run((context) -> {
 			Worker worker = context.getBean(Worker.class);
 			RateLimitingQueue<Object> orders = context.getBean("orders", RateLimitingQueue.class);
+			await().atMost(TIMEOUT).until(() -> this.record.pollers.size() == 2);
 			List<String> items = IntStream.range(0, 50).mapToObj((i) -> "item-" + i).toList();
 			orders.addAll(items);
 			await().atMost(TIMEOUT).until(() -> worker.processed.size() == items.size());
-			await().atMost(TIMEOUT).until(() -> calls("doneAndPoll") == items.size());
-			assertThat(calls("done")).isZero();
+			await().atMost(TIMEOUT).until(() -> doneAndPolls() == items.size());
+			assertThat(this.record.calls("done")).isZero();
+			assertThat(this.record.calls("poll")).as("the threads poll through their pollers only").isZero();
 			assertThat(orders.size()).isZero();
+			assertThat(this.record.pollers).as("one poller per thread, for good").hasSize(2);
 			// A thread that finds itself paused after its item marks it done alone.
 			orders.add("slow");
 			await().atMost(TIMEOUT).until(() -> worker.processed.contains("slow"));
 			context.getBean(WorkerContainerRegistry.class).setPaused("orders", true);
+			assertThat(this.record.pollers).as("the pause wakes the poller of every thread")
+				.allSatisfy((poller) -> assertThat(poller.wakeups).hasPositiveValue());
 			worker.release.countDown();
-			await().atMost(TIMEOUT).until(() -> calls("done") == 1);
+			await().atMost(TIMEOUT).until(() -> this.record.calls("done") == 1);
+			assertThat(doneAndPolls()).isEqualTo(items.size());
 			orders.add("slow");
 			assertThat(orders.size()).as("done: queued again at once, not dirty").isOne();
 		});

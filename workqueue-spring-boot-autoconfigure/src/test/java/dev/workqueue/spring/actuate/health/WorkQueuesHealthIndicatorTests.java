@@ -21,6 +21,7 @@ import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.spring.worker.WorkerContainerStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.withSettings;
@@ -61,6 +62,8 @@ class WorkQueuesHealthIndicatorTests {
 	void downWhileASharedQueueCannotReachItsBackend() {
 		RateLimitingQueue<String> shared = mock(RateLimitingQueue.class,
 				withSettings().extraInterfaces(SharedWorkQueue.class));
+		// A mock answers every method, the default ones too, with an empty value.
+		given(shared.capability(any())).willCallRealMethod();
 		given(shared.size()).willThrow(new IllegalStateException("Queue 'invoices' on Redis: could not connect"));
 		given(this.registry.<String>get("invoices")).willReturn(shared);
 		Health health = this.indicator.health();
@@ -135,6 +138,7 @@ class WorkQueuesHealthIndicatorTests {
 	@SuppressWarnings("unchecked")
 	void downWhileASharedQueueBehindARateLimitingQueueReportsItCannotReachItsBackend() {
 		DelayingQueue<String> shared = mock(DelayingQueue.class, withSettings().extraInterfaces(SharedWorkQueue.class));
+		given(shared.capability(any())).willCallRealMethod();
 		given(this.registry.<String>get("invoices"))
 			.willReturn(WorkQueues.rateLimiting(shared, RateLimiters.defaultControllerRateLimiter()));
 		given(((SharedWorkQueue) shared).reachable()).willReturn(false);
