@@ -7,8 +7,6 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.cluster.RedisClusterClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -112,9 +110,12 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 	@Override
 	public synchronized BuiltQueue create(QueueSettings settings) {
 		String name = settings.name();
-		Builders builders = Builders.on(client(name), codec(name));
-		RedisRateLimiters.Builder<Object> limiters = builders.limiters().name(name).keyPrefix(this.keyPrefix);
-		RedisWorkQueues.Builder<Object> queues = builders.queues()
+		AbstractRedisClient client = client(name);
+		ItemCodec<Object> codec = codec(name);
+		RedisRateLimiters.Builder<Object> limiters = RedisRateLimiters.builder(client, codec)
+			.name(name)
+			.keyPrefix(this.keyPrefix);
+		RedisWorkQueues.Builder<Object> queues = RedisWorkQueues.builder(client, codec)
 			.name(name)
 			.keyPrefix(this.keyPrefix)
 			.lease(this.lease);
@@ -219,25 +220,6 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 		if (this.ownedClient != null) {
 			this.ownedClient.shutdown();
 		}
-	}
-
-	/**
-	 * The two workqueue-redis builders of one queue, on the application's client. The one
-	 * place that tells Lettuce's client types apart, because workqueue-redis has an entry
-	 * per type.
-	 *
-	 * @param limiters the builder of the queue's limiters
-	 * @param queues the builder of the queue
-	 */
-	private record Builders(RedisRateLimiters.Builder<Object> limiters, RedisWorkQueues.Builder<Object> queues) {
-
-		static Builders on(AbstractRedisClient client, ItemCodec<Object> codec) {
-			return (client instanceof RedisClusterClient cluster)
-					? new Builders(RedisRateLimiters.builder(cluster, codec), RedisWorkQueues.builder(cluster, codec))
-					: new Builders(RedisRateLimiters.builder((RedisClient) client, codec),
-							RedisWorkQueues.builder((RedisClient) client, codec));
-		}
-
 	}
 
 	/**
