@@ -22,10 +22,10 @@ import java.util.regex.Pattern;
  * from a script's code.
  * <p>
  * An include line is exactly {@code -- @include } and a name of lower-case letters,
- * digits and underscores, anywhere in a file; any other line starting {@code -- @include}
- * is rejected, as are an unknown name and a cycle, each with the chain of files that led
- * to it. Not thread-safe: {@link LuaScript} uses one during its class initialisation, so
- * a bad include fails the first use of any script.
+ * digits and underscores, anywhere in a file; any other line that looks like one (dashes,
+ * then {@code @include}) is rejected, as are an unknown name and a cycle, each with the
+ * chain of files that led to it. Not thread-safe: {@link LuaScript} uses one during its
+ * class initialisation, so a bad include fails the first use of any script.
  */
 final class LuaIncludes {
 

@@ -31,7 +31,8 @@ class WorkQueueRuntimeHints implements RuntimeHintsRegistrar {
 		hints.reflection()
 			.registerMethod(ReflectionUtils.findMethod(WorkQueueFactory.class, "create", String.class),
 					ExecutableMode.INVOKE);
-		hints.resources().registerPattern("dev/workqueue/redis/*.lua");
+		// The scripts are in folders by layout, their helpers under includes/.
+		hints.resources().registerPattern("dev/workqueue/redis/**/*.lua");
 	}
 
 }
