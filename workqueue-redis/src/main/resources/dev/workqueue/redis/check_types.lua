@@ -10,22 +10,21 @@
 -- name with the other layout (a plain queue's ready list, a priority queue's ready set)
 -- Invariants: writes no key; the notice is its last command.
 -- @include queue_keys
--- @include key_types
+-- @include key_type
 
 local layout = ARGV[3]
 
-local types = key_types()
 -- Every key the queue passes, in the order QueueKeys.all() passes them.
 for _, key in ipairs(KEYS) do
   local actual = redis.call('TYPE', key)['ok']
-  if actual ~= 'none' and actual ~= types[key] then
-    return {key, actual, types[key]}
+  if actual ~= 'none' and actual ~= key_type(key) then
+    return {key, actual, key_type(key)}
   end
 end
 local other = {list = {readyKey, 'priority'}, priority = {queueKey, 'list'}}
 local foreign = layout and other[layout]
 if foreign and redis.call('EXISTS', foreign[1]) == 1 then
-  return {foreign[1], types[foreign[1]], 'none', foreign[2]}
+  return {foreign[1], key_type(foreign[1]), 'none', foreign[2]}
 end
 redis.call('PUBLISH', channel, 'p')
 return {}

@@ -1,7 +1,7 @@
 -- queue_keys: the queue's keys, bound to names in the order QueueKeys.all() passes them
 -- (a test checks that the two agree), and the two arguments every queue script takes
 -- first: ARGV[1] now in µs, or '' for the server's clock; ARGV[2] the queue's pub/sub
--- channel. Every queue script includes it.
+-- channel. Every queue script reaches it, directly or through the helpers it includes.
 -- Types: queue LIST of ready items, FIFO; dirty HASH item -> µs it was queued (client-go's
 -- dirty set); processing ZSET item -> lease expiry in µs; leases HASH item -> token of
 -- the live holder; waiting ZSET item -> ready time in µs; dead LIST of records; reporter
