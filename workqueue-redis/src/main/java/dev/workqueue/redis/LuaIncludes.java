@@ -11,15 +11,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Resolves the {@code -- @include name} lines of the Lua scripts, as a C preprocessor
- * with include guards would: a file's resolved text is, first, the resolved text of each
- * include it names that is not in the output yet, in the order it names them, then its
- * own text as it is. So each include is inlined once, after everything it includes and
- * before everything that includes it; every file's text appears whole and in order (its
- * {@code @include} lines stay, as comments); and a script carries exactly the includes it
- * reaches, which is what keeps its server time down (Redis runs the whole text of a
- * script, each {@code local function} a closure made, on every call). Nothing is inferred
- * from a script's code.
+ * Resolves the {@code -- @include name} lines of the Lua scripts, much as a C
+ * preprocessor with include guards does with every {@code #include} at the top of its
+ * file: a file's resolved text is, first, the resolved text of each include it names that
+ * is not in the output yet, in the order it names them, then its own text as it is. So
+ * each include is inlined once, after everything it includes and before everything that
+ * includes it; every file's text appears whole and in order (its {@code @include} lines
+ * stay, as comments); and a script carries exactly the includes it reaches, which is what
+ * keeps its server time down (Redis runs the whole text of a script, each
+ * {@code local function} a closure made, on every call). Nothing is inferred from a
+ * script's code.
  * <p>
  * An include line is exactly {@code -- @include } and a name of lower-case letters,
  * digits and underscores, anywhere in a file; any other line that looks like one (dashes,
