@@ -89,7 +89,7 @@ final class LeaseBook<T> {
 
 	/**
 	 * The token of the {@code n}-th item a get leased with {@code token}, as the scripts
-	 * make it ({@code token_of} in {@code prelude.lua}).
+	 * make it ({@code token_of} in {@code includes/token_of.lua}).
 	 * @param token the get's token
 	 * @param n the item's place in the reply, from 1
 	 * @return its token

@@ -6,7 +6,8 @@ import java.util.Objects;
  * The Redis keys and pub/sub channel of one queue. They share the hash tag
  * {@code {name}}, so a queue lives in one slot of a Redis Cluster and each of its scripts
  * runs on one node. The components are in the order every queue script takes its keys,
- * the order {@code prelude.lua} states (a test checks that the two agree).
+ * the order {@code includes/queue_keys.lua} binds them to names (a test checks that the
+ * two agree).
  *
  * @param queue ready items, a LIST in FIFO order
  * @param dirty items added and not handed out yet, a HASH from item to the time it was
@@ -18,7 +19,7 @@ import java.util.Objects;
  * @param reporter the id of the handle that reports the shared gauges, a STRING that
  * expires unless renewed
  * @param ready a priority queue's ready items, a ZSET scored by minus the priority whose
- * members are a ready-order number and the item (see {@code prelude.lua})
+ * members are a ready-order number and the item (see {@code includes/queue_keys.lua})
  * @param since a priority queue's ready items by the time they became ready, a ZSET
  * @param priorities a priority queue's ready-order numbers and the priorities of its
  * waiting, dirty and held items, a HASH

@@ -24,7 +24,7 @@ enum QueueLayout {
 
 	/**
 	 * Highest priority first, FIFO within a priority: a ZSET (the {@code ready} key) and
-	 * its companions, see {@code prelude.lua}.
+	 * its companions, see {@code includes/queue_keys.lua}.
 	 */
 	PRIORITY("priority", true, LuaScript.PADD, LuaScript.PADD_AFTER, LuaScript.PGET, LuaScript.PDONE,
 			LuaScript.PDONE_GET, LuaScript.PRELEASE, LuaScript.PTICK, LuaScript.PSTATS, 2);

@@ -1,15 +1,22 @@
 -- reconcile: finds the items leased to tokens whose get the caller never heard back from
 -- (its connection dropped before the answer), so that it can hand them back instead of
 -- leaving them leased to nobody until the lease runs out. Rare: it reads every lease.
--- KEYS: the queue's (see prelude.lua)
--- ARGV: 3.. the tokens
--- Reply: pairs of item and token, for the tokens that hold an item
+-- Either layout.
+-- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
+--   (includes/queue_keys.lua), 3.. the tokens
+-- Output: pairs of item and token, for the tokens that hold an item
+-- Invariants: writes nothing.
+-- @include queue_keys
+
+-- The tokens are ARGV[3] to ARGV[#ARGV] (as many as the caller sends).
+local FIRST_TOKEN = 3
+
 local wanted = {}
-for i = 3, #ARGV do
+for i = FIRST_TOKEN, #ARGV do
   wanted[ARGV[i]] = true
 end
 local found = {}
-local leases = redis.call('HGETALL', KEYS[4])
+local leases = redis.call('HGETALL', leasesKey)
 for i = 1, #leases, 2 do
   if wanted[leases[i + 1]] then
     found[#found + 1] = leases[i]

@@ -32,7 +32,7 @@ class WorkQueueRuntimeHints implements RuntimeHintsRegistrar {
 		hints.reflection()
 			.registerMethod(ReflectionUtils.findMethod(WorkQueueFactory.class, "create", QueueSettings.class),
 					ExecutableMode.INVOKE);
-		// Scripts and the helpers they include, in whichever folder.
+		// The scripts are in folders by layout, their helpers under includes/.
 		hints.resources().registerPattern("dev/workqueue/redis/**/*.lua");
 	}
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
@@ -41,9 +42,12 @@ class WorkQueueAotTests {
 			.accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(WorkQueueProperties.Exponential.class, "setJitter")).accepts(hints);
-		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/redis/get.lua")).accepts(hints);
-		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/redis/includes/lease.lua"))
-			.accepts(hints);
+		for (String script : List.of("check_types", "list/get", "priority/get", "limiter/bucket",
+				"includes/queue_keys")) {
+			assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/redis/" + script + ".lua"))
+				.as(script)
+				.accepts(hints);
+		}
 	}
 
 	@Test

@@ -1,0 +1,50 @@
+-- lease_list: the list layout's lease: moves what fell due, then leases up to `count`
+-- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, ...}, with
+-- fewer than `count` items when the list ran out. LPOP is the first write and checks its
+-- key; the dirty hash is read before it is written; the other two writes undo the change
+-- if their key holds another type.
+-- @include queue_keys
+-- @include now_us
+-- @include move_due
+-- @include queue_due_list
+-- @include notify
+-- @include token_of
+-- @include write_or_undo
+local function lease_list(lease_us, token, count)
+  local now = now_us()
+  local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
+  local items = redis.call('LPOP', queueKey, count)
+  if not items then
+    return {}
+  end
+  if queued_due > 0 and #items == count then
+    -- More of the items just moved are ready: wake the consumers of every instance.
+    notify('r')
+  end
+  local queued_at = redis.call('HMGET', dirtyKey, unpack(items))
+  redis.call('HDEL', dirtyKey, unpack(items))
+  local expiry = now + tonumber(lease_us)
+  local scored, held, reply, back = {}, {}, {}, {}
+  for i, item in ipairs(items) do
+    local at = tonumber(queued_at[i] or now)
+    scored[2 * i - 1] = expiry
+    scored[2 * i] = item
+    held[2 * i - 1] = item
+    held[2 * i] = token_of(token, i)
+    reply[2 * i - 1] = item
+    reply[2 * i] = math.max(0, now - at)
+    back[#items + 1 - i] = item
+  end
+  local function put_back()
+    redis.call('LPUSH', queueKey, unpack(back))
+    for i, item in ipairs(items) do
+      redis.call('HSET', dirtyKey, item, queued_at[i] or now)
+    end
+  end
+  write_or_undo(put_back, 'ZADD', processingKey, unpack(scored))
+  write_or_undo(function()
+    redis.call('ZREM', processingKey, unpack(items))
+    put_back()
+  end, 'HSET', leasesKey, unpack(held))
+  return reply
+end

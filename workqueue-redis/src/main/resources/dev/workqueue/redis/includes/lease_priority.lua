@@ -1,0 +1,67 @@
+-- lease_priority: the priority layout's lease: moves what fell due, then leases up to
+-- `count` items, each the item ready longest if it has been ready longer than the
+-- starvation timeout (µs, or negative for none), else the first of the highest priority;
+-- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
+-- out with, ...}, with fewer than `count` items when none is left. Every read of an item
+-- comes before its first write; the keys written and not read are checked before the
+-- first.
+-- @include queue_keys
+-- @include now_us
+-- @include move_due
+-- @include queue_due_priority
+-- @include check
+-- @include token_of
+local function lease_priority(lease_us, token, count, starvation)
+  local now = now_us()
+  move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
+  local reply = {}
+  for i = 1, count do
+    local member, since_member, priority, item, numbers
+    if starvation >= 0 then
+      local oldest = redis.call('ZRANGE', sinceKey, 0, 0, 'WITHSCORES')
+      if oldest[1] and now - tonumber(oldest[2]) > starvation then
+        since_member = oldest[1]
+        item = string.sub(since_member, 21)
+        numbers = redis.call('HGET', prioritiesKey, 'r' .. item)
+        member = string.sub(numbers, 1, 19) .. ':' .. item
+        priority = 0 - tonumber(redis.call('ZSCORE', readyKey, member))
+      end
+    end
+    if not member then
+      local first = redis.call('ZRANGE', readyKey, 0, 0, 'WITHSCORES')
+      if not first[1] then
+        break
+      end
+      member = first[1]
+      priority = 0 - tonumber(first[2])
+      item = string.sub(member, 21)
+      numbers = redis.call('HGET', prioritiesKey, 'r' .. item)
+      since_member = string.sub(numbers, 20) .. ':' .. item
+    end
+    local queued_at = tonumber(redis.call('HGET', dirtyKey, item) or now)
+    if i == 1 then
+      -- Before the first write: a get that finds nothing checks nothing.
+      if starvation >= 0 then
+        check(processingKey, leasesKey)
+      else
+        check(processingKey, leasesKey, sinceKey)
+      end
+    end
+    redis.call('ZREM', readyKey, member)
+    redis.call('ZREM', sinceKey, since_member)
+    redis.call('HDEL', prioritiesKey, 'r' .. item)
+    redis.call('HSET', prioritiesKey, 'h' .. item, priority)
+    redis.call('HDEL', dirtyKey, item)
+    redis.call('ZADD', processingKey, now + tonumber(lease_us), item)
+    redis.call('HSET', leasesKey, item, token_of(token, i))
+    reply[#reply + 1] = item
+    reply[#reply + 1] = math.max(0, now - queued_at)
+    reply[#reply + 1] = priority
+  end
+  if #reply > 0 and (#reply < 3 * count or redis.call('ZCARD', readyKey) == 0) then
+    -- No number is in use: the next item ready starts them again (and a drained queue
+    -- leaves no key behind).
+    redis.call('HDEL', prioritiesKey, '#')
+  end
+  return reply
+end

@@ -1,0 +1,34 @@
+-- queue_keys: the queue's keys, bound to names in the order QueueKeys.all() passes them
+-- (a test checks that the two agree), and the two arguments every queue script takes
+-- first: ARGV[1] now in µs, or '' for the server's clock; ARGV[2] the queue's pub/sub
+-- channel. Every queue script reaches it, directly or through the helpers it includes.
+-- Types: queue LIST of ready items, FIFO; dirty HASH item -> µs it was queued (client-go's
+-- dirty set); processing ZSET item -> lease expiry in µs; leases HASH item -> token of
+-- the live holder; waiting ZSET item -> ready time in µs; dead LIST of records; reporter
+-- STRING, the id of the handle that reports the shared gauges.
+-- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
+-- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
+-- digits, from the '#' field of priorities) ':' item, so that the order is exactly
+-- (priority descending, ready order ascending) for every priority and every number
+-- HINCRBY gives; since ZSET of the same numbers and items, kept from when the item became
+-- ready (a raise keeps it), scored by the µs it became ready; priorities HASH, '#' -> the
+-- last ready-order number, 'r'..item -> its ready number then its since number (19 digits
+-- each) while ready, 'w'..item -> its priority while waiting, 'h'..item -> the priority
+-- it was handed out with while processing, 'd'..item -> the highest priority of the adds
+-- while processing.
+-- Every script runs with the shebang's defaults: Redis refuses it before its first command
+-- when out of memory, so an out-of-memory error never leaves half a change behind. Each
+-- script checks the types of the keys it writes before it writes, and its last command
+-- (a notice) cannot fail, for the same reason.
+local queueKey = KEYS[1]
+local dirtyKey = KEYS[2]
+local processingKey = KEYS[3]
+local leasesKey = KEYS[4]
+local waitingKey = KEYS[5]
+local deadKey = KEYS[6]
+local reporterKey = KEYS[7]
+local readyKey = KEYS[8]
+local sinceKey = KEYS[9]
+local prioritiesKey = KEYS[10]
+local givenNow = ARGV[1]
+local channel = ARGV[2]

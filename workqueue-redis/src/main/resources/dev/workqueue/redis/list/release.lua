@@ -1,0 +1,29 @@
+-- release: the holder hands the item back unprocessed (a shutdown, a failed attempt while
+-- its instance shuts down, or a lease its instance cannot use): queued again at once, or
+-- waiting for the delay, instead of waiting for its lease to run out.
+-- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
+--   (includes/queue_keys.lua), 3 item, 4 token, 5 delay in µs (0: at once)
+-- Output: 1 if handed back, 0 if the token no longer held the item
+-- Invariants: every key it may write is checked before the first write.
+-- @include queue_keys
+-- @include check
+-- @include end_lease
+-- @include now_us
+-- @include notify_if_was_empty
+
+local item, token, delay_us = ARGV[3], ARGV[4], ARGV[5]
+
+check(queueKey, dirtyKey, processingKey, leasesKey, waitingKey)
+if not end_lease(item, token) then
+  return 0
+end
+local now = now_us()
+local delay = tonumber(delay_us)
+if delay > 0 and redis.call('HEXISTS', dirtyKey, item) == 0 then
+  redis.call('ZADD', waitingKey, 'LT', now + delay, item)
+  return 1
+end
+redis.call('HSETNX', dirtyKey, item, now)
+redis.call('RPUSH', queueKey, item)
+notify_if_was_empty(1)
+return 1

@@ -1,8 +1,0 @@
--- pdone: the priority layout's done. A holder whose lease was lost (another token, or
--- none) changes nothing: the fence. An item added while it was processed lines up again
--- with the highest priority of those adds (and of a wait still pending).
--- KEYS: the queue's (see prelude.lua)
--- ARGV: 3 item, 4 token
--- Reply: 0 (stale: the lease was lost), 1 (done) or 2 (done, and queued again because it
--- was added while being processed)
-return done_priority(ARGV[3], ARGV[4])

@@ -1,0 +1,33 @@
+-- add: the priority layout's add, across every instance, behind the waiting items that
+-- fell due before it (moved first).
+-- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
+--   (includes/queue_keys.lua), 3 item, 4 priority
+-- Output: 0 (already queued; raised if the priority was higher), 1 (marked dirty while
+-- being processed) or 2 (queued)
+-- Invariants: the reads come first and check the types of the keys they read; the
+-- others written are checked before the first write.
+-- @include queue_keys
+-- @include now_us
+-- @include move_due
+-- @include queue_due_priority
+-- @include notify_if_none_was_ready
+-- @include add_dirty
+-- @include check
+-- @include add_ready
+-- @include notify
+
+local item, priority = ARGV[3], tonumber(ARGV[4])
+
+local now = now_us()
+local _, queued_due = move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
+notify_if_none_was_ready(queued_due)
+if redis.call('HEXISTS', leasesKey, item) == 1 then
+  return add_dirty(item, priority, now)
+end
+local ready_before = redis.call('ZCARD', readyKey)
+check(dirtyKey, sinceKey)
+local added = add_ready(item, priority, now)
+if added == 2 and ready_before == 0 then
+  notify('r')
+end
+return added
