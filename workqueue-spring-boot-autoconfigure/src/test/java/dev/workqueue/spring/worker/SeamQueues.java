@@ -39,7 +39,7 @@ final class SeamQueues {
 	 * Returns {@code real} behind a proxy that is a {@link PollerFactory}, making each
 	 * poller with {@code pollers} and counting it, and, if {@code shared}, a
 	 * {@link SharedWorkQueue} answering from {@code record}. Every call the proxy passes
-	 * on to {@code real} is counted by method name.
+	 * on to {@code real} is counted by method name once it returns.
 	 */
 	static RateLimitingQueue<Object> capable(RateLimitingQueue<Object> real, Record record,
 			Supplier<Poller<Object>> pollers, boolean shared) {
@@ -54,8 +54,10 @@ final class SeamQueues {
 			case "reportsSharedGauges" -> true;
 			case "handBack" -> (args == null) ? 0 : false;
 			default -> {
+				// Counted once passed on, so that a test that saw the count sees the call's effect.
+				Object result = invoke(method, real, args);
 				record.count(method.getName());
-				yield invoke(method, real, args);
+				yield result;
 			}
 		});
 	}
