@@ -10,11 +10,12 @@ import dev.workqueue.ratelimit.RateLimiter;
 /**
  * The {@link RateLimitingQueue}: a {@link DelayingQueue} whose {@code addRateLimited}
  * delays by what a {@link RateLimiter} says, as client-go's {@code rateLimitingType}.
- * Holds no state of its own; thread-safe as its parts are.
+ * Holds no state of its own; thread-safe as its parts are. {@link PriorityWorkQueue} adds
+ * the priorities.
  *
  * @param <T> the item type
  */
-final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T>, PollForwarding<T> {
+sealed class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> permits PriorityWorkQueue {
 
 	private final DelayingQueue<T> queue;
 
@@ -72,11 +73,6 @@ final class RateLimitingWorkQueue<T> implements RateLimitingQueue<T>, PollForwar
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
 		return this.queue.poll(timeout);
-	}
-
-	@Override
-	public WorkQueue<T> pollTarget() {
-		return this.queue;
 	}
 
 	@Override

@@ -106,7 +106,7 @@ class WorkQueueStressTests {
 				.isEqualTo(versions.get(key).get());
 		}
 		assertThat(processings.get()).as("duplicates were folded").isLessThan((long) PRODUCERS * ADDS_PER_PRODUCER);
-		assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 	}
 
 	@Test
@@ -142,7 +142,7 @@ class WorkQueueStressTests {
 			}
 			assertThat(arrivals).hasSize(earliestMillis.size());
 			assertThat(arrivals.values()).containsOnly(1);
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 		}
 	}
 
@@ -166,7 +166,7 @@ class WorkQueueStressTests {
 			Await.until(() -> queue.stats().retries() > 1000);
 			queue.shutDown();
 			TestThreads.join(producers, DEADLINE);
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 			assertThat(queue.stats().waiting()).isZero();
 			assertThat(queue.size()).isZero();
 		}
@@ -295,7 +295,7 @@ class WorkQueueStressTests {
 			assertThat(lastHandedOut.get(entry.getKey()).get()).as("%s handed out after its last add", entry.getKey())
 				.isGreaterThanOrEqualTo(entry.getValue().get());
 		}
-		assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 	}
 
 	private static String take(DelayingQueue<String> queue, boolean polls) throws InterruptedException {

@@ -3,88 +3,97 @@ package dev.workqueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.workqueue.PriorityQueue.Level;
+import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.internal.ItemTable;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
 /**
- * The in-memory {@link WorkQueue}, and with {@link DelayingBasicQueue} the
- * {@link DelayingQueue}: client-go's {@code queue.go} and {@code delaying_queue.go} with
- * their {@code dirty}, {@code processing} and waiting sets folded into one map from item
- * to {@link Node}.
+ * The in-memory queue engine: client-go's {@code queue.go} and {@code delaying_queue.go}
+ * in one class, their {@code dirty}, {@code processing} and waiting sets folded into one
+ * map from item to {@link Node}, with the ready order behind a {@link ReadyOrder} seam
+ * (client-go's {@code Queue[T]}): a {@link FifoOrder} for plain, delaying and
+ * rate-limiting queues, a {@link PriorityOrder} for priority queues. It is the delaying
+ * queue itself; {@link PlainWorkQueue} shows it without {@code addAfter}, and
+ * {@link RateLimitingWorkQueue} and {@link PriorityWorkQueue} wrap it.
  * <p>
  * <b>Structures.</b> {@link #nodes}, an {@link ItemTable}, maps every item that is
  * queued, being processed or waiting for a delay to its node; the node's {@code state}
  * says which ({@link Node#QUEUED}, {@link Node#PROCESSING}, {@link Node#DIRTY}: being
- * processed and added again, or {@link Node#WAITING}: only waiting). Ready nodes form a
- * FIFO linked through {@code Node.next}; nodes handed out are kept by a
- * {@link ProcessingSet} (client-go's {@code processing}), which also dates them when
- * metrics are on; nodes with a delay pending sit in a {@link NodeHeap} by ready time,
- * whatever their state. One node serves an item in every stage, so a delayed item costs
- * one allocation, and nothing more when its delay ends. An item is in the map exactly
- * while it is queued, processing or waiting, so the map empties when the queue does; it
- * does not shrink while any node waits, since the waiting items are due back.
+ * processed and added again, or {@link Node#WAITING}: only waiting). Ready nodes are
+ * linked by the order; nodes handed out are kept by a {@link ProcessingSet} (client-go's
+ * {@code processing}), which also dates them when metrics are on; nodes with a delay
+ * pending sit in a {@link NodeHeap} by ready time, whatever their state. One node serves
+ * an item in every stage, so a delayed item costs one allocation, and nothing more when
+ * its delay ends. An item is in the map exactly while it is queued, processing or
+ * waiting, so the map empties when the queue does; it does not shrink while any node
+ * waits, since the waiting items are due back.
  * <p>
- * <b>Delays without a thread.</b> Due nodes move into the FIFO when the queue is used:
+ * <b>Delays without a thread.</b> Due nodes become ready when the queue is used:
  * {@code add}, {@code addAfter}, {@code get} and {@code poll} first move up to
  * {@value #DUE_BATCH} nodes due at the clock's reading (so an item added after another
- * fell due lines up behind it), {@code size} and {@code stats} all of them. A consumer
- * that finds nothing ready waits as in the JDK's {@code DelayQueue}: one of them, the
- * {@link #leader}, sleeps on the clock until the earliest ready time (or the heartbeat),
- * the others until signalled. A producer signals only when its node becomes the new
- * earliest, and a leader that leaves hands the role on. So a delayed item needs no hop
- * through another thread, and an idle queue runs no thread at all.
+ * fell due lines up behind it), {@code size}, {@code stats} and {@code readyLevels} all
+ * of them. A consumer that finds nothing ready waits as in the JDK's {@code DelayQueue}:
+ * one of them, the {@link #leader}, sleeps on the clock until the earliest ready time (or
+ * the heartbeat), the others until signalled. A producer signals only when its node
+ * becomes the new earliest, and a leader that leaves hands the role on. So a delayed item
+ * needs no hop through another thread, and an idle queue runs no thread at all.
  * <p>
  * <b>Concurrency.</b> One {@link ReentrantLock} guards every mutation: the map, the node
- * fields, the FIFO, the heap, the processing set, the counters and the shutdown flags.
- * Consumers wait on {@link #readyOrShutDown} and are signalled only when someone waits;
- * {@code shutDownWithDrain} waits on {@link #drained}. A consumer that finds the queue
- * empty first spins for a few microseconds without the lock (see {@link #spinForHead()}).
- * The one path that skips the lock is a duplicate {@code add} (see
- * {@link Node#absorbDuplicate()}): it looks the node up without the lock (which the table
- * allows) and succeeds only with a CAS on its state, which the hand-out
- * ({@code QUEUED → PROCESSING}) and {@code done} ({@code DIRTY → QUEUED}) transitions
- * read with an atomic {@code getAndSet}. Hence every {@code add(x)} happens before the
- * next hand-out of {@code x} (through the lock or through that CAS), and actions before
- * {@code add(x)} or {@code addAfter(x, d)} are visible to the worker that next gets
- * {@code x}.
+ * fields, the order, the heap, the processing set, the counters and the shutdown flags.
+ * Consumers wait on {@link #readyOrShutDown}, signalled once per node lined up and only
+ * when someone waits; {@code shutDownWithDrain} waits on {@link #drained}. A consumer
+ * that finds the queue empty first spins for a few microseconds without the lock (see
+ * {@link #spinForReady()}). The one path that skips the lock is a duplicate {@code add}
+ * to a FIFO (see {@link Node#absorbDuplicate()}; a priority add may raise a priority, so
+ * it takes the lock): it looks the node up without the lock (which the table allows) and
+ * succeeds only with a CAS on its state, which the hand-out ({@code QUEUED → PROCESSING})
+ * and {@code done} ({@code DIRTY → QUEUED}) transitions read with an atomic
+ * {@code getAndSet}. Hence every {@code add(x)} happens before the next hand-out of
+ * {@code x} (through the lock or through that CAS), and actions before {@code add(x)} or
+ * {@code addAfter(x, d)} are visible to the worker that next gets {@code x}. A
+ * {@link Poller}'s wake-up is a volatile flag of that poller, set before the lock is
+ * taken to signal the waiting consumers, and read under the lock before each wait.
  * <p>
- * <b>Cost.</b> A new item costs one node (40 bytes, or 64 for a {@link TimedNode} when
- * metrics are on) and one table slot; a delayed one a heap slot too. {@code add},
- * {@code get} and {@code done} take the lock once each and probe the table once each
- * ({@code get} not at all). The only other atomic instruction on that path is the
- * hand-out's {@code getAndSet}. With {@link WorkQueueMetrics#NOOP} the clock is never
- * read on {@code add}, {@code get} or {@code done} while nothing waits for a delay; with
- * a hook that records no durations it is read once per item, at hand-out. Metrics hooks
- * run after the lock is released.
+ * <b>Cost.</b> A new item costs one node (40 bytes, 64 for a {@link TimedNode} when
+ * metrics are on, a {@link PriorityNode} on a priority queue) and one table slot; a
+ * delayed one a heap slot too. {@code add}, {@code get} and {@code done} take the lock
+ * once each and probe the table once each ({@code get} not at all). The only other atomic
+ * instruction on that path is the hand-out's {@code getAndSet}. With
+ * {@link WorkQueueMetrics#NOOP} and no starvation guard the clock is never read on
+ * {@code add}, {@code get} or {@code done} while nothing waits for a delay; with a hook
+ * that records no durations it is read once per item, at hand-out; a starvation guard or
+ * durations add a reading on add (and on the {@code done} that lines an item up again).
+ * Metrics hooks run after the lock is released.
  *
  * @param <T> the item type
  */
-class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
-
-	/** The epoch of a plain get or poll, which {@link #wakePolls()} does not end. */
-	private static final long NOT_WAKEABLE = Long.MIN_VALUE;
+final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 
 	/** Checks for a ready node before a consumer parks; a few microseconds at most. */
 	private static final int HAND_OFF_SPINS = 256;
 
 	/**
 	 * Most due nodes an {@code add}, {@code addAfter}, {@code get} or {@code poll} moves
-	 * into the FIFO, so that no caller holds the lock for long after a pause left many
-	 * due (a leader that leaves with more due wakes another consumer).
+	 * into the ready order, so that no caller holds the lock for long after a pause left
+	 * many due (a leader that leaves with more due wakes another consumer).
 	 */
 	static final int DUE_BATCH = 256;
 
-	private static final VarHandle HEAD;
+	private static final VarHandle READY_COUNT;
 
 	static {
 		try {
-			HEAD = MethodHandles.lookup().findVarHandle(BasicQueue.class, "head", Node.class);
+			READY_COUNT = MethodHandles.lookup().findVarHandle(DelayingWorkQueue.class, "readyCount", int.class);
 		}
 		catch (ReflectiveOperationException ex) {
 			throw new ExceptionInInitializerError(ex);
@@ -97,8 +106,11 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 
 	private final WorkQueueMetrics metrics;
 
+	private final ReadyOrder<T> order;
+
 	/**
-	 * Whether metrics are recorded: nodes are then {@link TimedNode}s, dated at hand-out.
+	 * Whether metrics are recorded: the processing set then dates its nodes, and the
+	 * clock is read at hand-out.
 	 */
 	private final boolean timed;
 
@@ -106,6 +118,14 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	 * Whether the two durations are recorded: the clock is then read on add and done too.
 	 */
 	private final boolean durations;
+
+	/**
+	 * Whether the order wants ready times: the clock is then read on add and hand-out.
+	 */
+	private final boolean readyTimes;
+
+	/** Whether a duplicate add may be absorbed without the lock (FIFO orders). */
+	private final boolean lockFreeDuplicates;
 
 	/** The longest a leader sleeps without looking at the waiting nodes again. */
 	private final long heartbeatNanos;
@@ -122,12 +142,6 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 
 	private final Condition drained = this.lock.newCondition();
 
-	/** Oldest ready node (next to hand out); guarded by lock. */
-	private Node<T> head;
-
-	/** Newest ready node; guarded by lock. */
-	private Node<T> tail;
-
 	/** Nodes handed out and not yet done; guarded by lock. */
 	private final ProcessingSet<T> processing;
 
@@ -137,7 +151,10 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	/** The consumer sleeping until the earliest ready time, if any; guarded by lock. */
 	private Thread leader;
 
-	/** Guarded by lock. */
+	/**
+	 * Nodes in the order (client-go's {@code Len}); written under the lock, read without
+	 * it as a hint by {@link #spinForReady()}.
+	 */
 	private int readyCount;
 
 	/** Nodes in state DIRTY (processing and added again); guarded by lock. */
@@ -145,9 +162,6 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 
 	/** Threads waiting in get/poll; guarded by lock. */
 	private int waitingConsumers;
-
-	/** Changes with each {@link #wakePolls()}; written under the lock. */
-	private volatile long pollEpoch;
 
 	/** Threads waiting in shutDownWithDrain; guarded by lock. */
 	private int drainWaiters;
@@ -170,42 +184,77 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	 */
 	private int unrecordedAdds;
 
-	BasicQueue(String name, Clock clock, WorkQueueMetrics metrics, long heartbeatNanos) {
+	/**
+	 * Creates a queue.
+	 * @param name its name
+	 * @param clock its clock
+	 * @param metrics its hook, guarded
+	 * @param heartbeatNanos the longest a leader sleeps
+	 * @param order its ready order, new
+	 */
+	DelayingWorkQueue(String name, Clock clock, WorkQueueMetrics metrics, long heartbeatNanos, ReadyOrder<T> order) {
 		this.name = name;
 		this.clock = clock;
 		this.metrics = metrics;
+		this.heartbeatNanos = heartbeatNanos;
+		this.order = order;
 		this.timed = metrics != WorkQueueMetrics.NOOP;
 		this.durations = this.timed && metrics.recordsDurations();
-		this.heartbeatNanos = heartbeatNanos;
+		this.readyTimes = order.tracksReadyTimes();
+		this.lockFreeDuplicates = order instanceof FifoOrder;
 		this.processing = new ProcessingSet<>(this.timed);
 	}
 
 	@Override
 	public void add(T item) {
+		add(item, 0);
+	}
+
+	/** {@link #add(Object)} with a priority, which a FIFO order ignores. */
+	void add(T item, int priority) {
 		Objects.requireNonNull(item, "item");
 		int hash = item.hashCode();
 		Node<T> existing = this.nodes.get(item, hash);
-		if (existing != null && existing.absorbDuplicate()) {
+		if (existing != null && this.lockFreeDuplicates && existing.absorbDuplicate()) {
 			return;
 		}
-		Node<T> fresh = newNode(item, hash, Node.QUEUED);
-		long nowNanos = this.durations ? this.clock.nanoTime() : 0;
+		Node<T> fresh = (existing != null) ? null : this.order.newNode(item, hash, Node.QUEUED);
+		// The clock is read outside the lock for a new item, under it only when needed.
+		boolean readClock = this.durations || this.readyTimes;
+		boolean read = readClock && fresh != null;
+		long nowNanos = read ? this.clock.nanoTime() : 0;
 		this.lock.lock();
 		try {
 			if (this.shuttingDown) {
 				return;
 			}
 			if (this.waiting.size() != 0) {
-				releaseDue(this.durations ? nowNanos : this.clock.nanoTime(), DUE_BATCH);
+				if (!read) {
+					nowNanos = this.clock.nanoTime();
+					read = true;
+				}
+				releaseDue(nowNanos, DUE_BATCH);
 			}
-			Node<T> node = this.nodes.putIfAbsent(fresh);
-			if (node == null) {
-				// Lock-free readers may see the node before it is linked: harmless, as
-				// no consumer can take it before the lock is released.
-				queueNew(fresh, nowNanos);
-			}
-			else if (!queueAgain(node, nowNanos)) {
+			Node<T> node = (fresh != null) ? this.nodes.putIfAbsent(fresh) : this.nodes.get(item, hash);
+			if (node != null && (node.state == Node.QUEUED || node.state == Node.DIRTY)) {
+				this.order.touch(node, priority);
 				return;
+			}
+			if (readClock && !read) {
+				nowNanos = this.clock.nanoTime();
+			}
+			if (node != null) {
+				queueAgain(node, priority, nowNanos);
+			}
+			else {
+				if (fresh == null) {
+					// Its node left the map since the unlocked look-up.
+					fresh = this.order.newNode(item, hash, Node.QUEUED);
+					this.nodes.putIfAbsent(fresh);
+				}
+				// Lock-free readers may see the node before it is lined up: harmless, as
+				// no consumer can take it before the lock is released.
+				queueNew(fresh, priority, nowNanos);
 			}
 		}
 		finally {
@@ -217,8 +266,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	}
 
 	/**
-	 * {@link DelayingQueue#addAfter}, implemented here so that delayed items share the
-	 * queue's nodes and lock.
+	 * {@inheritDoc}
 	 * <p>
 	 * With a positive delay: reads the clock, allocates the item's node unless it has
 	 * one, and takes the lock once, inserting the node into the heap in O(log n) (an item
@@ -226,7 +274,13 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	 * and never drops an item. It wakes a consumer only when the item becomes the
 	 * earliest to wait.
 	 */
+	@Override
 	public void addAfter(T item, Duration delay) {
+		addAfter(item, delay, 0);
+	}
+
+	/** {@link #addAfter(Object, Duration)} with a priority, which a FIFO ignores. */
+	void addAfter(T item, Duration delay, int priority) {
 		Objects.requireNonNull(item, "item");
 		Objects.requireNonNull(delay, "delay");
 		if (this.shuttingDown) {
@@ -236,12 +290,12 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		if (delayNanos <= 0) {
 			// Counted only once the add went through: an item whose hashCode throws is
 			// the caller's error, not a retry.
-			add(item);
+			add(item, priority);
 			this.immediateAdds.increment();
 			this.metrics.retried();
 			return;
 		}
-		Node<T> fresh = newNode(item, item.hashCode(), Node.WAITING);
+		Node<T> fresh = this.order.newNode(item, item.hashCode(), Node.WAITING);
 		long nowNanos = this.clock.nanoTime();
 		long readyAtNanos = Nanos.add(nowNanos, delayNanos);
 		this.lock.lock();
@@ -255,25 +309,25 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			this.delayedAdds++;
 			if (node == null) {
 				node = fresh;
-				node.readyAtNanos = readyAtNanos;
-				this.waiting.insert(node);
+				startWait(node, readyAtNanos, priority);
 			}
 			else if (!node.isWaiting()) {
-				node.readyAtNanos = readyAtNanos;
-				this.waiting.insert(node);
+				startWait(node, readyAtNanos, priority);
 			}
 			else if (node.readyAtNanos <= nowNanos) {
 				// Due, but beyond the batch just moved: its wait ends before the new one.
 				this.waiting.remove(node);
 				addDue(node);
-				node.readyAtNanos = readyAtNanos;
-				this.waiting.insert(node);
-			}
-			else if (readyAtNanos < node.readyAtNanos) {
-				this.waiting.lower(node, readyAtNanos);
+				startWait(node, readyAtNanos, priority);
 			}
 			else {
-				node = null;
+				this.order.delay(node, priority);
+				if (readyAtNanos < node.readyAtNanos) {
+					this.waiting.lower(node, readyAtNanos);
+				}
+				else {
+					node = null;
+				}
 			}
 			if (node != null && this.waiting.head() == node) {
 				// A new earliest: the leader sleeps until a later time.
@@ -289,34 +343,41 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		this.metrics.retried();
 	}
 
-	private Node<T> newNode(T item, int hash, int state) {
-		return this.timed ? new TimedNode<>(item, hash, state) : new Node<>(item, hash, state);
+	/** Puts a node that does not wait into the heap. Called with the lock held. */
+	private void startWait(Node<T> node, long readyAtNanos, int priority) {
+		this.order.delay(node, priority);
+		node.readyAtNanos = readyAtNanos;
+		this.waiting.insert(node);
 	}
 
-	/** Queues a node just put in the map. Called with the lock held. */
-	private void queueNew(Node<T> node, long nowNanos) {
+	/** Lines up a node just put in the map. Called with the lock held. */
+	private void queueNew(Node<T> node, int priority, long nowNanos) {
 		if (this.durations) {
 			((TimedNode<T>) node).queuedAtNanos = nowNanos;
 		}
-		enqueue(node);
+		this.order.push(node, priority, nowNanos);
+		lineUp();
 	}
 
 	/**
-	 * Adds an item that has a node already: queues it if it only waits, marks it dirty if
-	 * it is being processed. Called with the lock held.
+	 * Adds an item that has a node already: lines it up if it only waits, marks it dirty
+	 * if it is being processed, tells the order otherwise. Called with the lock held.
 	 * @return whether the add was effective (client-go counts it)
 	 */
-	private boolean queueAgain(Node<T> node, long nowNanos) {
+	private boolean queueAgain(Node<T> node, int priority, long nowNanos) {
 		switch (node.state) {
 			case Node.PROCESSING -> {
 				node.markDirty();
 				this.dirtyCount++;
+				this.order.touch(node, priority);
 			}
 			case Node.WAITING -> {
 				node.markQueued();
-				enqueue(node);
+				this.order.push(node, priority, nowNanos);
+				lineUp();
 			}
 			default -> {
+				this.order.touch(node, priority);
 				return false;
 			}
 		}
@@ -324,6 +385,14 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			((TimedNode<T>) node).queuedAtNanos = nowNanos;
 		}
 		return true;
+	}
+
+	/** Counts a node just pushed and wakes one consumer. Called with the lock held. */
+	private void lineUp() {
+		this.readyCount++;
+		if (this.waitingConsumers > 0) {
+			this.readyOrShutDown.signal();
+		}
 	}
 
 	/**
@@ -342,7 +411,7 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	}
 
 	/**
-	 * Moves up to {@code limit} nodes due now into the FIFO, reading the clock only if
+	 * Moves up to {@code limit} nodes due now into the order, reading the clock only if
 	 * any node waits. Called with the lock held.
 	 */
 	private void releaseDueNow(int limit) {
@@ -355,9 +424,10 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	 * Adds a node whose delay ended, taken out of the heap. Called with the lock held.
 	 */
 	private void addDue(Node<T> node) {
-		// Queued since its ready time: the queue duration counts the time it was due and
-		// nobody was there to move it.
-		if (queueAgain(node, node.readyAtNanos) && this.timed) {
+		// Ready since its ready time: the queue duration counts the time it was due and
+		// nobody was there to move it, and due times come out in order, so the order's
+		// ready ages stay sorted.
+		if (queueAgain(node, this.order.delayedPriority(node), node.readyAtNanos) && this.timed) {
 			this.unrecordedAdds++;
 		}
 	}
@@ -378,62 +448,69 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 
 	@Override
 	public T get() throws InterruptedException {
-		return take(false, 0, NOT_WAKEABLE);
+		return itemOf(take(false, 0, null));
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return take(true, Nanos.of(timeout), NOT_WAKEABLE);
+		return itemOf(take(true, Nanos.of(timeout), null));
 	}
 
-	@Override
-	public long pollEpoch() {
-		return this.pollEpoch;
+	/** {@link #get()} with the priority the item was handed out with. */
+	Prioritized<T> getWithPriority() throws InterruptedException {
+		return prioritized(take(false, 0, null));
 	}
 
-	@Override
-	public T pollUnlessWoken(Duration timeout, long epoch) throws InterruptedException {
+	/** {@link #poll(Duration)} with the priority the item was handed out with. */
+	Prioritized<T> pollWithPriority(Duration timeout) throws InterruptedException {
 		Objects.requireNonNull(timeout, "timeout");
-		return take(true, Nanos.of(timeout), epoch);
+		return prioritized(take(true, Nanos.of(timeout), null));
 	}
 
-	@Override
-	public void wakePolls() {
-		this.lock.lock();
-		try {
-			this.pollEpoch++;
-			if (this.waitingConsumers > 0) {
-				this.readyOrShutDown.signalAll();
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+	private static <T> T itemOf(Node<T> taken) {
+		return (taken != null) ? taken.item : null;
 	}
 
 	/**
-	 * Takes the next item; a poll with an epoch other than {@link #NOT_WAKEABLE} returns
-	 * {@code null} once the epoch has changed.
+	 * The taken node's item with the priority it was handed out with. Read by the taker
+	 * after the lock: only its own {@code done} changes that priority again.
 	 */
-	private T take(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
-		T item;
+	private Prioritized<T> prioritized(Node<T> taken) {
+		return (taken != null) ? new Prioritized<>(taken.item, this.order.priority(taken)) : null;
+	}
+
+	/**
+	 * Returns a poller whose wake-up ends its own polls only.
+	 */
+	@Override
+	public Poller<T> newPoller() {
+		return new WorkerPoller();
+	}
+
+	/**
+	 * Takes the next node; a poll of a {@code poller} returns {@code null} at once if its
+	 * wake-up is pending or comes during the wait.
+	 */
+	private Node<T> take(boolean bounded, long timeoutNanos, WorkerPoller poller) throws InterruptedException {
+		Node<T> node;
 		long queuedNanos;
 		this.lock.lock();
 		try {
-			if (epoch != NOT_WAKEABLE && epoch != this.pollEpoch) {
+			if (poller != null && poller.consumeWakeup()) {
 				return null;
 			}
 			releaseDueNow(DUE_BATCH);
-			Node<T> node = this.head;
-			if (node == null) {
-				node = awaitHead(bounded, timeoutNanos, epoch);
-				if (node == null) {
-					return null;
-				}
+			if (this.readyCount == 0 && !awaitReady(bounded, timeoutNanos, poller)) {
+				return null;
 			}
-			item = node.item;
-			queuedNanos = handOut(node);
+			// Read before anything changes: a clock that throws leaves the node queued.
+			long nowNanos = (this.timed || this.readyTimes) ? this.clock.nanoTime() : 0;
+			node = this.order.pop(nowNanos);
+			this.readyCount--;
+			node.markProcessing();
+			this.processing.add(node, nowNanos);
+			queuedNanos = this.durations ? nowNanos - ((TimedNode<T>) node).queuedAtNanos : 0;
 		}
 		finally {
 			if (this.leader == null && this.waiting.size() != 0 && this.waitingConsumers > 0) {
@@ -445,34 +522,33 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		if (this.durations) {
 			this.metrics.handedOut(queuedNanos);
 		}
-		return item;
+		return node;
 	}
 
 	/**
-	 * Waits for a ready node, moving due ones; null on shutdown, timeout or a changed
-	 * epoch. Called with the lock held.
+	 * Waits for a ready node, moving due ones; false on shutdown, timeout or a wake-up of
+	 * {@code poller}. Called with the lock held.
 	 */
-	private Node<T> awaitHead(boolean bounded, long timeoutNanos, long epoch) throws InterruptedException {
+	private boolean awaitReady(boolean bounded, long timeoutNanos, WorkerPoller poller) throws InterruptedException {
 		if (bounded && timeoutNanos <= 0) {
-			return null;
+			return false;
 		}
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		if (!this.shuttingDown) {
-			spinForHead();
+			spinForReady();
 		}
-		Node<T> node;
-		// The epoch before the head: a poll woken for a pause takes nothing added since.
-		while (epoch == NOT_WAKEABLE || epoch == this.pollEpoch) {
+		// The wake-up before the ready nodes: a poll woken for a pause takes nothing.
+		while (poller == null || !poller.consumeWakeup()) {
 			boolean delays = this.waiting.size() != 0;
 			long nowNanos = (bounded || delays) ? this.clock.nanoTime() : 0;
 			if (delays) {
 				releaseDue(nowNanos, DUE_BATCH);
 			}
-			if ((node = this.head) != null) {
-				return node;
+			if (this.readyCount != 0) {
+				return true;
 			}
 			if (this.shuttingDown || (bounded && nowNanos >= deadlineNanos)) {
-				return null;
+				return false;
 			}
 			long wakeAtNanos = bounded ? deadlineNanos : Long.MAX_VALUE;
 			this.waitingConsumers++;
@@ -499,12 +575,12 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 				this.waitingConsumers--;
 			}
 		}
-		if (this.head != null && this.waitingConsumers > 0) {
+		if (this.readyCount != 0 && this.waitingConsumers > 0) {
 			// Woken for a pause: the signal this poll may have taken goes to a consumer
 			// that takes items.
 			this.readyOrShutDown.signal();
 		}
-		return null;
+		return false;
 	}
 
 	/**
@@ -523,13 +599,13 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	 * Lets go of the lock and spins briefly until a node looks ready, then takes the lock
 	 * again. A consumer that drained the queue usually finds the producer's next item
 	 * within a few microseconds; parking and being unparked costs more than that, and the
-	 * unpark would fall on the producer. The unlocked read of {@code head} is only a
-	 * hint: the caller checks again under the lock.
+	 * unpark would fall on the producer. The unlocked read of {@code readyCount} is only
+	 * a hint: the caller checks again under the lock.
 	 */
-	private void spinForHead() {
+	private void spinForReady() {
 		this.lock.unlock();
 		try {
-			for (int spins = HAND_OFF_SPINS; spins > 0 && HEAD.getOpaque(this) == null; spins--) {
+			for (int spins = HAND_OFF_SPINS; spins > 0 && (int) READY_COUNT.getOpaque(this) == 0; spins--) {
 				Thread.onSpinWait();
 			}
 		}
@@ -538,21 +614,17 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 	}
 
-	/**
-	 * Moves the head to processing; returns its queued time. Called with the lock held.
-	 */
-	private long handOut(Node<T> node) {
-		// Read before anything changes: a clock that throws leaves the node queued.
-		long nowNanos = this.timed ? this.clock.nanoTime() : 0;
-		this.head = node.next;
-		if (this.head == null) {
-			this.tail = null;
+	/** Wakes every waiting consumer, so that a woken poller among them returns. */
+	private void signalWaiting() {
+		this.lock.lock();
+		try {
+			if (this.waitingConsumers > 0) {
+				this.readyOrShutDown.signalAll();
+			}
 		}
-		node.next = null;
-		this.readyCount--;
-		node.markProcessing();
-		this.processing.add(node, nowNanos);
-		return this.durations ? nowNanos - ((TimedNode<T>) node).queuedAtNanos : 0;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	@Override
@@ -565,14 +637,17 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 			if (node == null || node.state == Node.QUEUED || node.state == Node.WAITING) {
 				return;
 			}
+			boolean dirty = node.state == Node.DIRTY;
+			long nowNanos = (this.durations || (dirty && this.readyTimes)) ? this.clock.nanoTime() : 0;
 			if (this.durations) {
-				workNanos = this.clock.nanoTime() - ((TimedNode<T>) node).startedAtNanos;
+				workNanos = nowNanos - ((TimedNode<T>) node).startedAtNanos;
 			}
 			this.processing.remove(node);
-			if (node.state == Node.DIRTY) {
+			if (dirty) {
 				this.dirtyCount--;
 				node.markRequeued();
-				enqueue(node);
+				this.order.requeue(node, nowNanos);
+				lineUp();
 			}
 			else if (node.isWaiting()) {
 				node.markWaiting();
@@ -591,21 +666,6 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		}
 		if (this.durations) {
 			this.metrics.done(workNanos);
-		}
-	}
-
-	/** Appends a ready node and wakes one consumer. Called with the lock held. */
-	private void enqueue(Node<T> node) {
-		if (this.tail == null) {
-			this.head = node;
-		}
-		else {
-			this.tail.next = node;
-		}
-		this.tail = node;
-		this.readyCount++;
-		if (this.waitingConsumers > 0) {
-			this.readyOrShutDown.signal();
 		}
 	}
 
@@ -696,7 +756,8 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 	 * <p>
 	 * Exact at the clock's reading, as {@link #size()}. {@code waiting} counts the items
 	 * with a delay pending, 0 once shut down; {@code retries} counts every
-	 * {@code addAfter} not ignored.
+	 * {@code addAfter} not ignored; {@code headQueuedNanos} is the age of the item ready
+	 * longest.
 	 */
 	@Override
 	public WorkQueueStats stats() {
@@ -711,10 +772,26 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 						this.dirtyCount);
 			}
 			long nowNanos = this.clock.nanoTime();
-			long headQueuedNanos = (this.head != null && this.durations)
-					? nowNanos - ((TimedNode<T>) this.head).queuedAtNanos : 0;
+			Node<T> oldest = this.order.oldest();
+			long headQueuedNanos = (oldest != null && this.durations) ? nowNanos - ((TimedNode<T>) oldest).queuedAtNanos
+					: 0;
 			return new WorkQueueStats(this.readyCount, processingCount, waitingCount, retries, headQueuedNanos,
 					this.processing.unfinishedNanos(nowNanos), this.processing.longestNanos(nowNanos), this.dirtyCount);
+		}
+		finally {
+			unlockAndRecordAdds();
+		}
+	}
+
+	/**
+	 * {@link PriorityQueue#readyLevels()}: exact at the clock's reading, as
+	 * {@link #size()}.
+	 */
+	List<Level> readyLevels() {
+		this.lock.lock();
+		try {
+			releaseDueNow(Integer.MAX_VALUE);
+			return this.order.levels(this.readyTimes ? this.clock.nanoTime() : 0);
 		}
 		finally {
 			unlockAndRecordAdds();
@@ -755,9 +832,56 @@ class BasicQueue<T> implements WorkQueue<T>, WakeablePolls<T> {
 		return this.heartbeatNanos;
 	}
 
+	/** The ready order, for the wrappers' descriptions. */
+	ReadyOrder<T> order() {
+		return this.order;
+	}
+
 	@Override
 	public String toString() {
-		return "WorkQueue[" + this.name + "]";
+		return "DelayingQueue[" + this.name + "]";
+	}
+
+	/**
+	 * A worker thread's poller: its wake-up is a flag of its own, so that it ends this
+	 * poller's polls and no other.
+	 */
+	private final class WorkerPoller implements Poller<T> {
+
+		/**
+		 * Set by {@link #wakeup()} before the lock is taken to signal; read and cleared
+		 * under the lock by this poller's thread, before each wait.
+		 */
+		private volatile boolean woken;
+
+		@Override
+		public Prioritized<T> poll(Duration timeout) throws InterruptedException {
+			Objects.requireNonNull(timeout, "timeout");
+			return prioritized(take(true, Nanos.of(timeout), this));
+		}
+
+		@Override
+		public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
+			Objects.requireNonNull(timeout, "timeout");
+			DelayingWorkQueue.this.done(done);
+			return poll(timeout);
+		}
+
+		@Override
+		public void wakeup() {
+			this.woken = true;
+			signalWaiting();
+		}
+
+		/** Whether a wake-up is pending, which it uses up. Called with the lock held. */
+		boolean consumeWakeup() {
+			if (!this.woken) {
+				return false;
+			}
+			this.woken = false;
+			return true;
+		}
+
 	}
 
 }
