@@ -39,14 +39,15 @@ import dev.workqueue.time.Nanos;
  * waits, since the waiting items are due back.
  * <p>
  * <b>Delays without a thread.</b> Due nodes become ready when the queue is used:
- * {@code add}, {@code addAfter}, {@code get} and {@code poll} first move up to
- * {@value #DUE_BATCH} nodes due at the clock's reading (so an item added after another
- * fell due lines up behind it), {@code size}, {@code stats} and {@code readyLevels} all
- * of them. A consumer that finds nothing ready waits as in the JDK's {@code DelayQueue}:
- * one of them, the {@link #leader}, sleeps on the clock until the earliest ready time (or
- * the heartbeat), the others until signalled. A producer signals only when its node
- * becomes the new earliest, and a leader that leaves hands the role on. So a delayed item
- * needs no hop through another thread, and an idle queue runs no thread at all.
+ * {@code add}, {@code addAfter}, {@code get}, {@code poll} and the {@code done} that
+ * lines an item up again first move up to {@value #DUE_BATCH} nodes due at the clock's
+ * reading (so an item lined up after another fell due lines up behind it), {@code size},
+ * {@code stats} and {@code readyLevels} all of them. A consumer that finds nothing ready
+ * waits as in the JDK's {@code DelayQueue}: one of them, the {@link #leader}, sleeps on
+ * the clock until the earliest ready time (or the heartbeat), the others until signalled.
+ * A producer signals only when its node becomes the new earliest, and a leader that
+ * leaves hands the role on. So a delayed item needs no hop through another thread, and an
+ * idle queue runs no thread at all.
  * <p>
  * <b>Concurrency.</b> One {@link ReentrantLock} guards every mutation: the map, the node
  * fields, the order, the heap, the processing set, the counters and the shutdown flags.
@@ -638,9 +639,15 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				return;
 			}
 			boolean dirty = node.state == Node.DIRTY;
-			long nowNanos = (this.durations || (dirty && this.readyTimes)) ? this.clock.nanoTime() : 0;
+			boolean moveDue = dirty && this.waiting.size() != 0;
+			long nowNanos = (this.durations || moveDue || (dirty && this.readyTimes)) ? this.clock.nanoTime() : 0;
 			if (this.durations) {
 				workNanos = nowNanos - ((TimedNode<T>) node).startedAtNanos;
+			}
+			if (moveDue) {
+				// What fell due lines up before the item: it became ready earlier (which
+				// keeps the order's ready ages sorted).
+				releaseDue(nowNanos, DUE_BATCH);
 			}
 			this.processing.remove(node);
 			if (dirty) {
@@ -662,7 +669,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			}
 		}
 		finally {
-			this.lock.unlock();
+			unlockAndRecordAdds();
 		}
 		if (this.durations) {
 			this.metrics.done(workNanos);
