@@ -576,11 +576,8 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				this.waitingConsumers--;
 			}
 		}
-		if (this.readyCount != 0 && this.waitingConsumers > 0) {
-			// Woken for a pause: the signal this poll may have taken goes to a consumer
-			// that takes items.
-			this.readyOrShutDown.signal();
-		}
+		// Woken for a pause. Had this poll taken the signal of a node lined up, the
+		// wake-up's signalAll, which follows its flag, woke the other consumers too.
 		return false;
 	}
 
