@@ -125,7 +125,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	 */
 	private final boolean readyTimes;
 
-	/** Whether a duplicate add may be absorbed without the lock (FIFO orders). */
+	/** Whether a duplicate add may be absorbed without the lock. */
 	private final boolean lockFreeDuplicates;
 
 	/** The longest a leader sleeps without looking at the waiting nodes again. */
@@ -202,7 +202,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		this.timed = metrics != WorkQueueMetrics.NOOP;
 		this.durations = this.timed && metrics.recordsDurations();
 		this.readyTimes = order.tracksReadyTimes();
-		this.lockFreeDuplicates = order instanceof FifoOrder;
+		this.lockFreeDuplicates = order.ignoresTouches();
 		this.processing = new ProcessingSet<>(this.timed);
 	}
 
@@ -449,28 +449,22 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 
 	@Override
 	public T get() throws InterruptedException {
-		return itemOf(take(false, 0, null));
+		Node<T> taken = take(false, 0, null);
+		return (taken != null) ? taken.item : null;
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
-		Objects.requireNonNull(timeout, "timeout");
-		return itemOf(take(true, Nanos.of(timeout), null));
-	}
-
-	/** {@link #get()} with the priority the item was handed out with. */
-	Prioritized<T> getWithPriority() throws InterruptedException {
-		return prioritized(take(false, 0, null));
-	}
-
-	/** {@link #poll(Duration)} with the priority the item was handed out with. */
-	Prioritized<T> pollWithPriority(Duration timeout) throws InterruptedException {
-		Objects.requireNonNull(timeout, "timeout");
-		return prioritized(take(true, Nanos.of(timeout), null));
-	}
-
-	private static <T> T itemOf(Node<T> taken) {
+		Node<T> taken = take(true, Nanos.of(Objects.requireNonNull(timeout, "timeout")), null);
 		return (taken != null) ? taken.item : null;
+	}
+
+	/**
+	 * {@link #get()}, or with a timeout {@link #poll(Duration)}, with the priority the
+	 * item was handed out with.
+	 */
+	Prioritized<T> takeWithPriority(Duration timeout) throws InterruptedException {
+		return prioritized(take(timeout != null, (timeout != null) ? Nanos.of(timeout) : 0, null));
 	}
 
 	/**

@@ -82,6 +82,11 @@ final class FifoOrder<T> implements ReadyOrder<T> {
 	}
 
 	@Override
+	public boolean ignoresTouches() {
+		return true;
+	}
+
+	@Override
 	public boolean tracksReadyTimes() {
 		return false;
 	}

@@ -144,6 +144,11 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 	}
 
 	@Override
+	public boolean ignoresTouches() {
+		return false;
+	}
+
+	@Override
 	public boolean tracksReadyTimes() {
 		return this.readyTimes;
 	}

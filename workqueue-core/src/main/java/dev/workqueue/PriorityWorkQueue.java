@@ -15,14 +15,12 @@ import dev.workqueue.ratelimit.RateLimiter;
  */
 final class PriorityWorkQueue<T> extends RateLimitingWorkQueue<T> implements PriorityQueue<T> {
 
+	/** The wrapped queue, as the engine. */
 	private final DelayingWorkQueue<T> engine;
-
-	private final RateLimiter<? super T> limiter;
 
 	PriorityWorkQueue(DelayingWorkQueue<T> engine, RateLimiter<? super T> limiter) {
 		super(engine, limiter);
 		this.engine = engine;
-		this.limiter = limiter;
 	}
 
 	@Override
@@ -47,18 +45,18 @@ final class PriorityWorkQueue<T> extends RateLimitingWorkQueue<T> implements Pri
 		Objects.requireNonNull(item, "item");
 		PriorityQueue.checkPriority(priority);
 		if (!this.engine.isShuttingDown()) {
-			this.engine.addAfter(item, this.limiter.when(item), priority);
+			this.engine.addAfter(item, this.rateLimiter.when(item), priority);
 		}
 	}
 
 	@Override
 	public Prioritized<T> getWithPriority() throws InterruptedException {
-		return this.engine.getWithPriority();
+		return this.engine.takeWithPriority(null);
 	}
 
 	@Override
 	public Prioritized<T> pollWithPriority(Duration timeout) throws InterruptedException {
-		return this.engine.pollWithPriority(timeout);
+		return this.engine.takeWithPriority(Objects.requireNonNull(timeout, "timeout"));
 	}
 
 	@Override
@@ -68,7 +66,7 @@ final class PriorityWorkQueue<T> extends RateLimitingWorkQueue<T> implements Pri
 
 	@Override
 	public String toString() {
-		return "PriorityQueue[" + name() + ", limited by " + this.limiter + ", " + this.engine.order() + "]";
+		return "PriorityQueue[" + name() + ", limited by " + this.rateLimiter + ", " + this.engine.order() + "]";
 	}
 
 }

@@ -1,9 +1,7 @@
 package dev.workqueue;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Objects;
-import java.util.Optional;
 
 import dev.workqueue.ratelimit.RateLimiter;
 
@@ -15,14 +13,13 @@ import dev.workqueue.ratelimit.RateLimiter;
  *
  * @param <T> the item type
  */
-sealed class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> permits PriorityWorkQueue {
+sealed class RateLimitingWorkQueue<T> extends ForwardingWorkQueue<T, DelayingQueue<T>> implements RateLimitingQueue<T>
+		permits PriorityWorkQueue {
 
-	private final DelayingQueue<T> queue;
-
-	private final RateLimiter<? super T> rateLimiter;
+	final RateLimiter<? super T> rateLimiter;
 
 	RateLimitingWorkQueue(DelayingQueue<T> queue, RateLimiter<? super T> rateLimiter) {
-		this.queue = queue;
+		super(queue);
 		this.rateLimiter = rateLimiter;
 	}
 
@@ -53,71 +50,6 @@ sealed class RateLimitingWorkQueue<T> implements RateLimitingQueue<T> permits Pr
 	@Override
 	public void addAfter(T item, Duration delay) {
 		this.queue.addAfter(item, delay);
-	}
-
-	@Override
-	public void add(T item) {
-		this.queue.add(item);
-	}
-
-	@Override
-	public void addAll(Collection<? extends T> items) {
-		this.queue.addAll(items);
-	}
-
-	@Override
-	public T get() throws InterruptedException {
-		return this.queue.get();
-	}
-
-	@Override
-	public T poll(Duration timeout) throws InterruptedException {
-		return this.queue.poll(timeout);
-	}
-
-	@Override
-	public void done(T item) {
-		this.queue.done(item);
-	}
-
-	@Override
-	public int size() {
-		return this.queue.size();
-	}
-
-	@Override
-	public void shutDown() {
-		this.queue.shutDown();
-	}
-
-	@Override
-	public void shutDownWithDrain() {
-		this.queue.shutDownWithDrain();
-	}
-
-	@Override
-	public boolean isShuttingDown() {
-		return this.queue.isShuttingDown();
-	}
-
-	@Override
-	public String name() {
-		return this.queue.name();
-	}
-
-	@Override
-	public WorkQueueStats stats() {
-		return this.queue.stats();
-	}
-
-	@Override
-	public <C> Optional<C> capability(Class<C> type) {
-		return RateLimitingQueue.super.capability(type).or(() -> this.queue.capability(type));
-	}
-
-	/** The wrapped queue. */
-	DelayingQueue<T> delayingQueue() {
-		return this.queue;
 	}
 
 	@Override

@@ -89,6 +89,13 @@ interface ReadyOrder<T> {
 	Node<T> oldest();
 
 	/**
+	 * Whether {@link #touch} ignores every add (a FIFO): the engine then absorbs an add
+	 * of a node queued already without its lock.
+	 * @return whether touches change nothing
+	 */
+	boolean ignoresTouches();
+
+	/**
 	 * Whether the order needs the time at which each node became ready, and at hand-out:
 	 * the engine then reads its clock for them.
 	 * @return whether ready times are tracked

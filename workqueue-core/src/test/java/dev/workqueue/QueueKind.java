@@ -29,13 +29,8 @@ enum QueueKind {
 
 	/** The engine at the bottom of any queue built by {@link WorkQueues}. */
 	static DelayingWorkQueue<?> engine(WorkQueue<?> queue) {
-		if (queue instanceof RateLimitingWorkQueue<?> rateLimiting) {
-			return (DelayingWorkQueue<?>) rateLimiting.delayingQueue();
-		}
-		if (queue instanceof PlainWorkQueue<?> plain) {
-			return plain.engine();
-		}
-		return (DelayingWorkQueue<?>) queue;
+		return (queue instanceof ForwardingWorkQueue<?, ?> wrapper) ? engine(wrapper.queue)
+				: (DelayingWorkQueue<?>) queue;
 	}
 
 }
