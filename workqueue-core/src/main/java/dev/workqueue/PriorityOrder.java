@@ -2,10 +2,10 @@ package dev.workqueue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import dev.workqueue.PriorityQueue.Level;
 
@@ -15,13 +15,14 @@ import dev.workqueue.PriorityQueue.Level;
  * ready longest first once it has been ready for longer than that.
  * <p>
  * <b>How it works.</b> Each ready {@link PriorityNode} is linked twice, both intrusive:
- * into its priority's {@link Bucket} (a FIFO; the buckets in a {@link TreeMap}, the
- * highest non-empty one kept at hand) and into one list in the order nodes became ready,
- * whose head is the node ready longest, for the starvation guard. Lining a node up,
- * raising its priority or taking it allocates nothing (but a new level) and costs O(log
- * levels). A node being processed keeps the highest priority of its adds meanwhile
- * ({@code done} lines it up with it); a waiting node the highest of its delayed adds. A
- * node made ready while a delay is pending takes the higher of both.
+ * into its priority's {@link Bucket} (a FIFO; the buckets in an array sorted by priority,
+ * the highest non-empty one kept at hand) and into one list in the order nodes became
+ * ready, whose head is the node ready longest, for the starvation guard. Lining a node
+ * up, raising its priority or taking it allocates nothing (but a new level) and costs a
+ * binary search for its level at most, none to line up in or take from the highest. A
+ * node being processed keeps the highest priority of its adds meanwhile ({@code done}
+ * lines it up with it); a waiting node the highest of its delayed adds. A node made ready
+ * while a delay is pending takes the higher of both.
  * <p>
  * Ready times are tracked (and the engine reads its clock for them) only with a
  * starvation guard or duration metrics; {@link #levels} reports -1 ages otherwise.
@@ -47,7 +48,10 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 
 	private final boolean readyTimes;
 
-	private final TreeMap<Integer, Bucket<T>> levels = new TreeMap<>();
+	/** The levels, by priority ascending: the non-empty ones, and empty ones kept. */
+	private Bucket<T>[] levels = newLevels(8);
+
+	private int levelCount;
 
 	/** The highest level with ready nodes, or {@code null} when none is ready. */
 	private Bucket<T> highest;
@@ -79,7 +83,7 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 	public void push(Node<T> node, int priority, long readySinceNanos) {
 		PriorityNode<T> entry = (PriorityNode<T>) node;
 		entry.priority = node.isWaiting() ? Math.max(priority, entry.waitPriority) : priority;
-		entry.readySinceNanos = readySinceNanos;
+		entry.startedAtNanos = readySinceNanos;
 		linkToLevel(entry);
 		entry.agePrev = this.newest;
 		if (this.newest != null) {
@@ -104,7 +108,7 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 		}
 		else if (priority > entry.priority) {
 			// Raised: to the back of its new level; its ready age stays.
-			unlinkFromLevel(entry);
+			unlinkFromLevel(entry, level(entry.priority));
 			entry.priority = priority;
 			linkToLevel(entry);
 		}
@@ -124,10 +128,15 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 	@Override
 	public Node<T> pop(long nowNanos) {
 		PriorityNode<T> entry = this.oldest;
-		if (this.starvationNanos < 0 || nowNanos - entry.readySinceNanos <= this.starvationNanos) {
-			entry = this.highest.head;
+		Bucket<T> level;
+		if (this.starvationNanos >= 0 && nowNanos - entry.startedAtNanos > this.starvationNanos) {
+			level = level(entry.priority);
 		}
-		unlinkFromLevel(entry);
+		else {
+			level = this.highest;
+			entry = level.head;
+		}
+		unlinkFromLevel(entry, level);
 		unlinkFromAge(entry);
 		entry.dirtyPriority = NO_ADD;
 		return entry;
@@ -163,20 +172,63 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 		Map<Integer, Long> oldestByPriority = new HashMap<>();
 		for (PriorityNode<T> entry = this.oldest; entry != null
 				&& oldestByPriority.size() < this.nonEmptyLevels; entry = entry.ageNext) {
-			oldestByPriority.putIfAbsent(entry.priority, this.readyTimes ? nowNanos - entry.readySinceNanos : -1);
+			oldestByPriority.putIfAbsent(entry.priority, this.readyTimes ? nowNanos - entry.startedAtNanos : -1);
 		}
 		List<Level> ready = new ArrayList<>();
-		this.levels.descendingMap().forEach((priority, level) -> {
+		for (int i = this.levelCount - 1; i >= 0; i--) {
+			Bucket<T> level = this.levels[i];
 			if (level.size > 0) {
-				ready.add(new Level(priority, level.size, oldestByPriority.get(priority)));
+				ready.add(new Level(level.priority, level.size, oldestByPriority.get(level.priority)));
 			}
-		});
+		}
 		return ready;
 	}
 
+	/** The level of {@code priority}, made (and placed by its priority) if missing. */
+	private Bucket<T> level(int priority) {
+		if (this.highest != null && this.highest.priority == priority) {
+			return this.highest;
+		}
+		int index = indexOf(priority);
+		if (index >= 0) {
+			return this.levels[index];
+		}
+		index = -index - 1;
+		if (this.levelCount == this.levels.length) {
+			this.levels = Arrays.copyOf(this.levels, this.levelCount << 1);
+		}
+		System.arraycopy(this.levels, index, this.levels, index + 1, this.levelCount - index);
+		this.levelCount++;
+		Bucket<T> level = new Bucket<>(priority);
+		this.levels[index] = level;
+		return level;
+	}
+
+	/**
+	 * Binary search of the levels: the index of {@code priority}'s, or
+	 * {@code -(insertion point) - 1}.
+	 */
+	private int indexOf(int priority) {
+		int low = 0;
+		int high = this.levelCount - 1;
+		while (low <= high) {
+			int middle = (low + high) >>> 1;
+			int found = this.levels[middle].priority;
+			if (found < priority) {
+				low = middle + 1;
+			}
+			else if (found > priority) {
+				high = middle - 1;
+			}
+			else {
+				return middle;
+			}
+		}
+		return -low - 1;
+	}
+
 	private void linkToLevel(PriorityNode<T> entry) {
-		Bucket<T> level = this.levels.computeIfAbsent(entry.priority, Bucket::new);
-		entry.level = level;
+		Bucket<T> level = level(entry.priority);
 		entry.prev = level.tail;
 		entry.next = null;
 		if (level.tail != null) {
@@ -194,8 +246,7 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 		}
 	}
 
-	private void unlinkFromLevel(PriorityNode<T> entry) {
-		Bucket<T> level = entry.level;
+	private void unlinkFromLevel(PriorityNode<T> entry, Bucket<T> level) {
 		PriorityNode<T> prev = (PriorityNode<T>) entry.prev;
 		PriorityNode<T> next = (PriorityNode<T>) entry.next;
 		if (prev != null) {
@@ -212,30 +263,27 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 		}
 		entry.prev = null;
 		entry.next = null;
-		entry.level = null;
 		if (--level.size > 0) {
 			return;
 		}
+		int index = indexOf(level.priority);
 		if (level == this.highest) {
-			this.highest = (--this.nonEmptyLevels > 0) ? nextNonEmptyBelow(level.priority) : null;
+			this.highest = (--this.nonEmptyLevels > 0) ? nextNonEmptyBelow(index) : null;
 		}
 		else {
 			this.nonEmptyLevels--;
 		}
-		if (this.levels.size() > KEPT_LEVELS) {
-			this.levels.remove(level.priority);
+		if (this.levelCount > KEPT_LEVELS) {
+			System.arraycopy(this.levels, index + 1, this.levels, index, this.levelCount - index - 1);
+			this.levels[--this.levelCount] = null;
 		}
 	}
 
-	/**
-	 * The highest level with ready nodes below {@code priority}, or {@code null}. By key:
-	 * TreeMap exports each entry it returns as a new object.
-	 */
-	private Bucket<T> nextNonEmptyBelow(int priority) {
-		for (Integer key = this.levels.lowerKey(priority); key != null; key = this.levels.lowerKey(key)) {
-			Bucket<T> level = this.levels.get(key);
-			if (level.size > 0) {
-				return level;
+	/** The highest level with ready nodes below the one at {@code index}, or null. */
+	private Bucket<T> nextNonEmptyBelow(int index) {
+		for (int i = index - 1; i >= 0; i--) {
+			if (this.levels[i].size > 0) {
+				return this.levels[i];
 			}
 		}
 		return null;
@@ -256,6 +304,11 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 		}
 		entry.agePrev = null;
 		entry.ageNext = null;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> Bucket<T>[] newLevels(int capacity) {
+		return (Bucket<T>[]) new Bucket<?>[capacity];
 	}
 
 	@Override
