@@ -211,14 +211,22 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		add(item, 0);
 	}
 
-	/** {@link #add(Object)} with a priority, which a FIFO order ignores. */
+	/**
+	 * {@link #add(Object)} with a priority, which a FIFO order ignores. Only the
+	 * lock-free duplicate check is here, small enough for the compiler to inline it into
+	 * the caller.
+	 */
 	void add(T item, int priority) {
 		Objects.requireNonNull(item, "item");
 		int hash = item.hashCode();
 		Node<T> existing = this.nodes.get(item, hash);
-		if (existing != null && this.lockFreeDuplicates && existing.absorbDuplicate()) {
-			return;
+		if (existing == null || !this.lockFreeDuplicates || !existing.absorbDuplicate()) {
+			addUnderLock(item, hash, existing, priority);
 		}
+	}
+
+	/** The add that takes the lock; {@code existing} is what the unlocked look-up saw. */
+	private void addUnderLock(T item, int hash, Node<T> existing, int priority) {
 		Node<T> fresh = (existing != null) ? null : this.order.newNode(item, hash, Node.QUEUED);
 		// The clock is read outside the lock for a new item, under it only when needed.
 		boolean readClock = this.durations || this.readyTimes;
