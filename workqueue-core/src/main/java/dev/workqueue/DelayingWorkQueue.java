@@ -125,6 +125,12 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	 */
 	private final boolean readyTimes;
 
+	/** Whether an add that lines an item up reads the clock: durations or ready times. */
+	private final boolean clockOnAdd;
+
+	/** Whether a hand-out reads the clock: metrics or ready times. */
+	private final boolean clockOnHandOut;
+
 	/** Whether a duplicate add may be absorbed without the lock. */
 	private final boolean lockFreeDuplicates;
 
@@ -202,6 +208,8 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		this.timed = metrics != WorkQueueMetrics.NOOP;
 		this.durations = this.timed && metrics.recordsDurations();
 		this.readyTimes = order.tracksReadyTimes();
+		this.clockOnAdd = this.durations || this.readyTimes;
+		this.clockOnHandOut = this.timed || this.readyTimes;
 		this.lockFreeDuplicates = order.ignoresTouches();
 		this.processing = new ProcessingSet<>(this.timed);
 	}
@@ -229,8 +237,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	private void addUnderLock(T item, int hash, Node<T> existing, int priority) {
 		Node<T> fresh = (existing != null) ? null : this.order.newNode(item, hash, Node.QUEUED);
 		// The clock is read outside the lock for a new item, under it only when needed.
-		boolean readClock = this.durations || this.readyTimes;
-		boolean read = readClock && fresh != null;
+		boolean read = this.clockOnAdd && fresh != null;
 		long nowNanos = read ? this.clock.nanoTime() : 0;
 		this.lock.lock();
 		try {
@@ -249,7 +256,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				this.order.touch(node, priority);
 				return;
 			}
-			if (readClock && !read) {
+			if (this.clockOnAdd && !read) {
 				nowNanos = this.clock.nanoTime();
 			}
 			if (node != null) {
@@ -508,7 +515,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				return null;
 			}
 			// Read before anything changes: a clock that throws leaves the node queued.
-			long nowNanos = (this.timed || this.readyTimes) ? this.clock.nanoTime() : 0;
+			long nowNanos = this.clockOnHandOut ? this.clock.nanoTime() : 0;
 			node = this.order.pop(nowNanos);
 			this.readyCount--;
 			node.markProcessing();
