@@ -6,11 +6,11 @@ import java.lang.invoke.VarHandle;
 import dev.workqueue.internal.KeyedEntry;
 
 /**
- * One item's state in a {@link BasicQueue}: client-go's {@code dirty}, {@code processing}
- * and waiting-for-a-delay memberships folded into one object, which stays the same from
- * the item's first {@code add} or {@code addAfter} to its last {@code done}. Fields other
- * than {@code state} are guarded by the queue's lock; {@code state} is also read (and
- * CAS'd to itself) by the lock-free duplicate check.
+ * One item's state in a {@link DelayingWorkQueue}: client-go's {@code dirty},
+ * {@code processing} and waiting-for-a-delay memberships folded into one object, which
+ * stays the same from the item's first {@code add} or {@code addAfter} to its last
+ * {@code done}. Fields other than {@code state} are guarded by the queue's lock;
+ * {@code state} is also read (and CAS'd to itself) by the lock-free duplicate check.
  * <p>
  * A node can wait for a delay ({@link #isWaiting()}, in the queue's {@link NodeHeap})
  * whatever its state: an item queued or being processed can also have an {@code addAfter}
@@ -18,13 +18,13 @@ import dev.workqueue.internal.KeyedEntry;
  * wait.
  * <p>
  * 40 bytes with compressed oops; a queue that records metrics uses the larger
- * {@link TimedNode}.
+ * {@link TimedNode}, a priority queue a {@link PriorityNode}.
  *
  * @param <T> the item type
  */
 class Node<T> extends KeyedEntry<T> {
 
-	/** Ready, in the FIFO, not yet handed out. */
+	/** Ready, in the queue's ready order, not yet handed out. */
 	static final int QUEUED = 0;
 
 	/**
@@ -57,7 +57,9 @@ class Node<T> extends KeyedEntry<T> {
 	 */
 	volatile int state;
 
-	/** Next in the ready FIFO, or in the processing list. */
+	/**
+	 * Next in the ready order (the FIFO, or a priority level), or in the processing list.
+	 */
 	Node<T> next;
 
 	/** When the pending delay ends; meaningful while {@link #isWaiting()}. */

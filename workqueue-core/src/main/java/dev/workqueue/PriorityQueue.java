@@ -149,7 +149,8 @@ public interface PriorityQueue<T> extends RateLimitingQueue<T> {
 	 * @param ready how many items of it are ready
 	 * @param oldestReadyNanos how long the one ready longest has been ready, or -1 when
 	 * the queue does not track ready times (a queue of {@link WorkQueues} built without
-	 * metrics and without a starvation guard: it then reads no clock to hand out)
+	 * metrics that record durations and without a starvation guard: it then reads its
+	 * clock no more than a plain queue)
 	 */
 	record Level(int priority, int ready, long oldestReadyNanos) {
 

@@ -1,15 +1,15 @@
 package dev.workqueue;
 
 /**
- * The items a {@link BasicQueue} has handed out and not yet seen {@code done}:
- * client-go's {@code processing} set, kept apart from the ready FIFO as client-go keeps
+ * The items a {@link DelayingWorkQueue} has handed out and not yet seen {@code done}:
+ * client-go's {@code processing} set, kept apart from the ready order as client-go keeps
  * {@code queue}, {@code dirty} and {@code processing} apart.
  * <p>
  * It always counts its nodes. When the queue records metrics ({@code timed}, and then its
  * nodes are {@link TimedNode}s), it also links them in hand-out order through
- * {@link Node#next}/{@link TimedNode#prev} (a node is never in the ready FIFO at the same
- * time) and sums their start times, so the unfinished work and the longest-running item
- * cost O(1) to read. It never reads a clock: callers pass the time.
+ * {@link Node#next}/{@link TimedNode#prev} (a node is never in the ready order at the
+ * same time) and sums their start times, so the unfinished work and the longest-running
+ * item cost O(1) to read. It never reads a clock: callers pass the time.
  * <p>
  * Not thread-safe: guarded by the queue's lock.
  *

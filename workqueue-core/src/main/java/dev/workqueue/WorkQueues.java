@@ -117,10 +117,10 @@ public final class WorkQueues {
 		}
 
 		/**
-		 * Sets the longest time a consumer of a delaying queue, waiting for the earliest
-		 * delayed item, sleeps without looking at the waiting items again (default 10
-		 * seconds, as client-go's waiting loop): insurance only, since it otherwise wakes
-		 * exactly when the earliest item is due. The floor is
+		 * Sets the longest time a consumer of any queue built here, waiting for the
+		 * earliest delayed item, sleeps without looking at the waiting items again
+		 * (default 10 seconds, as client-go's waiting loop): insurance only, since it
+		 * otherwise wakes exactly when the earliest item is due. The floor is
 		 * {@value #MIN_HEARTBEAT_MILLIS} ms: a shorter heartbeat would keep the consumer
 		 * re-taking the queue's lock.
 		 * @param heartbeat the heartbeat, at least 1 ms
@@ -164,8 +164,10 @@ public final class WorkQueues {
 		 */
 		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			return new PriorityWorkQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name),
-					limiter, this.starvationTimeoutNanos);
+			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, this.name);
+			PriorityOrder<T> order = new PriorityOrder<>(this.starvationTimeoutNanos,
+					metrics != WorkQueueMetrics.NOOP && metrics.recordsDurations());
+			return new PriorityWorkQueue<>(engine(metrics, order), limiter);
 		}
 
 		/**
@@ -173,8 +175,7 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public WorkQueue<T> buildQueue() {
-			return new BasicQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name),
-					Nanos.of(this.heartbeat));
+			return new PlainWorkQueue<>(buildEngine());
 		}
 
 		/**
@@ -182,8 +183,17 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			return new DelayingBasicQueue<>(this.name, this.clock, GuardedMetrics.guard(this.metrics, this.name),
-					Nanos.of(this.heartbeat));
+			return buildEngine();
+		}
+
+		/** Builds the engine with a FIFO order. */
+		private DelayingWorkQueue<T> buildEngine() {
+			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, this.name);
+			return engine(metrics, new FifoOrder<>(metrics != WorkQueueMetrics.NOOP));
+		}
+
+		private DelayingWorkQueue<T> engine(WorkQueueMetrics metrics, ReadyOrder<T> order) {
+			return new DelayingWorkQueue<>(this.name, this.clock, metrics, Nanos.of(this.heartbeat), order);
 		}
 
 		/**

@@ -34,8 +34,8 @@ class DelayingQueueTests {
 		return (DelayingQueue<String>) kind.build(WorkQueues.<String>builder().clock(this.clock));
 	}
 
-	private static BasicQueue<?> basic(DelayingQueue<String> queue) {
-		return QueueKind.basic(queue);
+	private static DelayingWorkQueue<?> engine(DelayingQueue<String> queue) {
+		return QueueKind.engine(queue);
 	}
 
 	@ParameterizedTest
@@ -177,7 +177,7 @@ class DelayingQueueTests {
 			}
 			assertThat(queue.stats().waiting()).isOne();
 			assertThat(queue.stats().retries()).isEqualTo(5001);
-			assertThat(basic(queue).trackedItems()).as("one node").isOne();
+			assertThat(engine(queue).trackedItems()).as("one node").isOne();
 		}
 	}
 
@@ -193,10 +193,10 @@ class DelayingQueueTests {
 		assertThat(queue.stats().waiting()).isZero();
 		this.clock.step(Duration.ofSeconds(2));
 		assertThat(queue.size()).as("c was queued before the shutdown").isOne();
-		assertThat(basic(queue).trackedItems()).as("c only").isOne();
+		assertThat(engine(queue).trackedItems()).as("c only").isOne();
 		assertThat(drain(queue)).containsExactly("c");
 		assertThat(queue.get()).isNull();
-		assertThat(basic(queue).trackedItems()).isZero();
+		assertThat(engine(queue).trackedItems()).isZero();
 	}
 
 	@Test
@@ -217,7 +217,7 @@ class DelayingQueueTests {
 			assertThat(drain.result()).isTrue();
 		}
 		assertThat(queue.size()).isZero();
-		assertThat(basic(queue).trackedItems()).isZero();
+		assertThat(engine(queue).trackedItems()).isZero();
 	}
 
 	@Test
@@ -228,7 +228,7 @@ class DelayingQueueTests {
 		queue.addAfter("b", Duration.ZERO);
 		assertThat(queue.size()).isZero();
 		assertThat(queue.stats().retries()).isZero();
-		assertThat(basic(queue).trackedItems()).isZero();
+		assertThat(engine(queue).trackedItems()).isZero();
 	}
 
 	@Test
@@ -345,14 +345,14 @@ class DelayingQueueTests {
 	@Test
 	void addAfterEndsTheItemsDueWaitEvenBeyondTheBatchMovedFirst() throws Exception {
 		try (DelayingQueue<String> queue = queue(QueueKind.DELAYING)) {
-			for (int i = 0; i < BasicQueue.DUE_BATCH; i++) {
+			for (int i = 0; i < DelayingWorkQueue.DUE_BATCH; i++) {
 				queue.addAfter("early" + i, Duration.ofMillis(1));
 			}
 			queue.addAfter("x", Duration.ofMillis(2));
 			this.clock.step(Duration.ofMillis(3));
 			queue.addAfter("x", Duration.ofMillis(10));
 			assertThat(queue.stats().waiting()).as("x waits again").isOne();
-			assertThat(drain(queue)).hasSize(BasicQueue.DUE_BATCH + 1).endsWith("x");
+			assertThat(drain(queue)).hasSize(DelayingWorkQueue.DUE_BATCH + 1).endsWith("x");
 			this.clock.step(Duration.ofMillis(10));
 			assertThat(drain(queue)).containsExactly("x");
 		}
@@ -367,12 +367,12 @@ class DelayingQueueTests {
 			queue.done("a");
 			assertThat(queue.size()).isZero();
 			assertThat(queue.stats().waiting()).isOne();
-			assertThat(basic(queue).trackedItems()).isOne();
+			assertThat(engine(queue).trackedItems()).isOne();
 			queue.done("a");
 			assertThat(queue.stats().waiting()).as("done of a waiting item is a no-op").isOne();
 			this.clock.step(Duration.ofSeconds(1));
 			assertThat(drain(queue)).containsExactly("a");
-			assertThat(basic(queue).trackedItems()).isZero();
+			assertThat(engine(queue).trackedItems()).isZero();
 		}
 	}
 
@@ -382,7 +382,7 @@ class DelayingQueueTests {
 			List<Integer> capacities = new ArrayList<>();
 			for (int i = 0; i < 10_000; i++) {
 				queue.addAfter("item" + i, Duration.ofMillis(1 + i));
-				int capacity = basic(queue).tableCapacity();
+				int capacity = engine(queue).tableCapacity();
 				if (capacities.isEmpty() || capacities.get(capacities.size() - 1) != capacity) {
 					capacities.add(capacity);
 				}
@@ -390,19 +390,20 @@ class DelayingQueueTests {
 			for (int i = 1; i < capacities.size(); i++) {
 				assertThat(capacities.get(i)).as("capacities %s", capacities).isEqualTo(2 * capacities.get(i - 1));
 			}
-			int highWater = basic(queue).tableCapacity();
+			int highWater = engine(queue).tableCapacity();
 			this.clock.step(Duration.ofMillis(9_999));
 			assertThat(drain(queue)).hasSize(9_999);
 			assertThat(queue.stats().waiting()).isOne();
-			assertThat(basic(queue).tableCapacity()).as("one item waits").isEqualTo(highWater);
+			assertThat(engine(queue).tableCapacity()).as("one item waits").isEqualTo(highWater);
 			this.clock.step(Duration.ofMillis(1));
 			assertThat(drain(queue)).containsExactly("item9999");
-			assertThat(basic(queue).tableCapacity()).as("given back once nothing waits").isLessThan(highWater);
+			assertThat(engine(queue).tableCapacity()).as("given back once nothing waits").isLessThan(highWater);
 		}
 	}
 
-	@Test
-	void consumerWaitingForALateItemLooksAgainEachHeartbeat() throws Exception {
+	@ParameterizedTest
+	@EnumSource(value = QueueKind.class, names = { "DELAYING", "RATE_LIMITING", "PRIORITY" })
+	void consumerWaitingForALateItemLooksAgainEachHeartbeat(QueueKind kind) throws Exception {
 		AtomicInteger readings = new AtomicInteger();
 		Clock countingClock = new Clock() {
 
@@ -418,10 +419,8 @@ class DelayingQueueTests {
 			}
 
 		};
-		try (DelayingQueue<String> queue = WorkQueues.<String>builder()
-			.clock(countingClock)
-			.heartbeat(Duration.ofSeconds(3))
-			.buildDelayingQueue()) {
+		try (DelayingQueue<String> queue = (DelayingQueue<String>) kind
+			.build(WorkQueues.<String>builder().clock(countingClock).heartbeat(Duration.ofSeconds(3)))) {
 			queue.addAfter("a", Duration.ofHours(1));
 			try (BlockingCall<String> get = BlockingCall.start(queue::get)) {
 				Await.until(this.clock::hasWaiters);
@@ -464,7 +463,7 @@ class DelayingQueueTests {
 			Set<String> items = drain(queue).stream().collect(Collectors.toSet());
 			assertThat(items).hasSize(2000);
 			assertThat(queue.stats().waiting()).isZero();
-			assertThat(basic(queue).trackedItems()).isZero();
+			assertThat(engine(queue).trackedItems()).isZero();
 		}
 	}
 

@@ -74,7 +74,7 @@ class FaultToleranceTests {
 			assertThat(queue.poll(Duration.ZERO)).as("re-added while processing: queued again on done").isEqualTo("a");
 			queue.done("a");
 			queue.shutDownWithDrain();
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 		}
 	}
 
@@ -123,7 +123,7 @@ class FaultToleranceTests {
 			assertThat(queue.stats().processing()).isZero();
 			assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
 			queue.done("a");
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 		}
 	}
 
@@ -139,7 +139,7 @@ class FaultToleranceTests {
 				adds.incrementAndGet();
 				// A hook recording the depth: under the queue's lock it would move more
 				// due items and run hooks again, nested.
-				if (QueueKind.basic(self.get()).isLockHeldByCurrentThread()) {
+				if (QueueKind.engine(self.get()).isLockHeldByCurrentThread()) {
 					underTheLock.incrementAndGet();
 				}
 				self.get().size();

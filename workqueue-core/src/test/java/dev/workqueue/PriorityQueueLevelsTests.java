@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The ready levels of the in-memory priority queue: counts per priority, highest first,
  * and the age of the oldest ready item of each, tracked when the queue reads its clock
- * (with metrics or a starvation guard), -1 when it does not.
+ * for ready ages (with metrics that record durations, or a starvation guard), -1 when it
+ * does not.
  */
 class PriorityQueueLevelsTests {
 
@@ -46,6 +47,20 @@ class PriorityQueueLevelsTests {
 		fill(queue);
 		assertThat(queue.readyLevels()).extracting(Level::oldestReadyNanos)
 			.containsExactly(Duration.ofSeconds(3).toNanos(), Duration.ofSeconds(1).toNanos());
+	}
+
+	@Test
+	void aQueueWithMetricsThatRecordNoDurationsDoesNotTrackThem() {
+		PriorityQueue<String> queue = queue(WorkQueues.<String>builder().metrics(new WorkQueueMetrics() {
+
+			@Override
+			public boolean recordsDurations() {
+				return false;
+			}
+
+		}));
+		fill(queue);
+		assertThat(queue.readyLevels()).containsExactly(new Level(5, 2, -1), new Level(-3, 1, -1));
 	}
 
 	@Test

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * The three queues {@link WorkQueues} builds, so that the plain-queue rules can be
- * checked against each layer, plus access to their internals for tests.
+ * The four queues {@link WorkQueues} builds, so that the plain-queue rules can be checked
+ * against each layer and both ready orders, plus access to their internals for tests.
  */
 enum QueueKind {
 
@@ -13,7 +13,9 @@ enum QueueKind {
 
 	DELAYING(WorkQueues.Builder::buildDelayingQueue),
 
-	RATE_LIMITING((builder) -> builder.buildRateLimitingQueue(new FixedDelayRateLimiter<>(Duration.ofSeconds(1))));
+	RATE_LIMITING((builder) -> builder.buildRateLimitingQueue(new FixedDelayRateLimiter<>(Duration.ofSeconds(1)))),
+
+	PRIORITY((builder) -> builder.buildPriorityQueue(new FixedDelayRateLimiter<>(Duration.ofSeconds(1))));
 
 	private final Function<WorkQueues.Builder<String>, WorkQueue<String>> factory;
 
@@ -25,12 +27,10 @@ enum QueueKind {
 		return this.factory.apply(builder);
 	}
 
-	/** The queue at the bottom of any queue built by {@link WorkQueues}. */
-	static BasicQueue<?> basic(WorkQueue<?> queue) {
-		if (queue instanceof RateLimitingWorkQueue<?> rateLimiting) {
-			return (BasicQueue<?>) rateLimiting.delayingQueue();
-		}
-		return (BasicQueue<?>) queue;
+	/** The engine at the bottom of any queue built by {@link WorkQueues}. */
+	static DelayingWorkQueue<?> engine(WorkQueue<?> queue) {
+		return (queue instanceof ForwardingWorkQueue<?, ?> wrapper) ? engine(wrapper.queue)
+				: (DelayingWorkQueue<?>) queue;
 	}
 
 }

@@ -35,7 +35,7 @@ class WorkQueueLeakTests {
 			}
 			assertThat(queue.size()).isZero();
 			assertThat(queue.stats().processing()).isZero();
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 			assertThat(limiter.trackedItems()).isZero();
 		}
 	}
@@ -57,7 +57,7 @@ class WorkQueueLeakTests {
 				got++;
 			}
 			assertThat(got).isEqualTo(items);
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 		}
 	}
 

@@ -11,6 +11,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
 import dev.workqueue.time.FakeClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -106,7 +109,96 @@ class WorkQueueStressTests {
 				.isEqualTo(versions.get(key).get());
 		}
 		assertThat(processings.get()).as("duplicates were folded").isLessThan((long) PRODUCERS * ADDS_PER_PRODUCER);
-		assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		assertThat(QueueKind.engine(queue).trackedItems()).isZero();
+	}
+
+	/**
+	 * Consumers take items through their pollers (done with the next poll), while a
+	 * pauser wakes random pollers all along: a woken poll takes nothing, and the queue
+	 * still drains without a poll timing out (each waits a minute).
+	 */
+	@ParameterizedTest
+	@EnumSource(QueueKind.class)
+	void pollersWokenAllAlongNeverShareAnItemNorLoseOne(QueueKind kind) throws Exception {
+		WorkQueue<String> queue = kind.build(WorkQueues.<String>builder().name("stress"));
+		Map<String, AtomicLong> versions = new ConcurrentHashMap<>();
+		Map<String, AtomicLong> versionSeenByLastProcessing = new ConcurrentHashMap<>();
+		Set<String> inProcess = ConcurrentHashMap.newKeySet();
+		AtomicReference<String> violation = new AtomicReference<>();
+		AtomicLong wakeUps = new AtomicLong();
+		List<Poller<String>> pollers = new ArrayList<>();
+		List<Thread> consumers = new ArrayList<>();
+		for (int c = 0; c < CONSUMERS; c++) {
+			Poller<String> poller = Pollers.of(queue);
+			pollers.add(poller);
+			consumers.add(TestThreads.start("consumer" + c, () -> {
+				try {
+					Prioritized<String> next = poller.poll(Duration.ofMinutes(1));
+					while (next != null || !queue.isShuttingDown()) {
+						if (next == null) {
+							next = poller.poll(Duration.ofMinutes(1));
+							continue;
+						}
+						String key = next.item();
+						if (!inProcess.add(key)) {
+							violation.compareAndSet(null, key + " handed to two consumers at once");
+						}
+						versionSeenByLastProcessing.get(key).set(versions.get(key).get());
+						inProcess.remove(key);
+						next = poller.doneAndPoll(key, Duration.ofMinutes(1));
+					}
+				}
+				catch (InterruptedException ex) {
+					violation.compareAndSet(null, "consumer interrupted");
+				}
+			}));
+		}
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < PRODUCERS; p++) {
+			int producer = p;
+			producers.add(TestThreads.start("producer" + p, () -> {
+				ThreadLocalRandom random = ThreadLocalRandom.current();
+				for (int i = 0; i < ADDS_PER_PRODUCER / 10; i++) {
+					// Fresh keys mostly, so that a lost signal strands an item.
+					String key = "p" + producer + "-" + random.nextInt(ADDS_PER_PRODUCER / 20);
+					versions.computeIfAbsent(key, (k) -> new AtomicLong());
+					versionSeenByLastProcessing.computeIfAbsent(key, (k) -> new AtomicLong(-1));
+					versions.get(key).incrementAndGet();
+					if (queue instanceof DelayingQueue<String> delaying && random.nextInt(8) == 0) {
+						delaying.addAfter(key, Duration.ofNanos(random.nextInt(200_000)));
+					}
+					else {
+						queue.add(key);
+					}
+				}
+			}));
+		}
+		Thread pauser = TestThreads.start("pauser", () -> {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			// At least once, however soon the producers finish.
+			do {
+				pollers.get(random.nextInt(pollers.size())).wakeup();
+				wakeUps.incrementAndGet();
+				Thread.yield();
+			}
+			while (producers.stream().anyMatch(Thread::isAlive));
+		});
+		TestThreads.join(producers, DEADLINE);
+		TestThreads.join(List.of(pauser), DEADLINE);
+		Await.atMost(DEADLINE).until(() -> {
+			WorkQueueStats stats = queue.stats();
+			return stats.waiting() == 0 && stats.depth() == 0 && stats.processing() == 0;
+		});
+		queue.shutDown();
+		// A woken poll ends at once; the shutdown ends the others.
+		pollers.forEach(Poller::wakeup);
+		TestThreads.join(consumers, DEADLINE);
+		assertThat(violation.get()).isNull();
+		assertThat(wakeUps.get()).isPositive();
+		versions.forEach((key, version) -> assertThat(versionSeenByLastProcessing.get(key).get())
+			.as("last processing of %s saw its last update", key)
+			.isEqualTo(version.get()));
+		assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 	}
 
 	@Test
@@ -142,7 +234,7 @@ class WorkQueueStressTests {
 			}
 			assertThat(arrivals).hasSize(earliestMillis.size());
 			assertThat(arrivals.values()).containsOnly(1);
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 		}
 	}
 
@@ -166,7 +258,7 @@ class WorkQueueStressTests {
 			Await.until(() -> queue.stats().retries() > 1000);
 			queue.shutDown();
 			TestThreads.join(producers, DEADLINE);
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 			assertThat(queue.stats().waiting()).isZero();
 			assertThat(queue.size()).isZero();
 		}
@@ -295,7 +387,7 @@ class WorkQueueStressTests {
 			assertThat(lastHandedOut.get(entry.getKey()).get()).as("%s handed out after its last add", entry.getKey())
 				.isGreaterThanOrEqualTo(entry.getValue().get());
 		}
-		assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+		assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 	}
 
 	private static String take(DelayingQueue<String> queue, boolean polls) throws InterruptedException {

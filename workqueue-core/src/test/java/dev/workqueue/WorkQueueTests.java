@@ -102,7 +102,7 @@ class WorkQueueTests {
 			queue.done("a");
 			assertThat(queue.size()).isZero();
 			assertThat(queue.stats().processing()).isZero();
-			assertThat(QueueKind.basic(queue).trackedItems()).isZero();
+			assertThat(QueueKind.engine(queue).trackedItems()).isZero();
 			queue.add("a");
 			assertThat(queue.poll(Duration.ZERO)).as("added again afterwards: a new item").isEqualTo("a");
 		}

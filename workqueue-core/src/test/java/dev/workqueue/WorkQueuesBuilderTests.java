@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +27,7 @@ class WorkQueuesBuilderTests {
 	void defaultsAreUnnamedSystemClockNoMetricsAndATenSecondHeartbeat() throws Exception {
 		try (DelayingQueue<String> queue = WorkQueues.<String>builder().buildDelayingQueue()) {
 			assertThat(queue.name()).isEmpty();
-			assertThat(QueueKind.basic(queue).heartbeatNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
+			assertThat(QueueKind.engine(queue).heartbeatNanos()).isEqualTo(Duration.ofSeconds(10).toNanos());
 			queue.addAfter("a", Duration.ofMillis(1));
 			assertThat(queue.poll(Duration.ofSeconds(1))).as("real time passes").isEqualTo("a");
 			assertThat(queue.stats().headQueuedNanos()).isZero();
@@ -74,12 +75,11 @@ class WorkQueuesBuilderTests {
 		}
 	}
 
-	@Test
-	void heartbeatIsTheOwnersLongestSleep() {
-		try (DelayingQueue<String> queue = WorkQueues.<String>builder()
-			.heartbeat(Duration.ofMillis(250))
-			.buildDelayingQueue()) {
-			assertThat(QueueKind.basic(queue).heartbeatNanos()).isEqualTo(250_000_000L);
+	@ParameterizedTest
+	@EnumSource(QueueKind.class)
+	void heartbeatIsTheLeadersLongestSleepOnEveryQueue(QueueKind kind) {
+		try (WorkQueue<String> queue = kind.build(WorkQueues.<String>builder().heartbeat(Duration.ofMillis(250)))) {
+			assertThat(QueueKind.engine(queue).heartbeatNanos()).isEqualTo(250_000_000L);
 		}
 	}
 
@@ -120,7 +120,7 @@ class WorkQueuesBuilderTests {
 			.heartbeat(Duration.ofSeconds(Long.MAX_VALUE))
 			.clock(Clock.system())
 			.buildDelayingQueue()) {
-			assertThat(QueueKind.basic(queue).heartbeatNanos()).isEqualTo(Long.MAX_VALUE);
+			assertThat(QueueKind.engine(queue).heartbeatNanos()).isEqualTo(Long.MAX_VALUE);
 			queue.addAfter("a", Duration.ofMillis(1));
 			assertThat(queue.poll(Duration.ofSeconds(1))).isEqualTo("a");
 		}
