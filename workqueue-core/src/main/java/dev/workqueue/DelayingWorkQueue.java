@@ -40,14 +40,17 @@ import dev.workqueue.time.Nanos;
  * <p>
  * <b>Delays without a thread.</b> Due nodes become ready when the queue is used:
  * {@code add}, {@code addAfter}, {@code get}, {@code poll} and the {@code done} that
- * lines an item up again first move up to {@value #DUE_BATCH} nodes due at the clock's
- * reading (so an item lined up after another fell due lines up behind it), {@code size},
- * {@code stats} and {@code readyLevels} all of them. A consumer that finds nothing ready
- * waits as in the JDK's {@code DelayQueue}: one of them, the {@link #leader}, sleeps on
- * the clock until the earliest ready time (or the heartbeat), the others until signalled.
- * A producer signals only when its node becomes the new earliest, and a leader that
- * leaves hands the role on. So a delayed item needs no hop through another thread, and an
- * idle queue runs no thread at all.
+ * lines an item up again first move the nodes due at the clock's reading (so an item
+ * lined up after another fell due lines up behind it): a FIFO up to {@value #DUE_BATCH}
+ * of them per call, so that no call holds the lock for a whole backlog (an item added
+ * while more are due lines up behind the first {@value #DUE_BATCH} only), a priority
+ * order all of them, since it must see every ready node to pick; {@code size},
+ * {@code stats} and {@code readyLevels} move all of them. A consumer that finds nothing
+ * ready waits as in the JDK's {@code DelayQueue}: one of them, the {@link #leader},
+ * sleeps on the clock until the earliest ready time (or the heartbeat), the others until
+ * signalled. A producer signals only when its node becomes the new earliest, and a leader
+ * that leaves hands the role on. So a delayed item needs no hop through another thread,
+ * and an idle queue runs no thread at all.
  * <p>
  * <b>Concurrency.</b> One {@link ReentrantLock} guards every mutation: the map, the node
  * fields, the order, the heap, the processing set, the counters and the shutdown flags.
@@ -134,6 +137,11 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	/** Whether a duplicate add may be absorbed without the lock. */
 	private final boolean lockFreeDuplicates;
 
+	/**
+	 * How many due nodes an add, get or done lines up at most (see the class Javadoc).
+	 */
+	private final int dueBatch;
+
 	/** The longest a leader sleeps without looking at the waiting nodes again. */
 	private final long heartbeatNanos;
 
@@ -211,6 +219,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		this.clockOnAdd = this.durations || this.readyTimes;
 		this.clockOnHandOut = this.timed || this.readyTimes;
 		this.lockFreeDuplicates = order.ignoresTouches();
+		this.dueBatch = order.linesUpDueInBatches() ? DUE_BATCH : Integer.MAX_VALUE;
 		this.processing = new ProcessingSet<>(this.timed);
 	}
 
@@ -249,7 +258,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 					nowNanos = this.clock.nanoTime();
 					read = true;
 				}
-				releaseDue(nowNanos, DUE_BATCH);
+				releaseDue(nowNanos, this.dueBatch);
 			}
 			Node<T> node = (fresh != null) ? this.nodes.putIfAbsent(fresh) : this.nodes.get(item, hash);
 			if (node != null && (node.state == Node.QUEUED || node.state == Node.DIRTY)) {
@@ -320,7 +329,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				return;
 			}
 			// The item's own wait, if due, ends before the new one starts.
-			releaseDue(nowNanos, DUE_BATCH);
+			releaseDue(nowNanos, this.dueBatch);
 			Node<T> node = this.nodes.putIfAbsent(fresh);
 			this.delayedAdds++;
 			if (node == null) {
@@ -510,7 +519,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			if (poller != null && poller.consumeWakeup()) {
 				return null;
 			}
-			releaseDueNow(DUE_BATCH);
+			releaseDueNow(this.dueBatch);
 			if (this.readyCount == 0 && !awaitReady(bounded, timeoutNanos, poller)) {
 				return null;
 			}
@@ -552,7 +561,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			boolean delays = this.waiting.size() != 0;
 			long nowNanos = (bounded || delays) ? this.clock.nanoTime() : 0;
 			if (delays) {
-				releaseDue(nowNanos, DUE_BATCH);
+				releaseDue(nowNanos, this.dueBatch);
 			}
 			if (this.readyCount != 0) {
 				return true;
@@ -653,7 +662,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			if (moveDue) {
 				// What fell due lines up before the item: it became ready earlier (which
 				// keeps the order's ready ages sorted).
-				releaseDue(nowNanos, DUE_BATCH);
+				releaseDue(nowNanos, this.dueBatch);
 			}
 			this.processing.remove(node);
 			if (dirty) {

@@ -87,6 +87,11 @@ final class FifoOrder<T> implements ReadyOrder<T> {
 	}
 
 	@Override
+	public boolean linesUpDueInBatches() {
+		return true;
+	}
+
+	@Override
 	public boolean tracksReadyTimes() {
 		return false;
 	}

@@ -77,9 +77,17 @@ abstract class ForwardingWorkQueue<T, Q extends WorkQueue<T>> implements WorkQue
 		return this.queue.stats();
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A queue interface is answered by this queue alone: the queue it wraps may offer
+	 * more (the engine behind a plain queue is a {@link DelayingQueue}), which this
+	 * queue's kind leaves out on purpose.
+	 */
 	@Override
 	public <C> Optional<C> capability(Class<C> type) {
-		return WorkQueue.super.capability(type).or(() -> this.queue.capability(type));
+		Optional<C> own = WorkQueue.super.capability(type);
+		return (own.isPresent() || WorkQueue.class.isAssignableFrom(type)) ? own : this.queue.capability(type);
 	}
 
 }

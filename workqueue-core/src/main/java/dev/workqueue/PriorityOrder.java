@@ -158,6 +158,11 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 	}
 
 	@Override
+	public boolean linesUpDueInBatches() {
+		return false;
+	}
+
+	@Override
 	public boolean tracksReadyTimes() {
 		return this.readyTimes;
 	}

@@ -68,6 +68,14 @@ interface ReadyOrder<T> {
 	boolean ignoresTouches();
 
 	/**
+	 * Whether the engine may line due nodes up in bounded batches (a FIFO: a node left in
+	 * the heap only lines up later); an order by priority needs every due node lined up
+	 * before it picks, or a due node of higher priority, or a starving one, is passed
+	 * over.
+	 */
+	boolean linesUpDueInBatches();
+
+	/**
 	 * Whether the order needs the time at which each node became ready, and at hand-out:
 	 * the engine then reads its clock for them.
 	 */

@@ -19,7 +19,6 @@ import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The deliveries queue's priorities: a webhook posted while a burst is queued is
@@ -51,8 +50,9 @@ class PriorityDeliveryTests {
 		// Issue 28: a pause ends a poll under way only on a queue whose pollers can be
 		// woken, which core's queues become with the issue's engine part; until then
 		// their fallback poller takes the pause within the poll timeout.
-		assumeTrue(this.queues.get(WebhookWorkers.DELIVERIES).capability(PollerFactory.class).isPresent(),
-				"the deliveries queue has PollerFactory");
+		assertThat(this.queues.get(WebhookWorkers.DELIVERIES).capability(PollerFactory.class))
+			.as("the deliveries queue has PollerFactory")
+			.isPresent();
 		// Paused, so that the whole burst is queued when the webhook comes.
 		this.workers.setPaused(WebhookWorkers.DELIVERIES, true);
 		this.client.post()

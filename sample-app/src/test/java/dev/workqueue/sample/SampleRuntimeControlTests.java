@@ -14,8 +14,8 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spring.WorkQueueRegistry;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Runtime control over HTTP, granted with Boot's own endpoint access setting: pause a
@@ -39,8 +39,9 @@ class SampleRuntimeControlTests {
 		// Issue 28: a pause ends a poll under way only on a queue whose pollers can be
 		// woken, which core's queues become with the issue's engine part; until then
 		// their fallback poller takes the pause within the poll timeout.
-		assumeTrue(this.queues.get(WebhookWorkers.DELIVERIES).capability(PollerFactory.class).isPresent(),
-				"the deliveries queue has PollerFactory");
+		assertThat(this.queues.get(WebhookWorkers.DELIVERIES).capability(PollerFactory.class))
+			.as("the deliveries queue has PollerFactory")
+			.isPresent();
 		control("deliveries", "{\"paused\":true}").expectStatus()
 			.isOk()
 			.expectBody()

@@ -24,7 +24,6 @@ import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Tests for pausing, resuming and resizing the workers of a queue at runtime.
@@ -91,8 +90,8 @@ class WorkerControlTests {
 			RateLimitingQueue<String> orders = orders(context.getBean(WorkQueueRegistry.class));
 			// Issue 28: core's queues give wakeable pollers once its engine part lands;
 			// until then Pollers.of falls back to a poller that ends only the next poll.
-			assumeTrue(orders.capability(PollerFactory.class).isPresent(),
-					"the queues the starter builds have PollerFactory");
+			assertThat(orders.capability(PollerFactory.class)).as("the queues the starter builds have PollerFactory")
+				.isPresent();
 			WorkerContainerRegistry workers = context.getBean(WorkerContainerRegistry.class);
 			await().atMost(TIMEOUT).until(() -> workerThreads().size() == 2);
 			workers.setPaused("orders", true);
