@@ -31,7 +31,8 @@ class BadRequestAdvice {
 
 	@ExceptionHandler
 	ProblemDetail unreadableBody(HttpMessageNotReadableException ex) {
-		return badRequest("body", "body must be a JSON object with targetId, payload and an optional integer priority");
+		return badRequest("body",
+				"body must be a JSON object with targetId, payload and an optional whole-number priority");
 	}
 
 	private static ProblemDetail badRequest(String field, String detail) {

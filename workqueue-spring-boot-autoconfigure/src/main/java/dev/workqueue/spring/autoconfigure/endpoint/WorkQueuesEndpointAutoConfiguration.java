@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint;
+import dev.workqueue.spring.actuate.endpoint.WorkQueuesControlFieldsAdvisor;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpointWebExtension;
 import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
@@ -26,7 +27,9 @@ import dev.workqueue.spring.worker.WorkerContainerRegistry;
  * <p>
  * Active when the Actuator is on the class path, the work queues are configured and the
  * endpoint is enabled and exposed. The rate limiter of a queue is shown when a
- * {@link WorkQueueDetails} bean knows it, as for every queue the starter built.
+ * {@link WorkQueueDetails} bean knows it, as for every queue the starter built. Over
+ * HTTP, a {@link WorkQueuesControlFieldsAdvisor} refuses runtime-control requests with
+ * fields the endpoint does not take.
  */
 @AutoConfiguration(afterName = "dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration")
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
@@ -57,6 +60,14 @@ public final class WorkQueuesEndpointAutoConfiguration {
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
 	WorkQueuesEndpointWebExtension workQueuesEndpointWebExtension(WorkQueuesEndpoint workQueuesEndpoint) {
 		return new WorkQueuesEndpointWebExtension(workQueuesEndpoint);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(WorkQueuesEndpoint.class)
+	@ConditionalOnAvailableEndpoint(endpoint = WorkQueuesEndpoint.class, exposure = EndpointExposure.WEB)
+	WorkQueuesControlFieldsAdvisor workQueuesControlFieldsAdvisor() {
+		return new WorkQueuesControlFieldsAdvisor();
 	}
 
 }
