@@ -32,8 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoint.workqueues.access=unrestricted", "sample.downstream.failure-rate=0",
-				"sample.downstream.latency=0ms",
-				"logging.level.dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpointWebExtension=debug" })
+				"sample.downstream.latency=0ms", "logging.level.dev.workqueue.spring.actuate.endpoint=debug" })
 @AutoConfigureRestTestClient
 @ExtendWith(OutputCaptureExtension.class)
 class SampleRuntimeControlTests {
@@ -159,7 +158,10 @@ class SampleRuntimeControlTests {
 				Arguments.of("{\"paused\":1}", "paused", "paused must be true or false, was '1'"),
 				Arguments.of("{\"pause\":true}", "pause", "Unknown field 'pause': give " + give),
 				Arguments.of("{\"paused\":true,\"extra\":1}", "extra", "Unknown field 'extra': give " + give),
-				Arguments.of("{}", null, "Give " + give));
+				Arguments.of("{}", null, "Give " + give),
+				Arguments.of("\"abc\"", null, "The body must be a JSON object with " + give),
+				Arguments.of("{\"paused\":", null, "The body must be a JSON object with " + give),
+				Arguments.of("{\"paused\":{\"value\":true}}", null, "The body must be a JSON object with " + give));
 	}
 
 	@Test

@@ -20,6 +20,10 @@ record ControlRequest(@Nullable Boolean paused, @Nullable Integer concurrency) {
 
 	static final String CONCURRENCY = "concurrency";
 
+	/** What a request gives, for the messages. */
+	static final String EXPECTED = "\"" + PAUSED + "\" (true or false) and/or \"" + CONCURRENCY + "\" (1 to "
+			+ WorkQueuesEndpoint.MAX_CONCURRENCY + ")";
+
 	private static final Pattern WHOLE_NUMBER = Pattern.compile("-?[0-9]{1,10}");
 
 	/**

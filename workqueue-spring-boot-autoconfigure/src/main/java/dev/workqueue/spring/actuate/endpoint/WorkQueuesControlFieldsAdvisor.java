@@ -40,8 +40,7 @@ public final class WorkQueuesControlFieldsAdvisor implements OperationInvokerAdv
 			String first = unknown.iterator().next();
 			Object name = context.getArguments().get("name");
 			return WorkQueuesEndpointWebExtension.refused(String.valueOf(name), first,
-					"Unknown field '" + first + "': give \"" + ControlRequest.PAUSED + "\" (true or false) and/or \""
-							+ ControlRequest.CONCURRENCY + "\" (1 to " + WorkQueuesEndpoint.MAX_CONCURRENCY + ")");
+					"Unknown field '" + first + "': give " + ControlRequest.EXPECTED);
 		};
 	}
 

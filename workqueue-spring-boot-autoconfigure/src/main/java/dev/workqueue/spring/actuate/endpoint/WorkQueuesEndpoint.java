@@ -142,9 +142,7 @@ public final class WorkQueuesEndpoint {
 			return null;
 		}
 		if (paused == null && concurrency == null) {
-			throw new InvalidControlRequestException(null,
-					"Give \"" + ControlRequest.PAUSED + "\" (true or false) and/or \"" + ControlRequest.CONCURRENCY
-							+ "\" (1 to " + MAX_CONCURRENCY + ")");
+			throw new InvalidControlRequestException(null, "Give " + ControlRequest.EXPECTED);
 		}
 		if (concurrency != null && (concurrency < 1 || concurrency > MAX_CONCURRENCY)) {
 			throw new InvalidControlRequestException(ControlRequest.CONCURRENCY,
