@@ -9,9 +9,10 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
 /**
- * Turns bad requests into {@code 400} problem details with a {@code field} property.
+ * Turns bad requests of the webhook API into {@code 400} problem details with a
+ * {@code field} property; the Actuator's endpoints answer theirs themselves.
  */
-@RestControllerAdvice
+@RestControllerAdvice(assignableTypes = WebhookController.class)
 class BadRequestAdvice {
 
 	@ExceptionHandler
@@ -31,7 +32,8 @@ class BadRequestAdvice {
 
 	@ExceptionHandler
 	ProblemDetail unreadableBody(HttpMessageNotReadableException ex) {
-		return badRequest("body", "body must be a JSON object with targetId, payload and an optional integer priority");
+		return badRequest("body",
+				"body must be a JSON object with targetId, payload and an optional whole-number priority");
 	}
 
 	private static ProblemDetail badRequest(String field, String detail) {

@@ -6,6 +6,8 @@ import java.util.Map;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 
+import tools.jackson.databind.JsonNode;
+
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -50,7 +52,8 @@ class WebhookController {
 
 	@PostMapping
 	@ResponseStatus(HttpStatus.ACCEPTED)
-	Map<String, Object> enqueue(@RequestBody WebhookRequest request) {
+	Map<String, Object> enqueue(@RequestBody JsonNode body) {
+		WebhookRequest request = WebhookRequest.read(body);
 		request.validate();
 		int pending = this.outbox.stage(request.targetId(), request.payload());
 		queue(request.targetId(), request.priority());

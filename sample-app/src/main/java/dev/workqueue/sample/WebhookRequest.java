@@ -1,5 +1,9 @@
 package dev.workqueue.sample;
 
+import java.util.Set;
+
+import tools.jackson.databind.JsonNode;
+
 import dev.workqueue.PriorityQueue;
 
 /**
@@ -16,6 +20,54 @@ public record WebhookRequest(String targetId, String payload, Integer priority) 
 	private static final String TARGET_ID_PATTERN = "[A-Za-z0-9._-]{1,64}";
 
 	private static final int MAX_PAYLOAD_LENGTH = 4096;
+
+	private static final String FIELDS = "targetId, payload and an optional whole-number priority";
+
+	private static final Set<String> FIELD_NAMES = Set.of("targetId", "payload", "priority");
+
+	/**
+	 * Reads a request from its JSON body, strictly: an object of the three fields only,
+	 * the two texts as JSON strings and the priority as a whole number. (Jackson as Boot
+	 * sets it up would drop an unknown field, take {@code 1.5} for 1 and {@code "5"} for
+	 * 5.)
+	 * @param body the JSON body
+	 * @return the request, not yet {@linkplain #validate() validated}
+	 * @throws InvalidRequestException naming the first field that is unknown or of the
+	 * wrong type
+	 */
+	static WebhookRequest read(JsonNode body) {
+		if (!body.isObject()) {
+			throw new InvalidRequestException("body", "must be a JSON object with " + FIELDS);
+		}
+		for (String name : body.propertyNames()) {
+			if (!FIELD_NAMES.contains(name)) {
+				throw new InvalidRequestException(name, "is not a field of a webhook: give " + FIELDS);
+			}
+		}
+		return new WebhookRequest(text(body, "targetId"), text(body, "payload"), wholeNumber(body, "priority"));
+	}
+
+	private static String text(JsonNode body, String field) {
+		JsonNode value = body.get(field);
+		if (value == null || value.isNull()) {
+			return null;
+		}
+		if (!value.isString()) {
+			throw new InvalidRequestException(field, "must be a JSON string, was " + value);
+		}
+		return value.stringValue();
+	}
+
+	private static Integer wholeNumber(JsonNode body, String field) {
+		JsonNode value = body.get(field);
+		if (value == null || value.isNull()) {
+			return null;
+		}
+		if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+			throw new InvalidRequestException(field, "must be a whole number, was " + value);
+		}
+		return value.intValue();
+	}
 
 	/**
 	 * Creates a request; a missing priority is 0.

@@ -1,8 +1,12 @@
 package dev.workqueue.sample;
 
 import java.time.Duration;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
@@ -153,6 +157,49 @@ class SampleApplicationTests {
 			.expectBody()
 			.jsonPath("$[?(@.targetId == 'shop-9')]")
 			.doesNotExist();
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("loosePayloads")
+	void webhookBodiesAreReadStrictly(String body, String field, String detail) {
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(body)
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.field")
+			.isEqualTo(field)
+			.jsonPath("$.detail")
+			.isEqualTo(detail);
+		this.client.get()
+			.uri("/webhooks/deliveries")
+			.exchange()
+			.expectBody()
+			.jsonPath("$[?(@.targetId == 'strict-1')]")
+			.doesNotExist();
+	}
+
+	static Stream<Arguments> loosePayloads() {
+		String fields = "targetId, payload and an optional whole-number priority";
+		return Stream.of(
+				Arguments.of("{\"targetId\":\"strict-1\",\"payload\":\"x\",\"priority\":1.5}", "priority",
+						"priority must be a whole number, was 1.5"),
+				Arguments.of("{\"targetId\":\"strict-1\",\"payload\":\"x\",\"priority\":\"5\"}", "priority",
+						"priority must be a whole number, was \"5\""),
+				Arguments.of("{\"targetId\":\"strict-1\",\"payload\":\"x\",\"priority\":99999999999}", "priority",
+						"priority must be a whole number, was 99999999999"),
+				Arguments.of("{\"targetId\":\"strict-1\",\"payload\":true}", "payload",
+						"payload must be a JSON string, was true"),
+				Arguments.of("{\"targetId\":17,\"payload\":\"x\"}", "targetId",
+						"targetId must be a JSON string, was 17"),
+				Arguments.of("{\"targetId\":\"strict-1\",\"payload\":\"x\",\"prio\":1}", "prio",
+						"prio is not a field of a webhook: give " + fields),
+				Arguments.of("\"abc\"", "body", "body must be a JSON object with " + fields),
+				Arguments.of("[1]", "body", "body must be a JSON object with " + fields),
+				Arguments.of("{\"targetId\":", "body", "body must be a JSON object with " + fields));
 	}
 
 	private void postWebhook(String targetId, String payload) {

@@ -1,13 +1,20 @@
 package dev.workqueue.sample;
 
 import java.time.Duration;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
@@ -24,8 +31,9 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "management.endpoint.workqueues.access=unrestricted", "sample.downstream.failure-rate=0",
-				"sample.downstream.latency=0ms" })
+				"sample.downstream.latency=0ms", "logging.level.dev.workqueue.spring.actuate.endpoint=debug" })
 @AutoConfigureRestTestClient
+@ExtendWith(OutputCaptureExtension.class)
 class SampleRuntimeControlTests {
 
 	@Autowired
@@ -103,20 +111,30 @@ class SampleRuntimeControlTests {
 				.isEqualTo(2));
 	}
 
-	@Test
-	void badRequestsAreRefusedAndChangeNothing() {
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("badRequests")
+	void badRequestsAreRefusedNamingTheFieldAndChangeNothing(String body, String field, String message,
+			CapturedOutput output) {
 		Integer concurrency = this.client.get()
 			.uri("/actuator/workqueues/deliveries")
 			.exchange()
 			.returnResult(WorkQueue.class)
 			.getResponseBody()
 			.concurrency();
-		control("nope", "{\"paused\":true}").expectStatus().isNotFound();
-		control("deliveries", "{\"concurrency\":0}").expectStatus().isBadRequest();
-		control("deliveries", "{\"concurrency\":1025}").expectStatus().isBadRequest();
-		control("deliveries", "{\"concurrency\":\"many\"}").expectStatus().isBadRequest();
-		control("deliveries", "{\"paused\":\"maybe\"}").expectStatus().isBadRequest();
-		control("deliveries", "{}").expectStatus().isBadRequest();
+		RestTestClient.BodyContentSpec answer = control("deliveries", body).expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.status")
+			.isEqualTo(400)
+			.jsonPath("$.message")
+			.isEqualTo(message);
+		if (field != null) {
+			answer.jsonPath("$.field").isEqualTo(field);
+		}
+		else {
+			answer.jsonPath("$.field").doesNotExist();
+		}
+		assertThat(output).contains("Refused runtime control of queue 'deliveries': " + message);
 		this.client.get()
 			.uri("/actuator/workqueues/deliveries")
 			.exchange()
@@ -125,6 +143,30 @@ class SampleRuntimeControlTests {
 			.isEqualTo(concurrency)
 			.jsonPath("$.paused")
 			.isEqualTo(false);
+	}
+
+	static Stream<Arguments> badRequests() {
+		String range = "concurrency must be between 1 and 1024, was ";
+		String whole = "concurrency must be a whole number from 1 to 1024, was ";
+		String give = "\"paused\" (true or false) and/or \"concurrency\" (1 to 1024)";
+		return Stream.of(Arguments.of("{\"concurrency\":0}", "concurrency", range + "0"),
+				Arguments.of("{\"concurrency\":1025}", "concurrency", range + "1025"),
+				Arguments.of("{\"concurrency\":1.5}", "concurrency", whole + "'1.5'"),
+				Arguments.of("{\"concurrency\":\"many\"}", "concurrency", whole + "'many'"),
+				Arguments.of("{\"concurrency\":99999999999}", "concurrency", whole + "'99999999999'"),
+				Arguments.of("{\"paused\":\"yes\"}", "paused", "paused must be true or false, was 'yes'"),
+				Arguments.of("{\"paused\":1}", "paused", "paused must be true or false, was '1'"),
+				Arguments.of("{\"pause\":true}", "pause", "Unknown field 'pause': give " + give),
+				Arguments.of("{\"paused\":true,\"extra\":1}", "extra", "Unknown field 'extra': give " + give),
+				Arguments.of("{}", null, "Give " + give),
+				Arguments.of("\"abc\"", null, "The body must be a JSON object with " + give),
+				Arguments.of("{\"paused\":", null, "The body must be a JSON object with " + give),
+				Arguments.of("{\"paused\":{\"value\":true}}", null, "The body must be a JSON object with " + give));
+	}
+
+	@Test
+	void unknownQueueIsNotFound() {
+		control("nope", "{\"paused\":true}").expectStatus().isNotFound();
 	}
 
 	/** The part of the endpoint's answer this test reads. */

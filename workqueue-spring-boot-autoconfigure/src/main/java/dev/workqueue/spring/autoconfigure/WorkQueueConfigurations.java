@@ -100,11 +100,13 @@ final class WorkQueueConfigurations {
 		@ConditionalOnMissingBean
 		WorkerContainerRegistry workerContainerRegistry(QueueWorkerAnnotationBeanPostProcessor endpoints,
 				WorkQueueRegistry workQueueRegistry, WorkQueueSettings workQueueSettings,
-				WorkQueueFactory workQueueFactory, ObjectProvider<Clock> clock, ApplicationEventPublisher publisher,
-				Environment environment, ObjectProvider<WorkObservations> observations) {
+				WorkQueueFactory workQueueFactory, WorkQueueProperties properties, ObjectProvider<Clock> clock,
+				ApplicationEventPublisher publisher, Environment environment,
+				ObjectProvider<WorkObservations> observations) {
 			WorkerContainerRegistry registry = new WorkerContainerRegistry(endpoints, workQueueRegistry,
 					(name) -> workQueueSettings.get(name).workers(), workQueueFactory::failureTracking,
 					clock.getIfAvailable(Clock::system), publisher, Threading.VIRTUAL.isActive(environment));
+			registry.setKeepAlive(properties.getWorkers().isKeepAlive());
 			observations.ifAvailable(registry::setObservations);
 			return registry;
 		}

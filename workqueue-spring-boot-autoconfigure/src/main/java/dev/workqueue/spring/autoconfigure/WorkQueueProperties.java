@@ -52,6 +52,11 @@ public class WorkQueueProperties {
 	 */
 	private final Observation observation = new Observation();
 
+	/**
+	 * Worker threads of @QueueWorker methods.
+	 */
+	private final Workers workers = new Workers();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -74,6 +79,33 @@ public class WorkQueueProperties {
 
 	public Observation getObservation() {
 		return this.observation;
+	}
+
+	public Workers getWorkers() {
+		return this.workers;
+	}
+
+	/**
+	 * Worker threads of {@code @QueueWorker} methods.
+	 */
+	public static class Workers {
+
+		/**
+		 * Whether a non-daemon thread keeps the JVM running while the workers run, so
+		 * that an application made only of workers stays up until it is stopped (SIGTERM
+		 * or context close). False: the worker threads alone do not keep the application
+		 * running.
+		 */
+		private boolean keepAlive = true;
+
+		public boolean isKeepAlive() {
+			return this.keepAlive;
+		}
+
+		public void setKeepAlive(boolean keepAlive) {
+			this.keepAlive = keepAlive;
+		}
+
 	}
 
 	/**

@@ -15,7 +15,9 @@ import dev.workqueue.WorkQueueMetrics;
  * ignores any that a queue passes all the same.
  * <p>
  * Runs on the queue's hot path: each event is one lock-free update of a meter held in a
- * final field, with no registry lookup and no allocation. Thread-safe, as the meters are.
+ * final field, with no registry lookup and no allocation; an add or a done also reads the
+ * state of the queue's {@link PriorityLevelWatch}, which hands any registration to
+ * another thread. Thread-safe, as the meters are.
  */
 final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
@@ -29,6 +31,8 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
 	private final Counter stalled;
 
+	private final PriorityLevelWatch levels;
+
 	/**
 	 * Creates the hook of one queue's meters.
 	 * @param adds the adds counter
@@ -38,19 +42,22 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 	 * @param workDuration the work duration timer, {@code null} with
 	 * {@code queueDuration} to record no durations
 	 * @param stalled the stalled counter
+	 * @param levels told of each add and done, for the gauges of new priority levels
 	 */
 	MicrometerWorkQueueMetrics(Counter adds, Counter retries, @Nullable Timer queueDuration,
-			@Nullable Timer workDuration, Counter stalled) {
+			@Nullable Timer workDuration, Counter stalled, PriorityLevelWatch levels) {
 		this.adds = adds;
 		this.retries = retries;
 		this.queueDuration = queueDuration;
 		this.workDuration = workDuration;
 		this.stalled = stalled;
+		this.levels = levels;
 	}
 
 	@Override
 	public void added() {
 		this.adds.increment();
+		this.levels.changed();
 	}
 
 	@Override
@@ -68,6 +75,8 @@ final class MicrometerWorkQueueMetrics implements WorkQueueMetrics {
 
 	@Override
 	public void done(long workNanos) {
+		// An item added again while processing becomes ready now, perhaps at a new level.
+		this.levels.changed();
 		Timer workDuration = this.workDuration;
 		if (workDuration != null) {
 			workDuration.record(workNanos, TimeUnit.NANOSECONDS);

@@ -1,5 +1,6 @@
 package dev.workqueue.spring.metrics;
 
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,12 +22,13 @@ import dev.workqueue.time.Clock;
  * <p>
  * The gauges of priority 0 (that of {@code add(item)}) and of {@code other} are
  * registered with the queue's other meters. The gauge of another priority is registered
- * when a gauge of the queue is read while that priority has ready items, as long as the
- * queue has fewer than {@link #MAX_PRIORITIES} of them, highest priority first; it stays
- * registered, reading 0 when the priority has no ready items. A registry may or may not
- * read a gauge registered during its scrape, so the scrape that first sees a priority may
- * leave its items out; the next ones count them. All the gauges of a queue share one
- * {@link QueueStatsReading} of its {@link PriorityQueue#readyLevels()}. Thread-safe.
+ * as soon as that priority has ready items, as long as the queue has fewer than
+ * {@link #MAX_PRIORITIES} of them, highest priority first: by {@link #trackReady()},
+ * which a {@link PriorityLevelWatch} runs off the hot path after the queue's adds, and
+ * also when a gauge of the queue is read (for levels that appear without an add here). A
+ * gauge stays registered, reading 0 when its priority has no ready items. All the gauges
+ * of a queue share one {@link QueueStatsReading} of its
+ * {@link PriorityQueue#readyLevels()}. Thread-safe.
  */
 final class PriorityDepthGauges {
 
@@ -41,6 +43,8 @@ final class PriorityDepthGauges {
 	private final String queueName;
 
 	private final QueueStatsReading<List<PriorityQueue.Level>> reading;
+
+	private final WeakReference<PriorityQueue<?>> queue;
 
 	private final MeterRegistry registry;
 
@@ -59,6 +63,7 @@ final class PriorityDepthGauges {
 	 */
 	PriorityDepthGauges(String queueName, PriorityQueue<?> queue, MeterRegistry registry, Consumer<Meter> registered) {
 		this.queueName = queueName;
+		this.queue = new WeakReference<>(queue);
 		this.reading = new QueueStatsReading<>(queue, Clock.system(), (read) -> ((PriorityQueue<?>) read).readyLevels(),
 				List.of());
 		this.registry = registry;
@@ -69,6 +74,23 @@ final class PriorityDepthGauges {
 	synchronized void register() {
 		track(0);
 		gauge(OTHER, (gauges) -> gauges.reading.readShared(this::other));
+	}
+
+	/**
+	 * Reads the queue's ready levels and registers a gauge for each new priority, while
+	 * there is room. Never called with the queue's lock held.
+	 * @return {@code true} once no gauge will be added any more: every one is taken, or
+	 * the queue is gone
+	 */
+	boolean trackReady() {
+		PriorityQueue<?> queue = this.queue.get();
+		if (queue == null) {
+			return true;
+		}
+		if (this.tracked.size() < MAX_PRIORITIES) {
+			trackNew(queue.readyLevels());
+		}
+		return this.tracked.size() >= MAX_PRIORITIES;
 	}
 
 	private double ready(int priority, List<PriorityQueue.Level> levels) {

@@ -21,6 +21,7 @@ import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.WorkQueues;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.time.Clock;
 
 /**
@@ -47,7 +48,12 @@ import dev.workqueue.time.Clock;
  * kept alive (its gauges then read {@code NaN} until removed). A {@link PriorityQueue}
  * also gets the gauges {@code workqueue.depth.by.priority}, tagged {@code priority} too:
  * its ready items per priority, at most 25 priority values, the rest summed under
- * {@code priority="other"} (see {@link PriorityDepthGauges}).</li>
+ * {@code priority="other"} (see {@link PriorityDepthGauges}). The gauge of a priority is
+ * registered as soon as the priority has ready items: the hook of the queue's
+ * {@link #metrics(String) metrics} notes its adds, and one thread of this object,
+ * {@code workqueue-priority-gauges}, reads the new levels and registers their gauges, at
+ * most once per 10 ms per queue (per 500 ms for a shared queue), never on the adding
+ * thread; {@link #close()} ends it.</li>
  * </ul>
  * {@link #remove(String)} unregisters every meter of a queue registered here. The timers
  * publish histogram buckets at client-go's boundaries (10 ns to 10 s, powers of ten), so
@@ -67,7 +73,7 @@ import dev.workqueue.time.Clock;
  * take this object's lock; the hooks returned by {@link #metrics(String, boolean)} never
  * do.
  */
-public final class WorkQueueMeters {
+public final class WorkQueueMeters implements AutoCloseable {
 
 	static final String NAME_TAG = "name";
 
@@ -102,10 +108,20 @@ public final class WorkQueueMeters {
 			Duration.ofNanos(1_000), Duration.ofNanos(10_000), Duration.ofNanos(100_000), Duration.ofMillis(1),
 			Duration.ofMillis(10), Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofSeconds(10) };
 
+	/**
+	 * Shortest time between two scans of a queue of this process for new priority levels.
+	 */
+	static final long LEVEL_SCAN_INTERVAL_NANOS = 10_000_000L;
+
 	private final MeterRegistry registry;
 
 	/** Meters registered here, by queue name; guarded by {@code this}. */
 	private final Map<String, Set<Meter>> metersByQueue = new HashMap<>();
+
+	/** The watch of each queue's priority levels, by queue name; guarded by this. */
+	private final Map<String, PriorityLevelWatch> levelWatches = new HashMap<>();
+
+	private final PriorityLevelScanner levelScanner = new PriorityLevelScanner(Clock.system());
 
 	/**
 	 * Creates the meters of work queues in {@code registry}.
@@ -159,7 +175,8 @@ public final class WorkQueueMeters {
 			.register(this.registry);
 		track(queueName, latencyTimers ? List.of(adds, retries, queueDuration, workDuration, stalled)
 				: List.of(adds, retries, stalled));
-		return new MicrometerWorkQueueMetrics(adds, retries, queueDuration, workDuration, stalled);
+		return new MicrometerWorkQueueMetrics(adds, retries, queueDuration, workDuration, stalled,
+				levelWatch(queueName));
 	}
 
 	/**
@@ -204,9 +221,12 @@ public final class WorkQueueMeters {
 			.register(this.registry);
 		track(queueName, List.of(depth, unfinishedWork, longestRunningProcessor, delayedItems));
 		if (queue instanceof PriorityQueue<?> priorityQueue) {
-			new PriorityDepthGauges(queueName, priorityQueue, this.registry,
-					(gauge) -> track(queueName, List.of(gauge)))
-				.register();
+			PriorityDepthGauges gauges = new PriorityDepthGauges(queueName, priorityQueue, this.registry,
+					(gauge) -> track(queueName, List.of(gauge)));
+			gauges.register();
+			// A shared queue is a round trip away: read no more often than its gauges.
+			levelWatch(queueName).attach(gauges, queue.capability(SharedWorkQueue.class).isPresent()
+					? QueueStatsReading.SHARED_MAX_AGE_NANOS : LEVEL_SCAN_INTERVAL_NANOS);
 		}
 	}
 
@@ -218,8 +238,13 @@ public final class WorkQueueMeters {
 	public void remove(String queueName) {
 		Objects.requireNonNull(queueName, "queueName");
 		Set<Meter> meters;
+		PriorityLevelWatch levelWatch;
 		synchronized (this) {
 			meters = this.metersByQueue.remove(queueName);
+			levelWatch = this.levelWatches.remove(queueName);
+		}
+		if (levelWatch != null) {
+			levelWatch.detach();
 		}
 		if (meters != null) {
 			meters.forEach(this.registry::remove);
@@ -232,6 +257,19 @@ public final class WorkQueueMeters {
 			.tag(NAME_TAG, queueName)
 			.serviceLevelObjectives(DURATION_BUCKETS)
 			.register(this.registry);
+	}
+
+	private synchronized PriorityLevelWatch levelWatch(String queueName) {
+		return this.levelWatches.computeIfAbsent(queueName, (name) -> new PriorityLevelWatch(this.levelScanner));
+	}
+
+	/**
+	 * Ends the thread that registers the gauges of new priority levels; the meters stay
+	 * registered.
+	 */
+	@Override
+	public void close() {
+		this.levelScanner.close();
 	}
 
 	private synchronized void track(String queueName, List<Meter> meters) {

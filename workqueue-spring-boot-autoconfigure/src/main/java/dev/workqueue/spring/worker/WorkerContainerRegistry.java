@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -31,6 +33,11 @@ import dev.workqueue.time.Clock;
  * <p>
  * Threads are named {@code workqueue-<queue>-<n>}, are daemon threads, and are virtual
  * threads when asked for (on Java 21 and later, {@code spring.threads.virtual.enabled}).
+ * So that an application made only of workers stays up while they run, the registry
+ * starts one non-daemon thread, {@code workqueue-keep-alive}, with its first container
+ * and ends it once the workers are stopped (see {@link #setKeepAlive(boolean)}): without
+ * it such an application, having no web server, would exit as soon as its {@code main}
+ * returns. An application without worker methods is not kept alive.
  * <p>
  * <b>Stopping.</b> Every queue with workers is shut down at once: new adds are ignored
  * and delayed items dropped, as {@link dev.workqueue.WorkQueue#shutDown()} does (a queue
@@ -89,6 +96,9 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	private volatile WorkObservations observations = WorkObservations.NONE;
 
+	/** Started with the first container, stopped after the workers; guarded by lock. */
+	private @Nullable KeepAlive keepAlive = new KeepAlive("workqueue-keep-alive");
+
 	private final Object lock = new Object();
 
 	private final Map<String, QueueContainers> containersByQueue = new LinkedHashMap<>();
@@ -135,6 +145,20 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * Sets whether a non-daemon thread keeps the JVM running while the workers run;
+	 * {@code true} by default. With {@code false} the workers are daemon threads only,
+	 * and an application without another non-daemon thread (a web server, or
+	 * {@code spring.main.keep-alive}) exits when its {@code main} returns. Takes effect
+	 * if called before the first container starts.
+	 * @param keepAlive whether to keep the JVM running while the workers run
+	 */
+	public void setKeepAlive(boolean keepAlive) {
+		synchronized (this.lock) {
+			this.keepAlive = keepAlive ? new KeepAlive("workqueue-keep-alive") : null;
+		}
+	}
+
+	/**
 	 * Starts a container for every worker method found so far, and for each one found
 	 * later. Does nothing if already running.
 	 * @throws IllegalStateException if the registry was stopped
@@ -164,6 +188,9 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 			updated.add(container);
 			this.containers = List.copyOf(updated);
 			container.start();
+			if (this.keepAlive != null) {
+				this.keepAlive.start();
+			}
 		}
 	}
 
@@ -197,10 +224,35 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 			}
 			stopping = List.copyOf(this.containersByQueue.values());
 		}
-		long nowNanos = this.clock.nanoTime();
-		// Shut every queue down before waiting on any, so that they drain in parallel.
-		stopping.forEach((group) -> group.beginShutdown(nowNanos));
-		stopping.forEach(QueueContainers::awaitShutdown);
+		try {
+			long nowNanos = this.clock.nanoTime();
+			// Shut every queue down before waiting on any, so that they drain in
+			// parallel.
+			stopping.forEach((group) -> group.beginShutdown(nowNanos));
+			stopping.forEach(QueueContainers::awaitShutdown);
+		}
+		finally {
+			// Only now: the JVM must not exit (SIGTERM or not) while the workers drain.
+			stopKeepAlive();
+		}
+	}
+
+	private void stopKeepAlive() {
+		synchronized (this.lock) {
+			if (this.keepAlive != null) {
+				this.keepAlive.stop();
+			}
+		}
+	}
+
+	/**
+	 * Returns whether the keep-alive thread is alive; for tests.
+	 * @return {@code true} while it keeps the JVM running
+	 */
+	boolean isKeepingAlive() {
+		synchronized (this.lock) {
+			return this.keepAlive != null && this.keepAlive.isAlive();
+		}
 	}
 
 	@Override

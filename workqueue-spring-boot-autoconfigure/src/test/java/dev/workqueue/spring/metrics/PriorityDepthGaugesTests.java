@@ -1,12 +1,15 @@
 package dev.workqueue.spring.metrics;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.PriorityQueue;
@@ -15,6 +18,7 @@ import dev.workqueue.ratelimit.RateLimiters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the {@code workqueue.depth.by.priority} gauges of {@link WorkQueueMeters}.
@@ -24,6 +28,11 @@ class PriorityDepthGaugesTests {
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
 	private final WorkQueueMeters meters = new WorkQueueMeters(this.registry);
+
+	@AfterEach
+	void closeMeters() {
+		this.meters.close();
+	}
 
 	@Test
 	void priorityZeroAndOtherAreRegisteredWithZerosWhenTheQueueIsCreated() {
@@ -107,6 +116,70 @@ class PriorityDepthGaugesTests {
 					"workqueue_depth_by_priority{name=\"orders\",priority=\"0\"} 0.0",
 					"workqueue_depth_by_priority{name=\"orders\",priority=\"other\"} 0.0");
 		}
+	}
+
+	@Test
+	void gaugeOfANewPriorityIsRegisteredOffTheAddingThreadWithoutAnyGaugeRead() {
+		Map<String, String> registeredBy = new ConcurrentHashMap<>();
+		this.registry.config()
+			.onMeterAdded((meter) -> registeredBy.put(meter.getId().getName() + meter.getId().getTag("priority"),
+					Thread.currentThread().getName()));
+		try (PriorityQueue<String> queue = queueWithHook("orders")) {
+			queue.add("a", 7);
+			queue.add("b", 7);
+			queue.add("c", -3);
+			// A lookup, as a scrape's first step: it reads no gauge.
+			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("7") != null && gauge("-3") != null);
+			assertThat(gauge("7").value()).isEqualTo(2.0);
+			assertThat(gauge("-3").value()).isEqualTo(1.0);
+			assertThat(registeredBy).containsEntry(WorkQueueMeters.DEPTH_BY_PRIORITY + "7",
+					"workqueue-priority-gauges");
+		}
+	}
+
+	@Test
+	void anItemAddedAgainWhileProcessingGetsTheGaugeOfItsNewPriorityWhenDone() throws InterruptedException {
+		try (PriorityQueue<String> queue = queueWithHook("orders")) {
+			queue.add("a");
+			assertThat(queue.get()).isEqualTo("a");
+			queue.add("a", 4);
+			queue.done("a");
+			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("4") != null);
+			assertThat(gauge("4").value()).isEqualTo(1.0);
+		}
+	}
+
+	@Test
+	void gaugesRegisteredAfterAddsStopAt25PrioritiesAndTheRestCountUnderOther() {
+		try (PriorityQueue<String> queue = queueWithHook("orders")) {
+			for (int priority = 1; priority <= 30; priority++) {
+				queue.add("item-" + priority, priority);
+			}
+			// Priority 0 from the start, and 24 of those added, in no fixed order.
+			await().atMost(Duration.ofSeconds(1))
+				.until(() -> this.registry.find(WorkQueueMeters.DEPTH_BY_PRIORITY).gauges().size() == 26);
+			queue.add("one-more", 31);
+			Map<String, Double> depth = depthByPriority();
+			assertThat(depth).hasSize(26).containsEntry("0", 0.0).containsEntry("other", 7.0);
+			assertThat(depth.values().stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(31);
+		}
+	}
+
+	private Gauge gauge(String priority) {
+		return this.registry.find(WorkQueueMeters.DEPTH_BY_PRIORITY)
+			.tag("name", "orders")
+			.tag("priority", priority)
+			.gauge();
+	}
+
+	/** A queue built with the hook of its meters, as the starter builds them. */
+	private PriorityQueue<String> queueWithHook(String name) {
+		PriorityQueue<String> queue = WorkQueues.<String>builder()
+			.name(name)
+			.metrics(this.meters.metrics(name))
+			.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter());
+		this.meters.bindGauges(name, queue);
+		return queue;
 	}
 
 	/** Reads every gauge of the queue, by priority tag. */

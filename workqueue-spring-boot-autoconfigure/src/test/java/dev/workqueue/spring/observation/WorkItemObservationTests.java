@@ -133,7 +133,7 @@ class WorkItemObservationTests {
 	}
 
 	private static List<SimpleSpan> processSpans(SimpleTracer tracer) {
-		return tracer.getSpans().stream().filter((span) -> span.getName().equals("orders process")).toList();
+		return tracer.getSpans().stream().filter((span) -> "orders process".equals(span.getName())).toList();
 	}
 
 	@SuppressWarnings("unchecked")

@@ -142,28 +142,33 @@ public final class WorkQueuesEndpoint {
 			return null;
 		}
 		if (paused == null && concurrency == null) {
-			throw badRequest("Give \"paused\" (true or false) and/or \"concurrency\" (1 to " + MAX_CONCURRENCY + ")");
+			throw new InvalidControlRequestException(null, "Give " + ControlRequest.EXPECTED);
 		}
 		if (concurrency != null && (concurrency < 1 || concurrency > MAX_CONCURRENCY)) {
-			throw badRequest("concurrency must be between 1 and " + MAX_CONCURRENCY + ", was " + concurrency);
+			throw new InvalidControlRequestException(ControlRequest.CONCURRENCY,
+					"concurrency must be between 1 and " + MAX_CONCURRENCY + ", was " + concurrency);
 		}
 		if (this.workers == null) {
-			throw badRequest("No worker serves queue '" + name + "'");
+			throw new InvalidControlRequestException(null, "No worker serves queue '" + name + "'");
 		}
 		String caller = caller(securityContext);
-		try {
-			if (concurrency != null) {
+		if (concurrency != null) {
+			try {
 				this.workers.setConcurrency(name, concurrency);
-				logger.info(LogMessage.format("Queue '%s': concurrency set to %d by %s", name, concurrency, caller));
 			}
-			if (paused != null) {
-				this.workers.setPaused(name, paused);
-				logger.info(
-						LogMessage.format("Queue '%s': workers %s by %s", name, paused ? "paused" : "resumed", caller));
+			catch (IllegalArgumentException ex) {
+				throw new InvalidControlRequestException(ControlRequest.CONCURRENCY, ex.getMessage());
 			}
+			logger.info(LogMessage.format("Queue '%s': concurrency set to %d by %s", name, concurrency, caller));
 		}
-		catch (IllegalArgumentException ex) {
-			throw badRequest(ex.getMessage());
+		if (paused != null) {
+			try {
+				this.workers.setPaused(name, paused);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidControlRequestException(null, ex.getMessage());
+			}
+			logger.info(LogMessage.format("Queue '%s': workers %s by %s", name, paused ? "paused" : "resumed", caller));
 		}
 		return describe(name, containersByQueue().getOrDefault(name, List.of()));
 	}
@@ -171,10 +176,6 @@ public final class WorkQueuesEndpoint {
 	private static String caller(SecurityContext securityContext) {
 		Principal principal = securityContext.getPrincipal();
 		return (principal != null) ? "'" + principal.getName() + "'" : "an unauthenticated caller";
-	}
-
-	private static InvalidEndpointRequestException badRequest(String message) {
-		return new InvalidEndpointRequestException(message, message);
 	}
 
 	private Map<String, List<WorkerContainerStatus>> containersByQueue() {
