@@ -54,7 +54,8 @@ final class SeamQueues {
 			case "reportsSharedGauges" -> true;
 			case "handBack" -> (args == null) ? 0 : false;
 			default -> {
-				// Counted once passed on, so that a test that saw the count sees the call's effect.
+				// Counted once passed on, so that a test that saw the count sees the
+				// call's effect.
 				Object result = invoke(method, real, args);
 				record.count(method.getName());
 				yield result;
