@@ -46,7 +46,7 @@ jar="${JAR:-$module_dir/target/benchmarks.jar}"
 
 if [[ -z "${JAR:-}" ]] && [[ "${SKIP_BUILD:-0}" != "1" || ! -f "$jar" ]]; then
 	echo "Building the benchmarks (and the modules they measure)..."
-	(cd "$root_dir" && mvn -B -ntp -q -pl workqueue-benchmarks -am package -DskipTests -Dspring-javaformat.skip=true)
+	(cd "$root_dir" && mvn -B -ntp -q -Pbenchmarks -pl workqueue-benchmarks -am package -DskipTests -Dspring-javaformat.skip=true)
 fi
 
 redis="${REDIS:-127.0.0.1:6379}"

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -35,6 +36,7 @@ import dev.workqueue.spring.WorkItemGivenUpEvent;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.WorkResult;
 import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
+import dev.workqueue.spring.diagnostics.RecordingFailureAnalysisReporter;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -437,12 +439,16 @@ class QueueWorkerTests {
 	void wrongWorkerFailsTheApplicationWithACleanReport(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(UnknownQueueApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException()
-			.isThrownBy(() -> application.run("--workqueue.queues.orders=", "--spring.main.banner-mode=off"));
-		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("@QueueWorker method " + UnknownQueueWorker.class.getName()
-					+ ".process(String) names queue 'invoices', which does not exist; known queues: [orders]")
-			.contains("Fix the method " + UnknownQueueWorker.class.getName() + ".process(String)");
+		List<FailureAnalysis> reports = RecordingFailureAnalysisReporter
+			.reportedWhile(() -> assertThatException().isThrownBy(() -> application.run("--workqueue.queues.orders=",
+					"--spring.main.banner-mode=off", RecordingFailureAnalysisReporter.SILENCE_LOGGING_REPORTER)));
+		assertThat(reports).singleElement().satisfies((analysis) -> {
+			assertThat(analysis.getDescription()).contains("@QueueWorker method " + UnknownQueueWorker.class.getName()
+					+ ".process(String) names queue 'invoices', which does not exist; known queues: [orders]");
+			assertThat(analysis.getAction())
+				.contains("Fix the method " + UnknownQueueWorker.class.getName() + ".process(String)");
+		});
+		assertThat(output).doesNotContain("APPLICATION FAILED TO START");
 	}
 
 	private static Function<Object, WorkResult> failTimes(int failures) {
