@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 

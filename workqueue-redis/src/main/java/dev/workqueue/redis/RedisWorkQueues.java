@@ -9,7 +9,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import dev.workqueue.DelayingQueue;
-import dev.workqueue.GuardedMetrics;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
@@ -17,6 +16,7 @@ import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.time.Clock;
 
 /**

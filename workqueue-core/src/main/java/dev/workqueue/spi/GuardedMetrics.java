@@ -1,15 +1,17 @@
-package dev.workqueue;
+package dev.workqueue.spi;
 
+import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
+
+import dev.workqueue.WorkQueueMetrics;
 
 /**
  * Wraps a user's {@link WorkQueueMetrics} so that a hook that throws never reaches the
  * queue: the queue calls its hooks after its state has changed (an item handed out, a due
  * item moved), where an exception would strand the item with a caller that never sees it.
- * The first failure is logged with the queue's name; every failure is counted.
+ * The first failure is logged with the queue's name.
  * <p>
- * Public for the backends in other modules (the Redis queue guards its hook with it), so
+ * For the backends (the in-memory and the Redis queues guard their hooks with it), so
  * that a hook is guarded the same way on every backend; applications have no need of it.
  */
 public final class GuardedMetrics implements WorkQueueMetrics {
@@ -24,8 +26,6 @@ public final class GuardedMetrics implements WorkQueueMetrics {
 	private final boolean recordsDurations;
 
 	private final AtomicBoolean logged = new AtomicBoolean();
-
-	private final LongAdder failures = new LongAdder();
 
 	private GuardedMetrics(WorkQueueMetrics metrics, String queueName) {
 		this.metrics = metrics;
@@ -104,16 +104,10 @@ public final class GuardedMetrics implements WorkQueueMetrics {
 		}
 	}
 
-	/** Number of hook calls that threw. */
-	long failures() {
-		return this.failures.sum();
-	}
-
 	private void failed(String hook, Throwable ex) {
-		this.failures.increment();
 		if (this.logged.compareAndSet(false, true)) {
-			Faults.log(logger, "Metrics hook " + hook + " of queue '" + this.queueName
-					+ "' threw; the queue goes on and logs no further hook failures", null, ex);
+			logger.log(Level.WARNING, "Metrics hook " + hook + " of queue '" + this.queueName
+					+ "' threw; the queue goes on and logs no further hook failures", ex);
 		}
 	}
 
