@@ -2,7 +2,8 @@
  * What integrations (worker containers, metrics, health) use beyond the public queue
  * interfaces, found with {@link dev.workqueue.WorkQueue#capability}: a worker's
  * {@link dev.workqueue.spi.Poller} and the {@link dev.workqueue.spi.SharedWorkQueue} of a
- * backend shared by several processes; and for backends, {@link dev.workqueue.spi.GuardedMetrics},
- * which keeps a throwing metrics hook away from the queue. Applications rarely need it.
+ * backend shared by several processes; and for backends,
+ * {@link dev.workqueue.spi.GuardedMetrics}, which keeps a throwing metrics hook away from
+ * the queue. Applications rarely need it.
  */
 package dev.workqueue.spi;
