@@ -13,24 +13,20 @@ import dev.workqueue.ratelimit.RateLimiter;
  *
  * @param <T> the item type
  */
-final class PriorityWorkQueue<T> extends RateLimitingWorkQueue<T> implements PriorityQueue<T> {
-
-	/** The wrapped queue, as the engine. */
-	private final DelayingWorkQueue<T> engine;
+final class PriorityWorkQueue<T> extends RateLimitingWorkQueue<T, DelayingWorkQueue<T>> implements PriorityQueue<T> {
 
 	PriorityWorkQueue(DelayingWorkQueue<T> engine, RateLimiter<? super T> limiter) {
 		super(engine, limiter);
-		this.engine = engine;
 	}
 
 	@Override
 	public void add(T item, int priority) {
-		this.engine.add(Objects.requireNonNull(item, "item"), PriorityQueue.checkPriority(priority));
+		this.queue.add(Objects.requireNonNull(item, "item"), PriorityQueue.checkPriority(priority));
 	}
 
 	@Override
 	public void addAfter(T item, Duration delay, int priority) {
-		this.engine.addAfter(Objects.requireNonNull(item, "item"), Objects.requireNonNull(delay, "delay"),
+		this.queue.addAfter(Objects.requireNonNull(item, "item"), Objects.requireNonNull(delay, "delay"),
 				PriorityQueue.checkPriority(priority));
 	}
 
@@ -44,29 +40,29 @@ final class PriorityWorkQueue<T> extends RateLimitingWorkQueue<T> implements Pri
 	public void addRateLimited(T item, int priority) {
 		Objects.requireNonNull(item, "item");
 		PriorityQueue.checkPriority(priority);
-		if (!this.engine.isShuttingDown()) {
-			this.engine.addAfter(item, this.rateLimiter.when(item), priority);
+		if (!this.queue.isShuttingDown()) {
+			this.queue.addAfter(item, this.rateLimiter.when(item), priority);
 		}
 	}
 
 	@Override
 	public Prioritized<T> getWithPriority() throws InterruptedException {
-		return this.engine.takeWithPriority(null);
+		return this.queue.takeWithPriority(null);
 	}
 
 	@Override
 	public Prioritized<T> pollWithPriority(Duration timeout) throws InterruptedException {
-		return this.engine.takeWithPriority(Objects.requireNonNull(timeout, "timeout"));
+		return this.queue.takeWithPriority(Objects.requireNonNull(timeout, "timeout"));
 	}
 
 	@Override
 	public List<Level> readyLevels() {
-		return this.engine.readyLevels();
+		return this.queue.readyLevels();
 	}
 
 	@Override
 	public String toString() {
-		return "PriorityQueue[" + name() + ", limited by " + this.rateLimiter + ", " + this.engine.order() + "]";
+		return "PriorityQueue[" + name() + ", limited by " + this.rateLimiter + ", " + this.queue.order() + "]";
 	}
 
 }

@@ -12,13 +12,14 @@ import dev.workqueue.ratelimit.RateLimiter;
  * the priorities.
  *
  * @param <T> the item type
+ * @param <Q> the type of the wrapped queue
  */
-sealed class RateLimitingWorkQueue<T> extends ForwardingWorkQueue<T, DelayingQueue<T>> implements RateLimitingQueue<T>
-		permits PriorityWorkQueue {
+sealed class RateLimitingWorkQueue<T, Q extends DelayingQueue<T>> extends ForwardingWorkQueue<T, Q>
+		implements RateLimitingQueue<T> permits PriorityWorkQueue {
 
 	final RateLimiter<? super T> rateLimiter;
 
-	RateLimitingWorkQueue(DelayingQueue<T> queue, RateLimiter<? super T> rateLimiter) {
+	RateLimitingWorkQueue(Q queue, RateLimiter<? super T> rateLimiter) {
 		super(queue);
 		this.rateLimiter = rateLimiter;
 	}

@@ -257,13 +257,11 @@ final class WorkerContainer {
 		// for its turn or ends.
 		Object finished = null;
 		try {
-			// Registered before the flags are first read: a change made after that wakes
-			// it.
+			// Registered before the flags are first read: a later change wakes it.
 			poller = Pollers.of(this.queue);
 			this.pollers.add(poller);
 			int failedPolls = 0;
-			// Polls in a row that returned nothing from a queue shut down before the
-			// call.
+			// Empty polls in a row of a queue shut down before each call.
 			int emptyPolls = 0;
 			while (true) {
 				Turn turn = (finished != null) ? turnNow() : awaitTurn();
@@ -319,7 +317,7 @@ final class WorkerContainer {
 				else if (shutDown && ++emptyPolls == 2) {
 					// Shut down and empty. One null alone may be a wake-up that a pause
 					// or
-					// resize left pending before the shutdown (a wake-up ends one poll;
+					// a resize left pending before the shutdown (a wake-up ends one poll;
 					// after the shutdown only abandon() wakes, and it ends the thread).
 					return;
 				}
