@@ -1,0 +1,368 @@
+package dev.workqueue.postgres;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue;
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.time.Clock;
+
+/**
+ * Builds work queues kept in a PostgreSQL table: every instance of an application that
+ * builds a queue with the same table and name shares it, every rule of client-go's queues
+ * (and of {@link PriorityQueue}) holds across them, and the queue survives restarts. An
+ * add made while the calling thread has a transaction open on the same database is part
+ * of that transaction.
+ * <p>
+ * The builder creates nothing in the database: run {@link #schema(String)} once (at
+ * start-up, or from the application's migrations) before the queues are used.
+ */
+public final class PostgresWorkQueues {
+
+	/** The table the queues use unless told otherwise. */
+	public static final String DEFAULT_TABLE = "workqueue_item";
+
+	/**
+	 * One SQL identifier, optionally qualified by a schema; PostgreSQL's length limit.
+	 */
+	private static final Pattern TABLE = Pattern.compile("([a-z_][a-z0-9_$]{0,62}\\.)?[a-z_][a-z0-9_$]{0,56}",
+			Pattern.CASE_INSENSITIVE);
+
+	private PostgresWorkQueues() {
+	}
+
+	/**
+	 * Returns a builder of queues kept through {@code dataSource}.
+	 * @param dataSource where the queues take their connections; a transaction-aware one
+	 * (as the Spring starter gives) lets adds join the caller's transaction
+	 * @param codec turns items into the text that identifies them in the table
+	 * @param <T> the item type
+	 * @return a new builder
+	 */
+	public static <T> Builder<T> builder(DataSource dataSource, ItemCodec<T> codec) {
+		return new Builder<>(Objects.requireNonNull(dataSource, "dataSource"), Objects.requireNonNull(codec, "codec"));
+	}
+
+	/**
+	 * Returns everything the queues of {@code table} need in the database: the table, its
+	 * indexes and storage settings, the sequence of fencing tokens, and the table of the
+	 * shared rate limiters ({@code
+	 *
+	<table>
+	 * _limit}). It is idempotent ({@code IF NOT EXISTS}), and one
+	 * {@link java.sql.Statement#execute(String)} runs it, so it fits a migration (Flyway,
+	 * Liquibase) as well as a start-up.
+	 * @param table the table's name, optionally schema-qualified
+	 * ({@code jobs.workqueue_item})
+	 * @return the SQL script
+	 * @throws IllegalArgumentException if {@code table} is not a plain SQL identifier
+	 */
+	public static String schema(String table) {
+		String checked = checkTable(table);
+		String name = checked.substring(checked.indexOf('.') + 1);
+		return SchemaScript.TEXT.replace("{table}", checked).replace("{name}", name);
+	}
+
+	/**
+	 * Checks a table name: letters, digits, {@code _} and {@code $}, optionally after a
+	 * schema and a dot, short enough that the names derived from it fit PostgreSQL's
+	 * limit.
+	 */
+	static String checkTable(String table) {
+		Objects.requireNonNull(table, "table");
+		if (!TABLE.matcher(table).matches()) {
+			throw new IllegalArgumentException("table must be a plain SQL identifier (letters, digits, _ and $, "
+					+ "at most 57 characters), optionally schema-qualified, was '" + table + "'");
+		}
+		return table;
+	}
+
+	/** The schema script, read once from the resource beside this class. */
+	private static final class SchemaScript {
+
+		static final String TEXT = read();
+
+		private static String read() {
+			try (InputStream in = PostgresWorkQueues.class.getResourceAsStream("schema.sql")) {
+				if (in == null) {
+					throw new IllegalStateException("schema.sql is missing beside " + PostgresWorkQueues.class);
+				}
+				return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Cannot read schema.sql", ex);
+			}
+		}
+
+	}
+
+	/**
+	 * Builds handles on one shared queue. Every option has a default except the name.
+	 *
+	 * @param <T> the item type
+	 */
+	public static final class Builder<T> {
+
+		/** The shortest lease accepted: renewal runs every third of it. */
+		public static final Duration MIN_LEASE = Duration.ofSeconds(1);
+
+		/** The shortest poll interval accepted. */
+		public static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+
+		private final DataSource dataSource;
+
+		private final ItemCodec<T> codec;
+
+		private DataSource workerDataSource;
+
+		private String name;
+
+		private String table = DEFAULT_TABLE;
+
+		private Duration lease = Duration.ofSeconds(30);
+
+		private Clock clock;
+
+		private Duration starvationTimeout;
+
+		private Supplier<Connection> listenConnection;
+
+		private boolean listen = true;
+
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		private WorkQueueMetrics metrics = WorkQueueMetrics.NOOP;
+
+		private BooleanSupplier callerTransaction;
+
+		private boolean synchronousCommit = true;
+
+		private Builder(DataSource dataSource, ItemCodec<T> codec) {
+			this.dataSource = dataSource;
+			this.codec = codec;
+		}
+
+		/**
+		 * Sets the queue's name (required): instances with the same table and name share
+		 * the queue.
+		 * @param name the name, not empty
+		 * @return this builder
+		 */
+		public Builder<T> name(String name) {
+			Objects.requireNonNull(name, "name");
+			if (name.isEmpty()) {
+				throw new IllegalArgumentException("name must not be empty");
+			}
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Sets the table (default {@value PostgresWorkQueues#DEFAULT_TABLE}), which any
+		 * number of queues may share; {@link PostgresWorkQueues#schema(String)} creates
+		 * it.
+		 * @param table a plain SQL identifier, optionally schema-qualified
+		 * @return this builder
+		 */
+		public Builder<T> table(String table) {
+			this.table = checkTable(table);
+			return this;
+		}
+
+		/**
+		 * Sets how long an item handed out stays leased without renewal (default 30
+		 * seconds, at least 1 second). The handle renews the leases of all it holds every
+		 * third of this, in one statement; an item whose holder stops renewing (a killed
+		 * process) is queued again at most this long after.
+		 * @param lease the lease
+		 * @return this builder
+		 */
+		public Builder<T> lease(Duration lease) {
+			this.lease = atLeast("lease", lease, MIN_LEASE);
+			return this;
+		}
+
+		/**
+		 * Sets the clock of delays, leases and waits. By default delays and leases use
+		 * the database's clock and waits the system clock; a clock given here is used for
+		 * all three, and every instance sharing the queue must then share it (tests step
+		 * a {@code FakeClock}).
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder<T> clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Sets the starvation guard of priority queues (default: none, strict priority):
+		 * an item ready longer than this is handed out before every item ready for less.
+		 * @param timeout the timeout, zero or positive
+		 * @return this builder
+		 */
+		public Builder<T> starvationTimeout(Duration timeout) {
+			Objects.requireNonNull(timeout, "timeout");
+			if (timeout.isNegative()) {
+				throw new IllegalArgumentException("starvationTimeout must not be negative, was " + timeout);
+			}
+			this.starvationTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Sets where the one {@code LISTEN} connection of this JVM and database comes
+		 * from (default: one held from the builder's {@code DataSource} for as long as a
+		 * queue listens). It should be made outside any pool, so that the pool's lifetime
+		 * and leak rules do not close it; it is opened again when it breaks.
+		 * @param connections opens a new connection each time it is called
+		 * @return this builder
+		 */
+		public Builder<T> listenConnection(Supplier<Connection> connections) {
+			this.listenConnection = Objects.requireNonNull(connections, "connections");
+			return this;
+		}
+
+		/**
+		 * Sets whether consumers wait for {@code NOTIFY} (default {@code true}). Without
+		 * it (behind a transaction-pooling proxy, where {@code LISTEN} cannot work) they
+		 * look for work every {@link #pollInterval(Duration)}, and nothing else changes.
+		 * @param listen whether to listen
+		 * @return this builder
+		 */
+		public Builder<T> listen(boolean listen) {
+			this.listen = listen;
+			return this;
+		}
+
+		/**
+		 * Sets how often a waiting consumer looks for work when no notice comes (default
+		 * 1 second, at least 10 ms): the whole mechanism without {@code LISTEN}, a safety
+		 * net with it.
+		 * @param interval the interval
+		 * @return this builder
+		 */
+		public Builder<T> pollInterval(Duration interval) {
+			this.pollInterval = atLeast("pollInterval", interval, MIN_POLL_INTERVAL);
+			return this;
+		}
+
+		/**
+		 * Sets the hook that receives the queue's events (default
+		 * {@link WorkQueueMetrics#NOOP}), as this instance sees them.
+		 * @param metrics the hook
+		 * @return this builder
+		 */
+		public Builder<T> metrics(WorkQueueMetrics metrics) {
+			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Sets where {@code get}, {@code poll}, {@code done} and lease renewals take
+		 * their connections (default: the builder's {@code DataSource}). They must never
+		 * join a caller's transaction: when the builder's {@code DataSource} is
+		 * transaction-aware, give the plain one it wraps here.
+		 * @param dataSource a data source whose connections are outside any caller's
+		 * transaction
+		 * @return this builder
+		 */
+		public Builder<T> workerDataSource(DataSource dataSource) {
+			this.workerDataSource = Objects.requireNonNull(dataSource, "dataSource");
+			return this;
+		}
+
+		/**
+		 * Sets how an add tells whether the calling thread has a transaction open that it
+		 * must join (default: the builder's {@code DataSource} hands out a connection
+		 * with auto-commit off). Spring's starter asks Spring's transaction management,
+		 * so that a pool whose connections have auto-commit off outside transactions
+		 * still commits each add.
+		 * @param active answers {@code true} while the calling thread's transaction is
+		 * open
+		 * @return this builder
+		 */
+		public Builder<T> callerTransaction(BooleanSupplier active) {
+			this.callerTransaction = Objects.requireNonNull(active, "active");
+			return this;
+		}
+
+		/**
+		 * Sets whether the queue's own transactions wait for their commit to be durable
+		 * (default {@code true}). With {@code false}, they run with
+		 * {@code synchronous_commit = off}: a crash of the database server may lose the
+		 * last few hundred milliseconds of acknowledged adds and dones (a lost done means
+		 * the item is processed again), in exchange for commits that do not wait for the
+		 * disk. Adds inside the caller's transaction follow the caller's setting.
+		 * @param synchronousCommit whether commits wait for the disk
+		 * @return this builder
+		 */
+		public Builder<T> synchronousCommit(boolean synchronousCommit) {
+			this.synchronousCommit = synchronousCommit;
+			return this;
+		}
+
+		/**
+		 * Builds a work queue.
+		 * @return a new handle on the shared queue
+		 */
+		public WorkQueue<T> buildQueue() {
+			return buildDelayingQueue();
+		}
+
+		/**
+		 * Builds a delaying queue.
+		 * @return a new handle on the shared queue
+		 */
+		public DelayingQueue<T> buildDelayingQueue() {
+			throw new UnsupportedOperationException("not built yet");
+		}
+
+		/**
+		 * Builds a rate-limiting queue.
+		 * @param limiter decides the delay of {@code addRateLimited}; one of
+		 * {@link #rateLimiters()} shares its state with the other instances
+		 * @return a new handle on the shared queue
+		 */
+		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
+			Objects.requireNonNull(limiter, "limiter");
+			throw new UnsupportedOperationException("not built yet");
+		}
+
+		/**
+		 * Builds a priority queue: {@link PriorityQueue}'s rules hold across every
+		 * instance that shares it.
+		 * @param limiter decides the delay of {@code addRateLimited}; one of
+		 * {@link #rateLimiters()} shares its state with the other instances
+		 * @return a new handle on the shared queue
+		 */
+		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
+			Objects.requireNonNull(limiter, "limiter");
+			throw new UnsupportedOperationException("not built yet");
+		}
+
+		private static Duration atLeast(String what, Duration value, Duration min) {
+			Objects.requireNonNull(value, what);
+			if (value.compareTo(min) < 0) {
+				throw new IllegalArgumentException(what + " must be at least " + min + ", was " + value);
+			}
+			return value;
+		}
+
+	}
+
+}

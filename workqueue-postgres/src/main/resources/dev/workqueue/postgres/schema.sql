@@ -1,0 +1,96 @@
+-- workqueue's PostgreSQL schema for one queue table, {table}, which any number of queues share
+-- (the queue column tells them apart). Idempotent: every object is created IF NOT EXISTS and the
+-- storage settings are re-applied, so it runs at every start-up or from a migration alike.
+-- PostgresWorkQueues.schema(table) fills in {table} (possibly schema-qualified) and {name} (the
+-- table's own name, which the indexes are named after).
+--
+-- {table}: one row per (queue, item) from the item's first add until the done that finishes it;
+-- a done deletes the row, so the table holds only live items.
+--   queue          the queue's name
+--   item           the item, as its codec encodes it: its identity (client-go's dedup key)
+--   state          0 queued: ready once ready_at has passed, waiting (delayed) before that;
+--                  1 processing: handed out under the lease below
+--   priority       queued: the priority it is handed out by (highest first); processing: the one
+--                  it was handed out with
+--   ready_at       queued: when it became, or becomes, ready; items of one priority are handed out
+--                  in this order (FIFO), ties broken by seq
+--   seq            a number from {table}_token taken when the item lined up: the FIFO tie-break
+--   dirty_at       processing: it was added again meanwhile (client-go's dirty set), to be ready
+--                  at this time, the earliest of those adds; null while not dirty
+--   dirty_priority processing and dirty: the highest priority of those adds
+--   token          processing: the lease's fencing token, from {table}_token; a done or a renewal
+--                  that names another token changes nothing
+--   holder         processing: the handle that holds the lease (for diagnostics)
+--   lease_until    processing: when the lease runs out unless it is renewed; then the item is
+--                  queued again (at-least-once)
+--
+-- {table}_token: fencing tokens and FIFO tie-breaks. A sequence never hands out a number twice,
+-- also after rows are deleted or the table is emptied (it is not owned by the table, so TRUNCATE
+-- ... RESTART IDENTITY leaves it alone).
+--
+-- {table}_limit: what the shared rate limiters and max-retries remember, one row per (queue,
+-- kind, item): failure counts, token buckets' state, and the role of the handle that reports the
+-- shared gauges.
+--   kind           'failures:<limiter>', 'bucket', 'item-bucket' or 'gauges'
+--   item           the encoded item, or '' for a row of the whole queue
+--   count          failures: how many since the item's last success or give-up
+--   at             buckets: the theoretical arrival time (GCRA); gauges: when the role lapses
+--   holder         gauges: the reporting handle
+--   expires_at     when the row may be deleted (history without activity is forgotten)
+
+CREATE SEQUENCE IF NOT EXISTS {table}_token AS bigint;
+
+CREATE TABLE IF NOT EXISTS {table} (
+	queue          text        NOT NULL,
+	item           text        NOT NULL,
+	state          smallint    NOT NULL CHECK (state IN (0, 1)),
+	priority       integer     NOT NULL,
+	ready_at       timestamptz NOT NULL,
+	seq            bigint      NOT NULL,
+	dirty_at       timestamptz,
+	dirty_priority integer,
+	token          bigint,
+	holder         text,
+	lease_until    timestamptz,
+	PRIMARY KEY (queue, item)
+);
+
+-- Every item passes through the table as an insert, two updates and a delete, so dead rows come
+-- fast and in proportion to throughput, not to the table's size: vacuum after a fixed number of
+-- them rather than a fraction of the table, and without the cost-based pauses. Rows are small and
+-- updated in place, so pages keep room for the new versions.
+ALTER TABLE {table} SET (
+	fillfactor = 80,
+	autovacuum_vacuum_scale_factor = 0,
+	autovacuum_vacuum_threshold = 2000,
+	autovacuum_vacuum_insert_scale_factor = 0,
+	autovacuum_vacuum_insert_threshold = 2000,
+	autovacuum_analyze_scale_factor = 0,
+	autovacuum_analyze_threshold = 5000,
+	autovacuum_vacuum_cost_delay = 0
+);
+
+-- The claim of a priority queue: the ready items of one queue, highest priority first, FIFO
+-- within a priority.
+CREATE INDEX IF NOT EXISTS {name}_ready ON {table} (queue, priority DESC, ready_at, seq) WHERE state = 0;
+
+-- The claim of a queue without priorities, the starvation guard's claim (the items ready the
+-- longest), and the next due time of the delayed items.
+CREATE INDEX IF NOT EXISTS {name}_due ON {table} (queue, ready_at, seq) WHERE state = 0;
+
+-- The sweep that queues again the items whose lease ran out.
+CREATE INDEX IF NOT EXISTS {name}_leases ON {table} (queue, lease_until) WHERE state = 1;
+
+CREATE TABLE IF NOT EXISTS {table}_limit (
+	queue      text        NOT NULL,
+	kind       text        NOT NULL,
+	item       text        NOT NULL,
+	count      integer     NOT NULL DEFAULT 0,
+	at         timestamptz,
+	holder     text,
+	expires_at timestamptz NOT NULL,
+	PRIMARY KEY (queue, kind, item)
+);
+
+-- The sweep that forgets the history nobody touched for longer than it is kept.
+CREATE INDEX IF NOT EXISTS {name}_limit_expiry ON {table}_limit (expires_at);
