@@ -113,7 +113,8 @@ final class TableKeeper {
 
 	// The thread's own state.
 
-	private long lastVacuumNanos;
+	/** The earliest time of the next vacuum. */
+	private long nextVacuumNanos;
 
 	private long nextSweepNanos;
 
@@ -132,7 +133,7 @@ final class TableKeeper {
 		this.settings = settings;
 		this.lockKey = lockKey(table);
 		long nowNanos = this.clock.nanoTime();
-		this.lastVacuumNanos = nowNanos - settings.minVacuumInterval().toNanos();
+		this.nextVacuumNanos = nowNanos;
 		this.nextSweepNanos = nowNanos;
 	}
 
@@ -258,8 +259,7 @@ final class TableKeeper {
 					nowNanos = this.clock.nanoTime();
 					long dueNanos = this.nextSweepNanos;
 					if (vacuumWanted()) {
-						dueNanos = Math.min(dueNanos,
-								this.lastVacuumNanos + this.settings.minVacuumInterval().toNanos());
+						dueNanos = Math.min(dueNanos, this.nextVacuumNanos);
 					}
 					if (nowNanos - dueNanos >= 0) {
 						break;
@@ -286,13 +286,12 @@ final class TableKeeper {
 	/** One run: the sweep if due, the vacuum if wanted and allowed. */
 	private void run(long nowNanos) {
 		boolean sweep = nowNanos - this.nextSweepNanos >= 0;
-		boolean vacuum = vacuumWanted()
-				&& nowNanos - this.lastVacuumNanos >= this.settings.minVacuumInterval().toNanos();
+		boolean vacuum = vacuumWanted() && nowNanos - this.nextVacuumNanos >= 0;
 		if (sweep) {
 			this.nextSweepNanos = nowNanos + this.settings.sweepInterval().toNanos();
 		}
 		if (vacuum) {
-			this.lastVacuumNanos = nowNanos;
+			this.nextVacuumNanos = nowNanos + this.settings.minVacuumInterval().toNanos();
 			if (this.settings.policy() == VacuumPolicy.AUTO && Boolean.TRUE.equals(this.autovacuumRuns) && !sweep) {
 				// Autovacuum's job (as probed at the last sweep): count afresh.
 				this.finishedRows.set(0);
@@ -417,12 +416,16 @@ final class TableKeeper {
 			if (warning == null) {
 				return true;
 			}
+			// Refused (not the owner) or skipped (locked): try again after a while, not
+			// at every threshold.
+			this.nextVacuumNanos = this.clock.nanoTime()
+					+ Math.max(this.settings.minVacuumInterval().toNanos(), this.settings.sweepInterval().toNanos());
 			if (!this.refused) {
 				this.refused = true;
 				logger.log(Level.WARNING,
 						"Cannot vacuum " + relation + " (" + warning.getMessage()
-								+ "): autovacuum is off for it, so it grows with every item that passes through "
-								+ "unless its owner vacuums it; the queue carries on");
+								+ "); unless it is vacuumed otherwise, it grows with every item that passes through. "
+								+ "The queue carries on, and tries again later");
 			}
 			return false;
 		}
