@@ -51,18 +51,17 @@ import dev.workqueue.time.Clock;
  * {@code pg_try_advisory_lock} with a key derived from the table's name on a connection
  * taken for that moment, in auto-commit (VACUUM runs outside transactions), and skips if
  * another holds it. A user that may not vacuum the table (not its owner) gets a warning
- * from the server: the keeper logs it once and carries on, trying again later (the
- * ownership may change). Database failures are logged once per outage. The work never
- * fails the queue.
+ * from the server: the keeper logs it once and carries on, trying again a sweep interval
+ * later (the ownership may change). Database failures are logged once per outage. The
+ * work never fails the queue.
  * <p>
  * <b>Concurrency.</b> {@link #finished} adds to an atomic counter and, when the count
- * crosses the threshold, signals the keeper's thread ({@code workqueue-
- *
-<table>
- * -keeper}, daemon) under {@code lock}, which is held only around that signal and the
- * thread's waits, never across SQL: it never waits for the database. Everything else
- * (when the last vacuum ran, the cached autovacuum probe, the outage flags) belongs to
- * the thread. The registry and reference counts are guarded by {@code TableKeeper.class}.
+ * crosses the threshold, signals the keeper's thread
+ * (<code>workqueue-&lt;table&gt;-keeper</code>, daemon) under {@code lock}, which is held
+ * only around that signal and the thread's waits, never across SQL: it never waits for
+ * the database. Everything else (when the last vacuum ran, the cached autovacuum probe,
+ * the outage flags) belongs to the thread. The registry and reference counts are guarded
+ * by {@code TableKeeper.class}.
  */
 final class TableKeeper {
 
@@ -292,7 +291,7 @@ final class TableKeeper {
 		}
 		if (vacuum) {
 			this.nextVacuumNanos = nowNanos + this.settings.minVacuumInterval().toNanos();
-			if (this.settings.policy() == VacuumPolicy.AUTO && Boolean.TRUE.equals(this.autovacuumRuns) && !sweep) {
+			if (this.autovacuumRuns != null && !this.settings.policy().vacuumsItself(this.autovacuumRuns) && !sweep) {
 				// Autovacuum's job (as probed at the last sweep): count afresh.
 				this.finishedRows.set(0);
 				return;
@@ -344,8 +343,7 @@ final class TableKeeper {
 					this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
 				}
 				long counted = this.finishedRows.get();
-				boolean vacuumsItself = this.settings.policy() == VacuumPolicy.ALWAYS || !this.autovacuumRuns;
-				if (!vacuumsItself || vacuum(connection)) {
+				if (!this.settings.policy().vacuumsItself(this.autovacuumRuns) || vacuum(connection)) {
 					this.finishedRows.addAndGet(-counted);
 				}
 			}

@@ -198,6 +198,17 @@ class TableKeeperTests {
 	}
 
 	@Test
+	void wherePostgresAutovacuumRunsOnlyPolicyAlwaysVacuumsAndNeverNowhere() {
+		// This server runs no autovacuum, so the other side is decided here.
+		assertThat(VacuumPolicy.AUTO.vacuumsItself(false)).isTrue();
+		assertThat(VacuumPolicy.AUTO.vacuumsItself(true)).isFalse();
+		assertThat(VacuumPolicy.ALWAYS.vacuumsItself(false)).isTrue();
+		assertThat(VacuumPolicy.ALWAYS.vacuumsItself(true)).isTrue();
+		assertThat(VacuumPolicy.NEVER.vacuumsItself(false)).isFalse();
+		assertThat(VacuumPolicy.NEVER.vacuumsItself(true)).isFalse();
+	}
+
+	@Test
 	void aTableWithAutovacuumEnabledIsStillVacuumedWhereTheServerRunsNone() throws SQLException {
 		try (PostgresFixture fixture = new PostgresFixture()) {
 			execute(fixture.dataSource(), "ALTER TABLE " + fixture.table() + " SET (autovacuum_enabled = true)");
