@@ -206,13 +206,7 @@ final class LeaseKeeper implements Runnable {
 				this.database.bindNow(statement);
 				statement.setString(2, this.database.name());
 				statement.setInt(3, REAP_BATCH);
-				int count = 0;
-				try (ResultSet rows = statement.executeQuery()) {
-					while (rows.next()) {
-						count++;
-					}
-				}
-				return count;
+				return statement.executeUpdate();
 			}
 		});
 		if (reaped == 0) {

@@ -161,14 +161,14 @@ final class QueueSql {
 					ORDER BY r.lease_until LIMIT ? FOR UPDATE SKIP LOCKED)
 				UPDATE {t} r SET %s,
 					ready_at = c.now, seq = nextval('{t}_token')
-				FROM expired, c WHERE r.queue = expired.queue AND r.item = expired.item
-				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+				FROM expired, c WHERE r.queue = expired.queue AND r.item = expired.item""").formatted(RELEASE)
+			.replace("{t}", table);
 		// Back in its place: it keeps ready_at and seq, which the claim did not change.
 		this.handBack = ("WITH " + clock + """
 
 				UPDATE {t} r SET %s
-				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
-				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])""").formatted(RELEASE)
+			.replace("{t}", table);
 		// As an add of an item that is not queued, folded with its dirty mark: the
 		// earliest of the two times, the higher priority.
 		this.handBackAfter = ("WITH " + clock + """
@@ -184,8 +184,9 @@ final class QueueSql {
 		this.reconcile = ("WITH " + clock + """
 
 				UPDATE {t} r SET %s
-				FROM c WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])
-				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+				FROM c WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])""")
+			.formatted(RELEASE)
+			.replace("{t}", table);
 		this.deadLetter = ("WITH " + clock + """
 				,
 				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1 RETURNING queue, item)
