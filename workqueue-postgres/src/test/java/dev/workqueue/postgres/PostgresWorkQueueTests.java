@@ -67,6 +67,20 @@ class PostgresWorkQueueTests {
 	}
 
 	@Test
+	void addAllLinesItemsUpInTheOrderGivenAndHoldsAnItemGivenTwiceOnce() throws Exception {
+		DelayingQueue<String> queue = handle();
+		queue.addAll(List.of("c", "a", "b", "a", "d"));
+		assertThat(queue.size()).isEqualTo(4);
+		List<String> out = new java.util.ArrayList<>();
+		String next;
+		while ((next = queue.poll(Duration.ZERO)) != null) {
+			out.add(next);
+			queue.done(next);
+		}
+		assertThat(out).containsExactly("c", "a", "b", "d");
+	}
+
+	@Test
 	void doneAndPollEndsTheItemAndTakesTheNextInOneCall() throws Exception {
 		DelayingQueue<String> queue = handle();
 		Poller<String> poller = Pollers.of(queue);
