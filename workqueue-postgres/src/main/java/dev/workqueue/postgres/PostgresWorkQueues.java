@@ -246,7 +246,11 @@ public final class PostgresWorkQueues {
 		/**
 		 * Sets whether consumers wait for {@code NOTIFY} (default {@code true}). Without
 		 * it (behind a transaction-pooling proxy, where {@code LISTEN} cannot work) they
-		 * look for work every {@link #pollInterval(Duration)}, and nothing else changes.
+		 * look for work every {@link #pollInterval(Duration)}, and nothing else changes;
+		 * such a handle sends no {@code NOTIFY} either, so the instances sharing a queue
+		 * should agree on this setting. Either way a handle's own adds wake its own
+		 * consumers at once, and a waiting consumer also looks when the earliest delayed
+		 * item it knows of falls due.
 		 * @param listen whether to listen
 		 * @return this builder
 		 */
