@@ -1,6 +1,7 @@
 package dev.workqueue.spring.autoconfigure;
 
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -23,8 +24,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import dev.workqueue.ItemCodec;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.postgres.PostgresRateLimiters;
 import dev.workqueue.postgres.PostgresWorkQueues;
-import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.PostgresWorkQueueCustomizer;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
@@ -33,7 +34,9 @@ import dev.workqueue.time.Clock;
 /**
  * The postgres backend: builds the queues whose {@code backend} is {@code postgres} with
  * workqueue-postgres, in the application's own database, so that an add made inside the
- * application's transaction commits or rolls back with it.
+ * application's transaction commits or rolls back with it, with shared rate limiters
+ * built from the same YAML sections as the memory backend's, and counts failures in the
+ * database so that {@code max-retries} holds across instances.
  * <p>
  * The connections are the application's: its {@link DataSource} bean, wrapped in a
  * {@link TransactionAwareDataSourceProxy} for adds (an add joins the transaction Spring
@@ -126,15 +129,22 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
 		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
-		// TODO(#30): the shared limiters of PostgresRateLimiters once workqueue-postgres
-		// has them
-		RateLimiter<Object> rateLimiter = new LocalRateLimiterKit((clock != null) ? clock : Clock.system())
-			.build(settings.rateLimiter());
+		// Failure counts join the caller's transaction as its adds do; token buckets take
+		// their token outside it.
+		PostgresRateLimiters.Builder<Object> limiters = PostgresRateLimiters.builder(connections.adds(), codec)
+			.workerDataSource(connections.workers())
+			.callerTransaction(TransactionSynchronizationManager::isActualTransactionActive)
+			.name(name)
+			.table(this.properties.getTable());
+		if (clock != null) {
+			limiters.clock(clock);
+		}
+		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(settings.rateLimiter());
 		RateLimitingQueue<Object> queue = settings.priority()
 			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),
 					() -> queues.buildRateLimitingQueue(rateLimiter));
 		this.queues.add(queue);
-		return new BuiltQueue(settings, queue, rateLimiter, FailureCounts.inMemory());
+		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
 	}
 
 	/**
@@ -205,6 +215,41 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 	 * let workqueue-postgres hold one from the data source
 	 */
 	private record Connections(DataSource workers, DataSource adds, @Nullable Supplier<Connection> listen) {
+
+	}
+
+	/**
+	 * The postgres backend's limiters: workqueue-postgres's, shared by every instance
+	 * through the queues' table.
+	 *
+	 * @param limiters the builder of the queue's limiters
+	 */
+	private record SharedRateLimiterKit(PostgresRateLimiters.Builder<Object> limiters) implements RateLimiterKit {
+
+		@Override
+		public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
+			return this.limiters.exponential(baseDelay, maxDelay, jitter);
+		}
+
+		@Override
+		public RateLimiter<Object> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
+			return this.limiters.fastSlow(fastDelay, slowDelay, maxFastAttempts);
+		}
+
+		@Override
+		public RateLimiter<Object> bucket(double qps, int burst) {
+			return this.limiters.bucket(qps, burst);
+		}
+
+		@Override
+		public RateLimiter<Object> itemBucket(double qps, int burst) {
+			return this.limiters.itemBucket(qps, burst);
+		}
+
+		@Override
+		public RateLimiter<Object> defaultController() {
+			return this.limiters.defaultControllerRateLimiter();
+		}
 
 	}
 
