@@ -59,6 +59,20 @@ final class LocalPostgres {
 	}
 
 	/**
+	 * Returns a local port nothing listens on: a data source pointed there cannot reach
+	 * its database.
+	 * @return the port
+	 */
+	static int deadPort() {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (java.io.IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
 	 * Drops a queue table and everything the schema made with it.
 	 * @param table the table
 	 */
