@@ -1,6 +1,8 @@
 package dev.workqueue.postgres;
 
 import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -18,7 +20,7 @@ import javax.sql.DataSource;
  */
 final class ProbedDataSource implements DataSource {
 
-	private final DataSource delegate;
+	private final Source source;
 
 	private final AtomicInteger taken = new AtomicInteger();
 
@@ -31,7 +33,31 @@ final class ProbedDataSource implements DataSource {
 	private volatile long lastProbe;
 
 	ProbedDataSource(DataSource delegate) {
-		this.delegate = delegate;
+		this(delegate::getConnection);
+	}
+
+	ProbedDataSource(Source source) {
+		this.source = source;
+	}
+
+	/**
+	 * A data source whose every connection is {@code connection}, which closing leaves
+	 * open: as a transaction-aware data source hands out the connection of the calling
+	 * thread's transaction.
+	 */
+	static ProbedDataSource of(Connection connection) {
+		return new ProbedDataSource(() -> (Connection) Proxy.newProxyInstance(ProbedDataSource.class.getClassLoader(),
+				new Class<?>[] { Connection.class }, (proxy, method, args) -> {
+					if (method.getName().equals("close")) {
+						return null;
+					}
+					try {
+						return method.invoke(connection, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				}));
 	}
 
 	/** How many connections were asked for. */
@@ -87,7 +113,7 @@ final class ProbedDataSource implements DataSource {
 		if (this.failing) {
 			throw new SQLException("The test's database is unreachable", "08001");
 		}
-		return this.delegate.getConnection();
+		return this.source.get();
 	}
 
 	@Override
@@ -96,38 +122,44 @@ final class ProbedDataSource implements DataSource {
 	}
 
 	@Override
-	public PrintWriter getLogWriter() throws SQLException {
-		return this.delegate.getLogWriter();
+	public PrintWriter getLogWriter() {
+		return null;
 	}
 
 	@Override
-	public void setLogWriter(PrintWriter out) throws SQLException {
-		this.delegate.setLogWriter(out);
+	public void setLogWriter(PrintWriter out) {
 	}
 
 	@Override
-	public void setLoginTimeout(int seconds) throws SQLException {
-		this.delegate.setLoginTimeout(seconds);
+	public void setLoginTimeout(int seconds) {
 	}
 
 	@Override
-	public int getLoginTimeout() throws SQLException {
-		return this.delegate.getLoginTimeout();
+	public int getLoginTimeout() {
+		return 0;
 	}
 
 	@Override
 	public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-		return this.delegate.getParentLogger();
+		throw new SQLFeatureNotSupportedException();
 	}
 
 	@Override
 	public <T> T unwrap(Class<T> iface) throws SQLException {
-		return this.delegate.unwrap(iface);
+		throw new SQLException("Not a wrapper of " + iface);
 	}
 
 	@Override
-	public boolean isWrapperFor(Class<?> iface) throws SQLException {
-		return this.delegate.isWrapperFor(iface);
+	public boolean isWrapperFor(Class<?> iface) {
+		return false;
+	}
+
+	/** Where the connections come from. */
+	@FunctionalInterface
+	interface Source {
+
+		Connection get() throws SQLException;
+
 	}
 
 }
