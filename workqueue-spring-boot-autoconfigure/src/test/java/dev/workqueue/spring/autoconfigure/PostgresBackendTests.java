@@ -104,7 +104,8 @@ class PostgresBackendTests {
 			RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
 			assertThatIllegalStateException().isThrownBy(() -> intake.addThenFail("rolled-back", orders))
 				.withMessage("the business write fails after the add");
-			assertThat(intake.visibleInside).as("the add, seen from outside its open transaction").containsExactly(0L);
+			assertThat(intake.visibleInside()).as("the add, seen from outside its open transaction")
+				.containsExactly(0L);
 			intake.add("committed", orders);
 			RecordingWorker worker = context.getBean(RecordingWorker.class);
 			await().atMost(TIMEOUT).until(() -> worker.items.contains("committed"));
@@ -189,7 +190,7 @@ class PostgresBackendTests {
 		this.contextRunner.withConfiguration(AutoConfigurations.of(WorkQueuesHealthContributorAutoConfiguration.class))
 			.withPropertyValues(
 					"spring.datasource.url=jdbc:postgresql://127.0.0.1:" + LocalPostgres.deadPort() + "/test",
-					"spring.datasource.hikari.connection-timeout=250ms", "workqueue.postgres.initialize-schema=never")
+					"spring.datasource.hikari.connection-timeout=250", "workqueue.postgres.initialize-schema=never")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				Health health = context.getBean(WorkQueuesHealthIndicator.class).health();
@@ -253,10 +254,13 @@ class PostgresBackendTests {
 
 	}
 
-	/** Adds inside transactions Spring opens, as an application's service does. */
+	/**
+	 * Adds inside transactions Spring opens, as an application's service does. Read
+	 * through methods: the bean is a class-based proxy.
+	 */
 	static class Intake {
 
-		final List<Long> visibleInside = new CopyOnWriteArrayList<>();
+		private final List<Long> visibleInside = new CopyOnWriteArrayList<>();
 
 		private final String table;
 
@@ -275,6 +279,10 @@ class PostgresBackendTests {
 		@Transactional
 		public void add(String item, RateLimitingQueue<String> queue) {
 			queue.add(item);
+		}
+
+		public List<Long> visibleInside() {
+			return this.visibleInside;
 		}
 
 	}
