@@ -1,5 +1,7 @@
 package dev.workqueue.spring.autoconfigure;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,7 +24,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.workqueue.PriorityQueue;
@@ -201,6 +203,27 @@ class PostgresBackendTests {
 	}
 
 	@Test
+	void healthIsDownWhileTheDatabaseCannotBeReachedAndUpOnceItCanAgain() {
+		SwitchableDataSource dataSource = new SwitchableDataSource(LocalPostgres.URL, LocalPostgres.USER);
+		this.contextRunner.withConfiguration(AutoConfigurations.of(WorkQueuesHealthContributorAutoConfiguration.class))
+			.withBean(DataSource.class, () -> dataSource)
+			.withBean(RecordingWorker.class)
+			.run((context) -> {
+				WorkQueuesHealthIndicator health = context.getBean(WorkQueuesHealthIndicator.class);
+				assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+				dataSource.reachable = false;
+				await().atMost(TIMEOUT).until(() -> health.health().getStatus().equals(Status.DOWN));
+				assertThat((String) health.health().getDetails().get("orders")).startsWith("unreachable");
+				dataSource.reachable = true;
+				await().atMost(TIMEOUT).until(() -> health.health().getStatus().equals(Status.UP));
+				context.getBean(WorkQueueRegistry.class).get("orders").add("after the outage");
+				RecordingWorker worker = context.getBean(RecordingWorker.class);
+				await().atMost(TIMEOUT).until(() -> worker.items.contains("after the outage"));
+			});
+		dataSource.close();
+	}
+
+	@Test
 	void queuesAreShutDownBeforeTheDataSourceCloses() {
 		AtomicReference<RateLimitingQueue<String>> orders = new AtomicReference<>();
 		List<Boolean> shutDownWhenTheDataSourceClosed = new CopyOnWriteArrayList<>();
@@ -224,6 +247,37 @@ class PostgresBackendTests {
 			assertThat(orders.get().size()).isOne();
 		});
 		assertThat(shutDownWhenTheDataSourceClosed).isNotEmpty().containsOnly(true);
+	}
+
+	/**
+	 * A pool whose database can be made unreachable: while it is, every connection it
+	 * hands out fails as a refused connection would.
+	 */
+	static class SwitchableDataSource extends DelegatingDataSource {
+
+		volatile boolean reachable = true;
+
+		private final HikariDataSource pool = new HikariDataSource();
+
+		SwitchableDataSource(String url, String user) {
+			this.pool.setJdbcUrl(url);
+			this.pool.setUsername(user);
+			this.pool.setMaximumPoolSize(6);
+			setTargetDataSource(this.pool);
+		}
+
+		@Override
+		public Connection getConnection() throws SQLException {
+			if (!this.reachable) {
+				throw new SQLException("Connection refused (test)", "08001");
+			}
+			return super.getConnection();
+		}
+
+		void close() {
+			this.pool.close();
+		}
+
 	}
 
 	static class FlakyWorker {
