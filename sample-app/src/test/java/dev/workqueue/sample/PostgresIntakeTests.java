@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgresIntakeTests {
 
-	private static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
+	static final String URL = "jdbc:postgresql://127.0.0.1:5432/test";
 
 	private final String schema = "sample_" + UUID.randomUUID().toString().replace("-", "");
 
@@ -170,7 +170,7 @@ class PostgresIntakeTests {
 		return URI.create("http://127.0.0.1:" + this.context.getEnvironment().getProperty("local.server.port") + path);
 	}
 
-	private static void execute(String sql) {
+	static void execute(String sql) {
 		try (Connection connection = connect(); Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}
