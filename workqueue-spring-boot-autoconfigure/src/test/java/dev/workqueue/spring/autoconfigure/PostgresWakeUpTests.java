@@ -16,6 +16,7 @@ import org.springframework.context.ApplicationContext;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueRegistry;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -27,7 +28,8 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgresWakeUpTests {
 
-	private static final String LISTENER_THREAD = "workqueue-postgres-listener";
+	/** The application name workqueue-postgres gives its LISTEN connection. */
+	private static final String LISTENER = "workqueue-postgres-listener";
 
 	private final String table = LocalPostgres.uniqueTable();
 
@@ -51,9 +53,8 @@ class PostgresWakeUpTests {
 		ApplicationContextRunner instances = this.contextRunner
 			.withPropertyValues("workqueue.postgres.poll-interval=1m", "workqueue.queues.emails.backend=postgres");
 		instances.withBean(RecordingWorker.class).run((consumer) -> {
-			// One LISTEN connection (and its thread) per application, whatever the
-			// number of its queues.
-			await().atMost(Duration.ofSeconds(5)).until(() -> listenerThreads() == 1);
+			// One LISTEN connection per application, whatever the number of its queues.
+			await().atMost(Duration.ofSeconds(5)).until(() -> listeningConnections() == 1);
 			instances.run((producer) -> addedByOneHeardByTheOther(producer, consumer));
 		});
 	}
@@ -64,9 +65,7 @@ class PostgresWakeUpTests {
 				"workqueue.postgres.poll-interval=100ms");
 		instances.withBean(RecordingWorker.class).run((consumer) -> instances.run((producer) -> {
 			addedByOneHeardByTheOther(producer, consumer);
-			// No LISTEN connection at all (a listener of an earlier test may still be
-			// closing).
-			await().atMost(Duration.ofSeconds(5)).until(() -> listenerThreads() == 0);
+			assertThat(listeningConnections()).as("LISTEN connections").isZero();
 		}));
 	}
 
@@ -76,12 +75,14 @@ class PostgresWakeUpTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> worker.items.contains("a"));
 	}
 
-	private static long listenerThreads() {
-		return Thread.getAllStackTraces()
-			.keySet()
-			.stream()
-			.filter((thread) -> thread.getName().equals(LISTENER_THREAD))
-			.count();
+	/**
+	 * Counts the server's connections listening for this test's table: the workqueue
+	 * listener's connections whose last statement named the table's channel (other tests'
+	 * listeners have tables of their own).
+	 */
+	private long listeningConnections() {
+		return LocalPostgres.count("SELECT count(*) FROM pg_stat_activity WHERE application_name = '" + LISTENER
+				+ "' AND query ILIKE 'LISTEN %" + this.table + "%'");
 	}
 
 	static class RecordingWorker {
