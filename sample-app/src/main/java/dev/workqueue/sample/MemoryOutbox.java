@@ -9,12 +9,12 @@ import org.springframework.context.annotation.Profile;
 import org.springframework.stereotype.Component;
 
 /**
- * The outbox in this instance's memory, without the {@code redis} profile: lost when the
- * instance stops, and seen by no other instance. Thread-safe: every method is
- * synchronized on the outbox.
+ * The outbox in this instance's memory, without the {@code redis} or {@code postgres}
+ * profile: lost when the instance stops, and seen by no other instance. Thread-safe:
+ * every method is synchronized on the outbox.
  */
 @Component
-@Profile("!redis")
+@Profile("!redis & !postgres")
 public class MemoryOutbox implements Outbox {
 
 	private final Map<String, List<String>> waiting = new HashMap<>();

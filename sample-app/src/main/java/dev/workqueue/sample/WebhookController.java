@@ -3,7 +3,6 @@ package dev.workqueue.sample;
 import java.util.List;
 import java.util.Map;
 
-import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 
 import tools.jackson.databind.JsonNode;
@@ -19,14 +18,11 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The webhook API: stage payloads for targets and queue the targets for delivery. A
- * payload is staged in the {@link Outbox} before its target is queued, so the worker that
- * takes the target finds it.
+ * The webhook API: stage payloads for targets and queue the targets for delivery, through
+ * the {@link WebhookIntake} (in one transaction with the {@code postgres} profile).
  * <p>
- * A target is queued with the request's priority when {@code deliveries} is a
- * {@link PriorityQueue} ({@code workqueue.queues.deliveries.priority.enabled}); a burst
- * with {@link #BURST_PRIORITY}, so that the webhooks posted meanwhile overtake it. On a
- * queue without priorities every target lines up in order.
+ * A target is queued with the request's priority on a priority queue; a burst with
+ * {@link #BURST_PRIORITY}, so that the webhooks posted meanwhile overtake it.
  */
 @RestController
 @RequestMapping("/webhooks")
@@ -37,15 +33,15 @@ class WebhookController {
 	/** The priority of the targets of a burst: below that of a webhook, 0 by default. */
 	static final int BURST_PRIORITY = -10;
 
-	private final Outbox outbox;
+	private final WebhookIntake intake;
 
 	private final DeliveryLedger ledger;
 
 	private final RateLimitingQueue<String> deliveries;
 
-	WebhookController(Outbox outbox, DeliveryLedger ledger,
+	WebhookController(WebhookIntake intake, DeliveryLedger ledger,
 			@Qualifier(WebhookWorkers.DELIVERIES) RateLimitingQueue<String> deliveries) {
-		this.outbox = outbox;
+		this.intake = intake;
 		this.ledger = ledger;
 		this.deliveries = deliveries;
 	}
@@ -55,8 +51,7 @@ class WebhookController {
 	Map<String, Object> enqueue(@RequestBody JsonNode body) {
 		WebhookRequest request = WebhookRequest.read(body);
 		request.validate();
-		int pending = this.outbox.stage(request.targetId(), request.payload());
-		queue(request.targetId(), request.priority());
+		int pending = this.intake.accept(request.targetId(), request.payload(), request.priority());
 		return Map.of("targetId", request.targetId(), "pending", pending, "priority", request.priority());
 	}
 
@@ -74,21 +69,8 @@ class WebhookController {
 		if (targets < 1 || targets > count) {
 			throw new InvalidRequestException("targets", "must be between 1 and count, was " + targets);
 		}
-		for (int i = 0; i < count; i++) {
-			String targetId = "burst-" + (i % targets);
-			this.outbox.stage(targetId, "burst payload " + i);
-			queue(targetId, BURST_PRIORITY);
-		}
+		this.intake.acceptBurst(count, targets, BURST_PRIORITY);
 		return Map.of("staged", count, "targets", targets, "depth", this.deliveries.size(), "priority", BURST_PRIORITY);
-	}
-
-	private void queue(String targetId, int priority) {
-		if (this.deliveries instanceof PriorityQueue<String> priorities) {
-			priorities.add(targetId, priority);
-		}
-		else {
-			this.deliveries.add(targetId);
-		}
 	}
 
 	@GetMapping("/deliveries")

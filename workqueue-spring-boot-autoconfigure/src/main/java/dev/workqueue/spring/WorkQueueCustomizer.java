@@ -8,9 +8,9 @@ import dev.workqueue.WorkQueues;
  * has already set the name and clock.
  * <p>
  * Every {@code WorkQueueCustomizer} bean is called for every memory queue, in
- * {@link org.springframework.core.Ordered order}. Redis queues are customized by
- * {@link RedisWorkQueueCustomizer} instead, and queue beans the application defines
- * itself are not customized.
+ * {@link org.springframework.core.Ordered order}. The queues of the other backends are
+ * customized by their backend's own customizer instead ({@link RedisWorkQueueCustomizer}
+ * and its like), and queue beans the application defines itself are not customized.
  */
 @FunctionalInterface
 public interface WorkQueueCustomizer {

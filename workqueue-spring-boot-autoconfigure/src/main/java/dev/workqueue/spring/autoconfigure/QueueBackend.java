@@ -1,5 +1,7 @@
 package dev.workqueue.spring.autoconfigure;
 
+import java.util.Locale;
+
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.RateLimiter;
@@ -8,8 +10,24 @@ import dev.workqueue.ratelimit.RateLimiter;
  * Where the queues of one {@code backend} value keep their items: builds a queue with its
  * rate limiter and the store its workers count failures in. {@link WorkQueueFactory}
  * picks the backend of each queue; a backend knows nothing of the others.
+ * <p>
+ * The memory backend is built in; every other one is the bean named
+ * {@link #beanName(WorkQueueProperties.Backend)}, defined when its classes are on the
+ * class path. The queue beans of such a backend depend on that bean, so that they are
+ * created after it and closed before it.
  */
 interface QueueBackend {
+
+	/**
+	 * Returns the name of the bean that builds the queues of {@code backend}: for
+	 * {@code redis}, {@code workQueueRedisBackend}.
+	 * @param backend the backend
+	 * @return the bean name
+	 */
+	static String beanName(WorkQueueProperties.Backend backend) {
+		String name = backend.name();
+		return "workQueue" + name.charAt(0) + name.substring(1).toLowerCase(Locale.ROOT) + "Backend";
+	}
 
 	/**
 	 * Builds a queue with the rate limiter its settings describe: a

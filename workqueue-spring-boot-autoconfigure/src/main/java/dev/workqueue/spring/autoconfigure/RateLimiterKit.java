@@ -10,9 +10,9 @@ import dev.workqueue.ratelimit.WithMaxWaitRateLimiter;
 
 /**
  * The limiters a backend makes, each as client-go's of that name: in this JVM for the
- * memory backend, shared through Redis for the redis backend. {@link #build} turns a
- * queue's {@link RateLimiterSettings} into one limiter with whichever kit, so both
- * backends read the YAML alike.
+ * memory backend, shared through the backend's store for the others. {@link #build} turns
+ * a queue's {@link RateLimiterSettings} into one limiter with whichever kit, so every
+ * backend reads the YAML alike.
  */
 interface RateLimiterKit {
 

@@ -111,7 +111,7 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 	public synchronized BuiltQueue create(QueueSettings settings) {
 		String name = settings.name();
 		AbstractRedisClient client = client(name);
-		ItemCodec<Object> codec = codec(name);
+		ItemCodec<Object> codec = QueueItemCodecs.of(this.beanFactory, name);
 		RedisRateLimiters.Builder<Object> limiters = RedisRateLimiters.builder(client, codec)
 			.name(name)
 			.keyPrefix(this.keyPrefix);
@@ -133,15 +133,6 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 					() -> queues.buildRateLimitingQueue(rateLimiter));
 		this.queues.add(queue);
 		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
-	}
-
-	@SuppressWarnings("unchecked")
-	private ItemCodec<Object> codec(String name) {
-		String beanName = name + "ItemCodec";
-		if (this.beanFactory.containsBean(beanName)) {
-			return this.beanFactory.getBean(beanName, ItemCodec.class);
-		}
-		return (ItemCodec<Object>) (ItemCodec<?>) ItemCodec.strings();
 	}
 
 	private AbstractRedisClient client(String queueName) {

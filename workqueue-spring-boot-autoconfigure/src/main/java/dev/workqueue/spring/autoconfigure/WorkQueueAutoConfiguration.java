@@ -16,7 +16,10 @@ import org.springframework.context.annotation.ImportRuntimeHints;
  * in memory, built with every {@link dev.workqueue.spring.WorkQueueCustomizer} bean and
  * the {@link dev.workqueue.time.Clock} bean if there is one, else the system clock; or,
  * for {@code backend: redis}, in Redis on Spring Boot's Redis connection, built with
- * every {@link dev.workqueue.spring.RedisWorkQueueCustomizer} bean;</li>
+ * every {@link dev.workqueue.spring.RedisWorkQueueCustomizer} bean; for
+ * {@code backend: postgres}, in the application's database through its
+ * {@code DataSource}, after its database initialization, built with every
+ * {@link dev.workqueue.spring.PostgresWorkQueueCustomizer} bean;</li>
  * <li>a {@link dev.workqueue.spring.WorkQueueRegistry} of every queue bean;</li>
  * <li>the worker threads of every {@link dev.workqueue.spring.QueueWorker @QueueWorker}
  * method, run by a {@link dev.workqueue.spring.worker.WorkerContainerRegistry} that
@@ -30,7 +33,8 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 @ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
 @ImportRuntimeHints(WorkQueueRuntimeHints.class)
 @Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.RedisBackendConfiguration.class,
-		WorkQueueConfigurations.WorkerConfiguration.class, WorkQueueConfigurations.ObservationConfiguration.class })
+		PostgresBackendConfiguration.class, WorkQueueConfigurations.WorkerConfiguration.class,
+		WorkQueueConfigurations.ObservationConfiguration.class })
 public final class WorkQueueAutoConfiguration {
 
 }

@@ -29,7 +29,8 @@ import dev.workqueue.RateLimitingQueue;
  * {@code RateLimitingQueue<String>} (or {@code PriorityQueue<String>}) or any other item
  * type. The queue is built by {@link WorkQueueFactory#create(QueueSettings)}, which is
  * given the queue's settings, and closed when the context closes, after the workers have
- * stopped; a redis queue also before the backend and the client it uses.
+ * stopped; a queue of a backend bean ({@link QueueBackend#beanName}) is created after
+ * that bean and closed before it.
  * <p>
  * <b>Spring AOT.</b> The definitions registered here are left out of the code AOT
  * generates ({@link BeanRegistrationAotProcessor#IGNORE_REGISTRATION_ATTRIBUTE}): this
@@ -43,7 +44,10 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 	/** The name Boot would give the bean of {@code @EnableConfigurationProperties}. */
 	static final String PROPERTIES_BEAN_NAME = "workqueue-" + WorkQueueProperties.class.getName();
 
-	/** The redis backend's bean, defined by {@code RedisBackendConfiguration}. */
+	/**
+	 * The redis backend's bean, defined by {@code RedisBackendConfiguration}; named as
+	 * {@link QueueBackend#beanName} says.
+	 */
 	static final String REDIS_BACKEND_BEAN_NAME = "workQueueRedisBackend";
 
 	private static final Log logger = LogFactory.getLog(WorkQueueBeanRegistrar.class);
@@ -67,11 +71,12 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 				continue;
 			}
 			RootBeanDefinition definition = queueDefinition(queue);
-			// The backend's definition exists when its classes are present: close the
-			// queue before the backend, and the backend before the client it uses.
-			if (queue.backend() == WorkQueueProperties.Backend.REDIS
-					&& registry.containsBeanDefinition(REDIS_BACKEND_BEAN_NAME)) {
-				definition.setDependsOn(REDIS_BACKEND_BEAN_NAME);
+			// The backend's definition exists when its classes are present: create the
+			// queue after the backend (and what the backend waits for), close it before
+			// the backend, and the backend before the connection it uses.
+			String backend = QueueBackend.beanName(queue.backend());
+			if (registry.containsBeanDefinition(backend)) {
+				definition.setDependsOn(backend);
 			}
 			registry.registerBeanDefinition(name, definition);
 		}

@@ -3,9 +3,9 @@ package dev.workqueue.spring.autoconfigure;
 import io.lettuce.core.RedisClient;
 import io.micrometer.observation.ObservationRegistry;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -31,7 +31,8 @@ import dev.workqueue.time.Clock;
 
 /**
  * The configurations imported by {@link WorkQueueAutoConfiguration}, in this order:
- * queues first, then the workers that consume them.
+ * queues first, then the workers that consume them. A backend with a configuration of its
+ * own file is imported beside the redis one.
  */
 final class WorkQueueConfigurations {
 
@@ -51,10 +52,9 @@ final class WorkQueueConfigurations {
 
 		@Bean(WorkQueueFactory.BEAN_NAME)
 		WorkQueueFactory workQueueFactory(ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
-				ObjectProvider<WorkQueueCustomizer> customizers,
-				@Qualifier(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME) ObjectProvider<QueueBackend> redisBackend) {
+				ObjectProvider<WorkQueueCustomizer> customizers, BeanFactory beanFactory) {
 			return new WorkQueueFactory(new MemoryBackend(clock.getIfAvailable(Clock::system), metrics, customizers),
-					redisBackend);
+					beanFactory);
 		}
 
 		@Bean

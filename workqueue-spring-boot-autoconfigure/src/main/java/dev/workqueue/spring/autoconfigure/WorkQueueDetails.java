@@ -22,8 +22,8 @@ public interface WorkQueueDetails {
 	/**
 	 * Returns where the queue named {@code queueName} keeps its items.
 	 * @param queueName the queue's name
-	 * @return {@code memory}, {@code redis}, or {@code unknown} for a queue this source
-	 * did not build
+	 * @return the value of its {@code backend} property ({@code memory}, {@code redis},
+	 * ...), or {@code unknown} for a queue this source did not build
 	 */
 	default String backend(String queueName) {
 		return "unknown";

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.BeanFactory;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.ratelimit.RateLimiter;
@@ -25,19 +25,19 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	private final QueueBackend memory;
 
-	private final ObjectProvider<QueueBackend> redis;
+	private final BeanFactory beanFactory;
 
 	private final Map<String, QueueBackend.BuiltQueue> built = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the factory.
 	 * @param memory the memory backend
-	 * @param redis the redis backend, available only when workqueue-redis, Lettuce and
-	 * Spring Boot's Redis support are on the class path
+	 * @param beanFactory where the other backends are, each the bean named
+	 * {@link QueueBackend#beanName}, defined only when its classes are on the class path
 	 */
-	WorkQueueFactory(QueueBackend memory, ObjectProvider<QueueBackend> redis) {
+	WorkQueueFactory(QueueBackend memory, BeanFactory beanFactory) {
 		this.memory = memory;
-		this.redis = redis;
+		this.beanFactory = beanFactory;
 	}
 
 	/**
@@ -53,16 +53,15 @@ final class WorkQueueFactory implements WorkQueueDetails {
 	}
 
 	private QueueBackend backendFor(QueueSettings settings) {
-		if (settings.backend() == WorkQueueProperties.Backend.MEMORY) {
+		WorkQueueProperties.Backend backend = settings.backend();
+		if (backend == WorkQueueProperties.Backend.MEMORY) {
 			return this.memory;
 		}
-		QueueBackend redis = this.redis.getIfAvailable();
-		if (redis == null) {
-			throw new IllegalStateException("Queue '" + settings.name() + "' has backend redis, but workqueue-redis, "
-					+ "Lettuce or Spring Boot's Redis support is not on the class path: add "
-					+ "dev.workqueue:workqueue-redis and spring-boot-starter-data-redis");
+		String beanName = QueueBackend.beanName(backend);
+		if (!this.beanFactory.containsBean(beanName)) {
+			throw new IllegalStateException(backend.notOnClassPath(settings.name()));
 		}
-		return redis;
+		return this.beanFactory.getBean(beanName, QueueBackend.class);
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.workqueue.spring.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -48,6 +49,11 @@ public class WorkQueueProperties {
 	private final Redis redis = new Redis();
 
 	/**
+	 * Settings of the queues whose backend is postgres.
+	 */
+	private final Postgres postgres = new Postgres();
+
+	/**
 	 * Observation of worker invocations, for tracing.
 	 */
 	private final Observation observation = new Observation();
@@ -75,6 +81,10 @@ public class WorkQueueProperties {
 
 	public Redis getRedis() {
 		return this.redis;
+	}
+
+	public Postgres getPostgres() {
+		return this.postgres;
 	}
 
 	public Observation getObservation() {
@@ -145,7 +155,154 @@ public class WorkQueueProperties {
 		 * alike, kept across restarts; the connection is the application's
 		 * spring.data.redis.
 		 */
-		REDIS
+		REDIS("workqueue-redis, Lettuce or Spring Boot's Redis support",
+				"dev.workqueue:workqueue-redis and spring-boot-starter-data-redis"),
+
+		/**
+		 * In a PostgreSQL table (workqueue-postgres): shared by every instance that names
+		 * the queue alike, kept across restarts, and added to inside the application's
+		 * own transactions; the connection is the application's DataSource.
+		 */
+		POSTGRES("workqueue-postgres or Spring Boot's JDBC support",
+				"dev.workqueue:workqueue-postgres, spring-boot-starter-jdbc and the PostgreSQL driver");
+
+		private final String missing;
+
+		private final String toAdd;
+
+		Backend() {
+			this("", "");
+		}
+
+		Backend(String missing, String toAdd) {
+			this.missing = missing;
+			this.toAdd = toAdd;
+		}
+
+		/**
+		 * Says what is missing when this backend's classes are not on the class path.
+		 * @param queueName the queue that needs the backend
+		 * @return the message
+		 */
+		String notOnClassPath(String queueName) {
+			return "Queue '" + queueName + "' has backend " + name().toLowerCase(Locale.ROOT) + ", but " + this.missing
+					+ " is not on the class path: add " + this.toAdd;
+		}
+
+	}
+
+	/**
+	 * Settings of the PostgreSQL backend.
+	 */
+	public static class Postgres {
+
+		/**
+		 * Table of the queues, optionally schema-qualified; instances with the same table
+		 * and queue name share the queue. Any number of queues share one table.
+		 */
+		private String table = "workqueue_item";
+
+		/**
+		 * How long an item handed out stays leased without renewal; its holder renews it
+		 * every third of this, and a crashed holder's items come back after it.
+		 */
+		private Duration lease = Duration.ofSeconds(30);
+
+		/**
+		 * Whether to create the table, its indexes and sequence at start-up when missing,
+		 * after the application's own database initialization; never when the
+		 * application's migrations (Flyway, Liquibase) run
+		 * PostgresWorkQueues.schema(table) themselves.
+		 */
+		private SchemaInitialization initializeSchema = SchemaInitialization.ALWAYS;
+
+		/**
+		 * Whether waiting workers hear of new items through LISTEN on one connection of
+		 * their own, opened outside the pool from the application's JDBC connection
+		 * details. False (behind a transaction-pooling proxy, where LISTEN cannot work):
+		 * they look for work every poll-interval.
+		 */
+		private boolean listen = true;
+
+		/**
+		 * How often a waiting worker looks for work when no notice comes: the whole
+		 * mechanism without listen, a safety net with it.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * Whether the queues' own commits wait until they are durable. False
+		 * (synchronous_commit off): a crash of the database server may lose the last
+		 * moments of acknowledged adds and dones (a lost done means the item is processed
+		 * again); adds inside the application's transactions follow its own setting.
+		 */
+		private boolean synchronousCommit = true;
+
+		public String getTable() {
+			return this.table;
+		}
+
+		public void setTable(String table) {
+			this.table = table;
+		}
+
+		public Duration getLease() {
+			return this.lease;
+		}
+
+		public void setLease(Duration lease) {
+			this.lease = lease;
+		}
+
+		public SchemaInitialization getInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(SchemaInitialization initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public boolean isListen() {
+			return this.listen;
+		}
+
+		public void setListen(boolean listen) {
+			this.listen = listen;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public boolean isSynchronousCommit() {
+			return this.synchronousCommit;
+		}
+
+		public void setSynchronousCommit(boolean synchronousCommit) {
+			this.synchronousCommit = synchronousCommit;
+		}
+
+	}
+
+	/**
+	 * Whether the starter creates the PostgreSQL backend's table at start-up.
+	 */
+	public enum SchemaInitialization {
+
+		/**
+		 * Run PostgresWorkQueues.schema(table) at every start-up: it creates only what is
+		 * missing.
+		 */
+		ALWAYS,
+
+		/**
+		 * Create nothing: the application's migrations do.
+		 */
+		NEVER
 
 	}
 
@@ -220,8 +377,8 @@ public class WorkQueueProperties {
 		private @Nullable RateLimit rateLimiter;
 
 		/**
-		 * Where queues keep their items: in this JVM, or in Redis, shared by every
-		 * instance of the application.
+		 * Where queues keep their items: in this JVM, or in Redis or PostgreSQL, shared
+		 * by every instance of the application.
 		 */
 		private Backend backend = Backend.MEMORY;
 
@@ -334,7 +491,7 @@ public class WorkQueueProperties {
 		private @Nullable RateLimit rateLimiter;
 
 		/**
-		 * Where this queue keeps its items: memory or redis.
+		 * Where this queue keeps its items: memory, redis or postgres.
 		 */
 		private @Nullable Backend backend;
 

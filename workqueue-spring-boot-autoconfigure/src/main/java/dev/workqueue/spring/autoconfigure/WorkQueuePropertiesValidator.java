@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -50,8 +51,22 @@ final class WorkQueuePropertiesValidator {
 	 */
 	static final String KNOWN_KEYS = String.join(", ", keysOf(WorkQueueProperties.Queue.class, ""));
 
-	/** The shortest Redis lease: its holder renews it every third. */
+	/** The shortest Redis or PostgreSQL lease: its holder renews it every third. */
 	private static final Duration MIN_LEASE = Duration.ofSeconds(1);
+
+	/**
+	 * The shortest PostgreSQL poll interval: a waiting worker's look costs a statement.
+	 */
+	private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+
+	/**
+	 * A PostgreSQL table as workqueue-postgres takes it: one plain identifier, optionally
+	 * after a schema and a dot, short enough that the names derived from it (indexes,
+	 * sequence, the limiters' table) fit PostgreSQL's 63 bytes. Checked here too, so that
+	 * a bad name fails start-up naming the key whether or not a queue uses it yet.
+	 */
+	private static final Pattern POSTGRES_TABLE = Pattern.compile("([a-z_][a-z0-9_$]{0,62}\\.)?[a-z_][a-z0-9_$]{0,56}",
+			Pattern.CASE_INSENSITIVE);
 
 	private static final List<ChronoUnit> PRINT_UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
 			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
@@ -150,19 +165,31 @@ final class WorkQueuePropertiesValidator {
 				defaults.getShutdownTimeout(), defaults.getPollTimeout(), defaults.getRateLimiter(),
 				defaults.getPriority());
 		WorkQueueProperties.Redis redis = properties.getRedis();
-		if (redis.getLease() == null || redis.getLease().compareTo(MIN_LEASE) < 0) {
-			problems.add(PREFIX + ".redis.lease must be at least " + print(MIN_LEASE) + ", was "
-					+ ((redis.getLease() != null) ? print(redis.getLease()) : "empty"));
-		}
+		atLeast(problems, PREFIX + ".redis.lease", redis.getLease(), MIN_LEASE);
 		String keyPrefix = redis.getKeyPrefix();
 		if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
 			problems.add(PREFIX + ".redis.key-prefix must be given and hold no braces, was '" + keyPrefix + "'");
 		}
+		postgres(problems, PREFIX + ".postgres", properties.getPostgres());
 		properties.getQueues()
 			.forEach((name, queue) -> queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(),
 					queue.getMaxRetries(), queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(),
 					queue.getPriority()));
 		return problems;
+	}
+
+	private static void postgres(List<String> problems, String prefix, WorkQueueProperties.Postgres postgres) {
+		String table = postgres.getTable();
+		if (table == null || !POSTGRES_TABLE.matcher(table).matches()) {
+			problems.add(prefix + ".table must be a plain SQL identifier (letters, digits, _ and $, at most 57 "
+					+ "characters), optionally schema-qualified, was "
+					+ ((table != null) ? "'" + table + "'" : "empty"));
+		}
+		atLeast(problems, prefix + ".lease", postgres.getLease(), MIN_LEASE);
+		atLeast(problems, prefix + ".poll-interval", postgres.getPollInterval(), MIN_POLL_INTERVAL);
+		if (postgres.getInitializeSchema() == null) {
+			problems.add(prefix + ".initialize-schema must be always or never, was empty");
+		}
 	}
 
 	/**
@@ -239,6 +266,13 @@ final class WorkQueuePropertiesValidator {
 	private static void atLeast(List<String> problems, String key, int value, int min) {
 		if (value < min) {
 			problems.add(key + " must be >= " + min + ", was " + value);
+		}
+	}
+
+	private static void atLeast(List<String> problems, String key, @Nullable Duration value, Duration min) {
+		if (value == null || value.compareTo(min) < 0) {
+			problems
+				.add(key + " must be at least " + print(min) + ", was " + ((value != null) ? print(value) : "empty"));
 		}
 	}
 

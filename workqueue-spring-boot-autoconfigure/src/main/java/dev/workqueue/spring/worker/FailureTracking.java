@@ -10,8 +10,8 @@ import dev.workqueue.ratelimit.RateLimiter;
 /**
  * Where the workers of one queue count each item's failures for {@code max-retries}, and
  * the rate limiter the queue was built with. The count lives where the queue does: in
- * this JVM for a memory queue, in Redis for a redis queue, so that every instance sharing
- * the queue counts together.
+ * this JVM for a memory queue, in the shared store of a queue of another backend (Redis,
+ * a database), so that every instance sharing the queue counts together.
  *
  * @param failures the store of failure counts
  * @param rateLimiter the queue's limiter, whose delay a failed item handed back to a

@@ -27,9 +27,10 @@ import dev.workqueue.spring.WorkResult;
  * The outcome methods ({@link #finished}, {@link #failed}, {@link #rejected}) are called
  * by worker threads between {@code get} and {@code done} of the item, so no two threads
  * of this process handle the same item at once. Failures are counted in the queue's
- * {@link FailureCounts}: in this JVM for a memory queue, in Redis for a redis queue,
- * where every instance counts together and a restart does not reset the count. A count is
- * forgotten on success, {@code requeueAfter} and give-up.
+ * {@link FailureCounts}: in this JVM for a memory queue, in the shared store of another
+ * backend's queue (Redis, a database), where every instance counts together and a restart
+ * does not reset the count. A count is forgotten on success, {@code requeueAfter} and
+ * give-up.
  * <p>
  * On a {@link PriorityQueue}, a requeue (with backoff or later) keeps the priority the
  * item was handed out with; a hand-back at shutdown does not carry it.

@@ -41,14 +41,14 @@ import dev.workqueue.time.Clock;
  * <p>
  * <b>Stopping.</b> Every queue with workers is shut down at once: new adds are ignored
  * and delayed items dropped, as {@link dev.workqueue.WorkQueue#shutDown()} does (a queue
- * shared through Redis keeps them there for the other instances, and takes back an item
- * that fails now, rather than drop its retry). The workers keep taking what is queued and
- * finish what is in flight; each queue is given its {@code shutdown-timeout}, all
- * measured from the same moment so that the queues drain in parallel and closing the
- * context waits at most the longest timeout. Threads still busy at their queue's deadline
- * are interrupted and take no further item. For each queue that stops with work left
- * (queued, in flight, or delayed and dropped) a WARN line gives the counts.
- * {@link #stop(Runnable)} does all this before returning, so Spring's
+ * shared through Redis or a database keeps them there for the other instances, and takes
+ * back an item that fails now, rather than drop its retry). The workers keep taking what
+ * is queued and finish what is in flight; each queue is given its
+ * {@code shutdown-timeout}, all measured from the same moment so that the queues drain in
+ * parallel and closing the context waits at most the longest timeout. Threads still busy
+ * at their queue's deadline are interrupted and take no further item. For each queue that
+ * stops with work left (queued, in flight, or delayed and dropped) a WARN line gives the
+ * counts. {@link #stop(Runnable)} does all this before returning, so Spring's
  * {@code spring.lifecycle.timeout-per-shutdown-phase} does not cut the drain short: the
  * {@code shutdown-timeout}s alone bound it. Stopping is final: the queues cannot be
  * restarted, so the registry is not {@linkplain #isPauseable() pauseable} and

@@ -21,6 +21,7 @@ import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.io.InputStreamSource;
 import org.springframework.javapoet.ClassName;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.workqueue.spring.QueueWorker;
 
@@ -79,6 +80,39 @@ class WorkQueueAotTests {
 			.doesNotContain("getWorkQueuePropertiesBeanDefinition")
 			.doesNotContain("getWorkQueueSettingsBeanDefinition")
 			.contains("getWorkQueueBeanRegistrarBeanDefinition", "getOrderWorkerBeanDefinition");
+	}
+
+	@Test
+	void thePostgresBackendsSchemaTemplateIsAResourceHint() {
+		RuntimeHints hints = new RuntimeHints();
+		new PostgresBackendConfiguration.SchemaRuntimeHints().registerHints(hints, getClass().getClassLoader());
+		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/postgres/schema.sql")).accepts(hints);
+	}
+
+	@Test
+	void aotProcessingKeepsThePostgresBackendAfterTheDatabaseInitialization() {
+		GenericApplicationContext context = new GenericApplicationContext();
+		AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
+		TestPropertyValues.of("workqueue.queues.orders.backend=postgres").applyTo(context);
+		context.registerBean(WorkQueueAutoConfiguration.class);
+		context.registerBean("dataSource", DriverManagerDataSource.class);
+		InMemoryGeneratedFiles files = new InMemoryGeneratedFiles();
+		DefaultGenerationContext generation = new DefaultGenerationContext(
+				new ClassNameGenerator(ClassName.get("com.example", "TestApplication")), files);
+		new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
+		generation.writeGeneratedContent();
+
+		String sources = files.getGeneratedFiles(Kind.SOURCE)
+			.values()
+			.stream()
+			.map(WorkQueueAotTests::read)
+			.collect(Collectors.joining("\n"));
+		// Boot's ordering is computed before AOT and generated as depends-on: the
+		// backend, which every postgres queue depends on at start-up, comes after the
+		// schema initializer.
+		assertThat(sources).contains("getWorkQueuePostgresBackendBeanDefinition",
+				"getWorkQueuePostgresSchemaInitializerBeanDefinition",
+				"setDependsOn(\"workQueuePostgresSchemaInitializer\")");
 	}
 
 	private static String read(InputStreamSource source) {

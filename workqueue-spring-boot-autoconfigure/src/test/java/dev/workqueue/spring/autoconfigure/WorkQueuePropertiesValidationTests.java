@@ -107,8 +107,38 @@ class WorkQueuePropertiesValidationTests {
 				Arguments.of(orders + "priority.strict=true",
 						orders + "priority.strict is not a workqueue property; a queue and the defaults take "
 								+ knownKeys()),
-				Arguments.of(defaults + "priority.enable=true", defaults
-						+ "priority.enable is not a workqueue property; a queue and the defaults take " + knownKeys()));
+				Arguments.of(defaults + "priority.enable=true",
+						defaults + "priority.enable is not a workqueue property; a queue and the defaults take "
+								+ knownKeys()),
+				Arguments.of("workqueue.redis.lease=999ms", "workqueue.redis.lease must be at least 1s, was 999ms"),
+				Arguments.of("workqueue.postgres.table=bad name",
+						"workqueue.postgres.table " + TABLE_RULE + "'bad name'"),
+				Arguments.of("workqueue.postgres.table=a.b.c", "workqueue.postgres.table " + TABLE_RULE + "'a.b.c'"),
+				Arguments.of("workqueue.postgres.table=1queue", "workqueue.postgres.table " + TABLE_RULE + "'1queue'"),
+				Arguments.of("workqueue.postgres.table=queue;drop",
+						"workqueue.postgres.table " + TABLE_RULE + "'queue;drop'"),
+				Arguments.of("workqueue.postgres.table=" + "q".repeat(58),
+						"workqueue.postgres.table " + TABLE_RULE + "'" + "q".repeat(58) + "'"),
+				Arguments.of("workqueue.postgres.table=", "workqueue.postgres.table " + TABLE_RULE + "''"),
+				Arguments.of("workqueue.postgres.lease=500ms",
+						"workqueue.postgres.lease must be at least 1s, was 500ms"),
+				Arguments.of("workqueue.postgres.lease=-1s", "workqueue.postgres.lease must be at least 1s, was -1s"),
+				Arguments.of("workqueue.postgres.poll-interval=9ms",
+						"workqueue.postgres.poll-interval must be at least 10ms, was 9ms"),
+				Arguments.of("workqueue.postgres.poll-interval=0s",
+						"workqueue.postgres.poll-interval must be at least 10ms, was 0s"));
+	}
+
+	private static final String TABLE_RULE = "must be a plain SQL identifier (letters, digits, _ and $, "
+			+ "at most 57 characters), optionally schema-qualified, was ";
+
+	@Test
+	void postgresKeysAtTheirLimitsAreAccepted() {
+		this.contextRunner
+			.withPropertyValues("workqueue.postgres.table=jobs.Work_Queue$2", "workqueue.postgres.lease=1s",
+					"workqueue.postgres.poll-interval=10ms", "workqueue.postgres.initialize-schema=never",
+					"workqueue.postgres.listen=false", "workqueue.postgres.synchronous-commit=false")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	private static String knownKeys() {
@@ -187,7 +217,9 @@ class WorkQueuePropertiesValidationTests {
 			"workqueue.queues.orders.rate-limiter.exponential.jitter=some", "workqueue.observation.enabled=maybe",
 			"workqueue.queues.orders.priority.enabled=maybe", "workqueue.defaults.priority.starvation-timeout=soon",
 			"workqueue.defaults.latency-timers=maybe", "workqueue.queues.orders.latency-timers=maybe",
-			"workqueue.defaults.latency-timers=" })
+			"workqueue.defaults.latency-timers=", "workqueue.postgres.initialize-schema=sometimes",
+			"workqueue.postgres.listen=maybe", "workqueue.postgres.lease=long",
+			"workqueue.queues.orders.backend=mysql" })
 	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey(String property) {
 		this.contextRunner.withPropertyValues(property)
 			.run((context) -> assertThat(context).getFailure()

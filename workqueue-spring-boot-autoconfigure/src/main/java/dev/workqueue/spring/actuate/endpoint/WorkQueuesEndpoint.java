@@ -82,8 +82,8 @@ public final class WorkQueuesEndpoint {
 	 * @param queues the queues to describe
 	 * @param workers the worker containers serving them, {@code null} when there are none
 	 * @param rateLimiters the rate limiter of a queue, by queue name, when known
-	 * @param backends the backend of a queue ({@code memory}, {@code redis}), by queue
-	 * name, {@code unknown} when not known
+	 * @param backends the backend of a queue ({@code memory}, {@code redis}, ...), by
+	 * queue name, {@code unknown} when not known
 	 */
 	public WorkQueuesEndpoint(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers,
 			Function<String, Optional<RateLimiter<?>>> rateLimiters, Function<String, String> backends) {
@@ -243,10 +243,11 @@ public final class WorkQueuesEndpoint {
 	 * Description of one queue. The two ages read zero unless the queue records metrics.
 	 *
 	 * @param name the queue's name
-	 * @param backend where the queue keeps its items: {@code memory} or {@code redis}
+	 * @param backend where the queue keeps its items: its {@code backend} property's
+	 * value ({@code memory}, {@code redis}, ...)
 	 * @param depth items ready to be handed out
-	 * @param processing items handed out and not yet done; for a queue in Redis, the
-	 * items under lease in every instance
+	 * @param processing items handed out and not yet done; for a queue shared through
+	 * Redis or a database, the items under lease in every instance
 	 * @param waiting items waiting for a delay
 	 * @param concurrency worker threads serving the queue, summed over its worker
 	 * containers

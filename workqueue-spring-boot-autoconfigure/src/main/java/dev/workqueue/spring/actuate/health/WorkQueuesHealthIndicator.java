@@ -19,11 +19,11 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
 
 /**
  * {@link HealthIndicator} for the work queues: {@code UP} while every worker container
- * runs with all its threads alive, no queue is shut down and every queue shared through
- * Redis reaches it; {@code DOWN} otherwise, with a detail naming each queue at fault.
- * Once the application is shutting down, stopped containers and shut-down queues are
- * expected and do not make it {@code DOWN}. Paused workers were paused on purpose: they
- * do not make it {@code DOWN} either.
+ * runs with all its threads alive, no queue is shut down and every queue shared through a
+ * store outside this JVM (Redis, a database) reaches it; {@code DOWN} otherwise, with a
+ * detail naming each queue at fault. Once the application is shutting down, stopped
+ * containers and shut-down queues are expected and do not make it {@code DOWN}. Paused
+ * workers were paused on purpose: they do not make it {@code DOWN} either.
  * <p>
  * Details map each queue's name to its state: {@code "running"}, {@code "paused"}, or
  * what is wrong. Thread-safe: each call reads the queues and containers afresh.
@@ -79,9 +79,10 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 	}
 
 	/**
-	 * Checks that a queue whose state lives elsewhere (Redis) answers: one read of its
-	 * shared size, then whether its own last attempt to reach the shared state failed
-	 * (its workers' or its renewals', which a read between two outages would miss).
+	 * Checks that a queue whose state lives elsewhere (Redis, a database) answers: one
+	 * read of its shared size, then whether its own last attempt to reach the shared
+	 * state failed (its workers' or its renewals', which a read between two outages would
+	 * miss).
 	 */
 	private static @Nullable String unreachable(WorkQueue<?> queue) {
 		Optional<SharedWorkQueue> shared = queue.capability(SharedWorkQueue.class);

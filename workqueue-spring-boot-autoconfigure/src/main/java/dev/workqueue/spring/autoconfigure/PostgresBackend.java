@@ -1,0 +1,256 @@
+package dev.workqueue.spring.autoconfigure;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.config.NamedBeanHolder;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.log.LogMessage;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.postgres.PostgresRateLimiters;
+import dev.workqueue.postgres.PostgresWorkQueues;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spring.PostgresWorkQueueCustomizer;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.time.Clock;
+
+/**
+ * The postgres backend: builds the queues whose {@code backend} is {@code postgres} with
+ * workqueue-postgres, in the application's own database, so that an add made inside the
+ * application's transaction commits or rolls back with it, with shared rate limiters
+ * built from the same YAML sections as the memory backend's, and counts failures in the
+ * database so that {@code max-retries} holds across instances.
+ * <p>
+ * The connections are the application's: its {@link DataSource} bean, wrapped in a
+ * {@link TransactionAwareDataSourceProxy} for adds (an add joins the transaction Spring
+ * has open on the calling thread, as {@link TransactionSynchronizationManager} tells),
+ * and the plain one for the workers' gets, dones and lease renewals, which never join a
+ * caller's transaction. The one {@code LISTEN} connection of the application is opened
+ * with {@code DriverManager} from Boot's {@link JdbcConnectionDetails}, outside the pool
+ * (when the application defines its own {@code DataSource} and so has no such details,
+ * workqueue-postgres holds one from the data source instead). The table is
+ * {@code workqueue.postgres.table}; it must exist once the application's database
+ * initialization has run, else the start-up fails naming it.
+ * <p>
+ * Each queue, a priority queue too, is customized by every
+ * {@link PostgresWorkQueueCustomizer} bean in order, after its name, table, lease, clock,
+ * metrics and wake-up options are set. An item type other than {@code String} needs an
+ * {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time is the database's
+ * unless the application defines a {@link Clock} bean. The queues are shut down when this
+ * backend stops, after the workers, handing back what they claimed and nobody took, and
+ * before the data source closes.
+ */
+final class PostgresBackend implements QueueBackend, SmartLifecycle {
+
+	/** This backend's bean name, as {@link QueueBackend#beanName} makes it. */
+	static final String BEAN_NAME = "workQueuePostgresBackend";
+
+	/** Below the workers' phase, so that they have drained the queues. */
+	static final int PHASE = WorkerContainerRegistry.PHASE - 1;
+
+	private static final Log logger = LogFactory.getLog(PostgresBackend.class);
+
+	private final WorkQueueProperties.Postgres properties;
+
+	private final ConfigurableListableBeanFactory beanFactory;
+
+	private final ObjectProvider<Clock> clock;
+
+	private final ObjectProvider<WorkQueueMetricsFactory> metrics;
+
+	private final ObjectProvider<PostgresWorkQueueCustomizer> customizers;
+
+	/** Resolved with the first queue; guarded by this. */
+	private @Nullable Connections connections;
+
+	/**
+	 * The queues built here, to shut down before the data source closes; guarded by this.
+	 */
+	private final List<RateLimitingQueue<Object>> queues = new ArrayList<>();
+
+	private volatile boolean running;
+
+	/**
+	 * Creates the backend.
+	 * @param properties the {@code workqueue.postgres.*} properties
+	 * @param beanFactory where to find the data source and the connection details
+	 * @param clock the application's clock, if any
+	 * @param metrics the metrics of each queue, if any
+	 * @param customizers the customizers of the queue builders
+	 */
+	PostgresBackend(WorkQueueProperties.Postgres properties, ConfigurableListableBeanFactory beanFactory,
+			ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
+			ObjectProvider<PostgresWorkQueueCustomizer> customizers) {
+		this.properties = properties;
+		this.beanFactory = beanFactory;
+		this.clock = clock;
+		this.metrics = metrics;
+		this.customizers = customizers;
+	}
+
+	@Override
+	public synchronized BuiltQueue create(QueueSettings settings) {
+		String name = settings.name();
+		Connections connections = connections(name);
+		ItemCodec<Object> codec = QueueItemCodecs.of(this.beanFactory, name);
+		PostgresWorkQueues.Builder<Object> queues = PostgresWorkQueues.builder(connections.adds(), codec)
+			.workerDataSource(connections.workers())
+			.callerTransaction(TransactionSynchronizationManager::isActualTransactionActive)
+			.name(name)
+			.table(this.properties.getTable())
+			.lease(this.properties.getLease())
+			.listen(this.properties.isListen())
+			.pollInterval(this.properties.getPollInterval())
+			.synchronousCommit(this.properties.isSynchronousCommit());
+		if (this.properties.isListen() && connections.listen() != null) {
+			queues.listenConnection(connections.listen());
+		}
+		Clock clock = this.clock.getIfAvailable();
+		if (clock != null) {
+			queues.clock(clock);
+		}
+		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
+		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);
+		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
+		// Failure counts join the caller's transaction as its adds do; token buckets take
+		// their token outside it.
+		PostgresRateLimiters.Builder<Object> limiters = PostgresRateLimiters.builder(connections.adds(), codec)
+			.workerDataSource(connections.workers())
+			.callerTransaction(TransactionSynchronizationManager::isActualTransactionActive)
+			.name(name)
+			.table(this.properties.getTable());
+		if (clock != null) {
+			limiters.clock(clock);
+		}
+		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(settings.rateLimiter());
+		RateLimitingQueue<Object> queue = settings.priority()
+			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),
+					() -> queues.buildRateLimitingQueue(rateLimiter));
+		this.queues.add(queue);
+		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
+	}
+
+	/**
+	 * The application's connections, resolved once; the table is checked with them. The
+	 * data source bean is destroyed after this backend, and so after the queues.
+	 */
+	private Connections connections(String queueName) {
+		if (this.connections == null) {
+			if (this.beanFactory.getBeanNamesForType(DataSource.class).length == 0) {
+				throw new IllegalStateException("Queue '" + queueName + "' has backend postgres, but the application "
+						+ "has no DataSource: add spring-boot-starter-jdbc with spring.datasource.* properties, or "
+						+ "define a DataSource bean");
+			}
+			NamedBeanHolder<DataSource> dataSource = this.beanFactory.resolveNamedBean(DataSource.class);
+			this.beanFactory.registerDependentBean(dataSource.getBeanName(), BEAN_NAME);
+			PostgresQueueTable.check(dataSource.getBeanInstance(), this.properties.getTable());
+			JdbcConnectionDetails details = this.beanFactory.getBeanProvider(JdbcConnectionDetails.class).getIfUnique();
+			if (details == null && this.properties.isListen()) {
+				logger.info("Work queues with backend postgres listen on a connection of the application's "
+						+ "DataSource: there is no JdbcConnectionDetails bean to open one outside its pool");
+			}
+			this.connections = new Connections(dataSource.getBeanInstance(),
+					new TransactionAwareDataSourceProxy(dataSource.getBeanInstance()),
+					(details != null) ? new DriverManagerConnections(details) : null);
+			logger.debug(LogMessage.format("Work queues with backend postgres use DataSource bean '%s'",
+					dataSource.getBeanName()));
+		}
+		return this.connections;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Shuts down every queue built here, those without workers too, while the data source
+	 * is open: each hands back the items it claimed for consumers that never took them.
+	 */
+	@Override
+	public synchronized void stop() {
+		this.running = false;
+		this.queues.forEach(RateLimitingQueue::shutDown);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Shut-down queues cannot be restarted. */
+	@Override
+	public boolean isPauseable() {
+		return false;
+	}
+
+	/**
+	 * The connections of the queues.
+	 *
+	 * @param workers the application's data source: gets, dones, renewals
+	 * @param adds the same, transaction-aware: adds join the caller's transaction
+	 * @param listen opens the {@code LISTEN} connection outside the pool, {@code null} to
+	 * let workqueue-postgres hold one from the data source
+	 */
+	private record Connections(DataSource workers, DataSource adds, @Nullable Supplier<Connection> listen) {
+
+	}
+
+	/**
+	 * The postgres backend's limiters: workqueue-postgres's, shared by every instance
+	 * through the queues' table.
+	 *
+	 * @param limiters the builder of the queue's limiters
+	 */
+	private record SharedRateLimiterKit(PostgresRateLimiters.Builder<Object> limiters) implements RateLimiterKit {
+
+		@Override
+		public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
+			return this.limiters.exponential(baseDelay, maxDelay, jitter);
+		}
+
+		@Override
+		public RateLimiter<Object> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
+			return this.limiters.fastSlow(fastDelay, slowDelay, maxFastAttempts);
+		}
+
+		@Override
+		public RateLimiter<Object> bucket(double qps, int burst) {
+			return this.limiters.bucket(qps, burst);
+		}
+
+		@Override
+		public RateLimiter<Object> itemBucket(double qps, int burst) {
+			return this.limiters.itemBucket(qps, burst);
+		}
+
+		@Override
+		public RateLimiter<Object> defaultController() {
+			return this.limiters.defaultControllerRateLimiter();
+		}
+
+	}
+
+}
