@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -112,7 +113,7 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 		ItemCodec<Object> codec = QueueItemCodecs.of(this.beanFactory, name);
 		PostgresWorkQueues.Builder<Object> queues = PostgresWorkQueues.builder(connections.adds(), codec)
 			.workerDataSource(connections.workers())
-			.callerTransaction(TransactionSynchronizationManager::isActualTransactionActive)
+			.callerTransaction(transactionOf(connections.workers()))
 			.name(name)
 			.table(this.properties.getTable())
 			.lease(this.properties.getLease())
@@ -133,7 +134,7 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 		// their token outside it.
 		PostgresRateLimiters.Builder<Object> limiters = PostgresRateLimiters.builder(connections.adds(), codec)
 			.workerDataSource(connections.workers())
-			.callerTransaction(TransactionSynchronizationManager::isActualTransactionActive)
+			.callerTransaction(transactionOf(connections.workers()))
 			.name(name)
 			.table(this.properties.getTable());
 		if (clock != null) {
@@ -145,6 +146,17 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 					() -> queues.buildRateLimitingQueue(rateLimiter));
 		this.queues.add(queue);
 		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
+	}
+
+	/**
+	 * Whether the calling thread's Spring transaction holds a connection of
+	 * {@code dataSource}: only then does an add join it. A transaction on another
+	 * resource alone (Kafka's, say) must not make an add wait for a commit that its
+	 * connection, taken outside that transaction, never gets.
+	 */
+	private static BooleanSupplier transactionOf(DataSource dataSource) {
+		return () -> TransactionSynchronizationManager.isActualTransactionActive()
+				&& TransactionSynchronizationManager.hasResource(dataSource);
 	}
 
 	/**
