@@ -27,9 +27,11 @@ import dev.workqueue.time.Clock;
 /**
  * Keeps a queue table from growing with the items that passed through it: counts finished
  * rows and vacuums the table itself where autovacuum is off, and deletes the expired rows
- * of its limiters' table. One per JVM, data source and table, shared by the handles on
- * that table ({@link #acquire}, counting references; the last {@link #release()} stops
- * it).
+ * of its limiters' table. One per JVM, data source, table and {@link VacuumPolicy},
+ * shared by the handles on that table ({@link #acquire}, counting references; the last
+ * {@link #release()} stops it). Handles with different policies get keepers of their own:
+ * each does what its policy says, and the advisory lock below keeps them from working at
+ * once.
  * <p>
  * <b>On a server without autovacuum</b> ({@code SHOW autovacuum} is {@code off}, or
  * {@code track_counts} is, or the table has {@code autovacuum_enabled = false}) the queue
@@ -137,19 +139,9 @@ final class TableKeeper {
 	}
 
 	/**
-	 * Returns the shared keeper of {@code table}; pair each call with {@link #release()}.
-	 * @param dataSource where it takes connections
-	 * @param table the table
-	 * @return the keeper
-	 */
-	static TableKeeper acquire(DataSource dataSource, String table) {
-		return acquire(dataSource, table, Settings.DEFAULT);
-	}
-
-	/**
-	 * Returns the shared keeper of {@code table}, made with {@code settings} if this is
-	 * its first acquire (later ones share it as it is); pair each call with
-	 * {@link #release()}.
+	 * Returns the shared keeper of {@code table} under the policy of {@code settings},
+	 * made with {@code settings} if this is its first acquire (later ones share it as it
+	 * is); pair each call with {@link #release()}.
 	 * @param dataSource where it takes connections
 	 * @param table the table
 	 * @param settings when it works
@@ -159,7 +151,7 @@ final class TableKeeper {
 		Objects.requireNonNull(dataSource, "dataSource");
 		Objects.requireNonNull(settings, "settings");
 		String checked = PostgresWorkQueues.checkTable(table);
-		Key key = new Key(dataSource, checked.toLowerCase(Locale.ROOT));
+		Key key = new Key(dataSource, checked.toLowerCase(Locale.ROOT), settings.policy());
 		synchronized (TableKeeper.class) {
 			TableKeeper keeper = registry.get(key);
 			if (keeper == null) {
@@ -504,7 +496,7 @@ final class TableKeeper {
 
 	}
 
-	private record Key(DataSource dataSource, String table) {
+	private record Key(DataSource dataSource, String table, VacuumPolicy policy) {
 	}
 
 }

@@ -60,7 +60,7 @@ class PostgresConnectionTests {
 			.name("connections")
 			.lease(Duration.ofSeconds(3))
 			.listen(false)
-			.vacuum(false)
+			.vacuum(VacuumPolicy.NEVER)
 			.buildDelayingQueue());
 	}
 

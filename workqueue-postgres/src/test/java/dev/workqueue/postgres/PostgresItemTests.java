@@ -64,7 +64,7 @@ class PostgresItemTests {
 				.table(this.fixture.table())
 				.name("items")
 				.listen(false)
-				.vacuum(false)
+				.vacuum(VacuumPolicy.NEVER)
 				.buildDelayingQueue());
 		assertThatIllegalStateException().isThrownBy(() -> queue.add("unwritable"));
 		assertThat(TestSql.count(this.fixture.table())).isZero();
@@ -80,7 +80,7 @@ class PostgresItemTests {
 				.table(this.fixture.table())
 				.name("items")
 				.listen(false)
-				.vacuum(false)
+				.vacuum(VacuumPolicy.NEVER)
 				.buildDelayingQueue());
 		assertThat(reader.poll(Duration.ZERO)).isEqualTo("fine");
 		assertThat(EngineFixture.handle(reader).deadLettered()).isOne();

@@ -277,13 +277,20 @@ class TableKeeperTests {
 	}
 
 	@Test
-	void acquiresOfOneTableShareOneKeeperAndTheLastReleaseEndsItsThread() {
+	void acquiresOfOneTableAndPolicyShareOneKeeperAndTheLastReleaseEndsItsThread() {
 		try (PostgresFixture fixture = new PostgresFixture()) {
-			TableKeeper first = TableKeeper.acquire(fixture.dataSource(), fixture.table());
-			TableKeeper second = TableKeeper.acquire(fixture.dataSource(), fixture.table().toUpperCase());
+			TableKeeper first = TableKeeper.acquire(fixture.dataSource(), fixture.table(),
+					TableKeeper.Settings.DEFAULT);
+			TableKeeper second = TableKeeper.acquire(fixture.dataSource(), fixture.table().toUpperCase(),
+					TableKeeper.Settings.DEFAULT);
 			assertThat(second).isSameAs(first);
 			String thread = "workqueue-" + fixture.table() + "-keeper";
 			assertThat(threadsNamed(thread)).isEqualTo(1);
+			TableKeeper never = TableKeeper.acquire(fixture.dataSource(), fixture.table(),
+					TableKeeper.Settings.of(VacuumPolicy.NEVER));
+			assertThat(never).as("another policy, another keeper").isNotSameAs(first);
+			never.release();
+			await().atMost(WAIT).until(() -> threadsNamed(thread) == 1);
 			first.release();
 			assertThat(threadsNamed(thread)).isEqualTo(1);
 			second.release();
