@@ -237,9 +237,15 @@ public final class PostgresWorkQueues {
 
 		/**
 		 * Sets where the one {@code LISTEN} connection of this JVM and database comes
-		 * from (default: one held from the builder's {@code DataSource} for as long as a
-		 * queue listens). It should be made outside any pool, so that the pool's lifetime
-		 * and leak rules do not close it; it is opened again when it breaks.
+		 * from. It should be made outside any pool, so that the pool's lifetime and leak
+		 * rules do not close it; it is opened again when it breaks. The handles given the
+		 * same supplier (the same object) share one connection, so give every queue of
+		 * the application the same one.
+		 * <p>
+		 * By default the handles on one {@link #workerDataSource worker data source} (the
+		 * builder's {@code DataSource} unless set) share one connection held from it for
+		 * as long as one of them listens: with a pool, that is one of its connections
+		 * taken for good, and a pool of one connection leaves none for the queues' work.
 		 * @param connections opens a new connection each time it is called
 		 * @return this builder
 		 */
