@@ -13,13 +13,16 @@ import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.workqueue.postgres.PostgresQueueException.Reason;
+
 /**
  * Group commit of one handle's adds that are not in a caller's transaction: concurrent
  * adds share one statement and one commit. The first caller that finds no batch running
  * becomes the leader: it takes everything queued so far (its own add included) and runs
  * it; the others wait, and each returns only once the commit that holds its own add is
- * done (or throws that batch's failure). Whoever finds its add still queued when a batch
- * ends leads the next one. A lone add is a batch of one: no wait, no timer.
+ * done (or throws that batch's failure; an item PostgreSQL cannot store fails only the
+ * call that added it). Whoever finds its add still queued when a batch ends leads the
+ * next one. A lone add is a batch of one: no wait, no timer.
  * <p>
  * A batch holds each item once: adds of one item are merged first (the highest priority,
  * the earliest due time), since an upsert may not change one row twice.
@@ -43,14 +46,18 @@ final class AddGroup {
 
 		final Request request;
 
+		/** The call it belongs to (one {@link #add} may make several). */
+		final Object call;
+
 		Added result = Added.UNCHANGED;
 
 		PostgresQueueException failure;
 
 		boolean done;
 
-		Pending(Request request) {
+		Pending(Request request, Object call) {
 			this.request = request;
+			this.call = call;
 		}
 
 	}
@@ -81,8 +88,9 @@ final class AddGroup {
 	 */
 	List<Added> add(List<Request> requests) {
 		List<Pending> mine = new ArrayList<>(requests.size());
+		Object call = new Object();
 		for (Request request : requests) {
-			mine.add(new Pending(request));
+			mine.add(new Pending(request, call));
 		}
 		this.lock.lock();
 		try {
@@ -137,23 +145,43 @@ final class AddGroup {
 		return batch;
 	}
 
-	/** Runs one batch and writes every request's outcome. */
+	/**
+	 * Runs one batch and writes every request's outcome. An item PostgreSQL cannot store
+	 * (too long for the index, say) fails the statement that holds it: the batch then
+	 * runs again one call at a time, so that it fails its own call only.
+	 */
 	private void run(List<Pending> batch) {
+		try {
+			write(batch);
+		}
+		catch (PostgresQueueException ex) {
+			Map<Object, List<Pending>> calls = new LinkedHashMap<>();
+			for (Pending pending : batch) {
+				calls.computeIfAbsent(pending.call, (call) -> new ArrayList<>()).add(pending);
+			}
+			if (ex.reason() != Reason.BAD_ITEM || calls.size() == 1) {
+				fail(batch, ex);
+				return;
+			}
+			for (List<Pending> call : calls.values()) {
+				try {
+					write(call);
+				}
+				catch (PostgresQueueException alone) {
+					fail(call, alone);
+				}
+			}
+		}
+	}
+
+	/** Writes adds in one statement and gives each its outcome. */
+	private void write(List<Pending> batch) {
 		Map<String, Request> merged = new LinkedHashMap<>();
 		for (Pending pending : batch) {
 			merged.merge(pending.request.encoded(), pending.request, (a, b) -> new Request(a.encoded(),
 					Math.max(a.priority(), b.priority()), Math.min(a.delayMicros(), b.delayMicros())));
 		}
-		Map<String, Added> results;
-		try {
-			results = this.database.run("add to", (connection) -> upsert(connection, merged.values()));
-		}
-		catch (PostgresQueueException ex) {
-			for (Pending pending : batch) {
-				pending.failure = ex;
-			}
-			return;
-		}
+		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, merged.values()));
 		for (Pending pending : batch) {
 			// The first add of an item takes the outcome; the ones merged into it changed
 			// nothing more.
@@ -161,6 +189,12 @@ final class AddGroup {
 			if (result != null) {
 				pending.result = result;
 			}
+		}
+	}
+
+	private static void fail(List<Pending> adds, PostgresQueueException failure) {
+		for (Pending pending : adds) {
+			pending.failure = failure;
 		}
 	}
 

@@ -5,23 +5,11 @@ import javax.sql.DataSource;
 /**
  * Where a handle counts the row versions its statements leave dead (each add, claim,
  * renewal and done leaves some), so that the table is vacuumed where autovacuum is off.
- * The handle reaches {@link TableKeeper} only through this seam, and only when the
- * builder's {@code vacuum} option is on.
+ * The handle reaches {@link TableKeeper} only through this seam; the builder's
+ * {@link VacuumPolicy} decides whether the keeper vacuums (it sweeps the limiters'
+ * expired rows either way).
  */
 interface FinishedRows {
-
-	/** Counting nothing: the table is left to autovacuum (or to the operator). */
-	FinishedRows NONE = new FinishedRows() {
-
-		@Override
-		public void finished(int rows) {
-		}
-
-		@Override
-		public void release() {
-		}
-
-	};
 
 	/**
 	 * Counts rows a statement deleted or left dead; never blocks.
@@ -33,13 +21,14 @@ interface FinishedRows {
 	void release();
 
 	/**
-	 * Counts for the JVM's shared keeper of {@code table}.
+	 * Counts for the JVM's shared keeper of {@code table} under {@code policy}.
 	 * @param dataSource where the keeper takes connections
 	 * @param table the table
+	 * @param policy who vacuums the table
 	 * @return the counter
 	 */
-	static FinishedRows kept(DataSource dataSource, String table) {
-		TableKeeper keeper = TableKeeper.acquire(dataSource, table);
+	static FinishedRows kept(DataSource dataSource, String table, VacuumPolicy policy) {
+		TableKeeper keeper = TableKeeper.acquire(dataSource, table, TableKeeper.Settings.of(policy));
 		return new FinishedRows() {
 
 			@Override

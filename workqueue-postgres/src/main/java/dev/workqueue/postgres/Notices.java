@@ -277,6 +277,18 @@ final class Notices {
 		}
 	}
 
+	/**
+	 * The shared instance for {@code key}, or {@code null} if nobody holds one; for
+	 * tests.
+	 * @param key the key it was acquired with
+	 * @return the instance, or {@code null}
+	 */
+	static Notices shared(Object key) {
+		synchronized (Notices.class) {
+			return registry.get(key);
+		}
+	}
+
 	/** The backend process id of the current connection, 0 without one; for tests. */
 	int backendPid() {
 		return this.backendPid;

@@ -22,7 +22,7 @@ public class PostgresQueueException extends RuntimeException {
 		 * The database could not be reached, the connection broke, or a statement was
 		 * cancelled (statement timeout, lock timeout, server shutdown).
 		 */
-		UNREACHABLE("cannot reach PostgreSQL"),
+		UNREACHABLE("PostgreSQL cannot be reached or did not complete the statement"),
 
 		/** The queue's table (or its sequence) does not exist. */
 		MISSING_TABLE("the queue's table is missing"),

@@ -32,7 +32,12 @@ import dev.workqueue.time.Nanos;
  * builds a queue with the same table and name shares it, every rule of client-go's queues
  * (and of {@link PriorityQueue}) holds across them, and the queue survives restarts. An
  * add made while the calling thread has a transaction open on the same database is part
- * of that transaction.
+ * of that transaction. <pre class="code">
+ * PostgresWorkQueues.Builder&lt;String&gt; orders = PostgresWorkQueues.builder(dataSource, ItemCodec.strings())
+ *     .name("orders");
+ * RateLimitingQueue&lt;String&gt; queue = orders
+ *     .buildRateLimitingQueue(orders.rateLimiters().defaultControllerRateLimiter());
+ * </pre>
  * <p>
  * The builder creates nothing in the database: run {@link #schema(String)} once (at
  * start-up, or from the application's migrations) before the queues are used.
@@ -155,7 +160,7 @@ public final class PostgresWorkQueues {
 
 		private boolean synchronousCommit = true;
 
-		private boolean vacuum = true;
+		private VacuumPolicy vacuum = VacuumPolicy.AUTO;
 
 		private Builder(DataSource dataSource, ItemCodec<T> codec) {
 			this.dataSource = dataSource;
@@ -232,9 +237,15 @@ public final class PostgresWorkQueues {
 
 		/**
 		 * Sets where the one {@code LISTEN} connection of this JVM and database comes
-		 * from (default: one held from the builder's {@code DataSource} for as long as a
-		 * queue listens). It should be made outside any pool, so that the pool's lifetime
-		 * and leak rules do not close it; it is opened again when it breaks.
+		 * from. It should be made outside any pool, so that the pool's lifetime and leak
+		 * rules do not close it; it is opened again when it breaks. The handles given the
+		 * same supplier (the same object) share one connection, so give every queue of
+		 * the application the same one.
+		 * <p>
+		 * By default the handles on one {@link #workerDataSource worker data source} (the
+		 * builder's {@code DataSource} unless set) share one connection held from it for
+		 * as long as one of them listens: with a pool, that is one of its connections
+		 * taken for good, and a pool of one connection leaves none for the queues' work.
 		 * @param connections opens a new connection each time it is called
 		 * @return this builder
 		 */
@@ -327,20 +338,49 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
-		 * Sets whether this JVM keeps the table from bloating itself where the server's
-		 * autovacuum is off, for the server or for the table (default {@code true}): it
-		 * counts the rows the queues leave dead and, after enough of them, runs
-		 * {@code VACUUM} on the table from one instance at a time, never failing the
-		 * queue if it may not. With {@code false} the table is left to autovacuum (whose
-		 * settings {@link PostgresWorkQueues#schema(String)} sets for it) or to the
-		 * operator: on a server without autovacuum it then grows with every item that
-		 * passes through it.
-		 * @param vacuum whether to vacuum where autovacuum is off
+		 * Sets who vacuums the table (default {@link VacuumPolicy#AUTO}). Every item
+		 * leaves dead rows behind; under {@code AUTO} the instances count them and, where
+		 * the server's autovacuum is off (for the server or for the table), run
+		 * {@code VACUUM} on the table themselves after enough of them, from one instance
+		 * at a time, never failing the queue if they may not. Where autovacuum runs they
+		 * leave it the table (whose settings {@link PostgresWorkQueues#schema(String)}
+		 * sets for it); {@link VacuumPolicy#ALWAYS} vacuums there too, and
+		 * {@link VacuumPolicy#NEVER} leaves the table to autovacuum or the operator: on a
+		 * server without autovacuum it then grows with every item that passes through it.
+		 * Whatever the policy, the instances delete the expired rows of the limiters'
+		 * table. Handles of one JVM on one table with the same policy share one keeper.
+		 * @param policy who vacuums the table
 		 * @return this builder
 		 */
-		public Builder<T> vacuum(boolean vacuum) {
-			this.vacuum = vacuum;
+		public Builder<T> vacuum(VacuumPolicy policy) {
+			this.vacuum = Objects.requireNonNull(policy, "policy");
 			return this;
+		}
+
+		/**
+		 * Returns a builder of the shared rate limiters of the queue this builder builds
+		 * ({@link PostgresRateLimiters}): on the same data source, codec, name, table and
+		 * clock, with the same worker data source and caller-transaction rule, as set on
+		 * this builder so far (later changes to either builder do not reach the other).
+		 * Their failure counts join the caller's transaction as this queue's adds do.
+		 * @return a new builder of limiters
+		 */
+		public PostgresRateLimiters.Builder<T> rateLimiters() {
+			PostgresRateLimiters.Builder<T> limiters = PostgresRateLimiters.builder(this.dataSource, this.codec)
+				.table(this.table);
+			if (this.name != null) {
+				limiters.name(this.name);
+			}
+			if (this.clock != null) {
+				limiters.clock(this.clock);
+			}
+			if (this.workerDataSource != null) {
+				limiters.workerDataSource(this.workerDataSource);
+			}
+			if (this.callerTransaction != null) {
+				limiters.callerTransaction(this.callerTransaction);
+			}
+			return limiters;
 		}
 
 		/**
@@ -362,7 +402,8 @@ public final class PostgresWorkQueues {
 
 		/**
 		 * Builds a rate-limiting queue.
-		 * @param limiter decides the delay of {@code addRateLimited}
+		 * @param limiter decides the delay of {@code addRateLimited}; one of
+		 * {@link #rateLimiters()} shares its state with the other instances
 		 * @return a new handle on the shared queue
 		 */
 		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
@@ -408,7 +449,7 @@ public final class PostgresWorkQueues {
 			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos, this.clock != null);
 			Alarm alarm = new Alarm(clock);
 			Lifecycle lifecycle = new Lifecycle(alarm::ring);
-			FinishedRows rows = this.vacuum ? FinishedRows.kept(workers, this.table) : FinishedRows.NONE;
+			FinishedRows rows = FinishedRows.kept(workers, this.table, this.vacuum);
 			QueueNotices notices;
 			try {
 				notices = this.listen ? QueueNotices.listening(listenKey(workers), listenConnections(workers), workers,

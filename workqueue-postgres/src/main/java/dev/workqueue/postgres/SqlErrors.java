@@ -22,8 +22,40 @@ final class SqlErrors {
 	 */
 	static PostgresQueueException translate(SQLException ex, String what) {
 		Reason reason = reason(ex);
-		return new PostgresQueueException(reason, "Cannot " + what + ": " + reason.description() + " (SQLSTATE "
-				+ ex.getSQLState() + ": " + ex.getMessage() + ")", ex);
+		String state = (ex.getSQLState() != null) ? ex.getSQLState() : "";
+		String detail = detail(ex, state);
+		return new PostgresQueueException(reason, "Cannot " + what + ": " + reason.description()
+				+ ((detail != null) ? ", " + detail : "") + " (SQLSTATE " + state + ": " + ex.getMessage() + ")", ex);
+	}
+
+	/**
+	 * What a user can act on, beyond the reason: which timeout ran out, what the table
+	 * needs. {@code null} when the reason says it all.
+	 */
+	private static String detail(SQLException ex, String state) {
+		if (ex instanceof SQLTransientConnectionException && state.isEmpty()) {
+			return "no connection came from the pool in time";
+		}
+		if (state.startsWith("57P")) {
+			return "the server ended the connection (terminated by an operator, shutting down or restarting)";
+		}
+		if (state.startsWith("53")) {
+			return "PostgreSQL is out of resources (connections, memory or disk)";
+		}
+		return switch (state) {
+			case "57014" -> "the statement was cancelled (its statement_timeout ran out, or an operator cancelled it)";
+			case "55P03" -> "a lock held by another transaction was not released in time (lock_timeout)";
+			case "40P01" -> "the server rolled the statement back to break a deadlock";
+			case "40001" -> "the server rolled the statement back (serialization failure)";
+			case "42P01" ->
+				"create it (and its _limit table and _token sequence) with PostgresWorkQueues.schema(table)";
+			case "42501" -> "the connection's user needs SELECT, INSERT, UPDATE and DELETE on the queue's table and "
+					+ "its _limit table, and USAGE on its _token sequence";
+			case "54000" -> "an item's text is too long for the table's index (at most about 2,700 bytes once "
+					+ "compressed); use a codec that stores a key, not the whole object";
+			case "22021", "22P05" -> "an item's text cannot be stored in the database's encoding";
+			default -> null;
+		};
 	}
 
 	/** Classifies by SQLSTATE; a pool's own time-out (no state) counts as unreachable. */

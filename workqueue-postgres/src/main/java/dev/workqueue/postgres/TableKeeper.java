@@ -27,9 +27,11 @@ import dev.workqueue.time.Clock;
 /**
  * Keeps a queue table from growing with the items that passed through it: counts finished
  * rows and vacuums the table itself where autovacuum is off, and deletes the expired rows
- * of its limiters' table. One per JVM, data source and table, shared by the handles on
- * that table ({@link #acquire}, counting references; the last {@link #release()} stops
- * it).
+ * of its limiters' table. One per JVM, data source, table and {@link VacuumPolicy},
+ * shared by the handles on that table ({@link #acquire}, counting references; the last
+ * {@link #release()} stops it). Handles with different policies get keepers of their own:
+ * each does what its policy says, and the advisory lock below keeps them from working at
+ * once.
  * <p>
  * <b>On a server without autovacuum</b> ({@code SHOW autovacuum} is {@code off}, or
  * {@code track_counts} is, or the table has {@code autovacuum_enabled = false}) the queue
@@ -45,7 +47,10 @@ import dev.workqueue.time.Clock;
  * <p>
  * Every minute it deletes the expired rows of the {@code _limit} table (failure history
  * and buckets nobody touched for their time to live), skipping rows that a caller's open
- * transaction holds, and looks again whether autovacuum runs for the table.
+ * transaction holds, looks again whether autovacuum runs for the table, and where the
+ * instances vacuum, vacuums the {@code _limit} table: the shared-gauges row of every
+ * queue changes at each tick of its reporting instance, busy or idle, so that table would
+ * grow without end on a queue that moves no items.
  * <p>
  * One instance at a time does the work across every JVM: a run takes
  * {@code pg_try_advisory_lock} with a key derived from the table's name on a connection
@@ -137,19 +142,9 @@ final class TableKeeper {
 	}
 
 	/**
-	 * Returns the shared keeper of {@code table}; pair each call with {@link #release()}.
-	 * @param dataSource where it takes connections
-	 * @param table the table
-	 * @return the keeper
-	 */
-	static TableKeeper acquire(DataSource dataSource, String table) {
-		return acquire(dataSource, table, Settings.DEFAULT);
-	}
-
-	/**
-	 * Returns the shared keeper of {@code table}, made with {@code settings} if this is
-	 * its first acquire (later ones share it as it is); pair each call with
-	 * {@link #release()}.
+	 * Returns the shared keeper of {@code table} under the policy of {@code settings},
+	 * made with {@code settings} if this is its first acquire (later ones share it as it
+	 * is); pair each call with {@link #release()}.
 	 * @param dataSource where it takes connections
 	 * @param table the table
 	 * @param settings when it works
@@ -159,7 +154,7 @@ final class TableKeeper {
 		Objects.requireNonNull(dataSource, "dataSource");
 		Objects.requireNonNull(settings, "settings");
 		String checked = PostgresWorkQueues.checkTable(table);
-		Key key = new Key(dataSource, checked.toLowerCase(Locale.ROOT));
+		Key key = new Key(dataSource, checked.toLowerCase(Locale.ROOT), settings.policy());
 		synchronized (TableKeeper.class) {
 			TableKeeper keeper = registry.get(key);
 			if (keeper == null) {
@@ -336,7 +331,7 @@ final class TableKeeper {
 		try {
 			if (sweep) {
 				this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
-				sweep(connection);
+				sweep(connection, this.settings.policy().vacuumsItself(this.autovacuumRuns));
 			}
 			if (vacuum) {
 				if (this.autovacuumRuns == null) {
@@ -370,17 +365,27 @@ final class TableKeeper {
 		}
 	}
 
-	/** Deletes the expired limiter rows, in batches, skipping rows locked by others. */
-	private void sweep(Connection connection) throws SQLException {
+	/**
+	 * Deletes the expired limiter rows, in batches, skipping rows locked by others; then
+	 * vacuums the limiters' table if asked.
+	 */
+	private void sweep(Connection connection, boolean vacuum) throws SQLException {
 		// The subquery locks what it picks, so a concurrent upsert of such a row waits
-		// and
-		// then inserts afresh; rows a caller's open transaction holds are left for later.
+		// and then inserts afresh; rows a caller's open transaction holds are left for
+		// later.
 		String sql = "DELETE FROM " + this.limitTable + " WHERE (queue, kind, item) IN (SELECT queue, kind, item FROM "
 				+ this.limitTable + " WHERE expires_at < statement_timestamp() LIMIT " + SWEEP_BATCH
 				+ " FOR UPDATE SKIP LOCKED)";
 		try (Statement statement = connection.createStatement()) {
 			while (statement.executeUpdate(sql) == SWEEP_BATCH) {
 				// more to delete
+			}
+		}
+		if (vacuum) {
+			// Not the table's vacuum: a refusal here does not put that one off.
+			SQLWarning warning = vacuumOnce(connection, this.limitTable, false);
+			if (warning != null) {
+				refused(this.limitTable, warning);
 			}
 		}
 		this.sweeps.incrementAndGet();
@@ -407,25 +412,35 @@ final class TableKeeper {
 	}
 
 	private boolean vacuum(Connection connection, String relation, boolean analyze) throws SQLException {
+		SQLWarning warning = vacuumOnce(connection, relation, analyze);
+		if (warning == null) {
+			return true;
+		}
+		// Refused (not the owner) or skipped (locked): try again after a while, not at
+		// every threshold.
+		this.nextVacuumNanos = this.clock.nanoTime()
+				+ Math.max(this.settings.minVacuumInterval().toNanos(), this.settings.sweepInterval().toNanos());
+		refused(relation, warning);
+		return false;
+	}
+
+	/** Runs one VACUUM; returns the server's warning if it did not vacuum. */
+	private static SQLWarning vacuumOnce(Connection connection, String relation, boolean analyze) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			// SKIP_LOCKED: never wait behind another vacuum or a schema change.
 			statement.execute("VACUUM (SKIP_LOCKED" + (analyze ? ", ANALYZE) " : ") ") + relation);
-			SQLWarning warning = statement.getWarnings();
-			if (warning == null) {
-				return true;
-			}
-			// Refused (not the owner) or skipped (locked): try again after a while, not
-			// at every threshold.
-			this.nextVacuumNanos = this.clock.nanoTime()
-					+ Math.max(this.settings.minVacuumInterval().toNanos(), this.settings.sweepInterval().toNanos());
-			if (!this.refused) {
-				this.refused = true;
-				logger.log(Level.WARNING,
-						"Cannot vacuum " + relation + " (" + warning.getMessage()
-								+ "); unless it is vacuumed otherwise, it grows with every item that passes through. "
-								+ "The queue carries on, and tries again later");
-			}
-			return false;
+			return statement.getWarnings();
+		}
+	}
+
+	/** Logs once that a vacuum could not run, until one runs again. */
+	private void refused(String relation, SQLWarning warning) {
+		if (!this.refused) {
+			this.refused = true;
+			logger.log(Level.WARNING,
+					"Cannot vacuum " + relation + " (" + warning.getMessage()
+							+ "); unless it is vacuumed otherwise, it grows with every item that passes through. "
+							+ "The queue carries on, and tries again later");
 		}
 	}
 
@@ -504,7 +519,7 @@ final class TableKeeper {
 
 	}
 
-	private record Key(DataSource dataSource, String table) {
+	private record Key(DataSource dataSource, String table, VacuumPolicy policy) {
 	}
 
 }

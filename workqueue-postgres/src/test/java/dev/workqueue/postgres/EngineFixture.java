@@ -14,9 +14,10 @@ import dev.workqueue.spi.SharedWorkQueue;
 
 /**
  * A test's table ({@link PostgresFixture}) and the handles it built on it: poll-only and
- * without the table keeper, so that the engine's tests need neither {@code LISTEN} nor
- * {@code VACUUM}. {@link #close()} shuts every handle down, hands back what a test left
- * in hand, waits for each handle's lease keeper to end, then drops the table.
+ * never vacuuming ({@link VacuumPolicy#NEVER}), so that the engine's tests need neither
+ * {@code LISTEN} nor {@code VACUUM} (the default path has tests of its own).
+ * {@link #close()} shuts every handle down, hands back what a test left in hand, waits
+ * for each handle's lease keeper to end, then drops the table.
  */
 final class EngineFixture implements AutoCloseable {
 
@@ -26,7 +27,7 @@ final class EngineFixture implements AutoCloseable {
 
 	/** A builder of string queues named {@code name} on the test's table. */
 	PostgresWorkQueues.Builder<String> builder(String name) {
-		return this.table.builder(name).listen(false).vacuum(false);
+		return this.table.builder(name).listen(false).vacuum(VacuumPolicy.NEVER);
 	}
 
 	/**
@@ -39,7 +40,7 @@ final class EngineFixture implements AutoCloseable {
 			.name(name)
 			.workerDataSource(this.table.dataSource())
 			.listen(false)
-			.vacuum(false);
+			.vacuum(VacuumPolicy.NEVER);
 	}
 
 	<Q extends WorkQueue<?>> Q track(Q queue) {

@@ -20,8 +20,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The handle on a pool of its own whose connections the server may end, or whose
- * statements time out on a lock: a call fails naming the queue and what happened, loses
- * nothing acknowledged, and the handle recovers by itself.
+ * statements time out on a lock (lock_timeout, statement_timeout): a call fails naming
+ * the queue and what happened, loses nothing acknowledged, and the handle recovers by
+ * itself.
  */
 @RequiresPostgres
 class PostgresConnectionTests {
@@ -60,7 +61,7 @@ class PostgresConnectionTests {
 			.name("connections")
 			.lease(Duration.ofSeconds(3))
 			.listen(false)
-			.vacuum(false)
+			.vacuum(VacuumPolicy.NEVER)
 			.buildDelayingQueue());
 	}
 
@@ -113,6 +114,39 @@ class PostgresConnectionTests {
 		}
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
 		queue.done("x");
+	}
+
+	@Test
+	void aStatementTimeoutFailsTheCallSayingSoLosesNothingAndTheQueueRecovers() throws Exception {
+		DelayingQueue<String> queue = handle("-c statement_timeout=500");
+		queue.add("a");
+		queue.add("b");
+		try (Connection other = PostgresDatabase.connect()) {
+			other.setAutoCommit(false);
+			try (Statement statement = other.createStatement()) {
+				statement.execute("LOCK TABLE " + this.fixture.table() + " IN ACCESS EXCLUSIVE MODE");
+			}
+			assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.add("c"))
+				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.UNREACHABLE))
+				.withMessageContaining("add to queue 'connections' (table " + this.fixture.table() + ")")
+				.withMessageContaining("statement_timeout")
+				.withMessageContaining("57014");
+			assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.poll(Duration.ZERO))
+				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.UNREACHABLE))
+				.withMessageContaining("take from queue 'connections'");
+			await().atMost(SOON).until(() -> !queue.capability(SharedWorkQueue.class).orElseThrow().reachable());
+			other.rollback();
+		}
+		queue.add("c");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("b");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("c");
+		assertThat(queue.poll(Duration.ZERO)).isNull();
+		for (String item : new String[] { "a", "b", "c" }) {
+			queue.done(item);
+		}
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+		await().atMost(SOON).until(() -> queue.capability(SharedWorkQueue.class).orElseThrow().reachable());
 	}
 
 	private long leaseUntilMicros(String item) {

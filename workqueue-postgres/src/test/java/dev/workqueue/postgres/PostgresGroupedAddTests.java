@@ -23,7 +23,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Adds outside a caller's transaction share statements and commits: concurrent adds of a
  * handle go in one batch, each caller returns only once the commit that holds its own add
- * is done, and a batch may hold one item twice.
+ * is done, a batch may hold one item twice, and an item PostgreSQL cannot store fails the
+ * call that added it only.
  */
 @RequiresPostgres
 class PostgresGroupedAddTests {
@@ -112,6 +113,47 @@ class PostgresGroupedAddTests {
 		}
 		assertThat(failures).isEmpty();
 		assertThat(queue.size()).isEqualTo(12 * 40);
+	}
+
+	@Test
+	void anItemPostgresCannotStoreFailsOnlyTheCallThatAddedIt() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger batches = new AtomicInteger();
+		DataSource gated = gate(this.fixture.tableFixture().dataSource(), release, batches);
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("grouped")
+			.workerDataSource(gated)
+			.callerTransaction(() -> false)
+			.buildDelayingQueue());
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		Thread leader = adder("adder-leader", () -> queue.add("first"), failures);
+		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
+		String tooLong = PostgresItemTests.incompressible(8_000);
+		List<Throwable> refused = new CopyOnWriteArrayList<>();
+		List<Thread> followers = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			String item = "item-" + i;
+			followers.add(adder("adder-" + i, () -> {
+				queue.add(item);
+				assertThat(visible(item)).as("committed when add returns").isTrue();
+			}, failures));
+		}
+		followers.add(adder("adder-bad", () -> queue.add(tooLong), refused));
+		followers.add(adder("adder-burst", () -> queue.addAll(List.of("with-the-bad-one", tooLong)), refused));
+		for (Thread follower : followers) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
+		}
+		release.countDown();
+		leader.join(10_000);
+		for (Thread follower : followers) {
+			follower.join(10_000);
+			assertThat(follower.isAlive()).isFalse();
+		}
+		assertThat(failures).isEmpty();
+		assertThat(refused).hasSize(2)
+			.allSatisfy((ex) -> assertThat(ex).isInstanceOfSatisfying(PostgresQueueException.class,
+					(failure) -> assertThat(failure.reason()).isEqualTo(PostgresQueueException.Reason.BAD_ITEM)));
+		assertThat(visible("with-the-bad-one")).as("its call failed as a whole").isFalse();
+		assertThat(TestSql.count(this.fixture.table())).isEqualTo(11);
 	}
 
 	private static Thread adder(String name, Runnable add, List<Throwable> failures) {

@@ -2,20 +2,24 @@ package dev.workqueue.postgres;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
+import dev.workqueue.postgres.PostgresQueueException.Reason;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Odd items: text PostgreSQL refuses is refused before any SQL, long and non-ASCII text
- * comes back as it went in, and a codec that throws loses nothing.
+ * Odd items: text PostgreSQL cannot hold (NUL) is refused before any SQL, text too long
+ * for the table's index is refused as a bad item, long and non-ASCII text comes back as
+ * it went in, and a codec that throws loses nothing.
  */
 @RequiresPostgres
 class PostgresItemTests {
@@ -57,6 +61,33 @@ class PostgresItemTests {
 	}
 
 	@Test
+	void anItemTooLongForTheTablesIndexIsRefusedAsABadItemAndTheQueueCarriesOn() throws Exception {
+		DelayingQueue<String> queue = handle();
+		String tooLong = incompressible(8_000);
+		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.add(tooLong))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.BAD_ITEM))
+			.withMessageContaining("add to queue 'items' (table " + this.fixture.table() + ")")
+			.withMessageContaining("too long")
+			.withMessageContaining("54000");
+		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.addAll(List.of("fine", tooLong)))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.BAD_ITEM));
+		assertThat(TestSql.count(this.fixture.table())).as("not even the fine one of the burst").isZero();
+		queue.add("fine");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("fine");
+		queue.done("fine");
+	}
+
+	/** Text of {@code length} characters that compression cannot shorten much. */
+	static String incompressible(int length) {
+		StringBuilder text = new StringBuilder(length);
+		Random random = new Random(length);
+		while (text.length() < length) {
+			text.append(Long.toString(random.nextLong() & Long.MAX_VALUE, 36));
+		}
+		return text.substring(0, length);
+	}
+
+	@Test
 	void aCodecThatCannotEncodeAnItemFailsTheAddAndWritesNothing() {
 		ItemCodec<String> codec = new PickyCodec();
 		DelayingQueue<String> queue = this.fixture
@@ -64,7 +95,7 @@ class PostgresItemTests {
 				.table(this.fixture.table())
 				.name("items")
 				.listen(false)
-				.vacuum(false)
+				.vacuum(VacuumPolicy.NEVER)
 				.buildDelayingQueue());
 		assertThatIllegalStateException().isThrownBy(() -> queue.add("unwritable"));
 		assertThat(TestSql.count(this.fixture.table())).isZero();
@@ -80,7 +111,7 @@ class PostgresItemTests {
 				.table(this.fixture.table())
 				.name("items")
 				.listen(false)
-				.vacuum(false)
+				.vacuum(VacuumPolicy.NEVER)
 				.buildDelayingQueue());
 		assertThat(reader.poll(Duration.ZERO)).isEqualTo("fine");
 		assertThat(EngineFixture.handle(reader).deadLettered()).isOne();

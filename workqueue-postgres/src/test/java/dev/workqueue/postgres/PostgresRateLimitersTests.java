@@ -320,6 +320,63 @@ class PostgresRateLimitersTests {
 	}
 
 	@Test
+	void theQueueBuildersLimitersTakeItsDataSourceTableNameClockAndWorkerDataSource() throws SQLException {
+		FakeClock clock = new FakeClock();
+		Connection transaction = openTransaction();
+		PostgresWorkQueues.Builder<String> queue = PostgresWorkQueues
+			.builder(ProbedDataSource.of(transaction), ItemCodec.strings())
+			.table(this.fixture.table())
+			.name("orders")
+			.clock(clock)
+			.workerDataSource(this.otherPool);
+		PostgresRateLimiters.Builder<String> limiters = queue.rateLimiters();
+		queue.name("later");
+		FailureCounts<String> attempts = limiters.attempts();
+		FailureCounts<String> outside = otherBuilder().attempts();
+		assertThat(attempts.countFailure("a")).isZero();
+		assertThat(outside.failures("a")).as("in the caller's transaction, as the queue's adds").isZero();
+		transaction.commit();
+		assertThat(outside.failures("a")).as("the same table and name, not the later name").isEqualTo(1);
+		RateLimiter<String> bucket = limiters.bucket(1, 1);
+		assertThat(bucket.when("b")).isZero();
+		transaction.rollback();
+		assertThat(bucket.when("b")).as("taken outside the transaction, on the queue's clock")
+			.isEqualTo(Duration.ofSeconds(1));
+	}
+
+	@Test
+	void theQueueBuildersLimitersFollowItsCallerTransactionRule() {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(PostgresDatabase.URL);
+		config.setMaximumPoolSize(1);
+		config.setAutoCommit(false);
+		try (HikariDataSource pool = new HikariDataSource(config)) {
+			PostgresWorkQueues.Builder<String> queue = PostgresWorkQueues.builder(pool, ItemCodec.strings())
+				.table(this.fixture.table())
+				.name("orders");
+			FailureCounts<String> joining = queue.rateLimiters().attempts();
+			FailureCounts<String> outside = otherBuilder().attempts();
+			assertThat(joining.countFailure("a")).isZero();
+			assertThat(outside.failures("a")).as("auto-commit off read as a caller's transaction, never committed")
+				.isZero();
+			FailureCounts<String> own = queue.callerTransaction(() -> false).rateLimiters().attempts();
+			assertThat(own.countFailure("a")).isZero();
+			assertThat(outside.failures("a")).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void theLimitersOfAnUnnamedQueueBuilderMustBeNamed() {
+		PostgresRateLimiters.Builder<String> limiters = PostgresWorkQueues
+			.builder(this.fixture.dataSource(), ItemCodec.strings())
+			.table(this.fixture.table())
+			.rateLimiters();
+		assertThatIllegalStateException().isThrownBy(limiters::attempts).withMessageContaining("name");
+		assertThat(limiters.name("orders").attempts().countFailure("a")).isZero();
+		assertThat(otherBuilder().attempts().failures("a")).isEqualTo(1);
+	}
+
+	@Test
 	void theBuilderRefusesWhatItCannotUse() {
 		PostgresRateLimiters.Builder<String> unnamed = PostgresRateLimiters.builder(this.fixture.dataSource(),
 				ItemCodec.strings());

@@ -291,7 +291,7 @@ class PostgresWorkQueueTests {
 					.name("async")
 					.synchronousCommit(false)
 					.listen(false)
-					.vacuum(false)
+					.vacuum(VacuumPolicy.NEVER)
 					.buildDelayingQueue());
 			queue.add("a");
 			assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
@@ -315,7 +315,7 @@ class PostgresWorkQueueTests {
 					.table("wq_no_such_table")
 					.name("lost")
 					.listen(false)
-					.vacuum(false)
+					.vacuum(VacuumPolicy.NEVER)
 					.buildDelayingQueue());
 		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.add("a"))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.MISSING_TABLE))

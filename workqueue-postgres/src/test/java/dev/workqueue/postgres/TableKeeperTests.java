@@ -23,8 +23,8 @@ import static org.awaitility.Awaitility.await;
  * {@code autovacuum = off}: the keeper keeps a table that many items passed through near
  * its size with few (and without it the table grows), vacuums once a threshold of
  * finished rows is reached, from one instance at a time, carries on where it may not
- * vacuum, sweeps expired limiter rows whatever the policy, and reads autovacuum's
- * settings.
+ * vacuum, sweeps expired limiter rows whatever the policy (and vacuums the limiters'
+ * table at each sweep where it vacuums), and reads autovacuum's settings.
  */
 @RequiresPostgres
 class TableKeeperTests {
@@ -111,12 +111,30 @@ class TableKeeperTests {
 			try {
 				keeper.finished(10);
 				await().atMost(WAIT).until(() -> keeper.vacuums() == 1);
-				assertThat(vacuumCount(fixture.dataSource(), fixture.table() + "_limit")).isZero();
+				assertThat(vacuumCount(fixture.dataSource(), fixture.table() + "_limit")).as("by the first sweep only")
+					.isEqualTo(1);
 				assertThat(analyzeCount(fixture.dataSource(), fixture.table())).isZero();
 				keeper.finished(10);
 				await().atMost(WAIT).until(() -> keeper.vacuums() == 2);
-				assertThat(vacuumCount(fixture.dataSource(), fixture.table() + "_limit")).isEqualTo(1);
+				assertThat(vacuumCount(fixture.dataSource(), fixture.table() + "_limit")).isEqualTo(2);
 				assertThat(analyzeCount(fixture.dataSource(), fixture.table())).isEqualTo(1);
+			}
+			finally {
+				keeper.release();
+			}
+		}
+	}
+
+	@Test
+	void eachSweepVacuumsTheLimitTableWhereTheInstancesVacuumEvenWhenNoItemMoves() throws SQLException {
+		try (PostgresFixture fixture = new PostgresFixture()) {
+			TableKeeper keeper = TableKeeper.acquire(fixture.dataSource(), fixture.table(),
+					new TableKeeper.Settings(VacuumPolicy.AUTO, 1_000_000, Duration.ZERO, Duration.ofMillis(50), 10));
+			try {
+				// The reporter's gauges row changes at every tick of an idle queue.
+				await().atMost(WAIT).until(() -> vacuumCount(fixture.dataSource(), fixture.table() + "_limit") >= 2);
+				assertThat(keeper.vacuums()).isZero();
+				assertThat(vacuumCount(fixture.dataSource(), fixture.table())).isZero();
 			}
 			finally {
 				keeper.release();
@@ -168,6 +186,7 @@ class TableKeeperTests {
 				assertThat(items(fixture.dataSource(), limit)).isEqualTo(",held,new,");
 				assertThat(keeper.vacuums()).isZero();
 				assertThat(vacuumCount(fixture.dataSource(), fixture.table())).isZero();
+				assertThat(vacuumCount(fixture.dataSource(), limit)).isZero();
 
 				holder.commit();
 				await().atMost(WAIT).until(() -> items(fixture.dataSource(), limit).equals(",new,"));
@@ -277,13 +296,20 @@ class TableKeeperTests {
 	}
 
 	@Test
-	void acquiresOfOneTableShareOneKeeperAndTheLastReleaseEndsItsThread() {
+	void acquiresOfOneTableAndPolicyShareOneKeeperAndTheLastReleaseEndsItsThread() {
 		try (PostgresFixture fixture = new PostgresFixture()) {
-			TableKeeper first = TableKeeper.acquire(fixture.dataSource(), fixture.table());
-			TableKeeper second = TableKeeper.acquire(fixture.dataSource(), fixture.table().toUpperCase());
+			TableKeeper first = TableKeeper.acquire(fixture.dataSource(), fixture.table(),
+					TableKeeper.Settings.DEFAULT);
+			TableKeeper second = TableKeeper.acquire(fixture.dataSource(), fixture.table().toUpperCase(),
+					TableKeeper.Settings.DEFAULT);
 			assertThat(second).isSameAs(first);
 			String thread = "workqueue-" + fixture.table() + "-keeper";
 			assertThat(threadsNamed(thread)).isEqualTo(1);
+			TableKeeper never = TableKeeper.acquire(fixture.dataSource(), fixture.table(),
+					TableKeeper.Settings.of(VacuumPolicy.NEVER));
+			assertThat(never).as("another policy, another keeper").isNotSameAs(first);
+			never.release();
+			await().atMost(WAIT).until(() -> threadsNamed(thread) == 1);
 			first.release();
 			assertThat(threadsNamed(thread)).isEqualTo(1);
 			second.release();

@@ -1,0 +1,361 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The default path, listening and vacuuming, with handles built as an application builds
+ * them: each "instance" a handle on a pool of its own (so each has its own {@code LISTEN}
+ * connection, as another JVM would), consumers that only a notice can wake (a poll
+ * interval of an hour), the database's clock.
+ */
+@RequiresPostgres
+class PostgresDefaultPathTests {
+
+	/** The poll interval of the waiting instances: only a notice wakes them. */
+	private static final Duration QUIET = Duration.ofHours(1);
+
+	private static final Duration SOON = Duration.ofSeconds(20);
+
+	private final EngineFixture fixture = new EngineFixture();
+
+	/** The {@code application_name} of this test's pools, to count their connections. */
+	private final String label = "wq-default-" + ProcessHandle.current().pid();
+
+	private final List<HikariDataSource> pools = new ArrayList<>();
+
+	private final ExecutorService threads = Executors.newCachedThreadPool((task) -> {
+		Thread thread = new Thread(task, "test-consumer");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	@AfterEach
+	void close() {
+		try {
+			this.fixture.close();
+		}
+		finally {
+			this.threads.shutdownNow();
+			this.pools.forEach(HikariDataSource::close);
+		}
+	}
+
+	private HikariDataSource pool(int size) {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(PostgresDatabase.URL);
+		config.setMaximumPoolSize(size);
+		config.addDataSourceProperty("ApplicationName", this.label);
+		HikariDataSource pool = new HikariDataSource(config);
+		this.pools.add(pool);
+		return pool;
+	}
+
+	/** A builder with every default but the poll interval, on {@code dataSource}. */
+	private PostgresWorkQueues.Builder<String> instance(DataSource dataSource) {
+		return PostgresWorkQueues.builder(dataSource, ItemCodec.strings())
+			.table(this.fixture.table())
+			.name("listened")
+			.pollInterval(QUIET);
+	}
+
+	private DelayingQueue<String> track(DelayingQueue<String> queue) {
+		return this.fixture.track(queue);
+	}
+
+	private Future<String> take(DelayingQueue<String> queue) {
+		return this.threads.submit(queue::get);
+	}
+
+	private String channel() {
+		return Notices.channel(this.fixture.table());
+	}
+
+	/**
+	 * Waits until the {@code LISTEN} connection of {@code key} listens to the table's
+	 * channel, and one consumer of {@code queue} waits for a notice and has for a while:
+	 * the look that the {@code LISTEN} owes its subscribers (notices sent before it may
+	 * have been missed) follows it at once, and is over then.
+	 */
+	private void awaitListeningAndWaiting(Object key, DelayingQueue<String> queue) {
+		await().atMost(SOON).until(() -> {
+			Notices notices = Notices.shared(key);
+			return notices != null && notices.listening().contains(channel());
+		});
+		await().during(Duration.ofMillis(300))
+			.atMost(SOON)
+			.until(() -> EngineFixture.handle(queue).waitingConsumers() == 1);
+	}
+
+	/** Adds a ready row behind the queues' back: no notice tells anyone. */
+	private void addUnannounced(String item) {
+		TestSql.update("INSERT INTO " + this.fixture.table() + " (queue, item, state, priority, ready_at, seq)"
+				+ " VALUES ('listened', ?, 0, 0, statement_timestamp(), nextval('" + this.fixture.table() + "_token'))",
+				item);
+	}
+
+	/** Checks that a consumer stays waiting: nothing but a notice wakes it. */
+	private static void assertStillWaiting(Future<String> taken) {
+		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> !taken.isDone());
+	}
+
+	@Test
+	void aConsumerWaitingOnOneInstanceGetsAnItemAddedThroughAnother() throws Exception {
+		DelayingQueue<String> a = track(instance(pool(2)).buildDelayingQueue());
+		HikariDataSource poolB = pool(2);
+		DelayingQueue<String> b = track(instance(poolB).buildDelayingQueue());
+		Future<String> taken = take(b);
+		awaitListeningAndWaiting(poolB, b);
+		// A row written behind the queues' back sends no notice: it stays unseen, so
+		// what wakes the consumer below is the notice of a's add.
+		addUnannounced("unannounced");
+		assertStillWaiting(taken);
+		a.add("announced");
+		assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).as("first in line").isEqualTo("unannounced");
+		b.done("unannounced");
+		assertThat(b.poll(Duration.ZERO)).isEqualTo("announced");
+		b.done("announced");
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	@Test
+	void anAddInACallersTransactionIsHeardByAnotherInstanceOnlyAfterTheCommit() throws Exception {
+		HikariDataSource poolB = pool(2);
+		DelayingQueue<String> b = track(instance(poolB).buildDelayingQueue());
+		Future<String> taken = take(b);
+		awaitListeningAndWaiting(poolB, b);
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> a = track(
+					instance(transaction.dataSource()).workerDataSource(pool(2)).buildDelayingQueue());
+			a.add("x");
+			assertStillWaiting(taken);
+			transaction.commit();
+			assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
+		}
+		b.done("x");
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	@Test
+	void aDelayedItemAddedThroughOneInstanceWakesAnothersConsumerWhenDueAndNotBefore() throws Exception {
+		DelayingQueue<String> a = track(instance(pool(2)).buildDelayingQueue());
+		HikariDataSource poolB = pool(2);
+		DelayingQueue<String> b = track(instance(poolB).buildDelayingQueue());
+		Future<String> taken = take(b);
+		awaitListeningAndWaiting(poolB, b);
+		a.addAfter("later", Duration.ofMillis(1500));
+		assertThat(TestSql.count(this.fixture.table())).isOne();
+		assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("later");
+		// The claim leased it at its statement's time: on the database's clock, not
+		// before the item was due (the default lease is 30 s, and no renewal ran yet).
+		assertThat(TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table()
+				+ " WHERE item = 'later' AND state = 1 AND lease_until - interval '30 seconds' >= ready_at"))
+			.as("claimed at or after its due time")
+			.isOne();
+		b.done("later");
+	}
+
+	@Test
+	void aTerminatedListenConnectionIsReopenedAndTheNextAddIsStillHeard() throws Exception {
+		DelayingQueue<String> a = track(instance(pool(2)).buildDelayingQueue());
+		HikariDataSource poolB = pool(2);
+		DelayingQueue<String> b = track(instance(poolB).buildDelayingQueue());
+		Future<String> taken = take(b);
+		awaitListeningAndWaiting(poolB, b);
+		Notices notices = Notices.shared(poolB);
+		int killed = notices.backendPid();
+		assertThat(TestSql.queryLong("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+				+ " WHERE pid = ? AND application_name = ?", killed, Notices.APPLICATION_NAME))
+			.isOne();
+		await().atMost(SOON).until(() -> notices.backendPid() != 0 && notices.backendPid() != killed);
+		awaitListeningAndWaiting(poolB, b);
+		addUnannounced("unannounced");
+		assertStillWaiting(taken);
+		a.add("x");
+		assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("unannounced");
+		b.done("unannounced");
+		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
+		b.done("x");
+	}
+
+	@Test
+	void pollOnlyInstancesWorkWithNothingElseChangedAndNeitherListenNorNotify() throws Exception {
+		AtomicInteger listenConnections = new AtomicInteger();
+		Supplier<Connection> counting = () -> {
+			listenConnections.incrementAndGet();
+			try {
+				return PostgresDatabase.connect();
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+		};
+		try (Listening listening = new Listening(channel())) {
+			DelayingQueue<String> a = track(
+					instance(pool(2)).listen(false).listenConnection(counting).buildDelayingQueue());
+			DelayingQueue<String> b = track(instance(pool(2)).listen(false)
+				.listenConnection(counting)
+				.pollInterval(Duration.ofMillis(100))
+				.buildDelayingQueue());
+			Future<String> taken = take(b);
+			await().atMost(SOON).until(() -> EngineFixture.handle(b).waitingConsumers() == 1);
+			a.add("x");
+			a.addAfter("later", Duration.ofMillis(300));
+			assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
+			b.done("x");
+			assertThat(b.poll(SOON)).isEqualTo("later");
+			b.done("later");
+			await().during(Duration.ofMillis(300))
+				.atMost(Duration.ofSeconds(1))
+				.until(() -> listening.received().isEmpty());
+		}
+		assertThat(listenConnections).as("no LISTEN connection").hasValue(0);
+		assertThat(Notices.shared(counting)).isNull();
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	@Test
+	void manyHandlesOnOnePoolUseAtMostItsConnectionsPlusOneListenConnection() throws Exception {
+		int poolSize = 3;
+		HikariDataSource pool = pool(poolSize);
+		AtomicInteger listenConnections = new AtomicInteger();
+		AtomicLong listenPid = new AtomicLong();
+		// As the Spring starter does: one supplier for every queue, outside the pool.
+		Supplier<Connection> listen = () -> {
+			try {
+				Connection connection = PostgresDatabase.connect();
+				listenPid.set(connection.unwrap(PGConnection.class).getBackendPID());
+				listenConnections.incrementAndGet();
+				return connection;
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+		};
+		List<DelayingQueue<String>> handles = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			handles.add(track(instance(pool).name("busy-" + (i % 3)).listenConnection(listen).buildDelayingQueue()));
+		}
+		int most = traffic(handles, () -> connections(listenPid.get()));
+		assertThat(most).as("connections of the pool and the LISTEN one").isLessThanOrEqualTo(poolSize + 1);
+		assertThat(listenConnections).as("one LISTEN connection for every handle").hasValue(1);
+		assertThat(connections(listenPid.get())).isEqualTo(poolSize + 1);
+	}
+
+	@Test
+	void byDefaultTheListenConnectionIsOneOfThePools() throws Exception {
+		int poolSize = 3;
+		HikariDataSource pool = pool(poolSize);
+		List<DelayingQueue<String>> handles = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			handles.add(track(instance(pool).name("busy-" + (i % 3)).buildDelayingQueue()));
+		}
+		int most = traffic(handles, () -> connections(listenerPid(pool)));
+		assertThat(most).isLessThanOrEqualTo(poolSize);
+		assertThat(listenerPid(pool)).isNotZero();
+		assertThat(
+				TestSql.queryString("SELECT application_name FROM pg_stat_activity WHERE pid = ?", listenerPid(pool)))
+			.isEqualTo(Notices.APPLICATION_NAME);
+	}
+
+	@Test
+	void aQueueBuiltWithTheDefaultsVacuumsItsTableWhereAutovacuumIsOff() throws Exception {
+		assertThat(TestSql.queryString("SHOW autovacuum")).as("this server runs without autovacuum").isEqualTo("off");
+		DelayingQueue<String> queue = track(instance(pool(2)).buildDelayingQueue());
+		assertThat(vacuums()).isZero();
+		// Each item leaves three dead row versions or more (add, claim, done): the
+		// default threshold is 1,000.
+		for (int round = 0; round < 5; round++) {
+			List<String> items = new ArrayList<>();
+			for (int i = 0; i < 100; i++) {
+				items.add("item-" + round + "-" + i);
+			}
+			queue.addAll(items);
+			for (String item = queue.poll(Duration.ZERO); item != null; item = queue.poll(Duration.ZERO)) {
+				queue.done(item);
+			}
+		}
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+		await().atMost(SOON).until(() -> vacuums() >= 1);
+	}
+
+	/**
+	 * Runs items through the handles, two consumers each, while counting the connections;
+	 * returns the most counted.
+	 */
+	private int traffic(List<DelayingQueue<String>> handles, Supplier<Integer> connections) {
+		Set<String> processed = ConcurrentHashMap.newKeySet();
+		for (DelayingQueue<String> handle : handles) {
+			for (int consumer = 0; consumer < 2; consumer++) {
+				this.threads.submit(() -> {
+					for (String item = handle.get(); item != null; item = handle.get()) {
+						processed.add(item);
+						handle.done(item);
+					}
+					return null;
+				});
+			}
+		}
+		int total = 0;
+		for (int i = 0; i < handles.size(); i++) {
+			List<String> items = new ArrayList<>();
+			for (int k = 0; k < 40; k++) {
+				items.add("h" + i + "-" + k);
+			}
+			handles.get(i).addAll(items);
+			total += items.size();
+		}
+		int expected = total;
+		int[] most = { 0 };
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+			most[0] = Math.max(most[0], connections.get());
+			return processed.size() == expected;
+		});
+		return most[0];
+	}
+
+	/** The connections of this test's pools, and the LISTEN connection. */
+	private int connections(long listenPid) {
+		return TestSql
+			.queryLong("SELECT count(*) FROM pg_stat_activity WHERE application_name = ? OR pid = ?", this.label,
+					(int) listenPid)
+			.intValue();
+	}
+
+	private static int listenerPid(DataSource pool) {
+		Notices notices = Notices.shared(pool);
+		return (notices != null) ? notices.backendPid() : 0;
+	}
+
+	private long vacuums() {
+		return TestSql.queryLong("SELECT vacuum_count FROM pg_stat_user_tables WHERE relid = ?::regclass",
+				this.fixture.table());
+	}
+
+}
