@@ -203,9 +203,7 @@ final class ItemTaker<T> {
 						this.database.bindNow(statement);
 						int next = 2;
 						if (done != null) {
-							statement.setString(next++, this.database.name());
-							statement.setString(next++, done.encoded);
-							statement.setLong(next++, done.token);
+							next = this.releases.bindDone(statement, next, done);
 						}
 						bindClaim(statement, next, count);
 						try (ResultSet rows = statement.executeQuery()) {

@@ -1,6 +1,7 @@
 package dev.workqueue.postgres;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -42,6 +43,13 @@ final class LeaseBook<T> {
 		/** Until when, on the clock, the lease surely holds. */
 		volatile long validUntilNanos;
 
+		/**
+		 * The kinds of limiter history forgotten while the lease was held, which its done
+		 * deletes; written only inside the book's per-item operations, read once the hold
+		 * has ended (the map's removal orders the two).
+		 */
+		volatile String[] forgets = NO_FORGETS;
+
 		Lease(String encoded, long token, long startedNanos, long validUntilNanos) {
 			this.encoded = encoded;
 			this.token = token;
@@ -71,6 +79,8 @@ final class LeaseBook<T> {
 		}
 
 	}
+
+	static final String[] NO_FORGETS = {};
 
 	private final ConcurrentHashMap<T, Holding> holdings = new ConcurrentHashMap<>();
 
@@ -107,6 +117,49 @@ final class LeaseBook<T> {
 		Holding holding = this.holdings.get(item);
 		return holding != null && holding.lease == lease && holding.live() == lease
 				&& lease.validUntilNanos - nowNanos > marginNanos;
+	}
+
+	/**
+	 * Defers a forget of the item's limiter history of {@code kind} to the done of the
+	 * live lease this handle holds of it.
+	 * @return whether it is deferred; {@code false} when the handle holds no live lease
+	 * of the item, and the forget must run now
+	 */
+	boolean deferForget(T item, String kind) {
+		boolean[] deferred = { false };
+		this.holdings.computeIfPresent(item, (key, holding) -> {
+			if (holding.live() == holding.lease) {
+				String[] forgets = holding.lease.forgets;
+				if (!Arrays.asList(forgets).contains(kind)) {
+					String[] more = Arrays.copyOf(forgets, forgets.length + 1);
+					more[forgets.length] = kind;
+					holding.lease.forgets = more;
+				}
+				deferred[0] = true;
+			}
+			return holding;
+		});
+		return deferred[0];
+	}
+
+	/**
+	 * Takes back a deferred forget of the item's history of {@code kind}, for a caller
+	 * that must see or change that history now.
+	 * @return whether one was deferred (and the forget must run now)
+	 */
+	boolean takeForget(T item, String kind) {
+		boolean[] taken = { false };
+		this.holdings.computeIfPresent(item, (key, holding) -> {
+			String[] forgets = holding.lease.forgets;
+			if (Arrays.asList(forgets).contains(kind)) {
+				holding.lease.forgets = Arrays.stream(forgets)
+					.filter((forgotten) -> !forgotten.equals(kind))
+					.toArray(String[]::new);
+				taken[0] = true;
+			}
+			return holding;
+		});
+		return taken[0];
 	}
 
 	/**

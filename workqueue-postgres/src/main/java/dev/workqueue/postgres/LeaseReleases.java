@@ -2,6 +2,7 @@ package dev.workqueue.postgres;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -92,12 +93,14 @@ final class LeaseReleases<T> {
 				this.metrics.done(this.clock.nanoTime() - holding.lease.startedNanos);
 			}
 			Lease parked = holding.parked;
+			owed = (holding.lost || parked != null) ? null : holding.lease;
 			if (parked != null) {
 				// Claimed anew while this worker held it: it runs again, after.
 				handBackAfter(parked, 0);
-				return null;
 			}
-			owed = holding.lost ? null : holding.lease;
+			if (owed == null) {
+				forgetWithoutDone(holding.lease);
+			}
 			return owed;
 		}
 		finally {
@@ -116,9 +119,7 @@ final class LeaseReleases<T> {
 			Ended ended = this.database.run("mark an item done in", (connection) -> {
 				try (PreparedStatement statement = connection.prepareStatement(this.sql.done)) {
 					this.database.bindNow(statement);
-					statement.setString(2, this.database.name());
-					statement.setString(3, lease.encoded);
-					statement.setLong(4, lease.token);
+					bindDone(statement, 2, lease);
 					try (ResultSet row = statement.executeQuery()) {
 						row.next();
 						return Ended.read(row, 1);
@@ -130,6 +131,41 @@ final class LeaseReleases<T> {
 		finally {
 			doneSent();
 		}
+	}
+
+	/**
+	 * Binds the parameters of a done from {@code from} on: the queue, the item and the
+	 * token of the row to end, then the history forgotten while it was held.
+	 * @return the next parameter's index
+	 */
+	int bindDone(PreparedStatement statement, int from, Lease lease) throws SQLException {
+		int next = from;
+		statement.setString(next++, this.database.name());
+		statement.setString(next++, lease.encoded);
+		statement.setLong(next++, lease.token);
+		statement.setString(next++, this.database.name());
+		statement.setString(next++, lease.encoded);
+		statement.setArray(next++, statement.getConnection().createArrayOf("text", lease.forgets));
+		return next;
+	}
+
+	/**
+	 * Forgets, on its own, the history deferred to a hold that ends without a done (see
+	 * {@link Forgets}).
+	 */
+	private void forgetWithoutDone(Lease lease) {
+		String[] kinds = lease.forgets;
+		if (kinds.length == 0) {
+			return;
+		}
+		this.database.run("forget the history of an item of", (connection) -> {
+			try (PreparedStatement statement = connection.prepareStatement(this.sql.forget)) {
+				statement.setString(1, this.database.name());
+				statement.setString(2, lease.encoded);
+				statement.setArray(3, connection.createArrayOf("text", kinds));
+				return statement.executeUpdate();
+			}
+		});
 	}
 
 	/** What a done did; the others hear of an item it queued again. */
@@ -181,6 +217,7 @@ final class LeaseReleases<T> {
 			List<Holding> all = this.book.finishAll();
 			List<Lease> live = new ArrayList<>(all.size());
 			for (Holding holding : all) {
+				forgetWithoutDone(holding.lease);
 				Lease lease = holding.live();
 				if (lease != null) {
 					live.add(lease);
@@ -205,6 +242,7 @@ final class LeaseReleases<T> {
 			if (holding == null) {
 				return false;
 			}
+			forgetWithoutDone(holding.lease);
 			Lease live = holding.live();
 			if (live != null) {
 				handBackAfter(live, (live == holding.parked) ? 0 : Math.max(0, Nanos.of(delay)));
@@ -224,6 +262,9 @@ final class LeaseReleases<T> {
 		this.lifecycle.enterAlways();
 		try {
 			Holding holding = this.book.finish(item);
+			if (holding != null) {
+				forgetWithoutDone(holding.lease);
+			}
 			Lease live = (holding != null) ? holding.live() : null;
 			if (live != null) {
 				handBackInPlace(List.of(live));

@@ -221,6 +221,21 @@ final class LimitTable {
 	}
 
 	/**
+	 * Whether the calling thread has a transaction open that this table's writes join.
+	 */
+	boolean inCallerTransaction() {
+		if (this.callerTransaction != null) {
+			return this.callerTransaction.getAsBoolean();
+		}
+		try (Connection connection = this.dataSource.getConnection()) {
+			return !connection.getAutoCommit();
+		}
+		catch (SQLException ex) {
+			throw SqlErrors.translate(ex, "reach the table of " + describe());
+		}
+	}
+
+	/**
 	 * Runs one statement: on the caller's transaction if {@code joinable} and it is open,
 	 * else in a transaction of its own.
 	 */

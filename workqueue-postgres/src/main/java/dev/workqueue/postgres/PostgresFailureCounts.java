@@ -20,25 +20,46 @@ final class PostgresFailureCounts<T> implements FailureCounts<T> {
 
 	private final String kind;
 
-	PostgresFailureCounts(LimitTable table, ItemCodec<T> codec, String kind) {
+	private final Forgets<T> forgets;
+
+	PostgresFailureCounts(LimitTable table, ItemCodec<T> codec, String kind, Forgets<T> forgets) {
 		this.table = table;
 		this.codec = codec;
 		this.kind = kind;
+		this.forgets = forgets;
 	}
 
 	@Override
 	public int countFailure(T item) {
-		return this.table.countFailure(this.kind, LimitTable.encode(this.codec, item));
+		String encoded = LimitTable.encode(this.codec, item);
+		forgetDeferred(item, encoded);
+		return this.table.countFailure(this.kind, encoded);
 	}
 
 	@Override
 	public int failures(T item) {
-		return this.table.failures(this.kind, LimitTable.encode(this.codec, item));
+		String encoded = LimitTable.encode(this.codec, item);
+		forgetDeferred(item, encoded);
+		return this.table.failures(this.kind, encoded);
 	}
 
+	/**
+	 * Forgets the item, in the done of a lease that a handle of the queue holds when
+	 * there is one (see {@link Forgets}), else now.
+	 */
 	@Override
 	public void forget(T item) {
-		this.table.delete(this.kind, LimitTable.encode(this.codec, item), false);
+		String encoded = LimitTable.encode(this.codec, item);
+		if (this.table.inCallerTransaction() || !this.forgets.defer(item, this.kind)) {
+			this.table.delete(this.kind, encoded, false);
+		}
+	}
+
+	/** Runs now a forget deferred to a done that has not come yet. */
+	private void forgetDeferred(T item, String encoded) {
+		if (this.forgets.takeBack(item, this.kind)) {
+			this.table.delete(this.kind, encoded, false);
+		}
 	}
 
 	@Override

@@ -93,6 +93,9 @@ public final class PostgresRateLimiters {
 
 		private BooleanSupplier callerTransaction;
 
+		/** Reaches the leases of the queue's handles when preset by its builder. */
+		private Forgets<T> forgets = new Forgets<>();
+
 		private Builder(DataSource dataSource, ItemCodec<T> codec) {
 			this.dataSource = dataSource;
 			this.codec = codec;
@@ -255,8 +258,17 @@ public final class PostgresRateLimiters {
 			return new MaxOfRateLimiter<>(exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)), bucket(10, 100));
 		}
 
+		/**
+		 * Lets the failure counts defer forgets to the dones of the queue's handles: set
+		 * by {@link PostgresWorkQueues.Builder#rateLimiters()}.
+		 */
+		Builder<T> forgets(Forgets<T> forgets) {
+			this.forgets = forgets;
+			return this;
+		}
+
 		private FailureCounts<T> counts(String kind) {
-			return new PostgresFailureCounts<>(limitTable(), this.codec, kind);
+			return new PostgresFailureCounts<>(limitTable(), this.codec, kind, this.forgets);
 		}
 
 		private LimitTable limitTable() {

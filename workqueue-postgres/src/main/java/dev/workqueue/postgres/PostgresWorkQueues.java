@@ -162,6 +162,12 @@ public final class PostgresWorkQueues {
 
 		private VacuumPolicy vacuum = VacuumPolicy.AUTO;
 
+		/**
+		 * Shared with the limiters of {@link #rateLimiters()}: their forgets ride with
+		 * the dones of the handles built here.
+		 */
+		private final Forgets<T> forgets = new Forgets<>();
+
 		private Builder(DataSource dataSource, ItemCodec<T> codec) {
 			this.dataSource = dataSource;
 			this.codec = codec;
@@ -367,7 +373,8 @@ public final class PostgresWorkQueues {
 		 */
 		public PostgresRateLimiters.Builder<T> rateLimiters() {
 			PostgresRateLimiters.Builder<T> limiters = PostgresRateLimiters.builder(this.dataSource, this.codec)
-				.table(this.table);
+				.table(this.table)
+				.forgets(this.forgets);
 			if (this.name != null) {
 				limiters.name(this.name);
 			}
@@ -446,6 +453,7 @@ public final class PostgresWorkQueues {
 			String holder = holderId();
 			ItemText<T> text = new ItemText<>(this.codec);
 			LeaseBook<T> book = new LeaseBook<>();
+			this.forgets.attach(book);
 			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos, this.clock != null);
 			Alarm alarm = new Alarm(clock);
 			Lifecycle lifecycle = new Lifecycle(alarm::ring);

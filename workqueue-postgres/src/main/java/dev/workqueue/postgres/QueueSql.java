@@ -40,6 +40,13 @@ final class QueueSql {
 				WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
 				ORDER BY r.item FOR UPDATE)""";
 
+	/**
+	 * Deletes the limiter history of one item that its failure counts forgot while a
+	 * worker held it (see {@link Forgets}): parameters queue, item, kinds[]. Part of
+	 * every done, so that a success costs no statement of its own.
+	 */
+	private static final String FORGET = "DELETE FROM {t}_limit WHERE queue = ? AND item = ? AND kind = ANY(?::text[])";
+
 	/** Adds one item: parameters now, queue, item, priority, delay in µs. */
 
 	final String add;
@@ -67,10 +74,14 @@ final class QueueSql {
 	final String doneAndClaim;
 
 	/**
-	 * Ends a hold: parameters now, queue, item, token; answers rows ended, the ready time
-	 * of the item queued again (µs since the epoch, {@code null} if none), now.
+	 * Ends a hold: parameters now, queue, item, token, then queue, item, kinds[] of the
+	 * history to forget; answers rows ended, the ready time of the item queued again (µs
+	 * since the epoch, {@code null} if none), now.
 	 */
 	final String done;
+
+	/** Forgets an item's limiter history on its own: parameters queue, item, kinds[]. */
+	final String forget;
 
 	/** Extends leases: parameters now, queue, tokens[], lease µs. */
 
@@ -153,13 +164,15 @@ final class QueueSql {
 				back AS (INSERT INTO {t} (queue, item, state, priority, ready_at, seq)
 					SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{t}_token')
 					FROM gone g, c WHERE g.dirty_at IS NOT NULL
-					RETURNING ready_at)""".replace("{t}", table);
+					RETURNING ready_at),
+				forgot AS (%s)""".formatted(FORGET).replace("{t}", table);
 		// The claim cannot see the row the done queues again (one snapshot): it waits
 		// for the next claim, which is what client-go's done does too (back of the line).
 		this.doneAndClaim = "WITH " + clock + ",\n" + doneCtes + ",\n" + claimCtes + "\n" + claimSelect
 			.formatted(", (SELECT count(*) FROM gone), (SELECT " + micros("b.ready_at") + " FROM back b)");
 		this.done = "WITH " + clock + ",\n" + doneCtes + "\nSELECT (SELECT count(*) FROM gone), " + micros("b.ready_at")
 				+ ", " + micros("c.now") + " FROM c LEFT JOIN back b ON true";
+		this.forget = FORGET.replace("{t}", table);
 		this.renew = ("WITH " + clock + ",\n" + HELD + """
 
 				UPDATE {t} r SET lease_until = c.now + ?::bigint * interval '1 microsecond'

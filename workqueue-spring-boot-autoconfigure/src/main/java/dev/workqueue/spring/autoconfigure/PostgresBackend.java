@@ -27,6 +27,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.PostgresRateLimiters;
 import dev.workqueue.postgres.PostgresWorkQueues;
+import dev.workqueue.postgres.VacuumPolicy;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.PostgresWorkQueueCustomizer;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
@@ -119,7 +120,8 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 			.lease(this.properties.getLease())
 			.listen(this.properties.isListen())
 			.pollInterval(this.properties.getPollInterval())
-			.synchronousCommit(this.properties.isSynchronousCommit());
+			.synchronousCommit(this.properties.isSynchronousCommit())
+			.vacuum(VacuumPolicy.valueOf(this.properties.getVacuum().name()));
 		if (this.properties.isListen() && connections.listen() != null) {
 			queues.listenConnection(connections.listen());
 		}
@@ -130,16 +132,10 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
 		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
-		// Failure counts join the caller's transaction as its adds do; token buckets take
-		// their token outside it.
-		PostgresRateLimiters.Builder<Object> limiters = PostgresRateLimiters.builder(connections.adds(), codec)
-			.workerDataSource(connections.workers())
-			.callerTransaction(transactionOf(connections.workers()))
-			.name(name)
-			.table(this.properties.getTable());
-		if (clock != null) {
-			limiters.clock(clock);
-		}
+		// The queue builder's own limiters: failure counts join the caller's transaction
+		// as its adds do (token buckets take their token outside it), and a worker's
+		// forgets ride with its done.
+		PostgresRateLimiters.Builder<Object> limiters = queues.rateLimiters();
 		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(settings.rateLimiter());
 		RateLimitingQueue<Object> queue = settings.priority()
 			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),

@@ -238,6 +238,14 @@ public class WorkQueueProperties {
 		 */
 		private boolean synchronousCommit = true;
 
+		/**
+		 * Who vacuums the queue table: auto (the queues themselves where the server's
+		 * autovacuum does not run for it, so that it does not bloat), always (the queues,
+		 * besides autovacuum), or never (autovacuum, or the application's own jobs).
+		 * Needs the table's ownership.
+		 */
+		private Vacuum vacuum = Vacuum.AUTO;
+
 		public String getTable() {
 			return this.table;
 		}
@@ -285,6 +293,31 @@ public class WorkQueueProperties {
 		public void setSynchronousCommit(boolean synchronousCommit) {
 			this.synchronousCommit = synchronousCommit;
 		}
+
+		public Vacuum getVacuum() {
+			return this.vacuum;
+		}
+
+		public void setVacuum(Vacuum vacuum) {
+			this.vacuum = vacuum;
+		}
+
+	}
+
+	/**
+	 * Who vacuums the PostgreSQL backend's table (its {@code VacuumPolicy}, named here so
+	 * that these properties bind without workqueue-postgres on the class path).
+	 */
+	public enum Vacuum {
+
+		/** The queues, where autovacuum does not run for the table. */
+		AUTO,
+
+		/** The queues, whatever autovacuum does. */
+		ALWAYS,
+
+		/** Never the queues. */
+		NEVER
 
 	}
 

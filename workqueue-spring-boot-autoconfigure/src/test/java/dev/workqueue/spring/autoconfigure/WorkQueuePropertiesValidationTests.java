@@ -137,8 +137,22 @@ class WorkQueuePropertiesValidationTests {
 		this.contextRunner
 			.withPropertyValues("workqueue.postgres.table=jobs.Work_Queue$2", "workqueue.postgres.lease=1s",
 					"workqueue.postgres.poll-interval=10ms", "workqueue.postgres.initialize-schema=never",
-					"workqueue.postgres.listen=false", "workqueue.postgres.synchronous-commit=false")
+					"workqueue.postgres.listen=false", "workqueue.postgres.synchronous-commit=false",
+					"workqueue.postgres.vacuum=never")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void anUnknownVacuumPolicyFailsNamingTheKey() {
+		this.contextRunner.withPropertyValues("workqueue.postgres.vacuum=sometimes")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("sometimes")
+				.hasMessageContaining("Vacuum"));
+		this.contextRunner.withPropertyValues("workqueue.postgres.vacuum=sometimes")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.hasStackTraceContaining("workqueue.postgres.vacuum"));
 	}
 
 	private static String knownKeys() {
