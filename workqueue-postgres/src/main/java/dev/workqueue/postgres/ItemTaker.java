@@ -22,11 +22,11 @@ import dev.workqueue.time.Nanos;
  * under a new lease, or wait on the {@link ReadySignal}.
  * <p>
  * <b>Claiming ahead.</b> A claim leases an item for its consumer and one for each
- * consumer of the handle waiting for a notice (at most {@link #MAX_CLAIM} in all), in one
- * statement; the extra ones wait here, leased and renewed with the rest, until those
- * consumers take them, and only while their lease holds a tenth of its length longer
- * (else they are handed back). They are handed back when the last consumer leaves without
- * them, and at shutdown. A worker's {@code done} can ride with its next claim
+ * consumer of the handle waiting for a notice (at most {@link ReadyOrder#claimLimit()} in
+ * all), in one statement; the extra ones wait here, leased and renewed with the rest,
+ * until those consumers take them, and only while their lease holds a tenth of its length
+ * longer (else they are handed back). They are handed back when the last consumer leaves
+ * without them, and at shutdown. A worker's {@code done} can ride with its next claim
  * ({@link PostgresPoller#doneAndPoll}).
  * <p>
  * A claim that fails may still have leased items (the answer was lost after the commit):
@@ -42,9 +42,6 @@ import dev.workqueue.time.Nanos;
  * @param <T> the item type
  */
 final class ItemTaker<T> {
-
-	/** Most items one claim leases. */
-	static final int MAX_CLAIM = 32;
 
 	private final ItemText<T> text;
 
@@ -190,7 +187,7 @@ final class ItemTaker<T> {
 	 * @return the item to hand out (or none) and how many the claim leased
 	 */
 	private Claimed<T> claim(Lease done, long seen) {
-		int count = Math.min(MAX_CLAIM, 1 + this.signal.waiting());
+		int count = Math.min(this.sql.claimLimit, 1 + this.signal.waiting());
 		long sentNanos = this.clock.nanoTime();
 		List<Row> leased;
 		ClaimAnswer answer;

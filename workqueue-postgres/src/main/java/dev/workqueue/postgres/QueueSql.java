@@ -126,6 +126,9 @@ final class QueueSql {
 	/** Gives the reporter role up: parameters queue, holder. */
 	final String resign;
 
+	/** The most items one claim leases ({@link ReadyOrder#claimLimit()}). */
+	final int claimLimit;
+
 	/**
 	 * Writes the statements.
 	 * @param table the table, checked
@@ -138,6 +141,7 @@ final class QueueSql {
 				+ (synchronousCommit ? "" : " FROM (SELECT set_config('synchronous_commit', 'off', true)) s") + ")";
 		// The caller's transaction follows the caller's settings.
 		String callerClock = "c AS (SELECT coalesce(to_timestamp(?::float8 / 1000000), statement_timestamp()) AS now)";
+		this.claimLimit = order.claimLimit();
 		String upsert = upsert(table, order);
 		this.add = "WITH " + callerClock + ",\n" + addOne(table, upsert, false);
 		this.addNotifying = "WITH " + callerClock + ",\n" + addOne(table, upsert, true);

@@ -14,22 +14,36 @@ enum ReadyOrder {
 	 * comes again when it falls due), and a delayed add of a ready item is a wait of its
 	 * own.
 	 */
-	FIFO("%1$s.ready_at, %1$s.seq", true),
+	FIFO("%1$s.ready_at, %1$s.seq", true, 32),
 
 	/**
 	 * A priority queue: highest priority first, FIFO within a priority (index
 	 * {@code <name>_ready}). Waits fold into the item's one entry: the earliest ready
-	 * time and the highest priority of its adds.
+	 * time and the highest priority of its adds. A claim leases at most two items: an
+	 * item claimed ahead for a waiting consumer is handed out before whatever is added
+	 * after the claim, so a new high-priority item must not wait behind many.
 	 */
-	PRIORITY("%1$s.priority DESC, %1$s.ready_at, %1$s.seq", false);
+	PRIORITY("%1$s.priority DESC, %1$s.ready_at, %1$s.seq", false, 2);
 
 	private final String orderBy;
 
 	private final boolean keepsWaits;
 
-	ReadyOrder(String orderBy, boolean keepsWaits) {
+	private final int claimLimit;
+
+	ReadyOrder(String orderBy, boolean keepsWaits, int claimLimit) {
 		this.orderBy = orderBy;
 		this.keepsWaits = keepsWaits;
+		this.claimLimit = claimLimit;
+	}
+
+	/**
+	 * The most items one claim leases: one for its consumer, the others for consumers of
+	 * the handle waiting beside it.
+	 * @return the limit
+	 */
+	int claimLimit() {
+		return this.claimLimit;
 	}
 
 	/**
