@@ -82,8 +82,10 @@ public final class PostgresWorkQueues {
 	 */
 	public static String schema(String table) {
 		String checked = checkTable(table);
-		String name = checked.substring(checked.indexOf('.') + 1);
-		return SchemaScript.TEXT.replace("{table}", checked).replace("{name}", name);
+		int dot = checked.indexOf('.');
+		return SchemaScript.TEXT.replace("{table}", checked)
+			.replace("{name}", checked.substring(dot + 1))
+			.replace("{schema}", checked.substring(0, dot + 1));
 	}
 
 	/**

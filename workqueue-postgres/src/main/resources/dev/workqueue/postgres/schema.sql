@@ -1,8 +1,11 @@
 -- workqueue's PostgreSQL schema for one queue table, {table}, which any number of queues share
 -- (the queue column tells them apart). Idempotent: every object is created IF NOT EXISTS and the
 -- storage settings are re-applied, so it runs at every start-up or from a migration alike.
--- PostgresWorkQueues.schema(table) fills in {table} (possibly schema-qualified) and {name} (the
--- table's own name, which the indexes are named after).
+-- PostgresWorkQueues.schema(table) fills in {table} (possibly schema-qualified), {name} (the
+-- table's own name, which the indexes are named after) and {schema} (the table's schema and a dot,
+-- or nothing). An index is created only where to_regclass does not find it: CREATE INDEX takes
+-- its lock on the table before it looks whether the index exists, and would wait for every open
+-- transaction that added to a queue (and hold up every instance's queue writes meanwhile).
 --
 -- {table}: one row per (queue, item) from the item's first add until the done that finishes it;
 -- a done deletes the row, so the table holds only live items.
@@ -75,14 +78,26 @@ ALTER TABLE {table} SET (
 
 -- The claim of a priority queue: the ready items of one queue, highest priority first, FIFO
 -- within a priority.
-CREATE INDEX IF NOT EXISTS {name}_ready ON {table} (queue, priority DESC, ready_at, seq) WHERE state = 0;
+DO $$ BEGIN
+	IF to_regclass('{schema}{name}_ready') IS NULL THEN
+		CREATE INDEX IF NOT EXISTS {name}_ready ON {table} (queue, priority DESC, ready_at, seq) WHERE state = 0;
+	END IF;
+END $$;
 
 -- The claim of a queue without priorities, the starvation guard's claim (the items ready the
 -- longest), and the next due time of the delayed items.
-CREATE INDEX IF NOT EXISTS {name}_due ON {table} (queue, ready_at, seq) WHERE state = 0;
+DO $$ BEGIN
+	IF to_regclass('{schema}{name}_due') IS NULL THEN
+		CREATE INDEX IF NOT EXISTS {name}_due ON {table} (queue, ready_at, seq) WHERE state = 0;
+	END IF;
+END $$;
 
 -- The sweep that queues again the items whose lease ran out.
-CREATE INDEX IF NOT EXISTS {name}_leases ON {table} (queue, lease_until) WHERE state = 1;
+DO $$ BEGIN
+	IF to_regclass('{schema}{name}_leases') IS NULL THEN
+		CREATE INDEX IF NOT EXISTS {name}_leases ON {table} (queue, lease_until) WHERE state = 1;
+	END IF;
+END $$;
 
 CREATE TABLE IF NOT EXISTS {table}_limit (
 	queue      text        NOT NULL,
@@ -96,4 +111,8 @@ CREATE TABLE IF NOT EXISTS {table}_limit (
 );
 
 -- The sweep that forgets the history nobody touched for longer than it is kept.
-CREATE INDEX IF NOT EXISTS {name}_limit_expiry ON {table}_limit (expires_at);
+DO $$ BEGIN
+	IF to_regclass('{schema}{name}_limit_expiry') IS NULL THEN
+		CREATE INDEX IF NOT EXISTS {name}_limit_expiry ON {table}_limit (expires_at);
+	END IF;
+END $$;

@@ -1,5 +1,9 @@
 package dev.workqueue.postgres;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +36,26 @@ class SchemaTests {
 		}
 		finally {
 			PostgresDatabase.execute("DROP SCHEMA wq_schema_test CASCADE");
+		}
+	}
+
+	@Test
+	void aSecondRunDoesNotWaitForATransactionThatAddedToTheTable() throws SQLException {
+		try (PostgresFixture fixture = new PostgresFixture();
+				Connection adding = PostgresDatabase.connect();
+				Connection starting = PostgresDatabase.connect()) {
+			adding.setAutoCommit(false);
+			try (Statement add = adding.createStatement(); Statement schema = starting.createStatement()) {
+				add.execute("INSERT INTO " + fixture.table()
+						+ " (queue, item, state, priority, ready_at, seq) VALUES ('q', 'a', 0, 0, now(), 1)");
+				// CREATE INDEX would wait for that transaction before finding its index
+				// exists.
+				schema.execute("SET lock_timeout = '2s'");
+				schema.execute(PostgresWorkQueues.schema(fixture.table()));
+			}
+			finally {
+				adding.rollback();
+			}
 		}
 	}
 
