@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -44,12 +45,18 @@ public final class PostgresWorkerMain {
 	 */
 	static WorkerJvm start(String contender, String database, String queue, int workers, String clientName,
 			Progress progress, Consumer<String> got) throws IOException, InterruptedException {
-		return WorkerJvm.start(PostgresWorkerMain.class,
-				List.of("-D" + PostgresAdmin.PROPERTY + "=" + PostgresAdmin.SERVER + "/"
-						+ PostgresAdmin.MAINTENANCE_DATABASE),
-				List.of(contender, database, queue, Integer.toString(workers), clientName,
-						(got != null) ? "log" : "count"),
-				progress, got);
+		// The server, and the settings tried on a side (workqueue.bench.*), as this JVM
+		// has them.
+		List<String> properties = new ArrayList<>();
+		properties
+			.add("-D" + PostgresAdmin.PROPERTY + "=" + PostgresAdmin.SERVER + "/" + PostgresAdmin.MAINTENANCE_DATABASE);
+		System.getProperties()
+			.stringPropertyNames()
+			.stream()
+			.filter((name) -> name.startsWith("workqueue.bench.") && !name.equals(PostgresAdmin.PROPERTY))
+			.forEach((name) -> properties.add("-D" + name + "=" + System.getProperty(name)));
+		return WorkerJvm.start(PostgresWorkerMain.class, properties, List.of(contender, database, queue,
+				Integer.toString(workers), clientName, (got != null) ? "log" : "count"), progress, got);
 	}
 
 	public static void main(String[] args) throws Exception {
