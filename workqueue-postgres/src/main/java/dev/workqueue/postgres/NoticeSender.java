@@ -1,13 +1,72 @@
 package dev.workqueue.postgres;
 
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
 import javax.sql.DataSource;
 
 /**
  * Sends the {@code NOTIFY} of one queue's handle after its own committed adds, debounced:
- * at most one in flight, later requests folded into one more. (Issue #30: being written;
- * the signatures are fixed.)
+ * at most one in flight, later requests folded into one more. A {@code NOTIFY} takes a
+ * database-wide lock at commit, so one per add would serialise a busy queue's committers;
+ * folded, a burst of adds costs two notices, and the last one always leaves after the
+ * last {@link #send} began, so no add goes unannounced.
+ * <p>
+ * <b>How it works.</b> {@link #send} only records the request (the earliest due time
+ * among those not yet sent, 0 for "ready now" winning) and wakes the sender's own thread,
+ * {@code workqueue-<queue>-notices}, started by the first request. The thread takes what
+ * is recorded, runs {@code SELECT pg_notify(channel, payload)} on a connection of the
+ * data source (committing it if the pool hands out connections with auto-commit off), and
+ * goes back for more. A thread per sender rather than a shared executor: the thread is
+ * the one-in-flight rule itself (nothing to coordinate), a queue whose notices stall (its
+ * pool exhausted, a slow commit) delays no other queue's, and the thread's life is the
+ * handle's; it is parked while nothing is asked, and handles are few.
+ * <p>
+ * A failed notice is not repeated (consumers elsewhere still look for work every poll
+ * interval); the failure is logged once per outage, at {@code WARNING}, and its end at
+ * {@code INFO}. {@link #close()} sends what is still recorded, then ends the thread;
+ * later requests are ignored.
+ * <p>
+ * <b>Concurrency.</b> {@code lock} guards the recorded request, {@code closed} and the
+ * thread's creation, and is held only to read or write them: never across SQL, so
+ * {@link #send} never waits for the database. The outage flag belongs to the thread.
  */
 final class NoticeSender implements AutoCloseable {
+
+	private static final System.Logger logger = System.getLogger(NoticeSender.class.getName());
+
+	private final DataSource dataSource;
+
+	private final String channel;
+
+	private final String queue;
+
+	private final String what;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Signalled when a request is recorded or the sender closes. */
+	private final Condition requested = this.lock.newCondition();
+
+	/** Whether a notice is asked for and not yet taken by the thread; under lock. */
+	private boolean pending;
+
+	/** The earliest due time among the pending requests, 0 for now; under lock. */
+	private long pendingDueMillis;
+
+	/** Set by {@link #close()}; under lock. */
+	private boolean closed;
+
+	/** The sender's thread, started by the first request; under lock. */
+	private Thread thread;
+
+	/** Whether the last notice failed; the thread's own. */
+	private boolean failing;
 
 	/**
 	 * Creates a sender.
@@ -17,6 +76,10 @@ final class NoticeSender implements AutoCloseable {
 	 * @param what names the queue in log lines
 	 */
 	NoticeSender(DataSource dataSource, String channel, String queue, String what) {
+		this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+		this.channel = Objects.requireNonNull(channel, "channel");
+		this.queue = Objects.requireNonNull(queue, "queue");
+		this.what = Objects.requireNonNull(what, "what");
 	}
 
 	/**
@@ -24,11 +87,124 @@ final class NoticeSender implements AutoCloseable {
 	 * @param dueEpochMillis when the added item becomes ready; 0 for now
 	 */
 	void send(long dueEpochMillis) {
-		throw new UnsupportedOperationException("#30: not written yet");
+		long due = Math.max(0, dueEpochMillis);
+		this.lock.lock();
+		try {
+			if (this.closed) {
+				return;
+			}
+			if (!this.pending) {
+				this.pending = true;
+				this.pendingDueMillis = due;
+			}
+			else if (due == 0 || this.pendingDueMillis == 0) {
+				this.pendingDueMillis = 0;
+			}
+			else {
+				this.pendingDueMillis = Math.min(this.pendingDueMillis, due);
+			}
+			if (this.thread == null) {
+				this.thread = new Thread(this::run, "workqueue-" + this.queue + "-notices");
+				this.thread.setDaemon(true);
+				this.thread.start();
+			}
+			else {
+				this.requested.signal();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
+	/**
+	 * Stops the sender: what is recorded is still sent, later requests are ignored, and
+	 * the thread ends. Does not wait.
+	 */
 	@Override
 	public void close() {
+		this.lock.lock();
+		try {
+			this.closed = true;
+			this.requested.signal();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** The thread, or {@code null} before the first request; for tests. */
+	Thread thread() {
+		this.lock.lock();
+		try {
+			return this.thread;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void run() {
+		while (true) {
+			long due;
+			this.lock.lock();
+			try {
+				while (!this.pending && !this.closed) {
+					this.requested.await();
+				}
+				if (!this.pending) {
+					return;
+				}
+				// Taken under the lock: a request recorded from now on makes one more
+				// notice, sent after this one.
+				due = this.pendingDueMillis;
+				this.pending = false;
+			}
+			catch (InterruptedException ex) {
+				// Nobody interrupts this thread but a JVM going down: stop.
+				Thread.currentThread().interrupt();
+				return;
+			}
+			finally {
+				this.lock.unlock();
+			}
+			notifyListeners(due);
+		}
+	}
+
+	private void notifyListeners(long dueMillis) {
+		try (Connection connection = this.dataSource.getConnection()) {
+			boolean commit = !connection.getAutoCommit();
+			try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+				statement.setString(1, this.channel);
+				statement.setString(2, Notices.payload(this.queue, dueMillis));
+				statement.execute();
+				if (commit) {
+					// A NOTIFY is delivered at commit.
+					connection.commit();
+				}
+			}
+			catch (SQLException ex) {
+				if (commit) {
+					connection.rollback();
+				}
+				throw ex;
+			}
+			if (this.failing) {
+				this.failing = false;
+				logger.log(Level.INFO, "Notices of " + this.what + " are sent again");
+			}
+		}
+		catch (SQLException | RuntimeException ex) {
+			if (!this.failing) {
+				this.failing = true;
+				logger.log(Level.WARNING, "Cannot notify the other instances of adds to " + this.what
+						+ "; their consumers look for work every poll interval until notices work again", ex);
+			}
+			else {
+				logger.log(Level.DEBUG, "Notices of " + this.what + " still fail", ex);
+			}
+		}
 	}
 
 }

@@ -1,12 +1,53 @@
 package dev.workqueue.postgres;
 
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
 import javax.sql.DataSource;
 
 import dev.workqueue.ItemCodec;
+import dev.workqueue.ratelimit.FailureCounts;
+import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
+import dev.workqueue.ratelimit.MaxOfRateLimiter;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.time.Clock;
 
 /**
- * Rate limiters whose state the instances of an application share in PostgreSQL (the
- * queue table's {@code _limit} table). (Issue #30: being written.)
+ * Rate limiters whose state the instances of an application share in PostgreSQL, in the
+ * queue table's {@code
+ *
+<table>
+ * _limit} table: one failure history per item, and one token bucket per queue (or per
+ * item), whichever instance asks. They are client-go's limiters with the same delays as
+ * core's {@link ItemExponentialFailureRateLimiter}, {@link ItemFastSlowRateLimiter},
+ * {@link dev.workqueue.ratelimit.BucketRateLimiter} and
+ * {@link dev.workqueue.ratelimit.ItemBucketRateLimiter}; combine them with core's
+ * {@link MaxOfRateLimiter} and {@link dev.workqueue.ratelimit.WithMaxWaitRateLimiter},
+ * which only compare and cap the delays. <pre class="code">
+ * RateLimiter&lt;String&gt; limiter = PostgresRateLimiters.builder(dataSource, ItemCodec.strings())
+ *     .name("orders")
+ *     .defaultControllerRateLimiter();
+ * </pre>
+ * <p>
+ * Rows are keyed by (queue, kind, item): {@code failures:exponential},
+ * {@code failures:fast-slow} and {@code failures:attempts} hold counts, {@code bucket}
+ * (item {@code ''}) and {@code item-bucket} hold a bucket's time in {@code at}. Each call
+ * is one statement. A failure count lives until {@code forget}, or until no failure was
+ * counted for the {@linkplain Builder#historyTtl history's time to live}; a bucket's row
+ * expires once the bucket is full again. The queue's table keeper deletes expired rows.
+ * <p>
+ * <b>Transactions.</b> A failure count (the {@code when} of the exponential and fast-slow
+ * limiters, {@code attempts()}) and a {@code forget} made while the calling thread has a
+ * transaction open on the data source join that transaction: the count of an
+ * {@code addRateLimited} commits or rolls back with the item's add. Token buckets take
+ * their token outside it when a {@linkplain Builder#workerDataSource worker data source}
+ * is given, so that a long transaction does not hold the queue's one bucket row against
+ * every other instance. Outside a transaction each call commits on its own.
+ * <p>
+ * Calls throw {@link PostgresQueueException} when the database fails them, and
+ * {@link IllegalArgumentException} for an item whose encoding holds a NUL character.
  */
 public final class PostgresRateLimiters {
 
@@ -15,23 +56,218 @@ public final class PostgresRateLimiters {
 
 	/**
 	 * Returns a builder of limiters kept through {@code dataSource}.
-	 * @param dataSource where they take connections
+	 * @param dataSource where they take connections; a transaction-aware one (as the
+	 * Spring starter gives) lets failure counts join the caller's transaction
 	 * @param codec turns items into text
 	 * @param <T> the item type
 	 * @return a new builder
 	 */
 	public static <T> Builder<T> builder(DataSource dataSource, ItemCodec<T> codec) {
-		throw new UnsupportedOperationException("#30: not written yet");
+		return new Builder<>(Objects.requireNonNull(dataSource, "dataSource"), Objects.requireNonNull(codec, "codec"));
 	}
 
 	/**
-	 * Builds limiters of one queue.
+	 * Builds shared limiters for one queue. The name is required; instances that build a
+	 * limiter of the same kind with the same table and name share its state. Each limiter
+	 * takes the builder's settings as they are when it is built. Not thread-safe; the
+	 * limiters are.
 	 *
 	 * @param <T> the item type
 	 */
 	public static final class Builder<T> {
 
-		private Builder() {
+		private static final Duration MIN_HISTORY_TTL = Duration.ofSeconds(1);
+
+		private static final Duration MAX_HISTORY_TTL = Duration.ofDays(36_525);
+
+		private final DataSource dataSource;
+
+		private final ItemCodec<T> codec;
+
+		private DataSource workerDataSource;
+
+		private String name;
+
+		private String table = PostgresWorkQueues.DEFAULT_TABLE;
+
+		private Clock clock;
+
+		private Duration historyTtl = Duration.ofDays(1);
+
+		private BooleanSupplier callerTransaction;
+
+		private Builder(DataSource dataSource, ItemCodec<T> codec) {
+			this.dataSource = dataSource;
+			this.codec = codec;
+		}
+
+		/**
+		 * Sets the name of the queue the limiters serve (required).
+		 * @param name the name, not empty
+		 * @return this builder
+		 */
+		public Builder<T> name(String name) {
+			Objects.requireNonNull(name, "name");
+			if (name.isEmpty()) {
+				throw new IllegalArgumentException("name must not be empty");
+			}
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Sets the queue table whose {@code _limit} table keeps the limiters' rows
+		 * (default {@value PostgresWorkQueues#DEFAULT_TABLE});
+		 * {@link PostgresWorkQueues#schema(String)} creates both.
+		 * @param table a plain SQL identifier, optionally schema-qualified
+		 * @return this builder
+		 */
+		public Builder<T> table(String table) {
+			this.table = PostgresWorkQueues.checkTable(table);
+			return this;
+		}
+
+		/**
+		 * Sets the clock of the token buckets (default: the database's); every instance
+		 * must then share it.
+		 * @param clock the clock
+		 * @return this builder
+		 */
+		public Builder<T> clock(Clock clock) {
+			this.clock = Objects.requireNonNull(clock, "clock");
+			return this;
+		}
+
+		/**
+		 * Sets how long an item's failure history (the limiters' counts and the
+		 * {@link #attempts()}) stays after its last failure (default 1 day): the history
+		 * of items that were never forgotten, such as deleted objects, does not stay for
+		 * ever. It is measured on the database's clock.
+		 * @param historyTtl the time to live, from 1 second to 100 years
+		 * @return this builder
+		 */
+		public Builder<T> historyTtl(Duration historyTtl) {
+			Objects.requireNonNull(historyTtl, "historyTtl");
+			if (historyTtl.compareTo(MIN_HISTORY_TTL) < 0 || historyTtl.compareTo(MAX_HISTORY_TTL) > 0) {
+				throw new IllegalArgumentException(
+						"historyTtl must be from 1s to " + MAX_HISTORY_TTL + ", was " + historyTtl);
+			}
+			this.historyTtl = historyTtl;
+			return this;
+		}
+
+		/**
+		 * Sets how a call tells whether the calling thread has a transaction open that
+		 * its failure count must join (default: the data source hands out a connection
+		 * with auto-commit off). Spring's starter asks Spring's transaction management.
+		 * @param active answers {@code true} while the calling thread's transaction is
+		 * open
+		 * @return this builder
+		 */
+		public Builder<T> callerTransaction(BooleanSupplier active) {
+			this.callerTransaction = Objects.requireNonNull(active, "active");
+			return this;
+		}
+
+		/**
+		 * Sets where the token buckets take their connections (default: the builder's
+		 * data source): connections outside any caller's transaction, such as the plain
+		 * data source that a transaction-aware one wraps. Each reservation then commits
+		 * at once, instead of holding the bucket's row until the caller's transaction
+		 * ends.
+		 * @param dataSource a data source whose connections are outside any caller's
+		 * transaction
+		 * @return this builder
+		 */
+		public Builder<T> workerDataSource(DataSource dataSource) {
+			this.workerDataSource = Objects.requireNonNull(dataSource, "dataSource");
+			return this;
+		}
+
+		/**
+		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay}.
+		 * @param baseDelay the first delay, not negative
+		 * @param maxDelay the cap, at least {@code baseDelay}
+		 * @return the limiter
+		 */
+		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
+			return exponential(baseDelay, maxDelay, 0);
+		}
+
+		/**
+		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay},
+		 * each delay then shortened by a random part of at most {@code jitter}.
+		 * @param baseDelay the first delay, not negative
+		 * @param maxDelay the cap, at least {@code baseDelay}
+		 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}
+		 * @return the limiter
+		 */
+		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
+			return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay, jitter, counts("failures:exponential"));
+		}
+
+		/**
+		 * A shared limiter that waits {@code fastDelay} for an item's first
+		 * {@code maxFastAttempts} failures, then {@code slowDelay}.
+		 * @param fastDelay the short delay, not negative
+		 * @param slowDelay the long delay, not negative
+		 * @param maxFastAttempts how many failures get the short delay, not negative
+		 * @return the limiter
+		 */
+		public RateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
+			return new ItemFastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts, counts("failures:fast-slow"));
+		}
+
+		/**
+		 * The count of each item's failed attempts, shared by every instance, kept beside
+		 * the limiters' failure history and expiring with it: what {@code max-retries}
+		 * counts across instances. A restart of an instance does not reset it.
+		 * @return the store
+		 */
+		public FailureCounts<T> attempts() {
+			return counts("failures:attempts");
+		}
+
+		/**
+		 * One token bucket shared by every item and instance.
+		 * @param qps tokens per second, positive
+		 * @param burst the bucket's size, at least 1
+		 * @return the limiter
+		 */
+		public RateLimiter<T> bucket(double qps, int burst) {
+			return new PostgresBucketRateLimiter<>(limitTable(), this.codec, false, qps, burst);
+		}
+
+		/**
+		 * One token bucket per item, shared by every instance.
+		 * @param qps tokens per second, positive
+		 * @param burst the bucket's size, at least 1
+		 * @return the limiter
+		 */
+		public RateLimiter<T> itemBucket(double qps, int burst) {
+			return new PostgresBucketRateLimiter<>(limitTable(), this.codec, true, qps, burst);
+		}
+
+		/**
+		 * client-go's default controller limiter, shared: the longer of
+		 * {@link #exponential exponential(5ms, 1000s)} and {@link #bucket bucket(10,
+		 * 100)}.
+		 * @return the limiter
+		 */
+		public RateLimiter<T> defaultControllerRateLimiter() {
+			return new MaxOfRateLimiter<>(exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)), bucket(10, 100));
+		}
+
+		private FailureCounts<T> counts(String kind) {
+			return new PostgresFailureCounts<>(limitTable(), this.codec, kind);
+		}
+
+		private LimitTable limitTable() {
+			if (this.name == null) {
+				throw new IllegalStateException("name is required: the limiters' rows carry the queue's name");
+			}
+			return new LimitTable(this.dataSource, this.workerDataSource, this.table, this.name, this.clock,
+					this.callerTransaction, this.historyTtl.toMillis());
 		}
 
 	}

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -18,8 +21,11 @@ import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
 
 /**
  * Builds work queues kept in a PostgreSQL table: every instance of an application that
@@ -150,6 +156,8 @@ public final class PostgresWorkQueues {
 		private BooleanSupplier callerTransaction;
 
 		private boolean synchronousCommit = true;
+
+		private boolean vacuum = true;
 
 		private Builder(DataSource dataSource, ItemCodec<T> codec) {
 			this.dataSource = dataSource;
@@ -317,6 +325,23 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
+		 * Sets whether this JVM keeps the table from bloating itself where the server's
+		 * autovacuum is off, for the server or for the table (default {@code true}): it
+		 * counts the rows the queues leave dead and, after enough of them, runs
+		 * {@code VACUUM} on the table from one instance at a time, never failing the
+		 * queue if it may not. With {@code false} the table is left to autovacuum (whose
+		 * settings {@link PostgresWorkQueues#schema(String)} sets for it) or to the
+		 * operator: on a server without autovacuum it then grows with every item that
+		 * passes through it.
+		 * @param vacuum whether to vacuum where autovacuum is off
+		 * @return this builder
+		 */
+		public Builder<T> vacuum(boolean vacuum) {
+			this.vacuum = vacuum;
+			return this;
+		}
+
+		/**
 		 * Builds a work queue.
 		 * @return a new handle on the shared queue
 		 */
@@ -325,34 +350,114 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
-		 * Builds a delaying queue.
+		 * Builds a delaying queue. Its handle's {@link dev.workqueue.spi.SharedWorkQueue}
+		 * and {@link dev.workqueue.spi.PollerFactory} are found with {@code capability}.
 		 * @return a new handle on the shared queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			throw new UnsupportedOperationException("not built yet");
+			return handle(ReadyOrder.FIFO);
 		}
 
 		/**
 		 * Builds a rate-limiting queue.
-		 * @param limiter decides the delay of {@code addRateLimited}; one of
-		 * {@link #rateLimiters()} shares its state with the other instances
+		 * @param limiter decides the delay of {@code addRateLimited}
 		 * @return a new handle on the shared queue
 		 */
 		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			throw new UnsupportedOperationException("not built yet");
+			return WorkQueues.rateLimiting(handle(ReadyOrder.FIFO), limiter);
 		}
 
 		/**
 		 * Builds a priority queue: {@link PriorityQueue}'s rules hold across every
-		 * instance that shares it.
-		 * @param limiter decides the delay of {@code addRateLimited}; one of
-		 * {@link #rateLimiters()} shares its state with the other instances
+		 * instance that shares it. The starvation timeout is the handle's: each claim
+		 * applies the timeout of the handle that makes it, so the instances sharing a
+		 * queue should set the same. A plain queue and a priority queue should not share
+		 * a name: each would hand out the other's items in its own order.
+		 * @param limiter decides the delay of {@code addRateLimited}
 		 * @return a new handle on the shared queue
 		 */
 		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			throw new UnsupportedOperationException("not built yet");
+			return new PostgresPriorityQueue<>(handle(ReadyOrder.PRIORITY), limiter);
+		}
+
+		/**
+		 * Makes the parts of a handle, each with what it uses, then the handle, and
+		 * starts its lease keeper. Nothing is asked of the database here.
+		 */
+		private PostgresWorkQueue<T> handle(ReadyOrder order) {
+			if (this.name == null) {
+				throw new IllegalStateException(
+						"name is required: instances with the same table and name share " + "the queue");
+			}
+			String name = this.name;
+			Clock clock = (this.clock != null) ? this.clock : Clock.system();
+			DataSource workers = (this.workerDataSource != null) ? this.workerDataSource : this.dataSource;
+			long leaseNanos = Nanos.of(this.lease);
+			long pollIntervalNanos = Nanos.of(this.pollInterval);
+			boolean starving = order == ReadyOrder.PRIORITY && this.starvationTimeout != null;
+			QueueSql sql = new QueueSql(this.table, order, starving, this.synchronousCommit);
+			QueueDatabase database = new QueueDatabase(workers, this.clock, name, this.table);
+			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
+			String holder = holderId();
+			ItemText<T> text = new ItemText<>(this.codec);
+			LeaseBook<T> book = new LeaseBook<>();
+			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos, this.clock != null);
+			Alarm alarm = new Alarm(clock);
+			Lifecycle lifecycle = new Lifecycle(alarm::ring);
+			FinishedRows rows = this.vacuum ? FinishedRows.kept(workers, this.table) : FinishedRows.NONE;
+			QueueNotices notices;
+			try {
+				notices = this.listen ? QueueNotices.listening(listenKey(workers), listenConnections(workers), workers,
+						this.table, name, database.what("notify"), signal) : QueueNotices.NONE;
+			}
+			catch (RuntimeException ex) {
+				rows.release();
+				throw ex;
+			}
+			ReentrantReadWriteLock claims = new ReentrantReadWriteLock();
+			LeaseReleases<T> releases = new LeaseReleases<>(database, sql, book, lifecycle, metrics, clock, signal,
+					notices, rows, alarm::ring);
+			LeaseKeeper keeper = new LeaseKeeper(database, sql, book, lifecycle, signal, metrics, clock, alarm, notices,
+					rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
+			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, book, releases, signal, lifecycle, metrics, clock,
+					rows, claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
+					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
+			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
+			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
+					lifecycle, adds, taker, releases, keeper);
+			keeper.start();
+			return queue;
+		}
+
+		/** What identifies the database of the LISTEN connection, for sharing it. */
+		private Object listenKey(DataSource workers) {
+			return (this.listenConnection != null) ? this.listenConnection : workers;
+		}
+
+		private Supplier<Connection> listenConnections(DataSource workers) {
+			if (this.listenConnection != null) {
+				return this.listenConnection;
+			}
+			String table = this.table;
+			return () -> {
+				try {
+					return workers.getConnection();
+				}
+				catch (SQLException ex) {
+					throw SqlErrors.translate(ex, "open the LISTEN connection for table " + table);
+				}
+			};
+		}
+
+		/**
+		 * A handle's id, the holder of its leases: the process and a random part, so that
+		 * an operator can tell whose leases a row names.
+		 */
+		private static String holderId() {
+			return ProcessHandle.current().pid() + "-"
+					+ Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
 		}
 
 		private static Duration atLeast(String what, Duration value, Duration min) {

@@ -1,15 +1,139 @@
 package dev.workqueue.postgres;
 
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
 import javax.sql.DataSource;
+
+import dev.workqueue.time.Clock;
 
 /**
  * Keeps a queue table from growing with the items that passed through it: counts finished
- * rows and vacuums the table itself where autovacuum is off. One per JVM and table.
- * (Issue #30: being written; the signatures are fixed.)
+ * rows and vacuums the table itself where autovacuum is off, and deletes the expired rows
+ * of its limiters' table. One per JVM, data source and table, shared by the handles on
+ * that table ({@link #acquire}, counting references; the last {@link #release()} stops
+ * it).
+ * <p>
+ * <b>On a server without autovacuum</b> ({@code SHOW autovacuum} is {@code off}, or
+ * {@code track_counts} is, or the table has {@code autovacuum_enabled = false}) the queue
+ * vacuums its own table: a queue that quietly bloats is no answer. Under
+ * {@link VacuumPolicy#AUTO} (the default) the keeper runs {@code VACUUM (SKIP_LOCKED)} on
+ * the table once at least {@value Settings#DEFAULT_VACUUM_ROWS} rows finished since its
+ * last vacuum, at most once a second, and every {@value Settings#DEFAULT_LIMIT_EVERY}th
+ * time also {@code ANALYZE}s it (autovacuum would have) and vacuums the {@code _limit}
+ * table. Where autovacuum runs it only sweeps; {@link VacuumPolicy#ALWAYS} vacuums there
+ * too, {@link VacuumPolicy#NEVER} nowhere. Dead rows come in proportion to throughput, so
+ * a fixed count and a short interval keep the table near its live size: what piles up
+ * between two vacuums is at most a second of traffic.
+ * <p>
+ * Every minute it deletes the expired rows of the {@code _limit} table (failure history
+ * and buckets nobody touched for their time to live), skipping rows that a caller's open
+ * transaction holds, and looks again whether autovacuum runs for the table.
+ * <p>
+ * One instance at a time does the work across every JVM: a run takes
+ * {@code pg_try_advisory_lock} with a key derived from the table's name on a connection
+ * taken for that moment, in auto-commit (VACUUM runs outside transactions), and skips if
+ * another holds it. A user that may not vacuum the table (not its owner) gets a warning
+ * from the server: the keeper logs it once and carries on, trying again later (the
+ * ownership may change). Database failures are logged once per outage. The work never
+ * fails the queue.
+ * <p>
+ * <b>Concurrency.</b> {@link #finished} adds to an atomic counter and, when the count
+ * crosses the threshold, signals the keeper's thread ({@code workqueue-
+ *
+<table>
+ * -keeper}, daemon) under {@code lock}, which is held only around that signal and the
+ * thread's waits, never across SQL: it never waits for the database. Everything else
+ * (when the last vacuum ran, the cached autovacuum probe, the outage flags) belongs to
+ * the thread. The registry and reference counts are guarded by {@code TableKeeper.class}.
  */
 final class TableKeeper {
 
-	private TableKeeper() {
+	private static final System.Logger logger = System.getLogger(TableKeeper.class.getName());
+
+	/** Rows deleted per statement of the expiry sweep. */
+	private static final int SWEEP_BATCH = 5_000;
+
+	/** The shared keepers; guarded by {@code TableKeeper.class}. */
+	private static final Map<Key, TableKeeper> registry = new HashMap<>();
+
+	private final Key key;
+
+	private final DataSource dataSource;
+
+	private final String table;
+
+	private final String limitTable;
+
+	private final Settings settings;
+
+	private final long lockKey;
+
+	private final Clock clock = Clock.system();
+
+	/**
+	 * How many {@link #acquire}s are not released; guarded by {@code TableKeeper.class}.
+	 */
+	private int references;
+
+	/** Rows finished since the last vacuum (or since autovacuum took over). */
+	private final AtomicLong finishedRows = new AtomicLong();
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Signalled when the count crosses the threshold, and on the last release. */
+	private final Condition wake = this.lock.newCondition();
+
+	/** Set by the last release; under lock. */
+	private boolean closed;
+
+	/** Completed vacuums and sweeps, and attempts; for tests. */
+	private final AtomicLong vacuums = new AtomicLong();
+
+	private final AtomicLong sweeps = new AtomicLong();
+
+	private final AtomicLong attempts = new AtomicLong();
+
+	// The thread's own state.
+
+	private long lastVacuumNanos;
+
+	private long nextSweepNanos;
+
+	/** Whether autovacuum runs for the table, as last probed; null before. */
+	private Boolean autovacuumRuns;
+
+	private boolean failing;
+
+	private boolean refused;
+
+	private TableKeeper(Key key, DataSource dataSource, String table, Settings settings) {
+		this.key = key;
+		this.dataSource = dataSource;
+		this.table = table;
+		this.limitTable = table + "_limit";
+		this.settings = settings;
+		this.lockKey = lockKey(table);
+		long nowNanos = this.clock.nanoTime();
+		this.lastVacuumNanos = nowNanos - settings.minVacuumInterval().toNanos();
+		this.nextSweepNanos = nowNanos;
 	}
 
 	/**
@@ -19,7 +143,35 @@ final class TableKeeper {
 	 * @return the keeper
 	 */
 	static TableKeeper acquire(DataSource dataSource, String table) {
-		throw new UnsupportedOperationException("#30: not written yet");
+		return acquire(dataSource, table, Settings.DEFAULT);
+	}
+
+	/**
+	 * Returns the shared keeper of {@code table}, made with {@code settings} if this is
+	 * its first acquire (later ones share it as it is); pair each call with
+	 * {@link #release()}.
+	 * @param dataSource where it takes connections
+	 * @param table the table
+	 * @param settings when it works
+	 * @return the keeper
+	 */
+	static TableKeeper acquire(DataSource dataSource, String table, Settings settings) {
+		Objects.requireNonNull(dataSource, "dataSource");
+		Objects.requireNonNull(settings, "settings");
+		String checked = PostgresWorkQueues.checkTable(table);
+		Key key = new Key(dataSource, checked.toLowerCase(Locale.ROOT));
+		synchronized (TableKeeper.class) {
+			TableKeeper keeper = registry.get(key);
+			if (keeper == null) {
+				keeper = new TableKeeper(key, dataSource, checked, settings);
+				registry.put(key, keeper);
+				Thread thread = new Thread(keeper::keep, "workqueue-" + checked + "-keeper");
+				thread.setDaemon(true);
+				thread.start();
+			}
+			keeper.references++;
+			return keeper;
+		}
 	}
 
 	/**
@@ -27,12 +179,331 @@ final class TableKeeper {
 	 * @param rows how many
 	 */
 	void finished(int rows) {
-		throw new UnsupportedOperationException("#30: not written yet");
+		if (rows <= 0) {
+			return;
+		}
+		long before = this.finishedRows.getAndAdd(rows);
+		if (before < this.settings.vacuumRows() && before + rows >= this.settings.vacuumRows()) {
+			this.lock.lock();
+			try {
+				this.wake.signal();
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
 	}
 
 	/** Gives back one {@link #acquire}. */
 	void release() {
-		throw new UnsupportedOperationException("#30: not written yet");
+		synchronized (TableKeeper.class) {
+			if (this.references <= 0) {
+				throw new IllegalStateException("TableKeeper released more often than acquired");
+			}
+			if (--this.references > 0) {
+				return;
+			}
+			registry.remove(this.key, this);
+		}
+		this.lock.lock();
+		try {
+			this.closed = true;
+			this.wake.signal();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Completed vacuums of the table; for tests. */
+	long vacuums() {
+		return this.vacuums.get();
+	}
+
+	/** Completed expiry sweeps; for tests. */
+	long sweeps() {
+		return this.sweeps.get();
+	}
+
+	/** Runs that took a connection (whatever came of them); for tests. */
+	long attempts() {
+		return this.attempts.get();
+	}
+
+	/**
+	 * The advisory lock's key of a table: the same in every JVM, distinct per table but
+	 * for a 2<sup>-64</sup> chance.
+	 */
+	static long lockKey(String table) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest(("workqueue-keeper:" + table.toLowerCase(Locale.ROOT)).getBytes(StandardCharsets.UTF_8));
+			return ByteBuffer.wrap(digest).getLong();
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("Every JVM has SHA-256", ex);
+		}
+	}
+
+	/** The thread's loop: wait until a vacuum or a sweep is due, then run. */
+	private void keep() {
+		while (true) {
+			long nowNanos;
+			this.lock.lock();
+			try {
+				while (true) {
+					if (this.closed) {
+						return;
+					}
+					nowNanos = this.clock.nanoTime();
+					long dueNanos = this.nextSweepNanos;
+					if (vacuumWanted()) {
+						dueNanos = Math.min(dueNanos,
+								this.lastVacuumNanos + this.settings.minVacuumInterval().toNanos());
+					}
+					if (nowNanos - dueNanos >= 0) {
+						break;
+					}
+					this.clock.awaitUntil(this.lock, this.wake, dueNanos);
+				}
+			}
+			catch (InterruptedException ex) {
+				// Nobody interrupts this thread but a JVM going down: stop.
+				Thread.currentThread().interrupt();
+				return;
+			}
+			finally {
+				this.lock.unlock();
+			}
+			run(nowNanos);
+		}
+	}
+
+	private boolean vacuumWanted() {
+		return this.settings.policy() != VacuumPolicy.NEVER && this.finishedRows.get() >= this.settings.vacuumRows();
+	}
+
+	/** One run: the sweep if due, the vacuum if wanted and allowed. */
+	private void run(long nowNanos) {
+		boolean sweep = nowNanos - this.nextSweepNanos >= 0;
+		boolean vacuum = vacuumWanted()
+				&& nowNanos - this.lastVacuumNanos >= this.settings.minVacuumInterval().toNanos();
+		if (sweep) {
+			this.nextSweepNanos = nowNanos + this.settings.sweepInterval().toNanos();
+		}
+		if (vacuum) {
+			this.lastVacuumNanos = nowNanos;
+			if (this.settings.policy() == VacuumPolicy.AUTO && Boolean.TRUE.equals(this.autovacuumRuns) && !sweep) {
+				// Autovacuum's job (as probed at the last sweep): count afresh.
+				this.finishedRows.set(0);
+				return;
+			}
+		}
+		this.attempts.incrementAndGet();
+		try (Connection connection = this.dataSource.getConnection()) {
+			boolean autoCommit = connection.getAutoCommit();
+			if (!autoCommit) {
+				connection.setAutoCommit(true);
+			}
+			try {
+				work(connection, sweep, vacuum);
+			}
+			finally {
+				if (!autoCommit) {
+					connection.setAutoCommit(false);
+				}
+			}
+			if (this.failing) {
+				this.failing = false;
+				logger.log(Level.INFO, "The keeper of table " + this.table + " works again");
+			}
+		}
+		catch (SQLException | RuntimeException ex) {
+			if (!this.failing) {
+				this.failing = true;
+				logger.log(Level.WARNING, "The keeper of table " + this.table
+						+ " cannot vacuum it or sweep expired limiter rows; it tries again later", ex);
+			}
+			else {
+				logger.log(Level.DEBUG, "The keeper of table " + this.table + " still fails", ex);
+			}
+		}
+	}
+
+	private void work(Connection connection, boolean sweep, boolean vacuum) throws SQLException {
+		if (!tryLock(connection)) {
+			// Another instance is at it; its vacuum and sweep serve this one too.
+			return;
+		}
+		try {
+			if (sweep) {
+				this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
+				sweep(connection);
+			}
+			if (vacuum) {
+				if (this.autovacuumRuns == null) {
+					this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
+				}
+				long counted = this.finishedRows.get();
+				boolean vacuumsItself = this.settings.policy() == VacuumPolicy.ALWAYS || !this.autovacuumRuns;
+				if (!vacuumsItself || vacuum(connection)) {
+					this.finishedRows.addAndGet(-counted);
+				}
+			}
+		}
+		finally {
+			unlock(connection);
+		}
+	}
+
+	private boolean tryLock(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+			statement.setLong(1, this.lockKey);
+			try (ResultSet result = statement.executeQuery()) {
+				return result.next() && result.getBoolean(1);
+			}
+		}
+	}
+
+	private void unlock(Connection connection) throws SQLException {
+		// A session lock on a pooled connection outlives the moment: give it back.
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+			statement.setLong(1, this.lockKey);
+			statement.execute();
+		}
+	}
+
+	/** Deletes the expired limiter rows, in batches, skipping rows locked by others. */
+	private void sweep(Connection connection) throws SQLException {
+		// The subquery locks what it picks, so a concurrent upsert of such a row waits
+		// and
+		// then inserts afresh; rows a caller's open transaction holds are left for later.
+		String sql = "DELETE FROM " + this.limitTable + " WHERE (queue, kind, item) IN (SELECT queue, kind, item FROM "
+				+ this.limitTable + " WHERE expires_at < statement_timestamp() LIMIT " + SWEEP_BATCH
+				+ " FOR UPDATE SKIP LOCKED)";
+		try (Statement statement = connection.createStatement()) {
+			while (statement.executeUpdate(sql) == SWEEP_BATCH) {
+				// more to delete
+			}
+		}
+		this.sweeps.incrementAndGet();
+	}
+
+	/**
+	 * Vacuums the table (and sometimes the limiters' table); returns whether the server
+	 * did, which it does not when the user may not (a warning, not an error).
+	 */
+	private boolean vacuum(Connection connection) throws SQLException {
+		boolean full = (this.vacuums.get() + 1) % this.settings.limitEvery() == 0;
+		boolean done = vacuum(connection, this.table, full);
+		if (done && full) {
+			vacuum(connection, this.limitTable, false);
+		}
+		if (done) {
+			this.vacuums.incrementAndGet();
+			if (this.refused) {
+				this.refused = false;
+				logger.log(Level.INFO, "The keeper of table " + this.table + " may vacuum it again");
+			}
+		}
+		return done;
+	}
+
+	private boolean vacuum(Connection connection, String relation, boolean analyze) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			// SKIP_LOCKED: never wait behind another vacuum or a schema change.
+			statement.execute("VACUUM (SKIP_LOCKED" + (analyze ? ", ANALYZE) " : ") ") + relation);
+			SQLWarning warning = statement.getWarnings();
+			if (warning == null) {
+				return true;
+			}
+			if (!this.refused) {
+				this.refused = true;
+				logger.log(Level.WARNING,
+						"Cannot vacuum " + relation + " (" + warning.getMessage()
+								+ "): autovacuum is off for it, so it grows with every item that passes through "
+								+ "unless its owner vacuums it; the queue carries on");
+			}
+			return false;
+		}
+	}
+
+	/**
+	 * When the keeper works.
+	 *
+	 * @param policy whether it vacuums the table
+	 * @param vacuumRows how many finished rows make a vacuum due
+	 * @param minVacuumInterval the shortest time between two vacuums
+	 * @param sweepInterval the time between two expiry sweeps (and autovacuum probes)
+	 * @param limitEvery every how many vacuums the limiters' table is vacuumed too, and
+	 * the table analyzed
+	 */
+	record Settings(VacuumPolicy policy, long vacuumRows, Duration minVacuumInterval, Duration sweepInterval,
+			int limitEvery) {
+
+		static final long DEFAULT_VACUUM_ROWS = 1_000;
+
+		static final int DEFAULT_LIMIT_EVERY = 10;
+
+		/** The defaults: vacuum where autovacuum does not. */
+		static final Settings DEFAULT = of(VacuumPolicy.AUTO);
+
+		Settings {
+			Objects.requireNonNull(policy, "policy");
+			Objects.requireNonNull(minVacuumInterval, "minVacuumInterval");
+			Objects.requireNonNull(sweepInterval, "sweepInterval");
+			if (vacuumRows < 1 || limitEvery < 1 || minVacuumInterval.isNegative() || sweepInterval.isNegative()) {
+				throw new IllegalArgumentException("Bad keeper settings: " + vacuumRows + " rows, every " + limitEvery
+						+ ", " + minVacuumInterval + ", " + sweepInterval);
+			}
+		}
+
+		/**
+		 * The default settings with another policy.
+		 * @param policy the policy
+		 * @return the settings
+		 */
+		static Settings of(VacuumPolicy policy) {
+			return new Settings(policy, DEFAULT_VACUUM_ROWS, Duration.ofSeconds(1), Duration.ofMinutes(1),
+					DEFAULT_LIMIT_EVERY);
+		}
+
+	}
+
+	/**
+	 * What the server says about autovacuum for a table.
+	 *
+	 * @param server the server's {@code autovacuum} setting
+	 * @param trackCounts the server's {@code track_counts} (autovacuum needs it)
+	 * @param table the table's {@code autovacuum_enabled} (true when not set)
+	 */
+	record Autovacuum(boolean server, boolean trackCounts, boolean table) {
+
+		/** Whether autovacuum runs for the table. */
+		boolean runs() {
+			return this.server && this.trackCounts && this.table;
+		}
+
+		/**
+		 * Asks the server. A missing table reads as {@code autovacuum_enabled}: its
+		 * vacuum then fails, and says so.
+		 */
+		static Autovacuum probe(Connection connection, String table) throws SQLException {
+			try (PreparedStatement statement = connection.prepareStatement(
+					"SELECT current_setting('autovacuum')::boolean, current_setting('track_counts')::boolean,"
+							+ " coalesce((SELECT option_value::boolean FROM pg_class c, pg_options_to_table(c.reloptions)"
+							+ " WHERE c.oid = to_regclass(?) AND option_name = 'autovacuum_enabled'), true)")) {
+				statement.setString(1, table);
+				try (ResultSet result = statement.executeQuery()) {
+					result.next();
+					return new Autovacuum(result.getBoolean(1), result.getBoolean(2), result.getBoolean(3));
+				}
+			}
+		}
+
+	}
+
+	private record Key(DataSource dataSource, String table) {
 	}
 
 }

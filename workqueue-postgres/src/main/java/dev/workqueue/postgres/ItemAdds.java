@@ -1,0 +1,152 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import javax.sql.DataSource;
+
+import dev.workqueue.postgres.AddGroup.Request;
+
+/**
+ * How a handle's adds reach the table: inside the caller's transaction when the calling
+ * thread has one open, else grouped with the handle's concurrent adds into one commit
+ * ({@link AddGroup}). After its own commit the handle wakes a local consumer and tells
+ * the other instances ({@link QueueNotices}); an add in the caller's transaction wakes
+ * nobody here before that transaction commits: its {@code NOTIFY} rides in the same
+ * transaction and comes back through {@code LISTEN} once it commits (poll-only: the next
+ * poll finds it).
+ * <p>
+ * Thread-safe.
+ */
+final class ItemAdds {
+
+	private final DataSource adds;
+
+	/** Whether the caller's transaction is open; {@code null}: ask the connection. */
+	private final BooleanSupplier callerTransaction;
+
+	private final QueueDatabase database;
+
+	private final QueueSql sql;
+
+	private final AddGroup group;
+
+	private final QueueNotices notices;
+
+	private final ReadySignal signal;
+
+	private final FinishedRows rows;
+
+	ItemAdds(DataSource adds, BooleanSupplier callerTransaction, QueueDatabase database, QueueSql sql,
+			QueueNotices notices, ReadySignal signal, FinishedRows rows) {
+		this.adds = adds;
+		this.callerTransaction = callerTransaction;
+		this.database = database;
+		this.sql = sql;
+		this.group = new AddGroup(database, sql.addBatch);
+		this.notices = notices;
+		this.signal = signal;
+		this.rows = rows;
+	}
+
+	/**
+	 * Adds items.
+	 * @param requests the adds, encoded and checked
+	 * @return what each did, in order
+	 */
+	List<Added> add(List<Request> requests) {
+		List<Added> results = (this.callerTransaction != null) ? addAs(this.callerTransaction.getAsBoolean(), requests)
+				: addOnConnection(requests);
+		if (results == null) {
+			results = this.group.add(requests);
+			for (Added added : results) {
+				announce(added);
+			}
+		}
+		for (Added added : results) {
+			if (added.changed()) {
+				this.rows.finished(1);
+			}
+		}
+		return results;
+	}
+
+	private List<Added> addAs(boolean inCallerTransaction, List<Request> requests) {
+		if (!inCallerTransaction) {
+			return null;
+		}
+		try (Connection connection = this.adds.getConnection()) {
+			return inTransaction(connection, requests);
+		}
+		catch (SQLException ex) {
+			throw this.database.failure(ex, "add to");
+		}
+	}
+
+	/**
+	 * The default rule: a connection with auto-commit off is the caller's transaction.
+	 * @return the results, or {@code null} to add outside any transaction
+	 */
+	private List<Added> addOnConnection(List<Request> requests) {
+		try (Connection connection = this.adds.getConnection()) {
+			if (connection.getAutoCommit()) {
+				return null;
+			}
+			return inTransaction(connection, requests);
+		}
+		catch (SQLException ex) {
+			throw this.database.failure(ex, "add to");
+		}
+	}
+
+	/**
+	 * Runs each add on the caller's connection, in its transaction: never committed,
+	 * rolled back or closed with a commit here (closing gives a transaction-aware
+	 * connection back to its transaction).
+	 */
+	private List<Added> inTransaction(Connection connection, List<Request> requests) throws SQLException {
+		String channel = this.notices.channel();
+		List<Added> results = new ArrayList<>(requests.size());
+		try (PreparedStatement statement = connection
+			.prepareStatement((channel != null) ? this.sql.addNotifying : this.sql.add)) {
+			for (Request request : requests) {
+				this.database.bindNow(statement);
+				statement.setString(2, this.database.name());
+				statement.setString(3, request.encoded());
+				statement.setInt(4, request.priority());
+				statement.setLong(5, request.delayMicros());
+				if (channel != null) {
+					statement.setString(6, channel);
+					statement.setString(7, this.notices
+						.payload((request.delayMicros() > 0) ? this.signal.databaseMillis(request.delayMicros()) : 0));
+				}
+				try (ResultSet row = statement.executeQuery()) {
+					results.add(row.next() ? new Added(true, row.getBoolean(4), row.getInt(1) == 0, row.getBoolean(2),
+							row.getLong(3), row.getLong(5)) : Added.UNCHANGED);
+				}
+			}
+		}
+		return results;
+	}
+
+	/** After this handle's own commit: a local consumer looks, the others hear. */
+	private void announce(Added added) {
+		if (!added.changed() || !added.queued()) {
+			return;
+		}
+		if (added.ready()) {
+			this.signal.signal();
+			this.notices.queued(0);
+		}
+		else {
+			this.signal.dueIn((added.readyAtMicros() - added.nowMicros()) * 1000);
+			this.notices.queued(Math.max(1, Math.floorDiv(added.readyAtMicros(), 1000)));
+		}
+	}
+
+}

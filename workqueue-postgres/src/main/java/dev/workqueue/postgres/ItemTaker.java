@@ -1,0 +1,442 @@
+package dev.workqueue.postgres;
+
+import java.lang.System.Logger.Level;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
+
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.postgres.LeaseBook.Lease;
+import dev.workqueue.postgres.LeaseReleases.Ended;
+import dev.workqueue.postgres.ReadySignal.Wakeup;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * How a handle's {@code get} and {@code poll} take an item: claim the next ready one
+ * under a new lease, or wait on the {@link ReadySignal}.
+ * <p>
+ * <b>Claiming ahead.</b> A claim leases an item for its consumer and one for each
+ * consumer of the handle waiting for a notice (at most {@link #MAX_CLAIM} in all), in one
+ * statement; the extra ones wait here, leased and renewed with the rest, until those
+ * consumers take them, and only while their lease holds a tenth of its length longer
+ * (else they are handed back). They are handed back when the last consumer leaves without
+ * them, and at shutdown. A worker's {@code done} can ride with its next claim
+ * ({@link PostgresPoller#doneAndPoll}).
+ * <p>
+ * A claim that fails may still have leased items (the answer was lost after the commit):
+ * their rows name this handle as holder, so the {@link LeaseKeeper} finds them and hands
+ * them back. Claims take {@code claims} (shared) while their leases are not yet in the
+ * book, so that the keeper (which takes it exclusively) never mistakes them for lost
+ * ones.
+ * <p>
+ * A payload the codec cannot decode is moved to the table's dead letters (the {@code
+ *
+<table>
+ * _limit} rows of kind {@code dead-letter}) and logged; a claimed item one of the
+ * handle's workers still holds is parked ({@link LeaseBook}); either way the taker looks
+ * again.
+ *
+ * @param <T> the item type
+ */
+final class ItemTaker<T> {
+
+	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
+
+	/** Most items one claim leases. */
+	static final int MAX_CLAIM = 32;
+
+	private final ItemText<T> text;
+
+	private final QueueDatabase database;
+
+	private final QueueSql sql;
+
+	private final LeaseBook<T> book;
+
+	private final LeaseReleases<T> releases;
+
+	private final ReadySignal signal;
+
+	private final Lifecycle lifecycle;
+
+	/** The queue's hook, guarded. */
+	private final WorkQueueMetrics metrics;
+
+	private final Clock clock;
+
+	private final FinishedRows rows;
+
+	private final Lock claims;
+
+	/** Called after a claim failed: the keeper looks for what it may have leased. */
+	private final Runnable failedClaim;
+
+	private final String holder;
+
+	private final long leaseNanos;
+
+	/** The starvation timeout in µs, or -1 for none. */
+	private final long starvationMicros;
+
+	private final ConcurrentLinkedQueue<Ahead<T>> ahead = new ConcurrentLinkedQueue<>();
+
+	private final AtomicInteger consumers = new AtomicInteger();
+
+	private final LongAdder deadLettered = new LongAdder();
+
+	ItemTaker(ItemText<T> text, QueueDatabase database, QueueSql sql, LeaseBook<T> book, LeaseReleases<T> releases,
+			ReadySignal signal, Lifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, FinishedRows rows,
+			Lock claims, Runnable failedClaim, String holder, long leaseNanos, long starvationMicros) {
+		this.text = text;
+		this.database = database;
+		this.sql = sql;
+		this.book = book;
+		this.releases = releases;
+		this.signal = signal;
+		this.lifecycle = lifecycle;
+		this.metrics = metrics;
+		this.clock = clock;
+		this.rows = rows;
+		this.claims = claims;
+		this.failedClaim = failedClaim;
+		this.holder = holder;
+		this.leaseNanos = leaseNanos;
+		this.starvationMicros = starvationMicros;
+	}
+
+	/**
+	 * Takes the next item, waiting at most {@code timeoutNanos} when {@code bounded}, and
+	 * only until {@code wakeup} comes when given; first ends {@code owedDone}, if given,
+	 * in the same statement as the claim when it can.
+	 * @param bounded whether the wait is bounded
+	 * @param timeoutNanos the bound, not negative
+	 * @param wakeup the wake-up of the poller that takes, or {@code null}
+	 * @param owedDone a lease whose done rides with this claim, or {@code null}
+	 * @return the item and the priority it is handed out with, or {@code null} on
+	 * timeout, wake-up, or once shut down
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone) throws InterruptedException {
+		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
+		boolean waited = false;
+		Lease doneFirst = owedDone;
+		this.consumers.incrementAndGet();
+		try {
+			if (Thread.interrupted()) {
+				throw new InterruptedException();
+			}
+			while (true) {
+				long seen = this.signal.epoch();
+				if (!this.lifecycle.enter()) {
+					return null;
+				}
+				try {
+					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos)
+							|| (wakeup != null && wakeup.take())) {
+						return null;
+					}
+					if (doneFirst != null && !this.ahead.isEmpty()) {
+						Lease done = doneFirst;
+						doneFirst = null;
+						this.releases.sendDone(done);
+					}
+					Prioritized<T> early = takeAhead();
+					if (early != null) {
+						return early;
+					}
+					// A waiting consumer does not look when another found nothing and no
+					// notice came since; a consumer woken, or polling without a wait,
+					// does.
+					if (waited || doneFirst != null || !this.signal.knownEmpty(seen)
+							|| (bounded && timeoutNanos == 0)) {
+						Lease done = doneFirst;
+						doneFirst = null;
+						Claimed<T> claimed = claim(done, seen);
+						if (claimed.item() != null) {
+							return claimed.item();
+						}
+						if (claimed.leased() > 0) {
+							// Parked or dead-lettered: look again at once.
+							continue;
+						}
+					}
+				}
+				finally {
+					this.lifecycle.exit();
+				}
+				if (!this.signal.awaitNotice(bounded, deadlineNanos, wakeup) || this.lifecycle.isShuttingDown()) {
+					return null;
+				}
+				waited = true;
+			}
+		}
+		finally {
+			if (this.consumers.decrementAndGet() == 0 && !this.ahead.isEmpty()) {
+				// The last consumer out: nobody is left to take them.
+				handBackAhead();
+			}
+			if (doneFirst != null) {
+				// Left before it could look (shut down, woken, interrupted).
+				this.releases.sendDone(doneFirst);
+			}
+		}
+	}
+
+	/**
+	 * One claim, ending {@code done} first if given.
+	 * @return the item to hand out (or none) and how many the claim leased
+	 */
+	private Claimed<T> claim(Lease done, long seen) {
+		int count = Math.min(MAX_CLAIM, 1 + this.signal.waiting());
+		long sentNanos = this.clock.nanoTime();
+		List<Row> leased;
+		ClaimAnswer answer;
+		this.claims.lock();
+		try {
+			try {
+				answer = this.database.run("take from", (connection) -> {
+					try (PreparedStatement statement = connection
+						.prepareStatement((done != null) ? this.sql.doneAndClaim : this.sql.claim)) {
+						this.database.bindNow(statement);
+						int next = 2;
+						if (done != null) {
+							statement.setString(next++, this.database.name());
+							statement.setString(next++, done.encoded);
+							statement.setLong(next++, done.token);
+						}
+						bindClaim(statement, next, count);
+						try (ResultSet rows = statement.executeQuery()) {
+							return ClaimAnswer.read(rows, done != null);
+						}
+					}
+				});
+			}
+			catch (PostgresQueueException ex) {
+				this.failedClaim.run();
+				throw ex;
+			}
+			finally {
+				if (done != null) {
+					this.releases.doneSent();
+				}
+			}
+			long receivedNanos = this.clock.nanoTime();
+			this.signal.measured(answer.nowMicros(), receivedNanos);
+			leased = answer.rows();
+			this.rows.finished(leased.size());
+			if (answer.ended() != null) {
+				this.releases.ended(answer.ended());
+			}
+			long dueInNanos = (answer.dueInMicros() != null) ? answer.dueInMicros() * 1000 : -1;
+			if (leased.size() < count) {
+				this.signal.lookedEmpty(seen, dueInNanos);
+			}
+			else {
+				this.signal.lookedFull(dueInNanos);
+			}
+			if (leased.isEmpty()) {
+				return new Claimed<>(null, 0);
+			}
+			return inHand(leased, receivedNanos, Nanos.add(sentNanos, this.leaseNanos), count);
+		}
+		finally {
+			this.claims.unlock();
+		}
+	}
+
+	private void bindClaim(PreparedStatement statement, int from, int count) throws SQLException {
+		int next = from;
+		statement.setString(next++, this.database.name());
+		if (this.starvationMicros >= 0) {
+			statement.setLong(next++, this.starvationMicros);
+			statement.setInt(next++, count);
+			statement.setString(next++, this.database.name());
+			statement.setLong(next++, this.starvationMicros);
+		}
+		statement.setInt(next++, count);
+		statement.setString(next++, this.holder);
+		statement.setLong(next++, Delays.micros(this.leaseNanos));
+		statement.setString(next, this.database.name());
+	}
+
+	/**
+	 * Takes the leases of a claim in hand: the first item for this consumer, the others
+	 * ahead for the waiting ones. Called while {@code claims} is held.
+	 */
+	private Claimed<T> inHand(List<Row> leased, long nowNanos, long validUntilNanos, int count) {
+		List<Ahead<T>> mine = new ArrayList<>(leased.size());
+		for (Row row : leased) {
+			Lease lease = new Lease(row.encoded(), row.token(), nowNanos, validUntilNanos);
+			T item;
+			try {
+				item = this.text.decode(row.encoded());
+			}
+			catch (RuntimeException ex) {
+				deadLetter(lease, ex);
+				continue;
+			}
+			if (this.book.take(item, lease)) {
+				mine.add(new Ahead<>(new Prioritized<>(item, row.priority()), lease, row.queuedMicros() * 1000,
+						nowNanos));
+			}
+		}
+		if (this.lifecycle.isShuttingDown()) {
+			// Shut down meanwhile: a shut-down handle hands out nothing more.
+			for (Ahead<T> next : mine) {
+				handBackQuietly(next.item().item());
+			}
+			return new Claimed<>(null, leased.size());
+		}
+		if (mine.isEmpty()) {
+			return new Claimed<>(null, leased.size());
+		}
+		Ahead<T> first = mine.get(0);
+		this.metrics.handedOut(first.queuedNanos());
+		for (int i = 1; i < mine.size(); i++) {
+			this.ahead.add(mine.get(i));
+			this.signal.signal();
+		}
+		if (leased.size() == count) {
+			// More may be ready: another consumer should look.
+			this.signal.signalUnlessPending();
+		}
+		if (this.lifecycle.isShuttingDown()) {
+			// Shut down while they were put aside: whoever sees it hands them back.
+			handBackAhead();
+		}
+		return new Claimed<>(first.item(), leased.size());
+	}
+
+	/**
+	 * Hands out an item claimed ahead, if one is left whose lease still holds long
+	 * enough; hands back those whose lease does not.
+	 */
+	private Prioritized<T> takeAhead() {
+		long marginNanos = this.leaseNanos / 10;
+		for (Ahead<T> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
+			long nowNanos = this.clock.nanoTime();
+			if (this.book.handsOut(next.item().item(), next.lease(), nowNanos, marginNanos)) {
+				if (this.metrics.recordsDurations()) {
+					this.metrics.handedOut(next.queuedNanos() + (nowNanos - next.leasedNanos()));
+				}
+				return next.item();
+			}
+			handBackQuietly(next.item().item());
+		}
+		return null;
+	}
+
+	/**
+	 * Hands every item claimed ahead back: nobody is left to take them, or shutdown. Each
+	 * consumer leaving {@link #take} counts itself out before it looks at them, and one
+	 * that puts them aside does so before it counts itself out, so the last one out sees
+	 * every item left.
+	 */
+	void handBackAhead() {
+		for (Ahead<T> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
+			handBackQuietly(next.item().item());
+		}
+	}
+
+	private void handBackQuietly(T item) {
+		try {
+			this.releases.handBackUnused(item);
+		}
+		catch (PostgresQueueException ex) {
+			// Remembered: the keeper hands it back.
+		}
+	}
+
+	private void deadLetter(Lease lease, RuntimeException cause) {
+		this.deadLettered.increment();
+		logger.log(Level.WARNING,
+				"Queue '" + this.database.name() + "' moved a payload of " + lease.encoded.length()
+						+ " characters that its codec cannot decode to the dead letters of table "
+						+ this.database.table() + " (" + this.database.table() + "_limit, kind 'dead-letter')",
+				cause);
+		try {
+			this.database.run("move an undecodable item aside in", (connection) -> {
+				try (PreparedStatement statement = connection.prepareStatement(this.sql.deadLetter)) {
+					this.database.bindNow(statement);
+					statement.setString(2, this.database.name());
+					statement.setString(3, lease.encoded);
+					statement.setLong(4, lease.token);
+					statement.setString(5, String.valueOf(cause));
+					return statement.executeUpdate();
+				}
+			});
+			this.rows.finished(1);
+		}
+		catch (PostgresQueueException ex) {
+			// Not leased to nobody: handed back, it comes to this again.
+			this.book.orphan(lease.token, lease.encoded);
+			this.failedClaim.run();
+		}
+	}
+
+	long deadLettered() {
+		return this.deadLettered.sum();
+	}
+
+	/** What a claim gave this consumer, and how many items it leased in all. */
+	private record Claimed<T>(Prioritized<T> item, int leased) {
+
+	}
+
+	/** One item a claim leased. */
+	private record Row(String encoded, int priority, long token, long queuedMicros) {
+
+	}
+
+	/**
+	 * A claim's answer: the items leased in hand-out order, the time until the earliest
+	 * waiting item is due ({@code null} if none), the statement's time, and what the done
+	 * that rode with it did ({@code null} if none did).
+	 */
+	private record ClaimAnswer(List<Row> rows, Long dueInMicros, long nowMicros, Ended ended) {
+
+		static ClaimAnswer read(ResultSet rows, boolean withDone) throws SQLException {
+			List<Row> leased = new ArrayList<>();
+			Long dueInMicros = null;
+			long nowMicros = 0;
+			Ended ended = null;
+			while (rows.next()) {
+				String encoded = rows.getString(1);
+				if (encoded != null) {
+					leased.add(new Row(encoded, rows.getInt(2), rows.getLong(3), rows.getLong(4)));
+				}
+				long due = rows.getLong(5);
+				dueInMicros = rows.wasNull() ? null : due;
+				nowMicros = rows.getLong(6);
+				if (withDone) {
+					long deleted = rows.getLong(7);
+					long backAt = rows.getLong(8);
+					ended = new Ended(deleted, rows.wasNull() ? null : backAt, nowMicros);
+				}
+			}
+			return new ClaimAnswer(leased, dueInMicros, nowMicros, ended);
+		}
+
+	}
+
+	/**
+	 * An item claimed ahead for a waiting consumer.
+	 *
+	 * @param item the item and its priority
+	 * @param lease its lease
+	 * @param queuedNanos how long it had been ready when claimed
+	 * @param leasedNanos when it was claimed, on the clock
+	 */
+	private record Ahead<T>(Prioritized<T> item, Lease lease, long queuedNanos, long leasedNanos) {
+
+	}
+
+}

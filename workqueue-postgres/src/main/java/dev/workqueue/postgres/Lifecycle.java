@@ -1,0 +1,137 @@
+package dev.workqueue.postgres;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One handle's shutdown: the flag, the calls under way, and the waits of
+ * {@code shutDownWithDrain}. The handle's lease keeper ends, and gives back what the
+ * handle shares (its notices, the table keeper), only once the handle is {@link #quiet}:
+ * shut down with no call under way, so that a call racing the shutdown finds everything
+ * still open.
+ * <p>
+ * Thread-safe. A call counts itself in before it reads the flag, and {@link #quiet} reads
+ * the count after the flag is set: one of the two sees the other. {@code lock} guards
+ * {@code shutDowns} and the waits.
+ */
+final class Lifecycle {
+
+	private final AtomicInteger calls = new AtomicInteger();
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition changed = this.lock.newCondition();
+
+	/** Told when the handle may have become quiet (the lease keeper then looks). */
+	private final Runnable onQuiet;
+
+	private volatile boolean shuttingDown;
+
+	/** Plain shutdowns so far: a later one releases a drain. Guarded by lock. */
+	private int shutDowns;
+
+	Lifecycle(Runnable onQuiet) {
+		this.onQuiet = onQuiet;
+	}
+
+	/**
+	 * Counts in a call only a running handle makes (an add, a take).
+	 * @return {@code false}, counting nothing, once shut down
+	 */
+	boolean enter() {
+		this.calls.incrementAndGet();
+		if (this.shuttingDown) {
+			exit();
+			return false;
+		}
+		return true;
+	}
+
+	/** Counts in a call a shut-down handle still makes (a done, a hand-back, a read). */
+	void enterAlways() {
+		this.calls.incrementAndGet();
+	}
+
+	/** Counts a call out. */
+	void exit() {
+		if (this.calls.decrementAndGet() == 0 && this.shuttingDown) {
+			changed();
+			this.onQuiet.run();
+		}
+	}
+
+	boolean isShuttingDown() {
+		return this.shuttingDown;
+	}
+
+	/** Shuts down and releases every drain that waits. */
+	void shutDown() {
+		this.lock.lock();
+		try {
+			this.shuttingDown = true;
+			this.shutDowns++;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		this.onQuiet.run();
+	}
+
+	/**
+	 * Shuts down for a drain, releasing no other drain (a second drain waits too, as in
+	 * client-go).
+	 * @return what {@link #awaitDrained} compares with: the plain shutdowns so far
+	 */
+	int shutDownForDrain() {
+		this.lock.lock();
+		try {
+			this.shuttingDown = true;
+			return this.shutDowns;
+		}
+		finally {
+			this.lock.unlock();
+			this.onQuiet.run();
+		}
+	}
+
+	/**
+	 * Waits until {@code drained} holds or a plain {@link #shutDown} comes; an interrupt
+	 * ends the wait with the interrupt status kept.
+	 * @param shutDowns what {@link #shutDownForDrain} returned
+	 * @param drained whether the handle holds nothing any more
+	 */
+	void awaitDrained(int shutDowns, BooleanSupplier drained) {
+		this.lock.lock();
+		try {
+			while (!drained.getAsBoolean() && this.shutDowns == shutDowns) {
+				this.changed.await();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Something a drain looks at changed: the handle may hold nothing now. */
+	void changed() {
+		this.lock.lock();
+		try {
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Whether the handle is shut down and no call is under way. */
+	boolean quiet() {
+		return this.shuttingDown && this.calls.get() == 0;
+	}
+
+}

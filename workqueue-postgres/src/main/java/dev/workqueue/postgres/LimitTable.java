@@ -1,0 +1,267 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+import javax.sql.DataSource;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.time.Clock;
+
+/**
+ * The statements of the shared limiters on one queue's rows of {@code
+ *
+<table>
+ * _limit}: one statement per operation, each on a connection of its own or on the
+ * caller's.
+ * <p>
+ * <b>Transactions.</b> Failure counts join the calling thread's transaction when it has
+ * one open on the builder's data source (the {@code callerTransaction} supplier says so;
+ * by default, the connection the data source hands out has auto-commit off): the count of
+ * an {@code addRateLimited} commits or rolls back with the caller's add, and the
+ * connection is neither committed nor rolled back here. Outside a transaction each
+ * statement commits on its own. Token buckets run outside the caller's transaction when a
+ * worker data source is given (so that a long transaction does not hold the queue's one
+ * bucket row locked against every other instance); without one, they join it too.
+ * <p>
+ * <b>Time.</b> Bucket times ({@code at}) are on the given clock (its reading as
+ * microseconds from the epoch, shared by every instance that shares the clock), or the
+ * database's; {@code expires_at} is always the database's, since the keeper's expiry
+ * sweep compares it with the database's clock. An expired failure count reads as none
+ * even before the sweep deletes it.
+ * <p>
+ * Immutable and thread-safe.
+ */
+final class LimitTable {
+
+	private final DataSource dataSource;
+
+	private final DataSource workerDataSource;
+
+	private final String limitTable;
+
+	private final String queue;
+
+	private final Clock clock;
+
+	private final BooleanSupplier callerTransaction;
+
+	private final long historyTtlMillis;
+
+	private final String countSql;
+
+	private final String readSql;
+
+	private final String deleteSql;
+
+	private final String reserveSql;
+
+	/**
+	 * Creates the statements of one queue's limiters.
+	 * @param dataSource where counts take their connections (perhaps the caller's)
+	 * @param workerDataSource where buckets take theirs, outside any caller's
+	 * transaction; {@code null} for {@code dataSource}
+	 * @param table the queue table (the limiters use its {@code _limit} table)
+	 * @param queue the queue's name
+	 * @param clock the buckets' clock, {@code null} for the database's
+	 * @param callerTransaction whether the calling thread's transaction is open,
+	 * {@code null} to read it from the connection's auto-commit
+	 * @param historyTtlMillis how long a failure count lives after its last failure
+	 */
+	LimitTable(DataSource dataSource, DataSource workerDataSource, String table, String queue, Clock clock,
+			BooleanSupplier callerTransaction, long historyTtlMillis) {
+		this.dataSource = dataSource;
+		this.workerDataSource = workerDataSource;
+		this.limitTable = table + "_limit";
+		this.queue = queue;
+		this.clock = clock;
+		this.callerTransaction = callerTransaction;
+		this.historyTtlMillis = historyTtlMillis;
+		// An upsert: the row lock of the conflict serialises instances counting the same
+		// item, and an expired count starts over (the sweep may not have run yet).
+		this.countSql = "INSERT INTO " + this.limitTable + " AS l (queue, kind, item, count, expires_at)"
+				+ " VALUES (?, ?, ?, 1, statement_timestamp() + ? * interval '1 millisecond')"
+				+ " ON CONFLICT (queue, kind, item) DO UPDATE SET count = CASE"
+				+ " WHEN l.expires_at <= statement_timestamp() THEN 1"
+				+ " WHEN l.count >= 2147483647 THEN l.count ELSE l.count + 1 END, expires_at = excluded.expires_at"
+				+ " RETURNING count - 1";
+		this.readSql = "SELECT count FROM " + this.limitTable
+				+ " WHERE queue = ? AND kind = ? AND item = ? AND expires_at > statement_timestamp()";
+		this.deleteSql = "DELETE FROM " + this.limitTable + " WHERE queue = ? AND kind = ? AND item = ?";
+		// GCRA: "at" is the bucket's theoretical arrival time, when it would be full
+		// again. A reservation moves it one period past the later of itself and now, and
+		// waits for what lies beyond the burst's tolerance. The upsert's row lock
+		// serialises instances; excluded.at is now + period. The row expires (database
+		// time) a minute after the bucket is full again: an expired row is a full bucket.
+		String next = "least(greatest(l.at + ? * interval '1 microsecond', excluded.at), excluded.at + ? * interval '1 microsecond')";
+		this.reserveSql = "WITH now AS (SELECT coalesce(?::timestamptz, statement_timestamp()) AS t),"
+				+ " reserved AS (INSERT INTO " + this.limitTable + " AS l (queue, kind, item, at, expires_at)"
+				+ " SELECT ?, ?, ?, now.t + ? * interval '1 microsecond',"
+				+ " statement_timestamp() + ? * interval '1 microsecond' + interval '1 minute' FROM now"
+				+ " ON CONFLICT (queue, kind, item) DO UPDATE SET at = " + next
+				+ ", expires_at = statement_timestamp() + (" + next
+				+ " - excluded.at) + ? * interval '1 microsecond' + interval '1 minute' RETURNING at)"
+				+ " SELECT (extract(epoch FROM reserved.at - now.t) * 1000000)::bigint FROM reserved, now";
+	}
+
+	/**
+	 * Counts one more failure of an item.
+	 * @return the failures before this one
+	 */
+	int countFailure(String kind, String item) {
+		return run(this.dataSource, true, "count a failure of an item of", (connection) -> {
+			try (PreparedStatement statement = connection.prepareStatement(this.countSql)) {
+				statement.setString(1, this.queue);
+				statement.setString(2, kind);
+				statement.setString(3, item);
+				statement.setLong(4, this.historyTtlMillis);
+				return single(statement);
+			}
+		}).intValue();
+	}
+
+	/** The failures of an item (0 for none or expired). */
+	int failures(String kind, String item) {
+		return run(this.dataSource, true, "read the failures of an item of", (connection) -> {
+			try (PreparedStatement statement = connection.prepareStatement(this.readSql)) {
+				statement.setString(1, this.queue);
+				statement.setString(2, kind);
+				statement.setString(3, item);
+				try (ResultSet result = statement.executeQuery()) {
+					return result.next() ? result.getLong(1) : 0L;
+				}
+			}
+		}).intValue();
+	}
+
+	/** Deletes an item's row of this kind; buckets' outside the caller's transaction. */
+	void delete(String kind, String item, boolean bucket) {
+		run(bucket ? bucketSource() : this.dataSource, !bucket || this.workerDataSource == null, "forget an item of",
+				(connection) -> {
+					try (PreparedStatement statement = connection.prepareStatement(this.deleteSql)) {
+						statement.setString(1, this.queue);
+						statement.setString(2, kind);
+						statement.setString(3, item);
+						return (long) statement.executeUpdate();
+					}
+				});
+	}
+
+	/**
+	 * Reserves one token of a bucket.
+	 * @param periodMicros the time one token takes to come back
+	 * @param toleranceMicros the burst's worth of periods
+	 * @param capMicros how far ahead the bucket's time may run at most
+	 * @return how long to wait, in µs
+	 */
+	long reserve(String kind, String item, long periodMicros, long toleranceMicros, long capMicros) {
+		long aheadMicros = run(bucketSource(), this.workerDataSource == null, "take a token of the rate limit of",
+				(connection) -> {
+					try (PreparedStatement statement = connection.prepareStatement(this.reserveSql)) {
+						int i = 0;
+						statement.setObject(++i, now(), Types.TIMESTAMP_WITH_TIMEZONE);
+						statement.setString(++i, this.queue);
+						statement.setString(++i, kind);
+						statement.setString(++i, item);
+						statement.setLong(++i, periodMicros);
+						statement.setLong(++i, periodMicros);
+						// at = least(greatest(at + period, excluded.at), excluded.at +
+						// cap)
+						statement.setLong(++i, periodMicros);
+						statement.setLong(++i, capMicros);
+						// expires_at: the same again, then + period
+						statement.setLong(++i, periodMicros);
+						statement.setLong(++i, capMicros);
+						statement.setLong(++i, periodMicros);
+						return single(statement);
+					}
+				});
+		return Math.max(0, aheadMicros - toleranceMicros);
+	}
+
+	/** Names the queue and table in messages. */
+	String describe() {
+		return "queue '" + this.queue + "' (table " + this.limitTable + ")";
+	}
+
+	/**
+	 * Encodes an item, refusing what PostgreSQL cannot store before any SQL.
+	 * @throws IllegalArgumentException if the encoding holds a NUL character
+	 */
+	static <T> String encode(ItemCodec<T> codec, T item) {
+		Objects.requireNonNull(item, "item");
+		String encoded = Objects.requireNonNull(codec.encode(item), "codec.encode(item)");
+		if (encoded.indexOf('\0') >= 0) {
+			throw new IllegalArgumentException(
+					"item must not encode to text holding a NUL character (PostgreSQL cannot store it)");
+		}
+		return encoded;
+	}
+
+	private DataSource bucketSource() {
+		return (this.workerDataSource != null) ? this.workerDataSource : this.dataSource;
+	}
+
+	private OffsetDateTime now() {
+		return (this.clock != null)
+				? OffsetDateTime.ofInstant(Instant.ofEpochSecond(0, this.clock.nanoTime()), ZoneOffset.UTC) : null;
+	}
+
+	private static long single(PreparedStatement statement) throws SQLException {
+		try (ResultSet result = statement.executeQuery()) {
+			result.next();
+			return result.getLong(1);
+		}
+	}
+
+	/**
+	 * Runs one statement: on the caller's transaction if {@code joinable} and it is open,
+	 * else in a transaction of its own.
+	 */
+	private Long run(DataSource source, boolean joinable, String what, SqlCall call) {
+		try (Connection connection = source.getConnection()) {
+			boolean autoCommit = connection.getAutoCommit();
+			boolean callers = joinable
+					&& ((this.callerTransaction != null) ? this.callerTransaction.getAsBoolean() : !autoCommit);
+			if (callers || autoCommit) {
+				return call.run(connection);
+			}
+			// Auto-commit off outside a caller's transaction (a pool configured so):
+			// this statement's own transaction.
+			try {
+				Long result = call.run(connection);
+				connection.commit();
+				return result;
+			}
+			catch (SQLException ex) {
+				try {
+					connection.rollback();
+				}
+				catch (SQLException rollback) {
+					ex.addSuppressed(rollback);
+				}
+				throw ex;
+			}
+		}
+		catch (SQLException ex) {
+			throw SqlErrors.translate(ex, what + " " + describe());
+		}
+	}
+
+	/** One statement on a connection. */
+	@FunctionalInterface
+	private interface SqlCall {
+
+		Long run(Connection connection) throws SQLException;
+
+	}
+
+}

@@ -1,0 +1,64 @@
+package dev.workqueue.postgres;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.postgres.LeaseBook.Lease;
+import dev.workqueue.postgres.ReadySignal.Wakeup;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.time.Nanos;
+
+/**
+ * One worker thread's poller of a handle: its polls take items as the handle's
+ * {@code poll} does; its {@code doneAndPoll} ends the done item's lease in the statement
+ * that claims the next (one round trip when items are ready); its {@link #wakeup()} ends
+ * its own wait only.
+ *
+ * @param <T> the item type
+ */
+final class PostgresPoller<T> implements Poller<T> {
+
+	private final ItemTaker<T> taker;
+
+	private final LeaseReleases<T> releases;
+
+	private final ReadySignal signal;
+
+	private final Wakeup wakeup = new Wakeup();
+
+	PostgresPoller(ItemTaker<T> taker, LeaseReleases<T> releases, ReadySignal signal) {
+		this.taker = taker;
+		this.releases = releases;
+		this.signal = signal;
+	}
+
+	@Override
+	public Prioritized<T> poll(Duration timeout) throws InterruptedException {
+		return this.taker.take(true, timeoutNanos(timeout), this.wakeup, null);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The hold ends here at once; the lease ends in the table in the statement of the
+	 * next claim, or alone when the poll hands out an item claimed ahead or ends before
+	 * it looks (see {@link ItemTaker#take}).
+	 */
+	@Override
+	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
+		long timeoutNanos = timeoutNanos(timeout);
+		Lease lease = this.releases.finishForNextClaim(done);
+		return this.taker.take(true, timeoutNanos, this.wakeup, lease);
+	}
+
+	@Override
+	public void wakeup() {
+		this.signal.wake(this.wakeup);
+	}
+
+	private static long timeoutNanos(Duration timeout) {
+		return Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout")));
+	}
+
+}

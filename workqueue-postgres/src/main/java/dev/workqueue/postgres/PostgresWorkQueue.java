@@ -1,0 +1,395 @@
+package dev.workqueue.postgres;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.PriorityQueue;
+import dev.workqueue.PriorityQueue.Level;
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.WorkQueueStats;
+import dev.workqueue.postgres.AddGroup.Request;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.PollerFactory;
+import dev.workqueue.spi.SharedWorkQueue;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * One instance's handle on a queue kept in a PostgreSQL table, which every handle with
+ * the same table and name shares. Built by {@link PostgresWorkQueues}; rate limiting
+ * wraps it as core's does ({@link dev.workqueue.WorkQueues#rateLimiting}), and
+ * {@link PostgresPriorityQueue} is the priority face of a handle with the
+ * {@link ReadyOrder#PRIORITY priority order}.
+ * <p>
+ * <b>State.</b> All shared state is the queue's rows (one per item, {@code schema.sql});
+ * each change of an item's state is one statement ({@link QueueSql}), so client-go's
+ * rules hold across instances. The handle keeps only the leases it holds
+ * ({@link LeaseBook}), renewed by its {@link LeaseKeeper}; its adds go as
+ * {@link ItemAdds} says, its consumers take items as {@link ItemTaker} says, and its
+ * holds end as {@link LeaseReleases} says. An item whose holder stopped renewing is
+ * queued again, and the former holder's late {@code done} names a token the row no longer
+ * has: it changes nothing. At least once, and never two live holders.
+ * <p>
+ * <b>Parts.</b> The builder makes the parts first, each with what it uses, then this
+ * handle: none of them calls back into it.
+ * <p>
+ * <b>Happens-before.</b> Actions before {@code add(x)} in one instance happen before the
+ * actions after the {@code get} that returns {@code x} in any instance, through the
+ * database: the add's commit precedes the claim that sees its row.
+ * <p>
+ * <b>Shutdown</b> is this instance's only: adds are ignored, {@code get} hands out
+ * nothing more, items claimed ahead are handed back, and queued and delayed rows stay for
+ * the others. The handle renews what its workers hold until each item is done or
+ * {@linkplain #handBack() handed back}; then its keeper ends.
+ *
+ * @param <T> the item type
+ */
+final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, PollerFactory<T> {
+
+	private final ItemText<T> text;
+
+	private final QueueDatabase database;
+
+	private final QueueSql sql;
+
+	private final Clock clock;
+
+	/** The user's hook, guarded: a hook that throws costs its call only. */
+	private final WorkQueueMetrics metrics;
+
+	private final LeaseBook<T> book;
+
+	private final ReadySignal signal;
+
+	private final Lifecycle lifecycle;
+
+	private final ItemAdds adds;
+
+	private final ItemTaker<T> taker;
+
+	private final LeaseReleases<T> releases;
+
+	private final LeaseKeeper keeper;
+
+	private final LongAdder retries = new LongAdder();
+
+	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
+			LeaseBook<T> book, ReadySignal signal, Lifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
+			LeaseReleases<T> releases, LeaseKeeper keeper) {
+		this.text = text;
+		this.database = database;
+		this.sql = sql;
+		this.clock = clock;
+		this.metrics = metrics;
+		this.book = book;
+		this.signal = signal;
+		this.lifecycle = lifecycle;
+		this.adds = adds;
+		this.taker = taker;
+		this.releases = releases;
+		this.keeper = keeper;
+	}
+
+	@Override
+	public void add(T item) {
+		add(item, 0);
+	}
+
+	/**
+	 * Adds an item with a priority (0 on a plain queue).
+	 * @param item the item
+	 * @param priority the priority
+	 * @throws IllegalArgumentException if the priority is out of range or the item's text
+	 * holds a NUL, before any SQL
+	 */
+	void add(T item, int priority) {
+		PriorityQueue.checkPriority(priority);
+		Request request = new Request(this.text.encode(item), priority, 0);
+		if (!this.lifecycle.enter()) {
+			return;
+		}
+		try {
+			if (this.adds.add(List.of(request)).get(0).effective()) {
+				this.metrics.added();
+			}
+		}
+		finally {
+			this.lifecycle.exit();
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Every item is encoded before any SQL; outside a caller's transaction they go in one
+	 * statement and one commit (with the concurrent adds of other threads), each at
+	 * priority 0.
+	 */
+	@Override
+	public void addAll(Collection<? extends T> items) {
+		List<Request> requests = new ArrayList<>(items.size());
+		for (T item : items) {
+			requests.add(new Request(this.text.encode(item), 0, 0));
+		}
+		if (requests.isEmpty() || !this.lifecycle.enter()) {
+			return;
+		}
+		try {
+			for (Added added : this.adds.add(requests)) {
+				if (added.effective()) {
+					this.metrics.added();
+				}
+			}
+		}
+		finally {
+			this.lifecycle.exit();
+		}
+	}
+
+	@Override
+	public void addAfter(T item, Duration delay) {
+		addAfter(item, delay, 0);
+	}
+
+	/**
+	 * Adds an item with a priority (0 on a plain queue) once the delay has passed.
+	 * @param item the item
+	 * @param delay the delay; zero or less is an add
+	 * @param priority the priority
+	 */
+	void addAfter(T item, Duration delay, int priority) {
+		Objects.requireNonNull(delay, "delay");
+		long delayNanos = Nanos.of(delay);
+		if (delayNanos <= 0) {
+			add(item, priority);
+		}
+		else {
+			PriorityQueue.checkPriority(priority);
+			Request request = new Request(this.text.encode(item), priority, Delays.micros(delayNanos));
+			if (!this.lifecycle.enter()) {
+				return;
+			}
+			try {
+				this.adds.add(List.of(request));
+			}
+			finally {
+				this.lifecycle.exit();
+			}
+		}
+		if (!this.lifecycle.isShuttingDown()) {
+			// client-go counts every addAfter as a retry.
+			this.retries.increment();
+			this.metrics.retried();
+		}
+	}
+
+	@Override
+	public T get() throws InterruptedException {
+		Prioritized<T> taken = take(false, null);
+		return (taken != null) ? taken.item() : null;
+	}
+
+	@Override
+	public T poll(Duration timeout) throws InterruptedException {
+		Prioritized<T> taken = take(true, timeout);
+		return (taken != null) ? taken.item() : null;
+	}
+
+	/**
+	 * Takes the next item with the priority it is handed out with.
+	 * @param bounded whether to wait at most {@code timeout}
+	 * @param timeout how long to wait when bounded
+	 * @return the item and its priority, or {@code null}
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	Prioritized<T> take(boolean bounded, Duration timeout) throws InterruptedException {
+		long timeoutNanos = bounded ? Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout"))) : 0;
+		return this.taker.take(bounded, timeoutNanos, null, null);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Its {@code doneAndPoll} is one statement when an item is ready: the done and the
+	 * next claim.
+	 */
+	@Override
+	public Poller<T> newPoller() {
+		return new PostgresPoller<>(this.taker, this.releases, this.signal);
+	}
+
+	@Override
+	public void done(T item) {
+		this.releases.done(item);
+	}
+
+	@Override
+	public int handBack() {
+		this.taker.handBackAhead();
+		return this.releases.handBackAll();
+	}
+
+	@Override
+	public boolean handBack(Object item, Duration delay) {
+		return this.releases.handBack(item, delay);
+	}
+
+	/** {@inheritDoc} One count of the shared ready rows. */
+	@Override
+	public int size() {
+		return read("read the size of", this.sql.size, 1, (rows) -> {
+			rows.next();
+			return rows.getInt(1);
+		});
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One read of the table. {@code depth}, {@code processing}, {@code waiting} and
+	 * {@code addedWhileProcessing} are the shared figures of every instance;
+	 * {@code retries} counts this instance's {@code addAfter} calls; the processing times
+	 * cover the items this instance holds.
+	 */
+	@Override
+	public WorkQueueStats stats() {
+		long[] shared = read("read the figures of", this.sql.stats, 2, (rows) -> {
+			long[] figures = new long[5];
+			if (rows.next()) {
+				for (int i = 0; i < 5; i++) {
+					figures[i] = rows.getLong(i + 1);
+				}
+			}
+			return figures;
+		});
+		long[] processing = this.book.processingNanos(this.clock.nanoTime());
+		return new WorkQueueStats((int) shared[0], (int) shared[1], (int) shared[2], this.retries.sum(),
+				shared[4] * 1000, processing[0], processing[1], (int) shared[3]);
+	}
+
+	/**
+	 * The ready items per priority, highest first, with the age of the first in line of
+	 * each: one read of the table.
+	 * @return the levels
+	 */
+	List<Level> readyLevels() {
+		return read("read the levels of", this.sql.levels, 1, (rows) -> {
+			List<Level> levels = new ArrayList<>();
+			while (rows.next()) {
+				levels.add(new Level(rows.getInt(1), rows.getInt(2), rows.getLong(3) * 1000));
+			}
+			return levels;
+		});
+	}
+
+	/**
+	 * A read, counted as a call under way: {@code now}, then the queue's name as each of
+	 * the {@code names} parameters after it.
+	 */
+	private <R> R read(String action, String statementSql, int names, Reader<R> reader) {
+		this.lifecycle.enterAlways();
+		try {
+			return this.database.run(action, (connection) -> {
+				try (PreparedStatement statement = connection.prepareStatement(statementSql)) {
+					this.database.bindNow(statement);
+					for (int i = 2; i <= 1 + names; i++) {
+						statement.setString(i, this.database.name());
+					}
+					try (ResultSet rows = statement.executeQuery()) {
+						return reader.read(rows);
+					}
+				}
+			});
+		}
+		finally {
+			this.lifecycle.exit();
+		}
+	}
+
+	/** Reads a result. */
+	@FunctionalInterface
+	private interface Reader<R> {
+
+		R read(ResultSet rows) throws java.sql.SQLException;
+
+	}
+
+	@Override
+	public void shutDown() {
+		this.lifecycle.shutDown();
+		this.signal.signalAll();
+		this.taker.handBackAhead();
+	}
+
+	@Override
+	public void shutDownWithDrain() {
+		// The flag first, then the wake-ups: a consumer woken sees it.
+		int shutDowns = this.lifecycle.shutDownForDrain();
+		this.signal.signalAll();
+		this.taker.handBackAhead();
+		this.lifecycle.awaitDrained(shutDowns, this.book::isEmpty);
+	}
+
+	@Override
+	public boolean isShuttingDown() {
+		return this.lifecycle.isShuttingDown();
+	}
+
+	@Override
+	public String name() {
+		return this.database.name();
+	}
+
+	@Override
+	public boolean reportsSharedGauges() {
+		return this.keeper.reporter() && !this.lifecycle.isShuttingDown();
+	}
+
+	@Override
+	public boolean reachable() {
+		return this.keeper.reachable();
+	}
+
+	/**
+	 * Returns how many items this instance holds under lease (claimed ahead included).
+	 * @return the items held
+	 */
+	int held() {
+		return this.book.size();
+	}
+
+	/**
+	 * Returns how many expired leases this instance found and queued again.
+	 * @return the stalled items
+	 */
+	long stalled() {
+		return this.keeper.stalled();
+	}
+
+	/**
+	 * Returns how many payloads this instance moved to the dead letters.
+	 * @return the dead-lettered payloads
+	 */
+	long deadLettered() {
+		return this.taker.deadLettered();
+	}
+
+	/** The lease keeper, for tests. */
+	LeaseKeeper keeper() {
+		return this.keeper;
+	}
+
+	@Override
+	public String toString() {
+		return "PostgresQueue[" + name() + " in " + this.database.table() + "]";
+	}
+
+}

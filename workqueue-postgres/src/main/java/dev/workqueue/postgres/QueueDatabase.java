@@ -1,0 +1,141 @@
+package dev.workqueue.postgres;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+
+import javax.sql.DataSource;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * How a handle reaches its table: its own transactions on connections that never join a
+ * caller's (one statement, committed at once), the time each statement takes as
+ * {@code now}, and failures named after the queue and table.
+ * <p>
+ * A connection is taken for one statement and given back at once: a handle never holds
+ * one while it waits. Thread-safe (stateless but for its settings).
+ */
+final class QueueDatabase {
+
+	/** A statement's work on a connection. */
+	@FunctionalInterface
+	interface Work<R> {
+
+		R run(Connection connection) throws SQLException;
+
+	}
+
+	private final DataSource workers;
+
+	private final Clock clock;
+
+	private final String name;
+
+	private final String table;
+
+	/**
+	 * @param workers connections outside any caller's transaction
+	 * @param clock the given clock, or {@code null} for the database's
+	 * @param name the queue's name
+	 * @param table the table
+	 */
+	QueueDatabase(DataSource workers, Clock clock, String name, String table) {
+		this.workers = workers;
+		this.clock = clock;
+		this.name = name;
+		this.table = table;
+	}
+
+	/**
+	 * Runs a statement in a transaction of its own, committed before this returns.
+	 * @param action what is done, for a failure's message ("take from")
+	 * @param work the statement
+	 * @return what the work returns
+	 * @throws PostgresQueueException if it fails (nothing was committed, unless the
+	 * connection broke during the commit)
+	 */
+	<R> R run(String action, Work<R> work) {
+		try (Connection connection = this.workers.getConnection()) {
+			// A pool may hand out connections with auto-commit off: commit here then.
+			boolean autoCommit = connection.getAutoCommit();
+			try {
+				R result = work.run(connection);
+				if (!autoCommit) {
+					connection.commit();
+				}
+				return result;
+			}
+			catch (SQLException | RuntimeException ex) {
+				if (!autoCommit) {
+					rollbackQuietly(connection, ex);
+				}
+				throw ex;
+			}
+		}
+		catch (SQLException ex) {
+			throw failure(ex, action);
+		}
+	}
+
+	private static void rollbackQuietly(Connection connection, Exception failure) {
+		try {
+			connection.rollback();
+		}
+		catch (SQLException ex) {
+			failure.addSuppressed(ex);
+		}
+	}
+
+	/**
+	 * Names a failure of this queue.
+	 * @param ex the driver's exception
+	 * @param action what was done ("add to")
+	 * @return the exception to throw
+	 */
+	PostgresQueueException failure(SQLException ex, String action) {
+		return SqlErrors.translate(ex, what(action));
+	}
+
+	/** "add to queue 'orders' (table workqueue_item)". */
+	String what(String action) {
+		return action + " queue '" + this.name + "' (table " + this.table + ")";
+	}
+
+	/**
+	 * Binds the first parameter of every statement: the given clock's time in µs since
+	 * the epoch, or {@code null} for the database's.
+	 */
+	void bindNow(PreparedStatement statement) throws SQLException {
+		if (this.clock == null) {
+			statement.setNull(1, Types.DOUBLE);
+		}
+		else {
+			statement.setDouble(1, Math.floorDiv(this.clock.nanoTime(), 1000));
+		}
+	}
+
+	/** Whether statements use a given clock rather than the database's. */
+	boolean givenClock() {
+		return this.clock != null;
+	}
+
+	static Array bigints(Connection connection, long[] values) throws SQLException {
+		Long[] boxed = new Long[values.length];
+		for (int i = 0; i < values.length; i++) {
+			boxed[i] = values[i];
+		}
+		return connection.createArrayOf("bigint", boxed);
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	String table() {
+		return this.table;
+	}
+
+}

@@ -1,0 +1,131 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+/**
+ * A handle's part in the wake-ups across instances: it tells the others when its own
+ * commits queue an item, and hears theirs. The handle reaches {@link Notices} and
+ * {@link NoticeSender} only through this seam, and only when it listens: a poll-only
+ * handle ({@link #NONE}) opens no {@code LISTEN} connection and sends no {@code NOTIFY}
+ * (instances that share a queue should agree on listening).
+ */
+interface QueueNotices {
+
+	/** Poll-only: nothing sent, nothing heard. */
+	QueueNotices NONE = new QueueNotices() {
+
+		@Override
+		public void queued(long dueEpochMillis) {
+		}
+
+		@Override
+		public String channel() {
+			return null;
+		}
+
+		@Override
+		public String payload(long dueEpochMillis) {
+			throw new IllegalStateException("a poll-only queue sends no notices");
+		}
+
+		@Override
+		public void close() {
+		}
+
+	};
+
+	/**
+	 * A commit of this handle (not in a caller's transaction) queued an item: the others
+	 * hear of it soon. Never blocks, never throws.
+	 * @param dueEpochMillis when it is ready, on the statements' clock; 0 for now
+	 */
+	void queued(long dueEpochMillis);
+
+	/**
+	 * The channel an add in the caller's transaction notifies in that transaction.
+	 * @return the channel, or {@code null} to notify nobody
+	 */
+	String channel();
+
+	/**
+	 * The payload of such a notice.
+	 * @param dueEpochMillis when the item is ready; 0 for now
+	 * @return the payload
+	 */
+	String payload(long dueEpochMillis);
+
+	/** Stops hearing and sending: the handle is done. */
+	void close();
+
+	/**
+	 * Listens on the JVM's shared {@code LISTEN} connection for the database, and sends
+	 * this handle's notices through a {@link NoticeSender}.
+	 * @param key what identifies the database (the listen-connection source)
+	 * @param connections opens the {@code LISTEN} connection
+	 * @param senders where notices are sent from (auto-commit connections)
+	 * @param table the table
+	 * @param queue the queue's name
+	 * @param what names the queue in log lines
+	 * @param signal hears the notices
+	 * @return the handle's notices
+	 */
+	static QueueNotices listening(Object key, Supplier<Connection> connections, DataSource senders, String table,
+			String queue, String what, ReadySignal signal) {
+		String channel = Notices.channel(table);
+		Notices notices = Notices.acquire(key, connections);
+		Notices.Subscription subscription;
+		try {
+			subscription = notices.subscribe(channel, queue, new Notices.Listener() {
+
+				@Override
+				public void notice(long dueEpochMillis) {
+					signal.notice(dueEpochMillis);
+				}
+
+				@Override
+				public void missedNotices() {
+					signal.signal();
+				}
+
+			});
+		}
+		catch (RuntimeException ex) {
+			notices.release();
+			throw ex;
+		}
+		NoticeSender sender = new NoticeSender(senders, channel, queue, what);
+		return new QueueNotices() {
+
+			@Override
+			public void queued(long dueEpochMillis) {
+				sender.send(dueEpochMillis);
+			}
+
+			@Override
+			public String channel() {
+				return channel;
+			}
+
+			@Override
+			public String payload(long dueEpochMillis) {
+				return Notices.payload(queue, dueEpochMillis);
+			}
+
+			@Override
+			public void close() {
+				try {
+					sender.close();
+					subscription.close();
+				}
+				finally {
+					notices.release();
+				}
+			}
+
+		};
+	}
+
+}

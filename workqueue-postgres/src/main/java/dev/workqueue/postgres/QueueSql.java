@@ -1,0 +1,384 @@
+package dev.workqueue.postgres;
+
+/**
+ * The statements of one queue handle: one per change of an item's state, written for its
+ * table, its {@link ReadyOrder} and its options. The columns are those of
+ * {@code schema.sql}.
+ * <p>
+ * <b>Time.</b> Every statement's first parameter is the time in microseconds since the
+ * epoch of a given clock, or {@code null} for the database's clock: the CTE {@code c}
+ * turns it into {@code now} once, so one text serves both. Times come back as
+ * microseconds, relative to that {@code now} where the handle waits for them.
+ * <p>
+ * <b>Races.</b> Each statement runs alone in its own transaction (auto-commit) under READ
+ * COMMITTED, except an add made in the caller's transaction. None reads a row and then
+ * writes it on the strength of that read without a lock or a {@code WHERE} that
+ * PostgreSQL re-checks on the newest version of the row (EvalPlanQual): the upsert's
+ * {@code ON CONFLICT} locks the row before its {@code SET} reads it, claims and sweeps
+ * lock with {@code FOR UPDATE SKIP LOCKED}, and updates and deletes by token re-check it
+ * after waiting for a concurrent writer.
+ */
+final class QueueSql {
+
+	/** A time as microseconds since the epoch. */
+	private static final String MICROS = "(extract(epoch FROM %s) * 1000000)::bigint";
+
+	/** Puts a processing row back to the queued state, folding its dirty mark in. */
+	private static final String RELEASE = """
+			state = 0, token = NULL, holder = NULL, lease_until = NULL,
+			priority = greatest(r.priority, coalesce(r.dirty_priority, r.priority)),
+			dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
+			dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END""";
+
+	/** Adds one item: parameters now, queue, item, priority, delay in µs. */
+	final String add;
+
+	/**
+	 * Adds one item in the caller's transaction and notifies in it: parameters now,
+	 * queue, item, priority, delay in µs, channel, payload.
+	 */
+	final String addNotifying;
+
+	/**
+	 * Adds many items: parameters now, queue, items[], priorities[], delays in µs[]; the
+	 * items must be distinct (an upsert may not change one row twice).
+	 */
+	final String addBatch;
+
+	/**
+	 * Claims ready items: parameters now, queue, [starvation µs, limit, queue, starvation
+	 * µs,] limit, holder, lease µs, queue.
+	 */
+	final String claim;
+
+	/** Ends a hold, then claims: done's parameters, then claim's (without now). */
+	final String doneAndClaim;
+
+	/**
+	 * Ends a hold: parameters now, queue, item, token; answers rows ended, the ready time
+	 * of the item queued again (µs since the epoch, {@code null} if none), now.
+	 */
+	final String done;
+
+	/** Extends leases: parameters now, lease µs, queue, tokens[]. */
+	final String renew;
+
+	/** Queues expired leases again: parameters now, queue, limit. */
+	final String reap;
+
+	/** Hands leases back in their place in line: parameters now, queue, tokens[]. */
+	final String handBack;
+
+	/**
+	 * Hands one lease back at the back of the line, after a delay: parameters now, delay
+	 * µs, queue, token.
+	 */
+	final String handBackAfter;
+
+	/**
+	 * Hands back the leases of this holder that it does not know of (claims whose answer
+	 * was lost): parameters now, queue, holder, known tokens[].
+	 */
+	final String reconcile;
+
+	/**
+	 * Moves a payload the codec cannot read aside: parameters now, queue, item, token,
+	 * reason.
+	 */
+	final String deadLetter;
+
+	/** The number of ready items: parameters now, queue. */
+	final String size;
+
+	/** The shared gauges: parameters now, queue, queue. */
+	final String stats;
+
+	/** Ready items per priority: parameters now, queue. */
+	final String levels;
+
+	/** Takes or keeps the reporter role: parameters now, queue, lapse µs, holder. */
+	final String report;
+
+	/** Gives the reporter role up: parameters queue, holder. */
+	final String resign;
+
+	/**
+	 * Writes the statements.
+	 * @param table the table, checked
+	 * @param order the ready order
+	 * @param starving whether claims put the items ready longer than a timeout first
+	 * @param synchronousCommit whether the handle's own commits wait for the disk
+	 */
+	QueueSql(String table, ReadyOrder order, boolean starving, boolean synchronousCommit) {
+		String clock = "c AS (SELECT coalesce(to_timestamp(?::float8 / 1000000), statement_timestamp()) AS now"
+				+ (synchronousCommit ? "" : " FROM (SELECT set_config('synchronous_commit', 'off', true)) s") + ")";
+		// The caller's transaction follows the caller's settings.
+		String callerClock = "c AS (SELECT coalesce(to_timestamp(?::float8 / 1000000), statement_timestamp()) AS now)";
+		String upsert = upsert(table, order);
+		this.add = "WITH " + callerClock + ",\n" + addOne(table, upsert, false);
+		this.addNotifying = "WITH " + callerClock + ",\n" + addOne(table, upsert, true);
+		this.addBatch = "WITH " + clock
+				+ """
+						,
+						a AS (SELECT ?::text AS queue, u.item, u.priority,
+								c.now + u.delay * interval '1 microsecond' AS due, c.now, u.ord
+							FROM c, unnest(?::text[], ?::integer[], ?::bigint[]) WITH ORDINALITY AS u(item, priority, delay, ord)),
+						old AS (SELECT r.item, %s AS queued FROM {t} r JOIN a ON r.queue = a.queue AND r.item = a.item),
+						up AS (INSERT INTO {t} AS r (queue, item, state, priority, ready_at, seq)
+							SELECT a.queue, a.item, 0, a.priority, a.due, nextval('{t}_token') FROM a ORDER BY a.ord
+							%s
+							RETURNING r.item, r.state, r.ready_at)
+						SELECT up.item, up.state, up.ready_at <= c.now, %s, NOT coalesce(old.queued, false), %s
+						FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item
+						"""
+					.formatted(queued("a"), upsert, micros("up.ready_at"), micros("c.now"))
+					.replace("{t}", table);
+		String claimCtes = claimCtes(table, order, starving);
+		String claimSelect = claimSelect(table, order, starving);
+		this.claim = "WITH " + clock + ",\n" + claimCtes + "\n" + claimSelect.formatted("");
+		String doneCtes = """
+				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1
+					RETURNING queue, item, dirty_at, dirty_priority),
+				back AS (INSERT INTO {t} (queue, item, state, priority, ready_at, seq)
+					SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{t}_token')
+					FROM gone g, c WHERE g.dirty_at IS NOT NULL
+					RETURNING ready_at)""".replace("{t}", table);
+		// The claim cannot see the row the done queues again (one snapshot): it waits
+		// for the next claim, which is what client-go's done does too (back of the line).
+		this.doneAndClaim = "WITH " + clock + ",\n" + doneCtes + ",\n" + claimCtes + "\n" + claimSelect
+			.formatted(", (SELECT count(*) FROM gone), (SELECT " + micros("b.ready_at") + " FROM back b)");
+		this.done = "WITH " + clock + ",\n" + doneCtes + "\nSELECT (SELECT count(*) FROM gone), " + micros("b.ready_at")
+				+ ", " + micros("c.now") + " FROM c LEFT JOIN back b ON true";
+		this.renew = ("WITH " + clock + """
+
+				UPDATE {t} r SET lease_until = c.now + ?::bigint * interval '1 microsecond'
+				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
+				RETURNING r.token""").replace("{t}", table);
+		this.reap = ("WITH " + clock + """
+				,
+				expired AS MATERIALIZED (SELECT r.queue, r.item FROM {t} r
+					WHERE r.queue = ? AND r.state = 1 AND r.lease_until < (SELECT now FROM c)
+					ORDER BY r.lease_until LIMIT ? FOR UPDATE SKIP LOCKED)
+				UPDATE {t} r SET %s,
+					ready_at = c.now, seq = nextval('{t}_token')
+				FROM expired, c WHERE r.queue = expired.queue AND r.item = expired.item
+				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+		// Back in its place: it keeps ready_at and seq, which the claim did not change.
+		this.handBack = ("WITH " + clock + """
+
+				UPDATE {t} r SET %s
+				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
+				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+		// As an add of an item that is not queued, folded with its dirty mark: the
+		// earliest of the two times, the higher priority.
+		this.handBackAfter = ("WITH " + clock + """
+
+				UPDATE {t} r SET state = 0, token = NULL, holder = NULL, lease_until = NULL,
+					ready_at = least(c.now + ?::bigint * interval '1 microsecond',
+						greatest(coalesce(r.dirty_at, 'infinity'), c.now)),
+					seq = nextval('{t}_token'),
+					priority = greatest(r.priority, coalesce(r.dirty_priority, r.priority)),
+					dirty_at = NULL, dirty_priority = NULL
+				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ?
+				RETURNING %s""").formatted(micros("r.ready_at - c.now")).replace("{t}", table);
+		this.reconcile = ("WITH " + clock + """
+
+				UPDATE {t} r SET %s
+				FROM c WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])
+				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+		this.deadLetter = ("WITH " + clock + """
+				,
+				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1 RETURNING queue, item)
+				INSERT INTO {t}_limit AS l (queue, kind, item, count, at, holder, expires_at)
+				SELECT g.queue, 'dead-letter', g.item, 1, c.now, ?, 'infinity' FROM gone g, c
+				ON CONFLICT (queue, kind, item) DO UPDATE SET count = l.count + 1, at = EXCLUDED.at,
+					holder = EXCLUDED.holder""").replace("{t}", table);
+		this.size = ("WITH " + clock + """
+
+				SELECT count(*) FROM {t} r, c WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= c.now""")
+			.replace("{t}", table);
+		this.stats = ("WITH " + clock + """
+
+				SELECT count(*) FILTER (WHERE r.state = 0 AND r.ready_at <= c.now),
+					count(*) FILTER (WHERE r.state = 1),
+					count(*) FILTER (WHERE r.state = 0 AND r.ready_at > c.now),
+					count(*) FILTER (WHERE r.state = 1 AND r.dirty_at IS NOT NULL),
+					(SELECT %s FROM {t} h WHERE h.queue = ? AND h.state = 0 AND h.ready_at <= (SELECT now FROM c)
+						ORDER BY %s LIMIT 1)
+				FROM {t} r, c WHERE r.queue = ?""")
+			.formatted(micros("(SELECT now FROM c) - h.ready_at"), order.orderBy("h"))
+			.replace("{t}", table);
+		this.levels = ("WITH " + clock + """
+
+				SELECT r.priority, count(*), %s FROM {t} r, c
+				WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= c.now
+				GROUP BY r.priority, c.now ORDER BY r.priority DESC""").formatted(micros("c.now - min(r.ready_at)"))
+			.replace("{t}", table);
+		this.report = ("WITH " + clock + """
+
+				INSERT INTO {t}_limit AS l (queue, kind, item, count, at, holder, expires_at)
+				SELECT q.queue, 'gauges', '', 0, q.lapse, q.holder, q.lapse
+				FROM (SELECT ?::text AS queue, c.now + ?::bigint * interval '1 microsecond' AS lapse, ?::text AS holder
+					FROM c) q
+				ON CONFLICT (queue, kind, item) DO UPDATE SET at = EXCLUDED.at, holder = EXCLUDED.holder,
+					expires_at = EXCLUDED.expires_at
+				WHERE l.holder = EXCLUDED.holder OR l.at < (SELECT now FROM c)
+				RETURNING l.holder""").replace("{t}", table);
+		this.resign = "DELETE FROM " + table
+				+ "_limit WHERE queue = ? AND kind = 'gauges' AND item = '' AND holder = ?";
+	}
+
+	private static String micros(String expression) {
+		return MICROS.formatted(expression);
+	}
+
+	/**
+	 * Whether the item was queued already before an add: ready, or dirty while
+	 * processing. An add that finds it so is no new add (client-go counts it once).
+	 */
+	private static String queued(String a) {
+		return "((r.state = 0 AND r.ready_at <= " + a + ".now) OR (r.state = 1 AND r.dirty_at IS NOT NULL))";
+	}
+
+	private static String addOne(String table, String upsert, boolean notifying) {
+		return """
+				a AS (SELECT ?::text AS queue, ?::text AS item, ?::integer AS priority,
+					c.now + ?::bigint * interval '1 microsecond' AS due, c.now FROM c),
+				old AS (SELECT %s AS queued FROM {t} r, a WHERE r.queue = a.queue AND r.item = a.item),
+				up AS (INSERT INTO {t} AS r (queue, item, state, priority, ready_at, seq)
+					SELECT a.queue, a.item, 0, a.priority, a.due, nextval('{t}_token') FROM a
+					%s
+					RETURNING r.item, r.state, r.ready_at)%s
+				SELECT up.state, up.ready_at <= a.now, %s, NOT coalesce((SELECT queued FROM old), false), %s%s
+				FROM up, a
+				""".formatted(queued("a"), upsert,
+				// pg_notify is transactional: delivered at the commit, dropped by a
+				// rollback. Counted, so that it runs.
+				notifying ? ",\nn AS (SELECT pg_notify(?, ?) FROM up WHERE up.state = 0)" : "", micros("up.ready_at"),
+				micros("a.now"), notifying ? ", (SELECT count(*) FROM n)" : "")
+			.replace("{t}", table);
+	}
+
+	/**
+	 * The conflict clause of an add: client-go's rules for an item that has a row
+	 * already. {@code N} is now, {@code D} the add's due time ({@code N} without delay),
+	 * {@code P} its priority. A queued row that is waiting ({@code ready_at > N}) takes
+	 * the earlier time and the higher priority; a ready one takes a higher priority from
+	 * an add without delay and lines up at the back of its new level; a processing one is
+	 * marked dirty with the earliest time and the highest priority. A row the
+	 * {@code WHERE} rejects is left alone and returns nothing: the add changed nothing.
+	 * The new {@code seq} is the one the insert took ({@code EXCLUDED.seq}).
+	 */
+	private static String upsert(String table, ReadyOrder order) {
+		String keptWaitAt = "";
+		String keptWaitPriority = "";
+		String keptWaitWhere = "";
+		if (order.keepsWaits()) {
+			// client-go keeps a waiting item's wait apart from the queue: an add now does
+			// not cancel it, and a delayed add of a ready item is a wait of its own. Kept
+			// in the dirty columns of the queued row; a claim keeps it as the dirty mark
+			// if it is still to come, and forgets it if it came while the item was queued
+			// (then that add found the item queued: a no-op).
+			keptWaitAt = """
+					WHEN r.ready_at > {N} AND {D} <= {N} THEN r.ready_at
+					WHEN r.ready_at <= {N} AND {D} > {N} THEN
+						CASE WHEN r.dirty_at IS NULL OR r.dirty_at <= {N} THEN {D} ELSE least(r.dirty_at, {D}) END
+					""";
+			keptWaitPriority = """
+					WHEN (r.ready_at > {N} AND {D} <= {N}) OR (r.ready_at <= {N} AND {D} > {N})
+						THEN greatest(coalesce(r.dirty_priority, {P}), {P})
+					""";
+			keptWaitWhere = """
+
+					OR (r.state = 0 AND r.ready_at <= {N} AND {D} > {N}
+						AND (r.dirty_at IS NULL OR r.dirty_at <= {N} OR {D} < r.dirty_at))""";
+		}
+		String clause = """
+				ON CONFLICT (queue, item) DO UPDATE SET
+					priority = CASE WHEN r.state = 0 AND (r.ready_at > {N} OR {D} <= {N})
+						THEN greatest(r.priority, {P}) ELSE r.priority END,
+					ready_at = CASE
+						WHEN r.state = 1 THEN r.ready_at
+						WHEN r.ready_at > {N} THEN least(r.ready_at, {D})
+						WHEN {D} <= {N} AND {P} > r.priority THEN {N}
+						ELSE r.ready_at END,
+					seq = CASE
+						WHEN r.state = 0 AND r.ready_at > {N} AND {D} < r.ready_at THEN EXCLUDED.seq
+						WHEN r.state = 0 AND r.ready_at <= {N} AND {D} <= {N} AND {P} > r.priority THEN EXCLUDED.seq
+						ELSE r.seq END,
+					dirty_at = CASE
+						WHEN r.state = 1 THEN least(coalesce(r.dirty_at, {D}), {D})
+						%sELSE r.dirty_at END,
+					dirty_priority = CASE
+						WHEN r.state = 1 THEN greatest(coalesce(r.dirty_priority, {P}), {P})
+						%sELSE r.dirty_priority END
+				WHERE (r.state = 1 AND (r.dirty_at IS NULL OR {D} < r.dirty_at OR {P} > r.dirty_priority))
+					OR (r.state = 0 AND r.ready_at > {N} AND ({D} < r.ready_at OR {P} > r.priority))
+					OR (r.state = 0 AND r.ready_at <= {N} AND {D} <= {N} AND {P} > r.priority)%s"""
+			.formatted(keptWaitAt, keptWaitPriority, keptWaitWhere);
+		return clause.replace("{N}", "(SELECT now FROM c)")
+			.replace("{D}", "EXCLUDED.ready_at")
+			.replace("{P}", "EXCLUDED.priority")
+			.replace("{t}", table);
+	}
+
+	/**
+	 * The CTEs of a claim: {@code picked} locks the next ready items, {@code claimed}
+	 * leases them. {@code MATERIALIZED} fences the planner: a {@code LIMIT} subquery
+	 * inlined into the {@code UPDATE} may be run again per row and lease more than the
+	 * limit. With the starvation guard, the items ready longer than the timeout come
+	 * first, oldest first, then the others by the ready order, up to the limit in all.
+	 */
+	private static String claimCtes(String table, ReadyOrder order, boolean starving) {
+		String picked;
+		if (starving) {
+			picked = """
+					starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving FROM {t} r
+						WHERE r.queue = ? AND r.state = 0
+							AND r.ready_at < (SELECT now FROM c) - ?::bigint * interval '1 microsecond'
+						ORDER BY r.ready_at, r.seq LIMIT ? FOR UPDATE SKIP LOCKED),
+					fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving FROM {t} r
+						WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
+							AND r.ready_at >= (SELECT now FROM c) - ?::bigint * interval '1 microsecond'
+						ORDER BY %s LIMIT ?::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
+					picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),""".formatted(order.orderBy("r"));
+		}
+		else {
+			picked = """
+					picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving FROM {t} r
+						WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
+						ORDER BY %s LIMIT ? FOR UPDATE SKIP LOCKED),""".formatted(order.orderBy("r"));
+		}
+		return (picked + """
+
+				claimed AS (UPDATE {t} r SET state = 1, token = nextval('{t}_token'), holder = ?,
+						lease_until = c.now + ?::bigint * interval '1 microsecond',
+						dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
+						dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END
+					FROM picked, c WHERE r.queue = picked.queue AND r.item = picked.item
+					RETURNING r.item, r.priority, r.token, r.ready_at, r.seq, picked.starving)""").replace("{t}",
+				table);
+	}
+
+	/**
+	 * The answer of a claim: one row per item leased, in hand-out order, or one row of
+	 * nulls: item, priority, token, how long it was ready (µs); then on every row the
+	 * time until the earliest waiting item falls due ({@code null} if none waits), so
+	 * that consumers know when to look again, and {@code now} (µs since the epoch).
+	 * {@code %s}: columns to add.
+	 */
+	private static String claimSelect(String table, ReadyOrder order, boolean starving) {
+		String handOut = starving
+				? "k.starving DESC, CASE WHEN k.starving THEN 0 ELSE -k.priority END, k.ready_at, k.seq"
+				: order.orderBy("k");
+		return """
+				SELECT k.item, k.priority, k.token, %s, %s, %s%%s
+				FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {t} w
+					WHERE w.queue = ? AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d
+				LEFT JOIN claimed k ON true
+				ORDER BY %s"""
+			.formatted(micros("c.now - k.ready_at"), micros("d.due - c.now"), micros("c.now"), handOut)
+			.replace("{t}", table);
+	}
+
+}
