@@ -43,7 +43,7 @@ class DbSchedulerContender implements PostgresContender {
 
 	static final String TABLE = "wqbench_scheduled_tasks";
 
-	static final String POLLING_INTERVAL = "PT0.1S";
+	static final String POLLING_INTERVAL = "PT0.01S";
 
 	private static final Duration POLLING = Duration
 		.parse(System.getProperty("workqueue.bench.dbscheduler.polling", POLLING_INTERVAL));

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -68,7 +69,29 @@ class OursPostgresContender implements PostgresContender {
 			.name(name)
 			.table(TABLE)
 			.listenConnection(this::listenConnection);
-		return new OursQueue(builder.buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter()));
+		return new OursQueue(customize(builder).buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter()));
+	}
+
+	/**
+	 * Sets what a variant changes (nothing here).
+	 * @param builder the builder with the benchmarks' settings
+	 * @return the builder
+	 */
+	PostgresWorkQueues.Builder<String> customize(PostgresWorkQueues.Builder<String> builder) {
+		return builder;
+	}
+
+	/**
+	 * Ours without its own vacuuming ({@code vacuum(false)}): the table is left to
+	 * autovacuum, which is off on this server, so every dead row stays.
+	 */
+	static final class NoVacuum extends OursPostgresContender {
+
+		@Override
+		PostgresWorkQueues.Builder<String> customize(PostgresWorkQueues.Builder<String> builder) {
+			return builder.vacuum(false);
+		}
+
 	}
 
 	private Connection listenConnection() {
@@ -155,6 +178,10 @@ class OursPostgresContender implements PostgresContender {
 
 		private final List<Poller<String>> pollers = new ArrayList<>();
 
+		private final AtomicLong errors = new AtomicLong();
+
+		private final AtomicReference<RuntimeException> firstError = new AtomicReference<>();
+
 		private volatile boolean stopping;
 
 		Workers(RateLimitingQueue<String> queue, int count, Consumer<String> sink, Consumer<Throwable> failure) {
@@ -169,12 +196,25 @@ class OursPostgresContender implements PostgresContender {
 			this.threads.forEach(Thread::start);
 		}
 
+		/**
+		 * A worker container's loop: on a failed call it drops the item it was marking
+		 * done, as the container does (its lease brings it back), and goes on; the
+		 * failures are counted and printed when the workers stop.
+		 */
 		private void work(Poller<String> poller, Consumer<String> sink, Consumer<Throwable> failure) {
 			String item = null;
 			try {
 				while (!this.stopping) {
-					Prioritized<String> next = (item != null) ? poller.doneAndPoll(item, POLL_TIMEOUT)
-							: poller.poll(POLL_TIMEOUT);
+					Prioritized<String> next;
+					try {
+						next = (item != null) ? poller.doneAndPoll(item, POLL_TIMEOUT) : poller.poll(POLL_TIMEOUT);
+					}
+					catch (RuntimeException ex) {
+						if (!this.stopping && this.errors.getAndIncrement() == 0) {
+							this.firstError.set(ex);
+						}
+						next = null;
+					}
 					item = null;
 					if (next != null) {
 						sink.accept(next.item());
@@ -204,6 +244,11 @@ class OursPostgresContender implements PostgresContender {
 				if (thread.isAlive()) {
 					throw new IllegalStateException(thread.getName() + " did not stop");
 				}
+			}
+			if (this.errors.get() > 0) {
+				System.out
+					.println("worker calls failed: " + this.errors.get() + ", the first: " + this.firstError.get());
+				this.firstError.get().printStackTrace(System.out);
 			}
 		}
 

@@ -41,8 +41,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code commitsPerItem} (exact: read after the pool closed, see {@link PostgresAdmin}).
  * The primary score, the run's duration, means nothing.
  * <p>
- * Contenders: ours with its own vacuuming (the queue vacuums its table itself where
- * autovacuum is off) and db-scheduler (which leaves its table to autovacuum).
+ * Contenders: ours with its own vacuuming (the default: the queue vacuums its table
+ * itself where autovacuum is off), ours without it ({@code vacuum(false)}: the table is
+ * left to autovacuum, as db-scheduler leaves its own) and db-scheduler.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -59,6 +60,11 @@ public class PostgresTableSizeBenchmark {
 
 	@Benchmark
 	public void size_ours(Ours table, Size size, BenchmarkParams params) throws InterruptedException {
+		table.run(size, params);
+	}
+
+	@Benchmark
+	public void size_oursNoVacuum(OursNoVacuum table, Size size, BenchmarkParams params) throws InterruptedException {
 		table.run(size, params);
 	}
 
@@ -215,6 +221,16 @@ public class PostgresTableSizeBenchmark {
 		@Override
 		String contenderName() {
 			return "ours";
+		}
+
+	}
+
+	@State(Scope.Thread)
+	public static class OursNoVacuum extends Table {
+
+		@Override
+		String contenderName() {
+			return "ours-no-vacuum";
 		}
 
 	}
