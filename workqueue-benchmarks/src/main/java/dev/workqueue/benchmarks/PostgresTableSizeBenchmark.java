@@ -167,6 +167,21 @@ public class PostgresTableSizeBenchmark {
 			this.contender.close();
 			this.admin.awaitNoClients();
 			commits.stop(this.admin, this.progress.count());
+			// The workers drained what the producers added last: add fresh items up to
+			// the live count again, on a new pool, so that the size is taken with it.
+			long missing = this.live - this.admin.rows(table);
+			if (missing > 0) {
+				List<String> refill = new ArrayList<>();
+				for (long i = 0; i < missing; i++) {
+					refill.add("item-" + this.added.getAndIncrement());
+				}
+				this.contender.open(this.database, "wqbench-size-refill");
+				PostgresContender.Queue refilled = this.contender.queue("size");
+				refilled.addAll(refill);
+				refilled.stop();
+				this.contender.close();
+				this.admin.awaitNoClients();
+			}
 			long afterBytes = this.admin.totalRelationSize(table);
 			double share = Figures.share(params);
 			size.newBytes = newBytes * share;
