@@ -179,10 +179,11 @@ final class LeaseKeeper implements Runnable {
 		long[] tokens = live.stream().mapToLong((lease) -> lease.token).toArray();
 		Set<Long> renewed = this.database.run("renew the leases of", (connection) -> {
 			try (PreparedStatement statement = connection.prepareStatement(this.sql.renew)) {
+
 				this.database.bindNow(statement);
-				statement.setLong(2, Delays.micros(this.leaseNanos));
-				statement.setString(3, this.database.name());
-				statement.setArray(4, QueueDatabase.bigints(connection, tokens));
+				statement.setString(2, this.database.name());
+				statement.setArray(3, QueueDatabase.bigints(connection, tokens));
+				statement.setLong(4, Delays.micros(this.leaseNanos));
 				Set<Long> found = new HashSet<>();
 				try (ResultSet rows = statement.executeQuery()) {
 					while (rows.next()) {
@@ -206,13 +207,7 @@ final class LeaseKeeper implements Runnable {
 				this.database.bindNow(statement);
 				statement.setString(2, this.database.name());
 				statement.setInt(3, REAP_BATCH);
-				int count = 0;
-				try (ResultSet rows = statement.executeQuery()) {
-					while (rows.next()) {
-						count++;
-					}
-				}
-				return count;
+				return statement.executeUpdate();
 			}
 		});
 		if (reaped == 0) {

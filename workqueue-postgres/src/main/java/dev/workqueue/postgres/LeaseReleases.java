@@ -250,13 +250,7 @@ final class LeaseReleases<T> {
 					this.database.bindNow(statement);
 					statement.setString(2, this.database.name());
 					statement.setArray(3, QueueDatabase.bigints(connection, tokens));
-					int count = 0;
-					try (ResultSet rows = statement.executeQuery()) {
-						while (rows.next()) {
-							count++;
-						}
-					}
-					return count;
+					return statement.executeUpdate();
 				}
 			});
 			this.rows.finished(back);

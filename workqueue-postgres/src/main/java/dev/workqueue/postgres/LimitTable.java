@@ -17,11 +17,9 @@ import dev.workqueue.ItemCodec;
 import dev.workqueue.time.Clock;
 
 /**
- * The statements of the shared limiters on one queue's rows of {@code
- *
-<table>
- * _limit}: one statement per operation, each on a connection of its own or on the
- * caller's.
+ * The statements of the shared limiters on one queue's rows of
+ * <code>&lt;table&gt;_limit</code>: one statement per operation, each on a connection of
+ * its own or on the caller's.
  * <p>
  * <b>Transactions.</b> Failure counts join the calling thread's transaction when it has
  * one open on the builder's data source (the {@code callerTransaction} supplier says so;

@@ -19,13 +19,13 @@ import javax.sql.DataSource;
  * <p>
  * <b>How it works.</b> {@link #send} only records the request (the earliest due time
  * among those not yet sent, 0 for "ready now" winning) and wakes the sender's own thread,
- * {@code workqueue-<queue>-notices}, started by the first request. The thread takes what
- * is recorded, runs {@code SELECT pg_notify(channel, payload)} on a connection of the
- * data source (committing it if the pool hands out connections with auto-commit off), and
- * goes back for more. A thread per sender rather than a shared executor: the thread is
- * the one-in-flight rule itself (nothing to coordinate), a queue whose notices stall (its
- * pool exhausted, a slow commit) delays no other queue's, and the thread's life is the
- * handle's; it is parked while nothing is asked, and handles are few.
+ * <code>workqueue-&lt;queue&gt;-notices</code>, started by the first request. The thread
+ * takes what is recorded, runs {@code SELECT pg_notify(channel, payload)} on a connection
+ * of the data source (committing it if the pool hands out connections with auto-commit
+ * off), and goes back for more. A thread per sender rather than a shared executor: the
+ * thread is the one-in-flight rule itself (nothing to coordinate), a queue whose notices
+ * stall (its pool exhausted, a slow commit) delays no other queue's, and the thread's
+ * life is the handle's; it is parked while nothing is asked, and handles are few.
  * <p>
  * A failed notice is not repeated (consumers elsewhere still look for work every poll
  * interval); the failure is logged once per outage, at {@code WARNING}, and its end at

@@ -232,8 +232,9 @@ final class Notices {
 	}
 
 	/**
-	 * The payload of a notice: {@code <due>:<queue>}. The due time comes first, so the
-	 * queue's name may hold any character; a very long name travels as a digest.
+	 * The payload of a notice: <code>&lt;due&gt;:&lt;queue&gt;</code>. The due time comes
+	 * first, so the queue's name may hold any character; a very long name travels as a
+	 * digest.
 	 * @param queue the queue's name
 	 * @param dueEpochMillis when the item that caused it becomes ready; 0 for now
 	 * @return the payload

@@ -16,13 +16,10 @@ import dev.workqueue.time.Clock;
 
 /**
  * Rate limiters whose state the instances of an application share in PostgreSQL, in the
- * queue table's {@code
- *
-<table>
- * _limit} table: one failure history per item, and one token bucket per queue (or per
- * item), whichever instance asks. They are client-go's limiters with the same delays as
- * core's {@link ItemExponentialFailureRateLimiter}, {@link ItemFastSlowRateLimiter},
- * {@link dev.workqueue.ratelimit.BucketRateLimiter} and
+ * queue table's <code>&lt;table&gt;_limit</code> table: one failure history per item, and
+ * one token bucket per queue (or per item), whichever instance asks. They are client-go's
+ * limiters with the same delays as core's {@link ItemExponentialFailureRateLimiter},
+ * {@link ItemFastSlowRateLimiter}, {@link dev.workqueue.ratelimit.BucketRateLimiter} and
  * {@link dev.workqueue.ratelimit.ItemBucketRateLimiter}; combine them with core's
  * {@link MaxOfRateLimiter} and {@link dev.workqueue.ratelimit.WithMaxWaitRateLimiter},
  * which only compare and cap the delays. <pre class="code">

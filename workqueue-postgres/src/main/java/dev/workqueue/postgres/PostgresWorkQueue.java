@@ -382,6 +382,11 @@ final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, P
 		return this.taker.deadLettered();
 	}
 
+	/** How many consumers wait for a notice; for tests. */
+	int waitingConsumers() {
+		return this.signal.waiting();
+	}
+
 	/** The lease keeper, for tests. */
 	LeaseKeeper keeper() {
 		return this.keeper;

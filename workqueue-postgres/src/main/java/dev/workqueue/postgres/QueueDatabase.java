@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -27,6 +28,12 @@ final class QueueDatabase {
 		R run(Connection connection) throws SQLException;
 
 	}
+
+	/** Deadlock detected, serialization failure: the transaction was rolled back. */
+	private static final Set<String> ROLLED_BACK = Set.of("40P01", "40001");
+
+	/** Runs of a statement rolled back so, before its failure is thrown. */
+	private static final int MAX_ATTEMPTS = 3;
 
 	private final DataSource workers;
 
@@ -58,6 +65,23 @@ final class QueueDatabase {
 	 * connection broke during the commit)
 	 */
 	<R> R run(String action, Work<R> work) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return runOnce(work);
+			}
+			catch (SQLException ex) {
+				// Rolled back by the server to break a deadlock (statements that wait for
+				// several rows lock them in one order, but a caller's transaction or a
+				// done riding with a claim may not): nothing was committed, and each
+				// statement means the same when run again.
+				if (!ROLLED_BACK.contains(ex.getSQLState()) || attempt == MAX_ATTEMPTS) {
+					throw failure(ex, action);
+				}
+			}
+		}
+	}
+
+	private <R> R runOnce(Work<R> work) throws SQLException {
 		try (Connection connection = this.workers.getConnection()) {
 			// A pool may hand out connections with auto-commit off: commit here then.
 			boolean autoCommit = connection.getAutoCommit();
@@ -74,9 +98,6 @@ final class QueueDatabase {
 				}
 				throw ex;
 			}
-		}
-		catch (SQLException ex) {
-			throw failure(ex, action);
 		}
 	}
 

@@ -30,7 +30,18 @@ final class QueueSql {
 			dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
 			dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END""";
 
+	/**
+	 * Locks the rows of some leases, in the order of their items: the order in which
+	 * every statement that waits for several rows locks them (a batch of adds too), so
+	 * that two such statements never wait for each other. Parameters queue, tokens[].
+	 */
+	private static final String HELD = """
+			held AS MATERIALIZED (SELECT r.queue, r.item FROM {t} r
+				WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
+				ORDER BY r.item FOR UPDATE)""";
+
 	/** Adds one item: parameters now, queue, item, priority, delay in µs. */
+
 	final String add;
 
 	/**
@@ -41,7 +52,8 @@ final class QueueSql {
 
 	/**
 	 * Adds many items: parameters now, queue, items[], priorities[], delays in µs[]; the
-	 * items must be distinct (an upsert may not change one row twice).
+	 * items must be distinct (an upsert may not change one row twice). They line up in
+	 * the order given ({@code seq}), and lock their rows in the order of their items.
 	 */
 	final String addBatch;
 
@@ -60,7 +72,8 @@ final class QueueSql {
 	 */
 	final String done;
 
-	/** Extends leases: parameters now, lease µs, queue, tokens[]. */
+	/** Extends leases: parameters now, queue, tokens[], lease µs. */
+
 	final String renew;
 
 	/** Queues expired leases again: parameters now, queue, limit. */
@@ -117,22 +130,20 @@ final class QueueSql {
 		String upsert = upsert(table, order);
 		this.add = "WITH " + callerClock + ",\n" + addOne(table, upsert, false);
 		this.addNotifying = "WITH " + callerClock + ",\n" + addOne(table, upsert, true);
-		this.addBatch = "WITH " + clock
-				+ """
-						,
-						a AS (SELECT ?::text AS queue, u.item, u.priority,
-								c.now + u.delay * interval '1 microsecond' AS due, c.now, u.ord
-							FROM c, unnest(?::text[], ?::integer[], ?::bigint[]) WITH ORDINALITY AS u(item, priority, delay, ord)),
-						old AS (SELECT r.item, %s AS queued FROM {t} r JOIN a ON r.queue = a.queue AND r.item = a.item),
-						up AS (INSERT INTO {t} AS r (queue, item, state, priority, ready_at, seq)
-							SELECT a.queue, a.item, 0, a.priority, a.due, nextval('{t}_token') FROM a ORDER BY a.ord
-							%s
-							RETURNING r.item, r.state, r.ready_at)
-						SELECT up.item, up.state, up.ready_at <= c.now, %s, NOT coalesce(old.queued, false), %s
-						FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item
-						"""
-					.formatted(queued("a"), upsert, micros("up.ready_at"), micros("c.now"))
-					.replace("{t}", table);
+		this.addBatch = "WITH " + clock + """
+					,
+					a AS MATERIALIZED (SELECT ?::text AS queue, u.item, u.priority,
+					c.now + u.delay * interval '1 microsecond' AS due, c.now, nextval('{t}_token') AS seq
+				FROM c, unnest(?::text[], ?::integer[], ?::bigint[]) WITH ORDINALITY AS u(item, priority, delay, ord)
+				ORDER BY u.ord),
+					old AS (SELECT r.item, %s AS queued FROM {t} r JOIN a ON r.queue = a.queue AND r.item = a.item),
+					up AS (INSERT INTO {t} AS r (queue, item, state, priority, ready_at, seq)
+						SELECT a.queue, a.item, 0, a.priority, a.due, a.seq FROM a ORDER BY a.item
+						%s
+						RETURNING r.item, r.state, r.ready_at)
+					SELECT up.item, up.state, up.ready_at <= c.now, %s, NOT coalesce(old.queued, false), %s
+					FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item
+					""".formatted(queued("a"), upsert, micros("up.ready_at"), micros("c.now")).replace("{t}", table);
 		String claimCtes = claimCtes(table, order, starving);
 		String claimSelect = claimSelect(table, order, starving);
 		this.claim = "WITH " + clock + ",\n" + claimCtes + "\n" + claimSelect.formatted("");
@@ -149,10 +160,10 @@ final class QueueSql {
 			.formatted(", (SELECT count(*) FROM gone), (SELECT " + micros("b.ready_at") + " FROM back b)");
 		this.done = "WITH " + clock + ",\n" + doneCtes + "\nSELECT (SELECT count(*) FROM gone), " + micros("b.ready_at")
 				+ ", " + micros("c.now") + " FROM c LEFT JOIN back b ON true";
-		this.renew = ("WITH " + clock + """
+		this.renew = ("WITH " + clock + ",\n" + HELD + """
 
 				UPDATE {t} r SET lease_until = c.now + ?::bigint * interval '1 microsecond'
-				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
+				FROM held, c WHERE r.queue = held.queue AND r.item = held.item
 				RETURNING r.token""").replace("{t}", table);
 		this.reap = ("WITH " + clock + """
 				,
@@ -161,14 +172,14 @@ final class QueueSql {
 					ORDER BY r.lease_until LIMIT ? FOR UPDATE SKIP LOCKED)
 				UPDATE {t} r SET %s,
 					ready_at = c.now, seq = nextval('{t}_token')
-				FROM expired, c WHERE r.queue = expired.queue AND r.item = expired.item
-				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+				FROM expired, c WHERE r.queue = expired.queue AND r.item = expired.item""").formatted(RELEASE)
+			.replace("{t}", table);
 		// Back in its place: it keeps ready_at and seq, which the claim did not change.
-		this.handBack = ("WITH " + clock + """
+		this.handBack = ("WITH " + clock + ",\n" + HELD + """
 
 				UPDATE {t} r SET %s
-				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
-				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+				FROM held, c WHERE r.queue = held.queue AND r.item = held.item""").formatted(RELEASE)
+			.replace("{t}", table);
 		// As an add of an item that is not queued, folded with its dirty mark: the
 		// earliest of the two times, the higher priority.
 		this.handBackAfter = ("WITH " + clock + """
@@ -184,8 +195,9 @@ final class QueueSql {
 		this.reconcile = ("WITH " + clock + """
 
 				UPDATE {t} r SET %s
-				FROM c WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])
-				RETURNING r.item""").formatted(RELEASE).replace("{t}", table);
+				FROM c WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])""")
+			.formatted(RELEASE)
+			.replace("{t}", table);
 		this.deadLetter = ("WITH " + clock + """
 				,
 				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1 RETURNING queue, item)

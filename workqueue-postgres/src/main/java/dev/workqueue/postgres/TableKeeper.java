@@ -51,18 +51,17 @@ import dev.workqueue.time.Clock;
  * {@code pg_try_advisory_lock} with a key derived from the table's name on a connection
  * taken for that moment, in auto-commit (VACUUM runs outside transactions), and skips if
  * another holds it. A user that may not vacuum the table (not its owner) gets a warning
- * from the server: the keeper logs it once and carries on, trying again later (the
- * ownership may change). Database failures are logged once per outage. The work never
- * fails the queue.
+ * from the server: the keeper logs it once and carries on, trying again a sweep interval
+ * later (the ownership may change). Database failures are logged once per outage. The
+ * work never fails the queue.
  * <p>
  * <b>Concurrency.</b> {@link #finished} adds to an atomic counter and, when the count
- * crosses the threshold, signals the keeper's thread ({@code workqueue-
- *
-<table>
- * -keeper}, daemon) under {@code lock}, which is held only around that signal and the
- * thread's waits, never across SQL: it never waits for the database. Everything else
- * (when the last vacuum ran, the cached autovacuum probe, the outage flags) belongs to
- * the thread. The registry and reference counts are guarded by {@code TableKeeper.class}.
+ * crosses the threshold, signals the keeper's thread
+ * (<code>workqueue-&lt;table&gt;-keeper</code>, daemon) under {@code lock}, which is held
+ * only around that signal and the thread's waits, never across SQL: it never waits for
+ * the database. Everything else (when the last vacuum ran, the cached autovacuum probe,
+ * the outage flags) belongs to the thread. The registry and reference counts are guarded
+ * by {@code TableKeeper.class}.
  */
 final class TableKeeper {
 
@@ -113,7 +112,8 @@ final class TableKeeper {
 
 	// The thread's own state.
 
-	private long lastVacuumNanos;
+	/** The earliest time of the next vacuum. */
+	private long nextVacuumNanos;
 
 	private long nextSweepNanos;
 
@@ -132,7 +132,7 @@ final class TableKeeper {
 		this.settings = settings;
 		this.lockKey = lockKey(table);
 		long nowNanos = this.clock.nanoTime();
-		this.lastVacuumNanos = nowNanos - settings.minVacuumInterval().toNanos();
+		this.nextVacuumNanos = nowNanos;
 		this.nextSweepNanos = nowNanos;
 	}
 
@@ -258,8 +258,7 @@ final class TableKeeper {
 					nowNanos = this.clock.nanoTime();
 					long dueNanos = this.nextSweepNanos;
 					if (vacuumWanted()) {
-						dueNanos = Math.min(dueNanos,
-								this.lastVacuumNanos + this.settings.minVacuumInterval().toNanos());
+						dueNanos = Math.min(dueNanos, this.nextVacuumNanos);
 					}
 					if (nowNanos - dueNanos >= 0) {
 						break;
@@ -286,14 +285,13 @@ final class TableKeeper {
 	/** One run: the sweep if due, the vacuum if wanted and allowed. */
 	private void run(long nowNanos) {
 		boolean sweep = nowNanos - this.nextSweepNanos >= 0;
-		boolean vacuum = vacuumWanted()
-				&& nowNanos - this.lastVacuumNanos >= this.settings.minVacuumInterval().toNanos();
+		boolean vacuum = vacuumWanted() && nowNanos - this.nextVacuumNanos >= 0;
 		if (sweep) {
 			this.nextSweepNanos = nowNanos + this.settings.sweepInterval().toNanos();
 		}
 		if (vacuum) {
-			this.lastVacuumNanos = nowNanos;
-			if (this.settings.policy() == VacuumPolicy.AUTO && Boolean.TRUE.equals(this.autovacuumRuns) && !sweep) {
+			this.nextVacuumNanos = nowNanos + this.settings.minVacuumInterval().toNanos();
+			if (this.autovacuumRuns != null && !this.settings.policy().vacuumsItself(this.autovacuumRuns) && !sweep) {
 				// Autovacuum's job (as probed at the last sweep): count afresh.
 				this.finishedRows.set(0);
 				return;
@@ -345,8 +343,7 @@ final class TableKeeper {
 					this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
 				}
 				long counted = this.finishedRows.get();
-				boolean vacuumsItself = this.settings.policy() == VacuumPolicy.ALWAYS || !this.autovacuumRuns;
-				if (!vacuumsItself || vacuum(connection)) {
+				if (!this.settings.policy().vacuumsItself(this.autovacuumRuns) || vacuum(connection)) {
 					this.finishedRows.addAndGet(-counted);
 				}
 			}
@@ -417,12 +414,16 @@ final class TableKeeper {
 			if (warning == null) {
 				return true;
 			}
+			// Refused (not the owner) or skipped (locked): try again after a while, not
+			// at every threshold.
+			this.nextVacuumNanos = this.clock.nanoTime()
+					+ Math.max(this.settings.minVacuumInterval().toNanos(), this.settings.sweepInterval().toNanos());
 			if (!this.refused) {
 				this.refused = true;
 				logger.log(Level.WARNING,
 						"Cannot vacuum " + relation + " (" + warning.getMessage()
-								+ "): autovacuum is off for it, so it grows with every item that passes through "
-								+ "unless its owner vacuums it; the queue carries on");
+								+ "); unless it is vacuumed otherwise, it grows with every item that passes through. "
+								+ "The queue carries on, and tries again later");
 			}
 			return false;
 		}

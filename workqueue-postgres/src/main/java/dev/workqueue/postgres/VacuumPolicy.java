@@ -10,10 +10,7 @@ package dev.workqueue.postgres;
  * servers do, or {@code autovacuum_enabled = false} on the table).
  * <p>
  * Whatever the policy, the instances delete the expired rows of the limiters' table
- * ({@code
- *
-<table>
- * _limit}).
+ * (<code>&lt;table&gt;_limit</code>).
  */
 public enum VacuumPolicy {
 
@@ -34,6 +31,15 @@ public enum VacuumPolicy {
 	/**
 	 * Never vacuum the table: the database's administrators see to it.
 	 */
-	NEVER
+	NEVER;
+
+	/**
+	 * Whether the queue's instances vacuum the table themselves.
+	 * @param autovacuumRuns whether autovacuum runs for the table
+	 * @return whether they vacuum it
+	 */
+	boolean vacuumsItself(boolean autovacuumRuns) {
+		return this == ALWAYS || (this == AUTO && !autovacuumRuns);
+	}
 
 }

@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import javax.sql.DataSource;
+
 import org.awaitility.Awaitility;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.spi.SharedWorkQueue;
 
@@ -24,6 +27,19 @@ final class EngineFixture implements AutoCloseable {
 	/** A builder of string queues named {@code name} on the test's table. */
 	PostgresWorkQueues.Builder<String> builder(String name) {
 		return this.table.builder(name).listen(false).vacuum(false);
+	}
+
+	/**
+	 * A builder of string queues named {@code name} whose adds take their connections
+	 * from {@code adds} (a caller's transaction), and everything else from the pool.
+	 */
+	PostgresWorkQueues.Builder<String> builder(String name, DataSource adds) {
+		return PostgresWorkQueues.builder(adds, ItemCodec.strings())
+			.table(table())
+			.name(name)
+			.workerDataSource(this.table.dataSource())
+			.listen(false)
+			.vacuum(false);
 	}
 
 	<Q extends WorkQueue<?>> Q track(Q queue) {

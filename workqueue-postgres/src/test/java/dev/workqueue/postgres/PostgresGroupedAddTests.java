@@ -1,0 +1,152 @@
+package dev.workqueue.postgres;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.WorkQueueMetrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Adds outside a caller's transaction share statements and commits: concurrent adds of a
+ * handle go in one batch, each caller returns only once the commit that holds its own add
+ * is done, and a batch may hold one item twice.
+ */
+@RequiresPostgres
+class PostgresGroupedAddTests {
+
+	private final EngineFixture fixture = new EngineFixture();
+
+	@AfterEach
+	void dropTable() {
+		this.fixture.close();
+	}
+
+	private boolean visible(String item) {
+		return TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + " WHERE item = ?", item) == 1;
+	}
+
+	@Test
+	void addsThatComeWhileABatchRunsGoTogetherInTheNextAndEachReturnsAfterItsCommit() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger batches = new AtomicInteger();
+		AtomicInteger added = new AtomicInteger();
+		DataSource gated = gate(this.fixture.tableFixture().dataSource(), release, batches);
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("grouped")
+			.workerDataSource(gated)
+			.callerTransaction(() -> false)
+			.metrics(new WorkQueueMetrics() {
+				@Override
+				public void added() {
+					added.incrementAndGet();
+				}
+			})
+			.buildDelayingQueue());
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		Thread leader = adder("adder-leader", () -> {
+			queue.add("first");
+			assertThat(visible("first")).isTrue();
+		}, failures);
+		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
+		List<Thread> followers = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			String item = "item-" + i;
+			followers.add(adder("adder-" + i, () -> {
+				queue.add(item);
+				assertThat(visible(item)).as("committed when add returns").isTrue();
+			}, failures));
+		}
+		for (int i = 0; i < 5; i++) {
+			followers.add(adder("adder-twice-" + i, () -> {
+				queue.add("twice");
+				assertThat(visible("twice")).isTrue();
+			}, failures));
+		}
+		for (Thread follower : followers) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
+		}
+		assertThat(batches).as("only the leader's batch has begun").hasValue(1);
+		release.countDown();
+		leader.join(10_000);
+		for (Thread follower : followers) {
+			follower.join(10_000);
+			assertThat(follower.isAlive()).isFalse();
+		}
+		assertThat(failures).isEmpty();
+		assertThat(batches).as("the 25 adds that came meanwhile went in one batch").hasValue(2);
+		assertThat(TestSql.count(this.fixture.table())).isEqualTo(22);
+		assertThat(added).as("the item added five times counts once").hasValue(22);
+	}
+
+	@Test
+	void manyThreadsAddingEachReturnOnlyOnceTheirAddIsCommitted() throws Exception {
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("grouped").buildDelayingQueue());
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int t = 0; t < 12; t++) {
+			int thread = t;
+			threads.add(adder("adder-" + t, () -> {
+				for (int i = 0; i < 40; i++) {
+					String item = thread + "/" + i;
+					queue.add(item);
+					assertThat(visible(item)).as(item).isTrue();
+				}
+			}, failures));
+		}
+		for (Thread thread : threads) {
+			thread.join(60_000);
+			assertThat(thread.isAlive()).isFalse();
+		}
+		assertThat(failures).isEmpty();
+		assertThat(queue.size()).isEqualTo(12 * 40);
+	}
+
+	private static Thread adder(String name, Runnable add, List<Throwable> failures) {
+		Thread thread = new Thread(() -> {
+			try {
+				add.run();
+			}
+			catch (Throwable ex) {
+				failures.add(ex);
+			}
+		}, name);
+		thread.start();
+		return thread;
+	}
+
+	/**
+	 * The pool, but the adders' first connection waits for {@code release}: the leader's
+	 * batch is held while the others queue. Counts the adders' connections (one per
+	 * batch).
+	 */
+	private static DataSource gate(DataSource pool, CountDownLatch release, AtomicInteger batches) {
+		return (DataSource) Proxy.newProxyInstance(PostgresGroupedAddTests.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					if (method.getName().equals("getConnection")
+							&& Thread.currentThread().getName().startsWith("adder-")
+							&& batches.incrementAndGet() == 1) {
+						release.await();
+					}
+					try {
+						return method.invoke(pool, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+	}
+
+}

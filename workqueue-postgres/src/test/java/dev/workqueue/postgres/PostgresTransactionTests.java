@@ -1,0 +1,133 @@
+package dev.workqueue.postgres;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.DelayingQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Adds made while the caller has a transaction open on the same database are part of it
+ * (the builder's default rule: the data source's connection has auto-commit off): no
+ * worker sees them before the commit, a rollback leaves no trace, and many adds commit
+ * together. The caller's transaction here is a plain JDBC connection.
+ */
+@RequiresPostgres
+class PostgresTransactionTests {
+
+	private final EngineFixture fixture = new EngineFixture();
+
+	@AfterEach
+	void dropTable() {
+		this.fixture.close();
+	}
+
+	private DelayingQueue<String> worker() {
+		return this.fixture.track(this.fixture.builder("tx").buildDelayingQueue());
+	}
+
+	private DelayingQueue<String> adder(CallerTransaction transaction) {
+		return this.fixture.track(this.fixture.builder("tx", transaction.dataSource()).buildDelayingQueue());
+	}
+
+	private long rows() {
+		return TestSql.count(this.fixture.table());
+	}
+
+	@Test
+	void anAddIsHandedOutOnlyOnceItsTransactionCommitted() throws Exception {
+		DelayingQueue<String> worker = worker();
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> adder = adder(transaction);
+			adder.add("a");
+			assertThat(rows()).as("not visible before the commit").isZero();
+			assertThat(worker.poll(Duration.ZERO)).isNull();
+			assertThat(adder.poll(Duration.ZERO)).as("the adder's own worker neither").isNull();
+			transaction.commit();
+		}
+		assertThat(worker.poll(Duration.ZERO)).isEqualTo("a");
+		worker.done("a");
+		assertThat(rows()).isZero();
+	}
+
+	@Test
+	void aRolledBackAddIsNeverSeen() throws Exception {
+		DelayingQueue<String> worker = worker();
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> adder = adder(transaction);
+			adder.add("a");
+			adder.addAfter("b", Duration.ofMillis(1));
+			adder.addAll(List.of("c", "d"));
+			assertThat(worker.poll(Duration.ZERO)).isNull();
+			transaction.rollback();
+		}
+		assertThat(rows()).isZero();
+		assertThat(worker.poll(Duration.ZERO)).isNull();
+		assertThat(worker.stats().waiting()).isZero();
+	}
+
+	@Test
+	void manyAddsInOneTransactionCommitTogether() throws Exception {
+		DelayingQueue<String> worker = worker();
+		List<String> items = new ArrayList<>();
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> adder = adder(transaction);
+			for (int i = 0; i < 40; i++) {
+				adder.add("item-" + i);
+				items.add("item-" + i);
+			}
+			List<String> more = List.of("more-1", "more-2", "item-3");
+			adder.addAll(more);
+			items.addAll(more.subList(0, 2));
+			assertThat(rows()).isZero();
+			transaction.commit();
+		}
+		assertThat(rows()).isEqualTo(items.size());
+		List<String> handedOut = new ArrayList<>();
+		String next;
+		while ((next = worker.poll(Duration.ZERO)) != null) {
+			handedOut.add(next);
+			worker.done(next);
+		}
+		assertThat(handedOut).as("in the order they were added").containsExactlyElementsOf(items);
+	}
+
+	@Test
+	void anAddInTheCallersTransactionFollowsClientGosRulesWithinIt() throws Exception {
+		DelayingQueue<String> worker = worker();
+		worker.add("x");
+		assertThat(worker.poll(Duration.ZERO)).isEqualTo("x");
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> adder = adder(transaction);
+			adder.add("x");
+			adder.add("x");
+			transaction.commit();
+		}
+		assertThat(worker.poll(Duration.ZERO)).as("dirty while processing").isNull();
+		worker.done("x");
+		assertThat(worker.poll(Duration.ZERO)).isEqualTo("x");
+		worker.done("x");
+		assertThat(worker.poll(Duration.ZERO)).isNull();
+	}
+
+	@Test
+	void aCallerTransactionSupplierDecidesInsteadOfTheConnection() throws Exception {
+		DelayingQueue<String> worker = worker();
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			// Told there is no transaction: the add commits on a connection of its own.
+			DelayingQueue<String> adder = this.fixture.track(this.fixture.builder("tx", transaction.dataSource())
+				.callerTransaction(() -> false)
+				.buildDelayingQueue());
+			adder.add("a");
+			transaction.rollback();
+		}
+		assertThat(worker.poll(Duration.ZERO)).isEqualTo("a");
+		worker.done("a");
+	}
+
+}

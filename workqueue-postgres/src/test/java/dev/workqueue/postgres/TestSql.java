@@ -1,0 +1,89 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Plain SQL for looking at (and tampering with) a test's table, on a connection of its
+ * own.
+ */
+final class TestSql {
+
+	private TestSql() {
+	}
+
+	/** The first column of the first row, or {@code null} without a row. */
+	static Long queryLong(String sql, Object... parameters) {
+		try (Connection connection = PostgresDatabase.connect();
+				PreparedStatement statement = connection.prepareStatement(sql)) {
+			for (int i = 0; i < parameters.length; i++) {
+				statement.setObject(i + 1, parameters[i]);
+			}
+			try (ResultSet rows = statement.executeQuery()) {
+				if (!rows.next()) {
+					return null;
+				}
+				long value = rows.getLong(1);
+				return rows.wasNull() ? null : value;
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot run: " + sql, ex);
+		}
+	}
+
+	/** The first column of the first row as text, or {@code null} without a row. */
+	static String queryString(String sql, Object... parameters) {
+		try (Connection connection = PostgresDatabase.connect();
+				PreparedStatement statement = connection.prepareStatement(sql)) {
+			for (int i = 0; i < parameters.length; i++) {
+				statement.setObject(i + 1, parameters[i]);
+			}
+			try (ResultSet rows = statement.executeQuery()) {
+				return rows.next() ? rows.getString(1) : null;
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot run: " + sql, ex);
+		}
+	}
+
+	/** Runs a statement; returns the rows it changed. */
+	static int update(String sql, Object... parameters) {
+		try (Connection connection = PostgresDatabase.connect();
+				PreparedStatement statement = connection.prepareStatement(sql)) {
+			for (int i = 0; i < parameters.length; i++) {
+				statement.setObject(i + 1, parameters[i]);
+			}
+			return statement.executeUpdate();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot run: " + sql, ex);
+		}
+	}
+
+	/** The rows of a table. */
+	static long count(String table) {
+		return queryLong("SELECT count(*) FROM " + table);
+	}
+
+	/** An item's lease token, or {@code null} if it is not being processed. */
+	static Long token(String table, String item) {
+		return queryLong("SELECT token FROM " + table + " WHERE item = ? AND state = 1", item);
+	}
+
+	/**
+	 * What the reaper does to an item whose lease ran out: queued again at the back of
+	 * the line, its lease gone.
+	 */
+	static void expireLeaseByHand(String table, String item) {
+		int changed = update("UPDATE " + table + " SET state = 0, token = NULL, holder = NULL, lease_until = NULL, "
+				+ "seq = nextval('" + table + "_token') WHERE item = ? AND state = 1", item);
+		if (changed != 1) {
+			throw new IllegalStateException(item + " was not leased");
+		}
+	}
+
+}
