@@ -11,6 +11,8 @@ import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import javax.sql.DataSource;
+
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
@@ -51,7 +53,12 @@ class DbSchedulerContender implements PostgresContender {
 	private static final double[] LOCK_AND_FETCH = fractions(
 			System.getProperty("workqueue.bench.dbscheduler.lockAndFetch", "1.0,4.0"));
 
+	private final StatementCounts statements = new StatementCounts();
+
 	private HikariDataSource dataSource;
+
+	/** The pool, through the statement counter. */
+	private DataSource counted;
 
 	private String clientName;
 
@@ -76,11 +83,17 @@ class DbSchedulerContender implements PostgresContender {
 	public void open(String database, String clientName) {
 		this.clientName = clientName;
 		this.dataSource = PostgresContender.pool(database, clientName);
+		this.counted = this.statements.wrap(this.dataSource);
 	}
 
 	@Override
 	public Queue queue(String name) {
 		return new TaskQueue(name);
+	}
+
+	@Override
+	public String statementsPerItem(long items) {
+		return this.statements.perItem(items);
 	}
 
 	@Override
@@ -113,7 +126,7 @@ class DbSchedulerContender implements PostgresContender {
 
 		TaskQueue(String name) {
 			this.task = Tasks.oneTime(name).execute((instance, context) -> this.sink.accept(instance.getId()));
-			this.client = SchedulerClient.Builder.create(DbSchedulerContender.this.dataSource, this.task)
+			this.client = SchedulerClient.Builder.create(DbSchedulerContender.this.counted, this.task)
 				.tableName(TABLE)
 				.build();
 		}
@@ -140,7 +153,7 @@ class DbSchedulerContender implements PostgresContender {
 				throw new IllegalStateException("already consuming");
 			}
 			this.sink = sink;
-			Scheduler scheduler = Scheduler.create(DbSchedulerContender.this.dataSource, this.task)
+			Scheduler scheduler = Scheduler.create(DbSchedulerContender.this.counted, this.task)
 				.tableName(TABLE)
 				.schedulerName(new SchedulerName.Fixed(DbSchedulerContender.this.clientName))
 				.threads(workers)
@@ -152,7 +165,7 @@ class DbSchedulerContender implements PostgresContender {
 			this.scheduler = scheduler;
 			this.client = scheduler;
 			return () -> {
-				this.client = SchedulerClient.Builder.create(DbSchedulerContender.this.dataSource, this.task)
+				this.client = SchedulerClient.Builder.create(DbSchedulerContender.this.counted, this.task)
 					.tableName(TABLE)
 					.build();
 				scheduler.stop();

@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import javax.sql.DataSource;
+
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.workqueue.ItemCodec;
@@ -40,7 +42,12 @@ class OursPostgresContender implements PostgresContender {
 	/** The worker containers' default {@code poll-timeout}. */
 	private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
 
+	private final StatementCounts statements = new StatementCounts();
+
 	private HikariDataSource dataSource;
+
+	/** The pool, through the statement counter. */
+	private DataSource counted;
 
 	private String database;
 
@@ -61,11 +68,12 @@ class OursPostgresContender implements PostgresContender {
 		this.database = database;
 		this.clientName = clientName;
 		this.dataSource = PostgresContender.pool(database, clientName);
+		this.counted = this.statements.wrap(this.dataSource);
 	}
 
 	@Override
 	public Queue queue(String name) {
-		PostgresWorkQueues.Builder<String> builder = PostgresWorkQueues.builder(this.dataSource, ItemCodec.strings())
+		PostgresWorkQueues.Builder<String> builder = PostgresWorkQueues.builder(this.counted, ItemCodec.strings())
 			.name(name)
 			.table(TABLE)
 			.listenConnection(this::listenConnection);
@@ -102,6 +110,11 @@ class OursPostgresContender implements PostgresContender {
 		catch (SQLException ex) {
 			throw PostgresContender.failed("LISTEN connection", ex);
 		}
+	}
+
+	@Override
+	public String statementsPerItem(long items) {
+		return this.statements.perItem(items);
 	}
 
 	@Override

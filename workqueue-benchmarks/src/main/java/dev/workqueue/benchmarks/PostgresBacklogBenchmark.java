@@ -143,6 +143,10 @@ public class PostgresBacklogBenchmark {
 				this.workers.stop();
 			}
 			this.queue.stop();
+			String statements = this.contender.statementsPerItem(ITEMS);
+			if (!statements.isEmpty()) {
+				System.out.println("drain statements per item: " + statements);
+			}
 			this.contender.close();
 			this.admin.awaitNoClients();
 			this.commits.stop(this.admin, ITEMS);

@@ -72,6 +72,14 @@ interface PostgresContender extends AutoCloseable {
 	 */
 	Queue queue(String name);
 
+	/**
+	 * Returns the statements this side ran in this JVM per item, by kind, when
+	 * {@link StatementCounts} counts them.
+	 * @param items the items processed
+	 * @return the line, empty when not counting
+	 */
+	String statementsPerItem(long items);
+
 	/** Closes the pool; stop the queues first. */
 	@Override
 	void close();

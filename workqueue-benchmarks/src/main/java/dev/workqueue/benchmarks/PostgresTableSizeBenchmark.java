@@ -164,6 +164,10 @@ public class PostgresTableSizeBenchmark {
 			}
 			workers.stop();
 			queue.stop();
+			String statements = this.contender.statementsPerItem(this.progress.count());
+			if (!statements.isEmpty()) {
+				System.out.println("statements per item: " + statements);
+			}
 			this.contender.close();
 			this.admin.awaitNoClients();
 			commits.stop(this.admin, this.progress.count());

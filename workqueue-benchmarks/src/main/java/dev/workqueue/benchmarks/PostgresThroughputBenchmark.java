@@ -219,6 +219,11 @@ public class PostgresThroughputBenchmark {
 				this.queue.stop();
 			}
 			if (this.contender != null) {
+				String statements = this.contender.statementsPerItem(this.progress.count());
+				if (!statements.isEmpty()) {
+					System.out.println("statements per item run by the measured JVM (" + this.progress.count()
+							+ " items processed in all): " + statements);
+				}
 				this.contender.close();
 			}
 			if (this.admin != null) {
