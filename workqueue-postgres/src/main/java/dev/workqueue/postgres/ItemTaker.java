@@ -1,6 +1,5 @@
 package dev.workqueue.postgres;
 
-import java.lang.System.Logger.Level;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 
 import dev.workqueue.PriorityQueue.Prioritized;
@@ -37,18 +35,13 @@ import dev.workqueue.time.Nanos;
  * book, so that the keeper (which takes it exclusively) never mistakes them for lost
  * ones.
  * <p>
- * A payload the codec cannot decode is moved to the table's dead letters (the {@code
- *
-<table>
- * _limit} rows of kind {@code dead-letter}) and logged; a claimed item one of the
- * handle's workers still holds is parked ({@link LeaseBook}); either way the taker looks
- * again.
+ * A payload the codec cannot decode is moved to the table's {@link DeadLetters}; a
+ * claimed item one of the handle's workers still holds is parked ({@link LeaseBook});
+ * either way the taker looks again.
  *
  * @param <T> the item type
  */
 final class ItemTaker<T> {
-
-	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
 
 	/** Most items one claim leases. */
 	static final int MAX_CLAIM = 32;
@@ -74,6 +67,8 @@ final class ItemTaker<T> {
 
 	private final FinishedRows rows;
 
+	private final DeadLetters deadLetters;
+
 	private final Lock claims;
 
 	/** Called after a claim failed: the keeper looks for what it may have leased. */
@@ -90,11 +85,10 @@ final class ItemTaker<T> {
 
 	private final AtomicInteger consumers = new AtomicInteger();
 
-	private final LongAdder deadLettered = new LongAdder();
-
 	ItemTaker(ItemText<T> text, QueueDatabase database, QueueSql sql, LeaseBook<T> book, LeaseReleases<T> releases,
 			ReadySignal signal, Lifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, FinishedRows rows,
-			Lock claims, Runnable failedClaim, String holder, long leaseNanos, long starvationMicros) {
+			DeadLetters deadLetters, Lock claims, Runnable failedClaim, String holder, long leaseNanos,
+			long starvationMicros) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;
@@ -105,6 +99,7 @@ final class ItemTaker<T> {
 		this.metrics = metrics;
 		this.clock = clock;
 		this.rows = rows;
+		this.deadLetters = deadLetters;
 		this.claims = claims;
 		this.failedClaim = failedClaim;
 		this.holder = holder;
@@ -280,7 +275,7 @@ final class ItemTaker<T> {
 				item = this.text.decode(row.encoded());
 			}
 			catch (RuntimeException ex) {
-				deadLetter(lease, ex);
+				this.deadLetters.moveAside(lease, ex);
 				continue;
 			}
 			if (this.book.take(item, lease)) {
@@ -355,35 +350,8 @@ final class ItemTaker<T> {
 		}
 	}
 
-	private void deadLetter(Lease lease, RuntimeException cause) {
-		this.deadLettered.increment();
-		logger.log(Level.WARNING,
-				"Queue '" + this.database.name() + "' moved a payload of " + lease.encoded.length()
-						+ " characters that its codec cannot decode to the dead letters of table "
-						+ this.database.table() + " (" + this.database.table() + "_limit, kind 'dead-letter')",
-				cause);
-		try {
-			this.database.run("move an undecodable item aside in", (connection) -> {
-				try (PreparedStatement statement = connection.prepareStatement(this.sql.deadLetter)) {
-					this.database.bindNow(statement);
-					statement.setString(2, this.database.name());
-					statement.setString(3, lease.encoded);
-					statement.setLong(4, lease.token);
-					statement.setString(5, String.valueOf(cause));
-					return statement.executeUpdate();
-				}
-			});
-			this.rows.finished(1);
-		}
-		catch (PostgresQueueException ex) {
-			// Not leased to nobody: handed back, it comes to this again.
-			this.book.orphan(lease.token, lease.encoded);
-			this.failedClaim.run();
-		}
-	}
-
 	long deadLettered() {
-		return this.deadLettered.sum();
+		return this.deadLetters.moved();
 	}
 
 	/** What a claim gave this consumer, and how many items it leased in all. */

@@ -66,10 +66,8 @@ public final class PostgresWorkQueues {
 	/**
 	 * Returns everything the queues of {@code table} need in the database: the table, its
 	 * indexes and storage settings, the sequence of fencing tokens, and the table of the
-	 * shared rate limiters ({@code
-	 *
-	<table>
-	 * _limit}). It is idempotent ({@code IF NOT EXISTS}), and one
+	 * shared rate limiters (named after {@code table}, with {@code _limit} appended). It
+	 * is idempotent ({@code IF NOT EXISTS}), and one
 	 * {@link java.sql.Statement#execute(String)} runs it, so it fits a migration (Flyway,
 	 * Liquibase) as well as a start-up.
 	 * @param table the table's name, optionally schema-qualified
@@ -248,7 +246,11 @@ public final class PostgresWorkQueues {
 		/**
 		 * Sets whether consumers wait for {@code NOTIFY} (default {@code true}). Without
 		 * it (behind a transaction-pooling proxy, where {@code LISTEN} cannot work) they
-		 * look for work every {@link #pollInterval(Duration)}, and nothing else changes.
+		 * look for work every {@link #pollInterval(Duration)}, and nothing else changes;
+		 * such a handle sends no {@code NOTIFY} either, so the instances sharing a queue
+		 * should agree on this setting. Either way a handle's own adds wake its own
+		 * consumers at once, and a waiting consumer also looks when the earliest delayed
+		 * item it knows of falls due.
 		 * @param listen whether to listen
 		 * @return this builder
 		 */
@@ -421,8 +423,9 @@ public final class PostgresWorkQueues {
 					notices, rows, alarm::ring);
 			LeaseKeeper keeper = new LeaseKeeper(database, sql, book, lifecycle, signal, metrics, clock, alarm, notices,
 					rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
+			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
 			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, book, releases, signal, lifecycle, metrics, clock,
-					rows, claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
+					rows, deadLetters, claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
 					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,

@@ -138,11 +138,6 @@ final class QueueDatabase {
 		}
 	}
 
-	/** Whether statements use a given clock rather than the database's. */
-	boolean givenClock() {
-		return this.clock != null;
-	}
-
 	static Array bigints(Connection connection, long[] values) throws SQLException {
 		Long[] boxed = new Long[values.length];
 		for (int i = 0; i < values.length; i++) {

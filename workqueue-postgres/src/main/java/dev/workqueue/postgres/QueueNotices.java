@@ -77,6 +77,7 @@ interface QueueNotices {
 		String channel = Notices.channel(table);
 		Notices notices = Notices.acquire(key, connections);
 		Notices.Subscription subscription;
+		NoticeSender sender;
 		try {
 			subscription = notices.subscribe(channel, queue, new Notices.Listener() {
 
@@ -96,7 +97,18 @@ interface QueueNotices {
 			notices.release();
 			throw ex;
 		}
-		NoticeSender sender = new NoticeSender(senders, channel, queue, what);
+		try {
+			sender = new NoticeSender(senders, channel, queue, what);
+		}
+		catch (RuntimeException ex) {
+			try {
+				subscription.close();
+			}
+			finally {
+				notices.release();
+			}
+			throw ex;
+		}
 		return new QueueNotices() {
 
 			@Override

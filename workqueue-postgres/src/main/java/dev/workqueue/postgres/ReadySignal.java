@@ -133,8 +133,12 @@ final class ReadySignal {
 			if (dueInNanos >= 0) {
 				next = Math.min(next, Nanos.add(nowNanos, dueInNanos));
 			}
+			boolean sooner = next < this.nextLookNanos;
 			this.nextLookNanos = next;
-			this.notice.signalAll();
+			if (sooner) {
+				// The leader waits for the old time: it looks sooner now.
+				this.notice.signalAll();
+			}
 		}
 		finally {
 			this.lock.unlock();

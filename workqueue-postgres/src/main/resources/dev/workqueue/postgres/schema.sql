@@ -37,6 +37,9 @@
 --   at             buckets: the theoretical arrival time (GCRA); gauges: when the role lapses
 --   holder         gauges: the reporting handle
 --   expires_at     when the row may be deleted (history without activity is forgotten)
+--   A payload the queue's codec cannot decode is moved here, out of the queue, as kind 'dead-letter':
+--   item = the payload, count = how often, at = the last time, holder = why, expires_at = 'infinity'
+--   (kept until an operator deletes it).
 
 CREATE SEQUENCE IF NOT EXISTS {table}_token AS bigint;
 

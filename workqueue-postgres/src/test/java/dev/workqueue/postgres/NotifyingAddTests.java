@@ -1,0 +1,72 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The add a listening handle runs in the caller's transaction carries its {@code NOTIFY}:
+ * heard once the transaction commits, never when it rolls back, and not sent for an add
+ * that changed nothing or made the item dirty. (The statement on its own: the handles of
+ * these tests do not listen.)
+ */
+@RequiresPostgres
+class NotifyingAddTests {
+
+	private final PostgresFixture fixture = new PostgresFixture();
+
+	private final String channel = "wq_notify_test_" + ProcessHandle.current().pid();
+
+	@AfterEach
+	void dropTable() {
+		this.fixture.close();
+	}
+
+	@Test
+	void theNoticeIsHeardAtTheCommitAndNeverAfterARollback() throws Exception {
+		QueueSql sql = new QueueSql(this.fixture.table(), ReadyOrder.FIFO, false, true);
+		try (Connection listener = PostgresDatabase.connect(); Connection caller = PostgresDatabase.connect()) {
+			try (Statement statement = listener.createStatement()) {
+				statement.execute("LISTEN " + this.channel);
+			}
+			PGConnection notices = listener.unwrap(PGConnection.class);
+			caller.setAutoCommit(false);
+			assertThat(add(caller, sql, "a")).isTrue();
+			assertThat(notices.getNotifications(200)).as("not before the commit").isEmpty();
+			caller.commit();
+			PGNotification[] heard = notices.getNotifications(5000);
+			assertThat(heard).hasSize(1);
+			assertThat(heard[0].getParameter()).isEqualTo("payload-a");
+			assertThat(add(caller, sql, "b")).isTrue();
+			caller.rollback();
+			assertThat(add(caller, sql, "a")).as("queued already: nothing changed").isFalse();
+			caller.commit();
+			assertThat(notices.getNotifications(500)).isEmpty();
+		}
+	}
+
+	/** Runs the notifying add; returns whether it changed the row. */
+	private boolean add(Connection connection, QueueSql sql, String item) throws Exception {
+		try (PreparedStatement statement = connection.prepareStatement(sql.addNotifying)) {
+			statement.setNull(1, java.sql.Types.DOUBLE);
+			statement.setString(2, "notified");
+			statement.setString(3, item);
+			statement.setInt(4, 0);
+			statement.setLong(5, 0);
+			statement.setString(6, this.channel);
+			statement.setString(7, "payload-" + item);
+			try (ResultSet row = statement.executeQuery()) {
+				return row.next();
+			}
+		}
+	}
+
+}
