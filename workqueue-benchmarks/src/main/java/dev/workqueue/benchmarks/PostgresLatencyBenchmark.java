@@ -130,6 +130,9 @@ public class PostgresLatencyBenchmark {
 							log.fired(Integer.parseInt(line, 4 + "item-".length(), space, 10),
 									Long.parseLong(line.substring(space + 1)));
 						}
+						else {
+							System.out.println("[consumer JVM] " + line);
+						}
 					});
 			this.producer = PostgresContender.named(contenderName());
 			this.producer.open(this.database, "wqbench-producer");
@@ -180,6 +183,10 @@ public class PostgresLatencyBenchmark {
 			this.consumers.stop();
 			this.consumers = null;
 			this.queue.stop();
+			String statements = this.producer.statementsPerItem(ITEMS);
+			if (!statements.isEmpty()) {
+				System.out.println("statements per item run by the producer: " + statements);
+			}
 			this.producer.close();
 			this.admin.awaitNoClients();
 		}

@@ -96,6 +96,13 @@ public final class PostgresWorkerMain {
 		}
 		consumers.stop();
 		queue.stop();
+		String statements = contender.statementsPerItem(progress.count());
+		if (!statements.isEmpty()) {
+			synchronized (System.out) {
+				System.out.println(
+						"statements per item run by " + args[4] + " (" + progress.count() + " items): " + statements);
+			}
+		}
 		contender.close();
 		reporter.interrupt();
 		reporter.join(1_000);
