@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
@@ -49,6 +50,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 0)
 @Measurement(iterations = 1)
+// A run takes minutes: JMH's default limit of an iteration (10 minutes) is too short.
+@Timeout(time = 90, timeUnit = TimeUnit.MINUTES)
 @Fork(value = 1, jvmArgsAppend = { "-Xms512m", "-Xmx512m" })
 public class PostgresTableSizeBenchmark {
 
