@@ -15,6 +15,12 @@
 #   benchmarks (no options, or options naming Redis) or BULLMQ=1 is set,
 #   bullmq/bench.mjs measures BullMQ 6.7.0 on the same server (about 1.5 minutes; needs
 #   Node.js 20 and npm: `npm ci` the first time; left out with a warning without node).
+#   run-benchmarks.sh Postgres: only the PostgreSQL figures (issue 30), ours beside
+#   db-scheduler (about 50 minutes, 35 of them the 1,000,000-item table size run);
+#   POSTGRES=host:port/database picks the server (default 127.0.0.1:5432/test, user
+#   postgres: each trial creates a database of its own there and drops it). Without a
+#   reachable PostgreSQL a full run leaves them out (with a warning). The pgbench ceiling
+#   is a script of its own: pgbench/ceiling.sh.
 #   SKIP_BUILD=1 reuses target/benchmarks.jar; JAR=path runs another build's jar (for
 #   example one built from an earlier commit, to compare the code before and after a change
 #   on the same machine, one run after the other) and builds nothing.
@@ -24,7 +30,9 @@
 # FiringAccuracy 3.5, RetainedHeap 3, TokenBucket 2, IdleCpu 2, AddAfter 1.5,
 # RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5; RedisThroughput 7.5,
 # RedisIdle 2.5, RedisLatency 1.5, RedisFiringAccuracy 1, RedisBacklog 1, RedisAdd 1,
-# RedisMemory 0.5; BullMQ 1.5).
+# RedisMemory 0.5; BullMQ 1.5); with a PostgreSQL, about 45 more (PostgresThroughput 2,
+# PostgresBacklog 1.5, PostgresAdd 1, PostgresLatency 2, PostgresFiringAccuracy 2,
+# PostgresTableSize 35: 1,000,000 items for each of its three contenders).
 # The Redis benchmarks (BullMQ's too) use keys named wqbench-*, delete them when they
 # end and never flush anything, so the server may be shared; other clients' load shows
 # as noise (RedisIdle reports it as otherCommandsPerSecond; the Redis commands per item of
@@ -58,15 +66,35 @@ if { exec 3<>"/dev/tcp/$redis_host/$redis_port"; } 2>/dev/null; then
 	redis_info="$(timeout 5 cat <&3 | tr -d '\r' | grep -E '^(redis_version|connected_clients):' | tr '\n' ' ' || true)"
 	exec 3<&- 3>&-
 fi
+postgres="${POSTGRES:-127.0.0.1:5432/test}"
+postgres_server="${postgres%%/*}"
+postgres_up=0
+if { exec 4<>"/dev/tcp/${postgres_server%:*}/${postgres_server##*:}"; } 2>/dev/null; then
+	exec 4<&- 4>&-
+	postgres_up=1
+fi
 jmh_args=("$@")
+excluded=()
 if [[ -z "$redis_info" ]]; then
 	if [[ $# -eq 0 ]]; then
 		echo "WARNING: no Redis at $redis: the Redis benchmarks (issue 12) are left out." >&2
-		jmh_args=(-e 'Redis')
+		excluded+=('Redis')
 	elif [[ "$*" == *Redis* ]]; then
 		echo "No Redis at $redis (set REDIS=host:port): the Redis benchmarks need one." >&2
 		exit 1
 	fi
+fi
+if [[ "$postgres_up" != "1" ]]; then
+	if [[ $# -eq 0 ]]; then
+		echo "WARNING: no PostgreSQL at $postgres_server: the PostgreSQL benchmarks (issue 30) are left out." >&2
+		excluded+=('Postgres')
+	elif [[ "$*" == *Postgres* ]]; then
+		echo "No PostgreSQL at $postgres_server (set POSTGRES=host:port/database): the PostgreSQL benchmarks need one." >&2
+		exit 1
+	fi
+fi
+if [[ ${#excluded[@]} -gt 0 ]]; then
+	jmh_args=(-e "$(IFS='|'; echo "${excluded[*]}")")
 fi
 
 out="$module_dir/results/$(date -u +%Y%m%dT%H%M%SZ)"
@@ -80,6 +108,7 @@ mkdir -p "$out"
 	java -version 2>&1
 	echo "node: $(node --version 2>/dev/null || echo 'not installed')"
 	echo "redis at $redis: ${redis_info:-not reachable}"
+	echo "postgresql at $postgres_server: $([[ "$postgres_up" == "1" ]] && echo reachable || echo 'not reachable')"
 } > "$out/machine.txt"
 cat "$out/machine.txt"
 
@@ -89,7 +118,7 @@ if awk -v avg="$load" 'BEGIN { exit !(avg > 0.5) }'; then
 fi
 
 cd "$module_dir"
-java "-Dworkqueue.bench.redis=$redis" -jar "$jar" -prof gc -rf json -rff "$out/jmh.json" "${jmh_args[@]}" 2>&1 \
+java "-Dworkqueue.bench.redis=$redis" "-Dworkqueue.bench.postgres=$postgres" -jar "$jar" -prof gc -rf json -rff "$out/jmh.json" "${jmh_args[@]}" 2>&1 \
 	| tee "$out/jmh.log"
 
 python3 "$module_dir/summarize.py" "$out/jmh.json" > "$out/summary.md"

@@ -82,6 +82,19 @@ TARGETS = {
     ("RedisIdle", "delayingQueue", "serverCommandsPerSecond", OURS):
         ("max", 1.0, "<= 1 command/s as INFO commandstats counts (issue 12)"),
     ("RedisMemory", "delayingQueue", "bytesPerItem", "redisson"): ("times", 1.0, "<= Redisson's (issue 12)"),
+    # Issue 30, on PostgreSQL beside db-scheduler (one-time tasks, lock-and-fetch).
+    ("PostgresThroughput", "endToEnd", "score", "dbScheduler"): ("times", 2.0, ">= 2x db-scheduler (issue 30)"),
+    ("PostgresThroughput", "endToEnd", "commitsPerItem", OURS): ("max", 1.5, "<= 1.5 commits per item (issue 30)"),
+    ("PostgresBacklog", "drain", "score", OURS): ("min", 5000, ">= 5,000 items/s (issue 30)"),
+    ("PostgresBacklog", "drain", "score", "dbScheduler"): ("times", 3.0, ">= 3x db-scheduler (issue 30)"),
+    ("PostgresBacklog", "drain", "commitsPerItem", OURS): ("max", 1.5, "<= 1.5 commits per item (issue 30)"),
+    ("PostgresAdd", "oneAtATime", "score", OURS): ("min", 3000, ">= 3,000 adds/s (issue 30)"),
+    ("PostgresLatency", "addToGet", "p99Micros", OURS): ("max", 20_000, "p99 <= 20 ms (issue 30)"),
+    ("PostgresLatency", "addToGet", "lost", OURS): ("max", 0, "0 (issue 30)"),
+    ("PostgresFiringAccuracy", "delays", "p99LatenessMicros", OURS): ("max", 50_000, "p99 <= 50 ms (issue 30)"),
+    ("PostgresFiringAccuracy", "delays", "early", OURS): ("max", 0, "0 (issue 30)"),
+    ("PostgresFiringAccuracy", "delays", "lost", OURS): ("max", 0, "0 (issue 30)"),
+    ("PostgresTableSize", "size", "ratio", OURS): ("max", 3.0, "<= 3x its size new (issue 30)"),
 }
 
 # Figures quoted in the issues, measured elsewhere: orientation only.

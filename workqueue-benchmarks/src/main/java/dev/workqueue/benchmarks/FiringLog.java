@@ -36,7 +36,16 @@ final class FiringLog {
 	}
 
 	void fired(int item) {
-		long nowNanos = System.nanoTime();
+		fired(item, System.nanoTime());
+	}
+
+	/**
+	 * Logs a firing seen at {@code nowNanos} on {@link System#nanoTime()}, possibly by
+	 * another process of this machine (the clock is the machine's on Linux).
+	 * @param item the item
+	 * @param nowNanos when it fired
+	 */
+	void fired(int item, long nowNanos) {
 		if (this.firedNanos[item] != 0) {
 			this.duplicates++;
 			return;

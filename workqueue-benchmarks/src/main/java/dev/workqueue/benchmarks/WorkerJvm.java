@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
- * A {@link RedisWorkerMain} process, started with this JVM's class path (the benchmark
- * jar) and Java: its workers consume the same queue as this JVM's, and each item it
- * reports processed is added to this JVM's {@link Progress}, a few milliseconds late. Its
- * standard error is this JVM's.
+ * A worker process ({@link RedisWorkerMain} or {@link PostgresWorkerMain}), started with
+ * this JVM's class path (the benchmark jar) and Java: its workers consume the same queue
+ * as this JVM's, and each item it reports processed is added to this JVM's
+ * {@link Progress}, a few milliseconds late. Other lines it prints go to a listener (or
+ * this JVM's standard output); its standard error is this JVM's.
  */
 final class WorkerJvm {
 
@@ -29,15 +31,15 @@ final class WorkerJvm {
 
 	private volatile long processed;
 
-	private WorkerJvm(Process process, Progress progress) {
+	private WorkerJvm(Process process, Progress progress, Consumer<String> lines) {
 		this.process = process;
-		this.reader = new Thread(() -> read(progress), "redis-bench-jvm-" + process.pid());
+		this.reader = new Thread(() -> read(progress, lines), "bench-jvm-" + process.pid());
 		this.reader.setDaemon(true);
 		this.reader.start();
 	}
 
 	/**
-	 * Starts a worker JVM and waits until its workers run.
+	 * Starts a Redis worker JVM and waits until its workers run.
 	 * @param contender {@code ours} or {@code redisson}
 	 * @param queueName the shared queue
 	 * @param workers how many workers it runs
@@ -49,20 +51,36 @@ final class WorkerJvm {
 	 */
 	static WorkerJvm start(String contender, String queueName, int workers, String clientName, Progress progress)
 			throws IOException, InterruptedException {
+		return start(RedisWorkerMain.class,
+				List.of("-D" + RedisAdmin.PROPERTY + "=" + RedisAdmin.HOST + ":" + RedisAdmin.PORT),
+				List.of(contender, queueName, Integer.toString(workers), clientName), progress, null);
+	}
+
+	/**
+	 * Starts a worker JVM and waits until it prints {@code ready}.
+	 * @param main its main class
+	 * @param properties its {@code -D} options
+	 * @param arguments its arguments
+	 * @param progress where its processed items are counted
+	 * @param lines gets each line it prints other than {@code ready} and
+	 * {@code done <n>}, on the reading thread; {@code null}: they are printed
+	 * @return the running JVM
+	 * @throws IOException if it cannot be started
+	 * @throws InterruptedException if interrupted
+	 */
+	static WorkerJvm start(Class<?> main, List<String> properties, List<String> arguments, Progress progress,
+			Consumer<String> lines) throws IOException, InterruptedException {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		List<String> command = new ArrayList<>();
 		command.add(java);
 		command.addAll(JVM_OPTIONS);
-		command.add("-D" + RedisAdmin.PROPERTY + "=" + RedisAdmin.HOST + ":" + RedisAdmin.PORT);
+		command.addAll(properties);
 		command.add("-cp");
 		command.add(System.getProperty("java.class.path"));
-		command.add(RedisWorkerMain.class.getName());
-		command.add(contender);
-		command.add(queueName);
-		command.add(Integer.toString(workers));
-		command.add(clientName);
+		command.add(main.getName());
+		command.addAll(arguments);
 		Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-		WorkerJvm jvm = new WorkerJvm(process, progress);
+		WorkerJvm jvm = new WorkerJvm(process, progress, lines);
 		if (!jvm.ready.await(60, TimeUnit.SECONDS)) {
 			jvm.stop();
 			throw new IllegalStateException("worker JVM " + process.pid() + " not ready within 60 s");
@@ -70,7 +88,7 @@ final class WorkerJvm {
 		return jvm;
 	}
 
-	private void read(Progress progress) {
+	private void read(Progress progress, Consumer<String> lines) {
 		long reported = 0;
 		try (BufferedReader out = new BufferedReader(
 				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -83,6 +101,9 @@ final class WorkerJvm {
 					progress.add(count - reported);
 					reported = count;
 					this.processed = count;
+				}
+				else if (lines != null) {
+					lines.accept(line);
 				}
 				else {
 					System.out.println("[worker JVM " + this.process.pid() + "] " + line);

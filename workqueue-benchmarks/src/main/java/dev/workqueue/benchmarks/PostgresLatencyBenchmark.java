@@ -1,0 +1,222 @@
+package dev.workqueue.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Issue 30: add→get latency on PostgreSQL at a paced {@value #RATE} adds per second, the
+ * consumers in another instance (another JVM, its own pool and {@code LISTEN} connection)
+ * waiting for work.
+ * <p>
+ * <b>Workload.</b> Each iteration starts a consumer JVM ({@link PostgresWorkerMain},
+ * {@value #CONSUMERS} consumers, logging each item as it is handed out) and opens a pool
+ * in the measured JVM, then one thread adds {@value #ITEMS} distinct items, item
+ * {@code i} at {@code i / RATE} s after the start, one call each. An item's latency runs
+ * from just before its {@code add} call (so it includes the add's commit) to the moment a
+ * consumer of the other JVM has it, both on {@link System#nanoTime()} (one clock for all
+ * processes of a Linux machine). Items not received 2 s after the last add are lost. The
+ * consumer JVM is then stopped and the pool closed.
+ * <p>
+ * <b>Figures</b> (auxiliary counters, see {@link Figures}), per iteration: latency p50,
+ * p99 and max in microseconds, {@code lost}, and {@code commitsPerItem}: the database's
+ * {@code xact_commit} from the first add to after both instances closed their pools
+ * (exact, see {@link PostgresAdmin}), per item; it counts what the waiting consumers cost
+ * while the queue is mostly empty. The primary score, the run's duration, means nothing.
+ * <p>
+ * Contenders: ours (the consumers wait for {@code NOTIFY}) and db-scheduler (its
+ * consumers poll; the adds of another instance cannot wake them).
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 3)
+@Fork(value = 1, jvmArgsAppend = { "-Xms512m", "-Xmx512m" })
+public class PostgresLatencyBenchmark {
+
+	static final int RATE = 200;
+
+	static final int ITEMS = 2_000;
+
+	static final int CONSUMERS = 4;
+
+	static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1) / RATE;
+
+	static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+	static final String[] NAMES = PostgresBacklogBenchmark.names(ITEMS);
+
+	@Benchmark
+	public void addToGet_ours(Ours queue, Latency latency, BenchmarkParams params) throws InterruptedException {
+		queue.run(latency, params);
+	}
+
+	@Benchmark
+	public void addToGet_dbScheduler(DbScheduler queue, Latency latency, BenchmarkParams params)
+			throws InterruptedException {
+		queue.run(latency, params);
+	}
+
+	/** The figures of one iteration. */
+	@AuxCounters(AuxCounters.Type.EVENTS)
+	@State(Scope.Thread)
+	public static class Latency {
+
+		public double p50Micros;
+
+		public double p99Micros;
+
+		public double maxMicros;
+
+		public double lost;
+
+		public double commitsPerItem;
+
+	}
+
+	/** A producer here, the consumers in another JVM, both fresh for each iteration. */
+	public abstract static class Paced {
+
+		private final Progress progress = new Progress();
+
+		private String database;
+
+		private PostgresAdmin admin;
+
+		private int iteration;
+
+		private WorkerJvm consumers;
+
+		private PostgresContender producer;
+
+		private PostgresContender.Queue queue;
+
+		private FiringLog log;
+
+		abstract String contenderName();
+
+		@Setup(Level.Trial)
+		public void open() {
+			this.database = PostgresAdmin.createDatabase();
+			this.admin = PostgresAdmin.connect(this.database);
+			PostgresContender.named(contenderName()).install(this.admin);
+		}
+
+		@Setup(Level.Iteration)
+		public void begin() throws Exception {
+			String name = "latency-" + this.iteration++;
+			this.admin.execute("TRUNCATE " + String.join(", ", PostgresContender.named(contenderName()).tables()));
+			FiringLog log = new FiringLog(ITEMS);
+			this.log = log;
+			this.consumers = PostgresWorkerMain.start(contenderName(), this.database, name, CONSUMERS,
+					"wqbench-consumers", this.progress, (line) -> {
+						// got item-<i> <nanos>
+						int space = line.indexOf(' ', 4);
+						if (line.startsWith("got ") && space > 0) {
+							log.fired(Integer.parseInt(line, 4 + "item-".length(), space, 10),
+									Long.parseLong(line.substring(space + 1)));
+						}
+						else {
+							System.out.println("[consumer JVM] " + line);
+						}
+					});
+			this.producer = PostgresContender.named(contenderName());
+			this.producer.open(this.database, "wqbench-producer");
+			this.queue = this.producer.queue(name);
+			// The consumers are waiting: let their first look at the empty queue pass.
+			PostgresAdmin.sleepMillis(1_000);
+		}
+
+		final void run(Latency latency, BenchmarkParams params) throws InterruptedException {
+			CommitProfile commits = new CommitProfile();
+			commits.start(this.admin);
+			long startNanos = System.nanoTime();
+			for (int i = 0; i < ITEMS; i++) {
+				long atNanos = startNanos + i * PERIOD_NANOS;
+				for (long waitNanos = atNanos - System.nanoTime(); waitNanos > 0; waitNanos = atNanos
+						- System.nanoTime()) {
+					LockSupport.parkNanos(waitNanos);
+				}
+				this.log.scheduling(i, 0);
+				this.queue.add(NAMES[i]);
+			}
+			this.log.awaitAll(GRACE_NANOS);
+			end();
+			commits.stop(this.admin, ITEMS);
+			FiringLog.Summary summary = this.log.summary();
+			double share = Figures.share(params);
+			latency.p50Micros = FiringLog.micros(summary.p50LatenessNanos()) * share;
+			latency.p99Micros = FiringLog.micros(summary.p99LatenessNanos()) * share;
+			latency.maxMicros = FiringLog.micros(summary.maxLatenessNanos()) * share;
+			latency.lost = summary.lost() * share;
+			latency.commitsPerItem = commits.perItem() * share;
+			System.out.printf("%s: p50 %.0f us, p99 %.0f us, max %.0f us, lost %d; %s%n", contenderName(),
+					FiringLog.micros(summary.p50LatenessNanos()), FiringLog.micros(summary.p99LatenessNanos()),
+					FiringLog.micros(summary.maxLatenessNanos()), summary.lost(),
+					commits.line(contenderName() + " at " + RATE + " adds/s"));
+		}
+
+		/**
+		 * Stops the consumer JVM and closes the producer's pool, then waits for their
+		 * backends to exit (so that their commits are reported).
+		 * @throws InterruptedException if interrupted
+		 */
+		@TearDown(Level.Iteration)
+		public void end() throws InterruptedException {
+			if (this.consumers == null) {
+				return;
+			}
+			this.consumers.stop();
+			this.consumers = null;
+			this.queue.stop();
+			String statements = this.producer.statementsPerItem(ITEMS);
+			if (!statements.isEmpty()) {
+				System.out.println("statements per item run by the producer: " + statements);
+			}
+			this.producer.close();
+			this.admin.awaitNoClients();
+		}
+
+		@TearDown(Level.Trial)
+		public void close() {
+			this.admin.close();
+			PostgresAdmin.dropDatabase(this.database);
+		}
+
+	}
+
+	@State(Scope.Thread)
+	public static class Ours extends Paced {
+
+		@Override
+		String contenderName() {
+			return "ours";
+		}
+
+	}
+
+	@State(Scope.Thread)
+	public static class DbScheduler extends Paced {
+
+		@Override
+		String contenderName() {
+			return "db-scheduler";
+		}
+
+	}
+
+}
