@@ -17,8 +17,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.postgres.PostgresRateLimiters;
 import dev.workqueue.postgres.PostgresWorkQueues;
-import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.postgres.VacuumPolicy;
+import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.Pollers;
 
@@ -77,7 +79,13 @@ class OursPostgresContender implements PostgresContender {
 			.name(name)
 			.table(TABLE)
 			.listenConnection(this::listenConnection);
-		return new OursQueue(customize(builder).buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter()));
+		customize(builder);
+		// As the starter builds a queue: the limiters and max-retries counts shared in
+		// the
+		// table, and the workers forget each item they finish (see Workers).
+		PostgresRateLimiters.Builder<String> limiters = builder.rateLimiters();
+		return new OursQueue(builder.buildRateLimitingQueue(limiters.defaultControllerRateLimiter()),
+				limiters.attempts());
 	}
 
 	/**
@@ -90,14 +98,14 @@ class OursPostgresContender implements PostgresContender {
 	}
 
 	/**
-	 * Ours without its own vacuuming ({@code vacuum(false)}): the table is left to
+	 * Ours without its own vacuuming ({@code VacuumPolicy.NEVER}): the table is left to
 	 * autovacuum, which is off on this server, so every dead row stays.
 	 */
 	static final class NoVacuum extends OursPostgresContender {
 
 		@Override
 		PostgresWorkQueues.Builder<String> customize(PostgresWorkQueues.Builder<String> builder) {
-			return builder.vacuum(false);
+			return builder.vacuum(VacuumPolicy.NEVER);
 		}
 
 	}
@@ -128,8 +136,11 @@ class OursPostgresContender implements PostgresContender {
 
 		private final RateLimitingQueue<String> queue;
 
-		OursQueue(RateLimitingQueue<String> queue) {
+		private final FailureCounts<String> attempts;
+
+		OursQueue(RateLimitingQueue<String> queue, FailureCounts<String> attempts) {
 			this.queue = queue;
+			this.attempts = attempts;
 		}
 
 		@Override
@@ -172,7 +183,7 @@ class OursPostgresContender implements PostgresContender {
 
 		@Override
 		public Consumers consume(int workers, Consumer<String> sink, Consumer<Throwable> failure) {
-			return new Workers(this.queue, workers, sink, failure);
+			return new Workers(this.queue, this.attempts, workers, sink, failure);
 		}
 
 		@Override
@@ -187,6 +198,8 @@ class OursPostgresContender implements PostgresContender {
 
 		private final RateLimitingQueue<String> queue;
 
+		private final FailureCounts<String> attempts;
+
 		private final List<Thread> threads = new ArrayList<>();
 
 		private final List<Poller<String>> pollers = new ArrayList<>();
@@ -197,8 +210,10 @@ class OursPostgresContender implements PostgresContender {
 
 		private volatile boolean stopping;
 
-		Workers(RateLimitingQueue<String> queue, int count, Consumer<String> sink, Consumer<Throwable> failure) {
+		Workers(RateLimitingQueue<String> queue, FailureCounts<String> attempts, int count, Consumer<String> sink,
+				Consumer<Throwable> failure) {
 			this.queue = queue;
+			this.attempts = attempts;
 			for (int i = 0; i < count; i++) {
 				Poller<String> poller = Pollers.of(queue);
 				Thread thread = new Thread(() -> work(poller, sink, failure), "pg-bench-worker-" + i);
@@ -210,9 +225,11 @@ class OursPostgresContender implements PostgresContender {
 		}
 
 		/**
-		 * A worker container's loop: on a failed call it drops the item it was marking
-		 * done, as the container does (its lease brings it back), and goes on; the
-		 * failures are counted and printed when the workers stop.
+		 * A worker container's loop: a success forgets the item (its limiter's history
+		 * and its max-retries count) and marks it done with the next poll; on a failed
+		 * call it drops the item it was marking done, as the container does (its lease
+		 * brings it back), and goes on; the failures are counted and printed when the
+		 * workers stop.
 		 */
 		private void work(Poller<String> poller, Consumer<String> sink, Consumer<Throwable> failure) {
 			String item = null;
@@ -220,6 +237,10 @@ class OursPostgresContender implements PostgresContender {
 				while (!this.stopping) {
 					Prioritized<String> next;
 					try {
+						if (item != null) {
+							this.queue.forget(item);
+							this.attempts.forget(item);
+						}
 						next = (item != null) ? poller.doneAndPoll(item, POLL_TIMEOUT) : poller.poll(POLL_TIMEOUT);
 					}
 					catch (RuntimeException ex) {
