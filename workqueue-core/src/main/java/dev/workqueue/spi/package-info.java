@@ -4,6 +4,7 @@
  * {@link dev.workqueue.spi.Poller} and the {@link dev.workqueue.spi.SharedWorkQueue} of a
  * backend shared by several processes; and for backends,
  * {@link dev.workqueue.spi.GuardedMetrics}, which keeps a throwing metrics hook away from
- * the queue. Applications rarely need it.
+ * the queue, and {@link dev.workqueue.spi.HandleLifecycle}, the shutdown of a handle on a
+ * shared queue. Applications rarely need it.
  */
 package dev.workqueue.spi;

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.LeaseBook.Lease;
@@ -55,7 +56,7 @@ final class ItemTaker<T> {
 
 	private final ReadySignal signal;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	/** The queue's hook, guarded. */
 	private final WorkQueueMetrics metrics;
@@ -83,7 +84,7 @@ final class ItemTaker<T> {
 	private final AtomicInteger consumers = new AtomicInteger();
 
 	ItemTaker(ItemText<T> text, QueueDatabase database, QueueSql sql, LeaseBook<T> book, LeaseReleases<T> releases,
-			ReadySignal signal, Lifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, FinishedRows rows,
+			ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, FinishedRows rows,
 			DeadLetters deadLetters, Lock claims, Runnable failedClaim, String holder, long leaseNanos,
 			long starvationMicros) {
 		this.text = text;

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.LeaseBook.Lease;
 import dev.workqueue.postgres.PostgresQueueException.Reason;
@@ -50,7 +51,7 @@ final class LeaseKeeper implements Runnable {
 
 	private final LeaseBook<?> book;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	private final ReadySignal signal;
 
@@ -88,7 +89,7 @@ final class LeaseKeeper implements Runnable {
 
 	private volatile boolean stopped;
 
-	LeaseKeeper(QueueDatabase database, QueueSql sql, LeaseBook<?> book, Lifecycle lifecycle, ReadySignal signal,
+	LeaseKeeper(QueueDatabase database, QueueSql sql, LeaseBook<?> book, HandleLifecycle lifecycle, ReadySignal signal,
 			WorkQueueMetrics metrics, Clock clock, Alarm alarm, QueueNotices notices, FinishedRows rows, Lock claims,
 			String holder, long leaseNanos, long pollIntervalNanos) {
 		this.database = database;

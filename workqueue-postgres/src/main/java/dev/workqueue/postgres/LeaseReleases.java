@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.LeaseBook.Holding;
 import dev.workqueue.postgres.LeaseBook.Lease;
@@ -20,8 +21,8 @@ import dev.workqueue.time.Nanos;
  * queues it again when it was added meanwhile; it names the lease's token, so a lost
  * lease's done changes nothing), hand-backs of one lease or many, and the remembering of
  * leases whose hand-back failed, which the {@link LeaseKeeper} hands back later. Each
- * counts as a call under way in the handle's {@link Lifecycle} and tells a drain when the
- * last hold ends.
+ * counts as a call under way in the handle's {@link HandleLifecycle} and tells a drain
+ * when the last hold ends.
  *
  * @param <T> the item type
  */
@@ -33,7 +34,7 @@ final class LeaseReleases<T> {
 
 	private final LeaseBook<T> book;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	/** The queue's hook, guarded. */
 	private final WorkQueueMetrics metrics;
@@ -49,7 +50,7 @@ final class LeaseReleases<T> {
 	/** Wakes the lease keeper, which hands back the orphans. */
 	private final Runnable orphaned;
 
-	LeaseReleases(QueueDatabase database, QueueSql sql, LeaseBook<T> book, Lifecycle lifecycle,
+	LeaseReleases(QueueDatabase database, QueueSql sql, LeaseBook<T> book, HandleLifecycle lifecycle,
 			WorkQueueMetrics metrics, Clock clock, ReadySignal signal, QueueNotices notices, FinishedRows rows,
 			Runnable orphaned) {
 		this.database = database;

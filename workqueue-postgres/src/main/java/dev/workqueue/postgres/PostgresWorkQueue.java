@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Level;
@@ -69,7 +70,7 @@ final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, P
 
 	private final ReadySignal signal;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	private final ItemAdds adds;
 
@@ -82,7 +83,7 @@ final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, P
 	private final LongAdder retries = new LongAdder();
 
 	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
-			LeaseBook<T> book, ReadySignal signal, Lifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
+			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
 			LeaseReleases<T> releases, LeaseKeeper keeper) {
 		this.text = text;
 		this.database = database;

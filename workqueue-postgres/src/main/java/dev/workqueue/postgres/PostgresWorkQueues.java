@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
@@ -458,7 +459,7 @@ public final class PostgresWorkQueues {
 			this.forgets.attach(book);
 			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos, this.clock != null);
 			Alarm alarm = new Alarm(clock);
-			Lifecycle lifecycle = new Lifecycle(alarm::ring);
+			HandleLifecycle lifecycle = new HandleLifecycle(alarm::ring);
 			FinishedRows rows = FinishedRows.kept(workers, this.table, this.vacuum);
 			QueueNotices notices;
 			try {

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
@@ -56,7 +57,7 @@ final class ItemTaker<T> {
 
 	private final ReadySignal signal;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	/** The queue's hook, guarded; it takes durations only if it records them. */
 	private final WorkQueueMetrics metrics;
@@ -80,7 +81,7 @@ final class ItemTaker<T> {
 	private final LongAdder deadLettered = new LongAdder();
 
 	ItemTaker(ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, LeaseReleases<T> releases,
-			ReadySignal signal, Lifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, Duration lease,
+			ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, Duration lease,
 			Duration starvationTimeout) {
 		this.codec = codec;
 		this.scripts = scripts;

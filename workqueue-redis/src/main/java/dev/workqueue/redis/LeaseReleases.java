@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.LeaseBook.Holding;
 import dev.workqueue.redis.LeaseBook.Lease;
@@ -15,8 +16,8 @@ import dev.workqueue.time.Nanos;
  * parked lease is handed back, so the item runs again after), hand-backs of one item or
  * all, and the remembering of a lease whose release failed ({@link #orphan}), which the
  * {@link QueueTimer} then hands back: this wakes it through its slot. Each counts as a
- * call under way in the handle's {@link Lifecycle}, and wakes a drain when the last hold
- * ends.
+ * call under way in the handle's {@link HandleLifecycle}, and wakes a drain when the last
+ * hold ends.
  *
  * @param <T> the item type
  */
@@ -26,7 +27,7 @@ final class LeaseReleases<T> {
 
 	private final LeaseBook<T> book;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	/** The queue's hook, guarded; it takes durations only if it records them. */
 	private final WorkQueueMetrics metrics;
@@ -36,8 +37,8 @@ final class LeaseReleases<T> {
 	/** The slot of the handle's timed work, which hands back what could not be. */
 	private final TimerThread.Slot timer;
 
-	LeaseReleases(QueueScripts scripts, LeaseBook<T> book, Lifecycle lifecycle, WorkQueueMetrics metrics, Clock clock,
-			TimerThread.Slot timer) {
+	LeaseReleases(QueueScripts scripts, LeaseBook<T> book, HandleLifecycle lifecycle, WorkQueueMetrics metrics,
+			Clock clock, TimerThread.Slot timer) {
 		this.scripts = scripts;
 		this.book = book;
 		this.lifecycle = lifecycle;

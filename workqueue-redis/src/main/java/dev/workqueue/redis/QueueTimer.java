@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 
 import io.lettuce.core.RedisException;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.redis.RedisQueueException.Reason;
@@ -53,7 +54,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	private final LeaseBook<?> book;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	private final ReadySignal signal;
 
@@ -90,7 +91,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	private volatile boolean stopped;
 
-	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?> book, Lifecycle lifecycle,
+	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?> book, HandleLifecycle lifecycle,
 			ReadySignal signal, Clock clock, TimerThread.Slot slot, String id, Duration lease, Duration heartbeat) {
 		this.scripts = scripts;
 		this.metrics = metrics;

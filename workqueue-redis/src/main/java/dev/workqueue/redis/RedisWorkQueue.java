@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
@@ -70,7 +71,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 
 	private final ReadySignal signal;
 
-	private final Lifecycle lifecycle;
+	private final HandleLifecycle lifecycle;
 
 	private final QueueTimer timer;
 
@@ -81,8 +82,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 	private final LongAdder retries = new LongAdder();
 
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, WorkQueueMetrics metrics,
-			LeaseBook<T> book, ReadySignal signal, Lifecycle lifecycle, QueueTimer timer, LeaseReleases<T> releases,
-			ItemTaker<T> taker) {
+			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, QueueTimer timer,
+			LeaseReleases<T> releases, ItemTaker<T> taker) {
 		this.name = name;
 		this.codec = codec;
 		this.scripts = scripts;

@@ -8,6 +8,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
+import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
@@ -323,7 +324,7 @@ public final class RedisWorkQueues {
 			LeaseBook<T> book = new LeaseBook<>(id);
 			ReadySignal signal = new ReadySignal(clock);
 			TimerThread.Slot timerSlot = link.timer(clock).slot();
-			Lifecycle lifecycle = new Lifecycle(timerSlot::wake);
+			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
 			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, clock, timerSlot, id,
 					this.lease, this.heartbeat);
 			LeaseReleases<T> releases = new LeaseReleases<>(scripts, book, lifecycle, metrics, clock, timerSlot);

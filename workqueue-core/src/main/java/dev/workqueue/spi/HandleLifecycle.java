@@ -1,4 +1,4 @@
-package dev.workqueue.postgres;
+package dev.workqueue.spi;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -6,17 +6,17 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
- * One handle's shutdown: the flag, the calls under way, and the waits of
- * {@code shutDownWithDrain}. The handle's lease keeper ends, and gives back what the
- * handle shares (its notices, the table keeper), only once the handle is {@link #quiet}:
- * shut down with no call under way, so that a call racing the shutdown finds everything
- * still open.
+ * The shutdown of one handle on a shared queue (the Redis and PostgreSQL backends'): the
+ * flag, the calls under way, and the waits of {@code shutDownWithDrain}. A handle gives
+ * back what it shares (connections, timers, notices) only once it is {@link #quiet}: shut
+ * down with no call under way, so that a call racing the shutdown finds everything still
+ * open.
  * <p>
  * Thread-safe. A call counts itself in before it reads the flag, and {@link #quiet} reads
  * the count after the flag is set: one of the two sees the other. {@code lock} guards
  * {@code shutDowns} and the waits.
  */
-final class Lifecycle {
+public final class HandleLifecycle {
 
 	private final AtomicInteger calls = new AtomicInteger();
 
@@ -24,7 +24,7 @@ final class Lifecycle {
 
 	private final Condition changed = this.lock.newCondition();
 
-	/** Told when the handle may have become quiet (the lease keeper then looks). */
+	/** Told when the handle may have become quiet (its timed work then looks). */
 	private final Runnable onQuiet;
 
 	private volatile boolean shuttingDown;
@@ -32,7 +32,12 @@ final class Lifecycle {
 	/** Plain shutdowns so far: a later one releases a drain. Guarded by lock. */
 	private int shutDowns;
 
-	Lifecycle(Runnable onQuiet) {
+	/**
+	 * Creates the lifecycle of a running handle.
+	 * @param onQuiet told, on the thread that made it so, when the handle may have become
+	 * {@link #quiet}; it must not block
+	 */
+	public HandleLifecycle(Runnable onQuiet) {
 		this.onQuiet = onQuiet;
 	}
 
@@ -40,7 +45,7 @@ final class Lifecycle {
 	 * Counts in a call only a running handle makes (an add, a take).
 	 * @return {@code false}, counting nothing, once shut down
 	 */
-	boolean enter() {
+	public boolean enter() {
 		this.calls.incrementAndGet();
 		if (this.shuttingDown) {
 			exit();
@@ -50,24 +55,28 @@ final class Lifecycle {
 	}
 
 	/** Counts in a call a shut-down handle still makes (a done, a hand-back, a read). */
-	void enterAlways() {
+	public void enterAlways() {
 		this.calls.incrementAndGet();
 	}
 
 	/** Counts a call out. */
-	void exit() {
+	public void exit() {
 		if (this.calls.decrementAndGet() == 0 && this.shuttingDown) {
 			changed();
 			this.onQuiet.run();
 		}
 	}
 
-	boolean isShuttingDown() {
+	/**
+	 * Whether the handle is shut down.
+	 * @return whether it is
+	 */
+	public boolean isShuttingDown() {
 		return this.shuttingDown;
 	}
 
 	/** Shuts down and releases every drain that waits. */
-	void shutDown() {
+	public void shutDown() {
 		this.lock.lock();
 		try {
 			this.shuttingDown = true;
@@ -85,7 +94,7 @@ final class Lifecycle {
 	 * client-go).
 	 * @return what {@link #awaitDrained} compares with: the plain shutdowns so far
 	 */
-	int shutDownForDrain() {
+	public int shutDownForDrain() {
 		this.lock.lock();
 		try {
 			this.shuttingDown = true;
@@ -103,7 +112,7 @@ final class Lifecycle {
 	 * @param shutDowns what {@link #shutDownForDrain} returned
 	 * @param drained whether the handle holds nothing any more
 	 */
-	void awaitDrained(int shutDowns, BooleanSupplier drained) {
+	public void awaitDrained(int shutDowns, BooleanSupplier drained) {
 		this.lock.lock();
 		try {
 			while (!drained.getAsBoolean() && this.shutDowns == shutDowns) {
@@ -119,7 +128,7 @@ final class Lifecycle {
 	}
 
 	/** Something a drain looks at changed: the handle may hold nothing now. */
-	void changed() {
+	public void changed() {
 		this.lock.lock();
 		try {
 			this.changed.signalAll();
@@ -129,8 +138,11 @@ final class Lifecycle {
 		}
 	}
 
-	/** Whether the handle is shut down and no call is under way. */
-	boolean quiet() {
+	/**
+	 * Whether the handle is shut down and no call is under way.
+	 * @return whether it is quiet
+	 */
+	public boolean quiet() {
 		return this.shuttingDown && this.calls.get() == 0;
 	}
 
