@@ -1,10 +1,10 @@
 package dev.workqueue.redis;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.spi.ItemTrace;
 
 /**
  * How a queue keeps its ready items, and so which scripts change them and how their
@@ -81,10 +81,13 @@ enum QueueLayout {
 	 * The arguments of an add script.
 	 * @param encoded the item
 	 * @param priority its priority
+	 * @param context the add's trace context, {@code null} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] addArgs(String encoded, int priority) {
-		return withPriority(priority, encoded);
+	String[] addArgs(String encoded, int priority, String context) {
+		String trace = (context != null) ? context : "";
+		return this.prioritized ? new String[] { encoded, Integer.toString(priority), trace }
+				: new String[] { trace, encoded };
 	}
 
 	/**
@@ -92,10 +95,14 @@ enum QueueLayout {
 	 * @param readyMicros when the item is due, µs on the scripts' clock
 	 * @param encoded the item
 	 * @param priority its priority
+	 * @param context the add's trace context, {@code null} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] addAfterArgs(long readyMicros, String encoded, int priority) {
-		return withPriority(priority, Long.toString(readyMicros), encoded);
+	String[] addAfterArgs(long readyMicros, String encoded, int priority, String context) {
+		String trace = (context != null) ? context : "";
+		return this.prioritized
+				? new String[] { Long.toString(readyMicros), encoded, Integer.toString(priority), trace }
+				: new String[] { Long.toString(readyMicros), encoded, trace };
 	}
 
 	/**
@@ -104,18 +111,25 @@ enum QueueLayout {
 	 * (sent all before the first answer is awaited, so that the connection pipelines
 	 * them).
 	 * @param encoded the items
+	 * @param context the adds' trace context, {@code null} for none
 	 * @return the arguments of each script
 	 */
-	List<String[]> addAllArgs(List<String> encoded) {
+	List<String[]> addAllArgs(List<String> encoded, String context) {
 		List<String[]> scripts = new ArrayList<>();
 		if (this.prioritized) {
 			for (String one : encoded) {
-				scripts.add(addArgs(one, 0));
+				scripts.add(addArgs(one, 0, context));
 			}
 		}
 		else {
 			for (int from = 0; from < encoded.size(); from += ADD_BATCH) {
-				scripts.add(encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH)).toArray(new String[0]));
+				List<String> batch = encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH));
+				String[] args = new String[batch.size() + 1];
+				args[0] = (context != null) ? context : "";
+				for (int i = 0; i < batch.size(); i++) {
+					args[i + 1] = batch.get(i);
+				}
+				scripts.add(args);
 			}
 		}
 		return scripts;
@@ -159,7 +173,27 @@ enum QueueLayout {
 
 	/** How many values each leased item takes in a get's reply. */
 	int replyGroup() {
-		return this.prioritized ? 3 : 2;
+		return this.prioritized ? 4 : 3;
+	}
+
+	/**
+	 * The trace contexts of a leased item in a get's reply (the record that
+	 * {@code includes/trace_add.lua} keeps: the parent, then a line per link).
+	 * @param reply the reply
+	 * @param at where the item's values start
+	 * @return its contexts, or {@code null} if it has none
+	 */
+	ItemTrace trace(List<Object> reply, int at) {
+		Object record = reply.get(at + (this.prioritized ? 3 : 2));
+		if (!(record instanceof String text)) {
+			return null;
+		}
+		String[] contexts = text.split("\n", -1);
+		List<String> links = new ArrayList<>(contexts.length - 1);
+		for (int i = 1; i < contexts.length && links.size() < ItemTrace.MAX_LINKS; i++) {
+			links.add(contexts[i]);
+		}
+		return new ItemTrace(contexts[0].isEmpty() ? null : contexts[0], links);
 	}
 
 	/**
@@ -179,16 +213,6 @@ enum QueueLayout {
 	 */
 	long oldestReadyNanos(List<Long> stats) {
 		return this.prioritized ? stats.get(5) * 1000 : 0;
-	}
-
-	/** The arguments, with the priority last when the items have one. */
-	private String[] withPriority(int priority, String... args) {
-		if (!this.prioritized) {
-			return args;
-		}
-		String[] all = Arrays.copyOf(args, args.length + 1);
-		all[args.length] = Integer.toString(priority);
-		return all;
 	}
 
 }

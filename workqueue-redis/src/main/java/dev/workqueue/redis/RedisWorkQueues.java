@@ -17,6 +17,7 @@ import dev.workqueue.WorkQueues;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
+import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 
 /**
@@ -144,6 +145,8 @@ public final class RedisWorkQueues {
 		/** {@code null}: no starvation guard. */
 		private Duration starvationTimeout;
 
+		private TraceContextSource traceContextSource;
+
 		private Builder(RedisOptions<T> options) {
 			this.options = options;
 		}
@@ -207,6 +210,23 @@ public final class RedisWorkQueues {
 		 */
 		public Builder<T> metrics(WorkQueueMetrics metrics) {
 			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Sets where the queue gets the trace context of each add (default: none, and
+		 * nothing is stored). The context is kept beside the item, in the queue's
+		 * {@code traces} hash, written by the add's script, and taken by the get that
+		 * hands the item out, which gives it to the worker's
+		 * {@link dev.workqueue.spi.Poller#trace()}; at most
+		 * {@code 1 + ItemTrace.MAX_LINKS} contexts of at most
+		 * {@code ItemTrace.MAX_CONTEXT_LENGTH} characters per item. The Spring starter
+		 * sets one when the application has a tracer.
+		 * @param source the source, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder<T> traceContextSource(TraceContextSource source) {
+			this.traceContextSource = source;
 			return this;
 		}
 
@@ -330,7 +350,7 @@ public final class RedisWorkQueues {
 			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
 					metrics, clock, this.lease, this.starvationTimeout);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
-					signal, lifecycle, timer, releases, taker);
+					signal, lifecycle, timer, releases, taker, TraceContextSource.guard(this.traceContextSource, name));
 			timer.start();
 			return queue;
 		}

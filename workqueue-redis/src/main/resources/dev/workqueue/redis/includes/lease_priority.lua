@@ -2,7 +2,7 @@
 -- `count` items, each the item ready longest if it has been ready longer than the
 -- starvation timeout (µs, or negative for none), else the first of the highest priority;
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
--- out with, ...}, with fewer than `count` items when none is left. Every read of an item
+-- out with, its trace record or false (includes/trace_take.lua), ...}, with fewer than `count` items when none is left. Every read of an item
 -- comes before its first write; the keys written and not read are checked before the
 -- first.
 -- @include queue_keys
@@ -11,7 +11,10 @@
 -- @include queue_due_priority
 -- @include check
 -- @include token_of
+-- @include traced_lease
+-- @include trace_take
 local function lease_priority(lease_us, token, count, starvation)
+  local traced = traced_lease()
   local now = now_us()
   move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
   local reply = {}
@@ -57,8 +60,9 @@ local function lease_priority(lease_us, token, count, starvation)
     reply[#reply + 1] = item
     reply[#reply + 1] = math.max(0, now - queued_at)
     reply[#reply + 1] = priority
+    reply[#reply + 1] = traced and trace_take({item})[1] or false
   end
-  if #reply > 0 and (#reply < 3 * count or redis.call('ZCARD', readyKey) == 0) then
+  if #reply > 0 and (#reply < 4 * count or redis.call('ZCARD', readyKey) == 0) then
     -- No number is in use: the next item ready starts them again (and a drained queue
     -- leaves no key behind).
     redis.call('HDEL', prioritiesKey, '#')
