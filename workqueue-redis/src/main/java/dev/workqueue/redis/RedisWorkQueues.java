@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.protocol.RedisCommand;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
@@ -112,6 +113,20 @@ public final class RedisWorkQueues {
 	 */
 	public static <T> Builder<T> builder(AbstractRedisClient client, ItemCodec<T> codec) {
 		return new Builder<>(new RedisOptions<>(client, codec));
+	}
+
+	/**
+	 * Returns whether a Lettuce command is one of the queues and limiters of this library
+	 * (a script call, or a subscription to a queue's channel): for a tracing set-up that
+	 * keeps the backend's own work out of the traces (the Spring starter's drops such a
+	 * command's observation when no observation was current where it was sent, so that a
+	 * worker's wait, the timer's ticks, lease renewals, sweeps and gauge reads start no
+	 * trace, while an add made in a request still shows in the request's trace).
+	 * @param command a command, as Lettuce's {@code LettuceObservationContext} holds it
+	 * @return whether this library sent it
+	 */
+	public static boolean isQueueCommand(RedisCommand<?, ?, ?> command) {
+		return QueueCommand.isQueueCommand(command);
 	}
 
 	/**
