@@ -59,8 +59,11 @@ final class QueueCommand<T> extends Command<String, String, T> {
 	 * @return the command, not sent
 	 */
 	static QueueCommand<String> subscription(CommandType type, String channel) {
+		// The channel as a plain argument, not a key: a cluster connection would route a
+		// key to the node of its slot, off the pub/sub connection (a message published
+		// anywhere in a cluster reaches every node's subscribers).
 		return new QueueCommand<>(type, new PubSubOutput<>(StringCodec.UTF8),
-				new CommandArgs<>(StringCodec.UTF8).addKey(channel));
+				new CommandArgs<>(StringCodec.UTF8).add(channel));
 	}
 
 	@SuppressWarnings("unchecked")
