@@ -116,8 +116,8 @@ class WebhookTraceTests {
 				String id = parent;
 				parent = this.spans.stream()
 					.filter((each) -> each.id().equals(id))
-					.map(MutableSpan::parentId)
 					.findFirst()
+					.map(MutableSpan::parentId)
 					.orElse(null);
 			}
 			return ids;
