@@ -256,16 +256,22 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	/**
 	 * {@link #add(Object)} with a priority, which a FIFO order ignores. Only the
 	 * lock-free duplicate check is here, small enough for the compiler to inline it into
-	 * the caller.
+	 * the caller; an add with a trace context takes the lock, to store it.
 	 */
 	void add(T item, int priority) {
 		Objects.requireNonNull(item, "item");
-		add(item, priority, (this.traceSource != null) ? this.traceSource.currentContext() : null);
+		String context = (this.traceSource != null) ? this.traceSource.currentContext() : null;
+		int hash = item.hashCode();
+		Node<T> existing = this.nodes.get(item, hash);
+		if (existing == null || !this.lockFreeDuplicates || context != null || !existing.absorbDuplicate()) {
+			addUnderLock(item, hash, existing, priority, context);
+		}
 	}
 
 	/**
 	 * {@link #add(Object, int)} with the trace context read already ({@code null} for
-	 * none): an add with a context takes the lock, to store it.
+	 * none), for the adds that read it once for more than one item or before they know
+	 * whether they delay.
 	 */
 	private void add(T item, int priority, String context) {
 		int hash = item.hashCode();

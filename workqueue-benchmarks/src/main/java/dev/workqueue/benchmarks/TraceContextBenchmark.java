@@ -57,10 +57,10 @@ import dev.workqueue.spring.observation.WorkQueueObservationDocumentation;
  * queue's own cost of storing it and handing it out, without the tracer's).</li>
  * <li>{@code capture}: the starter's source with Brave (W3C propagation) in a span: the
  * tracer's share of each add.</li>
- * <li>{@code processSpan}: the {@code workqueue.process} observation of one item on Brave,
- * started and stopped, with no stored context ({@code links=-1}: Micrometer's own handler),
- * or with a parent and {@code links} links: the worker's share per item. Spans are sampled
- * and dropped, not reported.</li>
+ * <li>{@code processSpan}: the {@code workqueue.process} observation of one item on
+ * Brave, started and stopped, with no stored context ({@code links=-1}: Micrometer's own
+ * handler), or with a parent and {@code links} links: the worker's share per item. Spans
+ * are sampled and dropped, not reported.</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -185,8 +185,7 @@ public class TraceContextBenchmark {
 
 	@Benchmark
 	public void processSpan(Brave state) {
-		WorkItemObservationContext context = new WorkItemObservationContext("bench", "bench#work", "item",
-				state.trace);
+		WorkItemObservationContext context = new WorkItemObservationContext("bench", "bench#work", "item", state.trace);
 		Observation observation = WorkQueueObservationDocumentation.PROCESS
 			.observation(null, DefaultWorkItemObservationConvention.INSTANCE, () -> context, state.registry)
 			.start();

@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param channel wake-up notices for the instances (not a key)
  */
 record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String dead,
-		String reporter, String ready, String since, String priorities, String traces, String channel) {
+		String reporter, String ready, String since, String priorities, String channel) {
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -71,13 +71,13 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 		return new QueueKeys(key(prefix, name, "queue"), key(prefix, name, "dirty"), key(prefix, name, "processing"),
 				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "dead"),
 				key(prefix, name, "reporter"), key(prefix, name, "ready"), key(prefix, name, "since"),
-				key(prefix, name, "priorities"), key(prefix, name, "traces"), key(prefix, name, "events"));
+				key(prefix, name, "priorities"), key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
 		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.dead,
-				this.reporter, this.ready, this.since, this.priorities, this.traces };
+				this.reporter, this.ready, this.since, this.priorities };
 	}
 
 }

@@ -130,7 +130,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 		}
 		try {
 			QueueLayout layout = this.scripts.layout();
-			long reply = this.scripts.run(layout.add, layout.addArgs(encoded, priority, context));
+			long reply = this.scripts.run(layout.add(context), layout.addArgs(encoded, priority, context));
 			if (layout.added(reply) > 0) {
 				this.metrics.added();
 			}
@@ -162,8 +162,9 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 		try {
 			QueueLayout layout = this.scripts.layout();
 			List<CompletableFuture<Long>> answers = new ArrayList<>();
-			for (String[] args : layout.addAllArgs(encoded, currentContext())) {
-				answers.add(this.scripts.send(layout.add, args));
+			String context = currentContext();
+			for (String[] args : layout.addAllArgs(encoded, context)) {
+				answers.add(this.scripts.send(layout.add(context), args));
 			}
 			long added = 0;
 			for (CompletableFuture<Long> answer : answers) {

@@ -216,7 +216,7 @@ class RedisRoundTripTests {
 		redis.zadd(keys.waiting(), 9_000, "later");
 		// The script's clock at 5,000 µs.
 		Long added = redis.eval(LuaScript.ADD.source(), ScriptOutputType.INTEGER, keys.all(), "5000", keys.channel(),
-				"", "new");
+				"new");
 		assertThat(added).isOne();
 		assertThat(redis.lrange(keys.queue(), 0, -1)).containsExactly("due", "new");
 		assertThat(redis.zrange(keys.waiting(), 0, -1)).containsExactly("later");

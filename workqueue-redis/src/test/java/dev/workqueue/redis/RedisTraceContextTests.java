@@ -18,9 +18,10 @@ import dev.workqueue.spi.Pollers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Core's {@link TraceContextContract} on Redis, where the contexts live in the queue's
- * {@code traces} hash, and what only Redis shows: the stored record's shape and bound,
- * and that a queue without contexts never creates the hash.
+ * Core's {@link TraceContextContract} on Redis, where the contexts live in the fields
+ * {@code 't'..item} of the queue's per-item hash ({@code priorities}), and what only
+ * Redis shows: the stored record's shape and bound, and that a plain queue without
+ * contexts never creates the hash.
  */
 @RequiresRedis
 class RedisTraceContextTests extends TraceContextContract {
@@ -46,7 +47,11 @@ class RedisTraceContextTests extends TraceContextContract {
 	@Override
 	protected int storedTraces(WorkQueue<String> queue) {
 		String name = (queue instanceof PriorityQueue) ? "traced-priority" : "traced";
-		return this.redis.redis().hlen(this.redis.key(name, "traces")).intValue();
+		return (int) this.redis.redis()
+			.hkeys(this.redis.key(name, "priorities"))
+			.stream()
+			.filter((field) -> field.startsWith("t"))
+			.count();
 	}
 
 	@AfterEach
@@ -63,17 +68,17 @@ class RedisTraceContextTests extends TraceContextContract {
 			this.current.set("l" + i);
 			queue.add("x");
 		}
-		assertThat(this.redis.redis().hget(this.redis.key("traced", "traces"), "x"))
+		assertThat(this.redis.redis().hget(this.redis.key("traced", "priorities"), "tx"))
 			.isEqualTo("p\nl0\nl1\nl2\nl3\nl4\nl5\nl6\nl7");
 	}
 
 	@Test
-	void aQueueWithoutContextsWritesNoTracesKey() throws Exception {
+	void aPlainQueueWithoutContextsHasNoPerItemHash() throws Exception {
 		RateLimitingQueue<String> queue = newQueue(new FixedLimiter());
 		queue.add("x");
 		queue.addAfter("y", Duration.ofSeconds(1));
 		queue.addAll(List.of("z", "w"));
-		assertThat(this.redis.redis().exists(this.redis.key("traced", "traces"))).isZero();
+		assertThat(this.redis.redis().exists(this.redis.key("traced", "priorities"))).isZero();
 		Poller<String> poller = Pollers.of(queue);
 		assertThat(poller.poll(Duration.ZERO).item()).isEqualTo("x");
 		assertThat(poller.trace()).isNull();

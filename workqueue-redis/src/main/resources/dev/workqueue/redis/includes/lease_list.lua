@@ -11,10 +11,15 @@
 -- @include notify
 -- @include token_of
 -- @include write_or_undo
--- @include traced_lease
+-- @include check
 -- @include trace_take
 local function lease_list(lease_us, token, count)
-  local traced = traced_lease()
+  -- The priorities hash of a plain queue exists only while an item has trace contexts:
+  -- a queue without them costs one EXISTS per lease.
+  local traced = redis.call('EXISTS', prioritiesKey) == 1
+  if traced then
+    check(prioritiesKey)
+  end
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
   local items = redis.call('LPOP', queueKey, count)
@@ -27,7 +32,17 @@ local function lease_list(lease_us, token, count)
   end
   local queued_at = redis.call('HMGET', dirtyKey, unpack(items))
   redis.call('HDEL', dirtyKey, unpack(items))
-  local records = traced and trace_take(items) or {}
+  local records = {}
+  if traced then
+    local fields = {}
+    for i, item in ipairs(items) do
+      fields[i] = 't' .. item
+    end
+    records = redis.call('HMGET', prioritiesKey, unpack(fields))
+    for i, item in ipairs(items) do
+      records[i] = trace_take(item, records[i])
+    end
+  end
   local expiry = now + tonumber(lease_us)
   local scored, held, reply, back = {}, {}, {}, {}
   for i, item in ipairs(items) do

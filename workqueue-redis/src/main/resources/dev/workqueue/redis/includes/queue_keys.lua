@@ -16,9 +16,9 @@
 -- each) while ready, 'w'..item -> its priority while waiting, 'h'..item -> the priority
 -- it was handed out with while processing, 'd'..item -> the highest priority of the adds
 -- while processing.
--- Both layouts: traces HASH item -> the trace contexts of the adds since its last
--- hand-out, while it has any: the parent (empty when its first effective add had none),
--- then '\n' and a link per later add, at most 8 (see includes/trace_add.lua).
+-- Both layouts also keep in priorities, 't'..item -> the trace contexts of the item's adds
+-- since its last hand-out, while it has any (see includes/trace_add.lua): a plain queue's
+-- priorities hash holds nothing else, and exists only while an item has contexts.
 -- Every script runs with the shebang's defaults: Redis refuses it before its first command
 -- when out of memory, so an out-of-memory error never leaves half a change behind. Each
 -- script checks the types of the keys it writes before it writes, and its last command
@@ -33,6 +33,5 @@ local reporterKey = KEYS[7]
 local readyKey = KEYS[8]
 local sinceKey = KEYS[9]
 local prioritiesKey = KEYS[10]
-local tracesKey = KEYS[11]
 local givenNow = ARGV[1]
 local channel = ARGV[2]

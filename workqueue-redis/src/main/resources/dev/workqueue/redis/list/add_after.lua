@@ -2,7 +2,7 @@
 -- adds a new member). Wakes the instances' timers when the item became the first due.
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
 --   (includes/queue_keys.lua), 3 delay in µs (at most 2^52, so that the sum stays an
---   exact double), 4 item, 5 the trace context of the add ('' for none)
+--   exact double), 4 item, 5 the trace context of the add (absent for none)
 -- Output: 1
 -- Invariants: the keys written are checked before the first write.
 -- @include queue_keys
@@ -12,11 +12,11 @@
 -- @include trace_first
 -- @include trace_add
 
-local delay_us, item, context = ARGV[3], ARGV[4], ARGV[5]
+local delay_us, item, context = ARGV[3], ARGV[4], ARGV[5] or ''
 
 check(waitingKey)
 if context ~= '' then
-  check(tracesKey)
+  check(prioritiesKey)
   trace_add(item, context, trace_first(item))
 end
 local ready = now_us() + tonumber(delay_us)

@@ -3,8 +3,8 @@
 -- instances' timers when the item became the first due.
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
 --   (includes/queue_keys.lua), 3 delay in µs (at most 2^52, so that the sum stays an
---   exact double), 4 item, 5 priority, 6 the trace context of the add ('' for none; see
---   includes/trace_add.lua)
+--   exact double), 4 item, 5 priority, 6 the trace context of the add (absent for none;
+--   see includes/trace_add.lua)
 -- Output: 1
 -- Invariants: the keys written are checked before the first write.
 -- @include queue_keys
@@ -15,11 +15,11 @@
 -- @include trace_first
 -- @include trace_add
 
-local delay_us, item, priority, context = ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6]
+local delay_us, item, priority, context = ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6] or ''
 
 check(waitingKey)
 if context ~= '' then
-  check(tracesKey)
+  check(prioritiesKey)
   trace_add(item, context, trace_first(item))
 end
 if wait_with(item, now_us() + tonumber(delay_us), priority) then

@@ -197,7 +197,7 @@ class WorkQueueTracingTests {
 	@Test
 	void anUnreadableStoredContextIsIgnoredWithOneLogLine(CapturedOutput output) {
 		on("redis").run((context) -> {
-			LocalRedis.call((redis) -> redis.hset(PREFIX + "{orders}:traces", "bad", "traceparent=not-a-context"));
+			LocalRedis.call((redis) -> redis.hset(PREFIX + "{orders}:priorities", "tbad", "traceparent=not-a-context"));
 			orders(context).add("bad");
 			MutableSpan process = processSpanOf(context, "bad", 0);
 			assertThat(process.parentId()).isNull();
