@@ -24,11 +24,13 @@ import dev.workqueue.spi.ItemTrace;
  * {@link WorkItemObservationContext}s and behaves as
  * {@link DefaultTracingObservationHandler} for everything but the start.
  * <p>
- * Each context is read with the application's {@link Propagator}. A link's span context
- * comes from a span extracted from the link's context and abandoned at once (never
- * reported): the one generic way, with every bridge, to turn a propagated context into a
- * {@link TraceContext}. A context that cannot be read is ignored with one log line (the
- * item is processed all the same, its span then without that parent or link).
+ * The parent is extracted with the application's {@link Propagator}. A link needs the
+ * linked span's {@link TraceContext}: read directly from W3C {@code traceparent} and B3
+ * {@code b3} fields, and for any other format from a span extracted from the context and
+ * abandoned at once (never reported), the one generic way, with every bridge, to turn a
+ * propagated context into a {@code TraceContext}. A context that cannot be read is
+ * ignored with one log line (the item is processed all the same, its span then without
+ * that parent or link).
  */
 public class WorkItemTracingObservationHandler extends DefaultTracingObservationHandler {
 
@@ -79,12 +81,13 @@ public class WorkItemTracingObservationHandler extends DefaultTracingObservation
 		if (fields == null) {
 			return this.tracer.spanBuilder().setNoParent();
 		}
-		Span.Builder extracted = this.propagator.extract(fields, Map::get);
 		if (remoteContext(fields) == null) {
 			unreadable(parent, queueName, "no span context in it");
 			return this.tracer.spanBuilder().setNoParent();
 		}
-		return extracted;
+		// Extracted by the propagator itself, so that the parent keeps what else the
+		// context carries (trace state, baggage).
+		return this.propagator.extract(fields, Map::get);
 	}
 
 	/** The span context a stored context names, or {@code null} if it names none. */
@@ -100,7 +103,21 @@ public class WorkItemTracingObservationHandler extends DefaultTracingObservation
 		return context;
 	}
 
+	/**
+	 * The span context that the fields of a context name: read directly from the two
+	 * single-field formats (W3C {@code traceparent}, Boot's default, and B3's
+	 * {@code b3}), else through a span extracted by the propagator and abandoned at once,
+	 * which works with any format at the cost of a span.
+	 */
 	private @Nullable TraceContext remoteContext(Map<String, String> fields) {
+		String traceparent = fields.get("traceparent");
+		if (traceparent != null) {
+			return RemoteSpans.w3c(this.tracer, traceparent);
+		}
+		String b3 = fields.get("b3");
+		if (b3 != null) {
+			return RemoteSpans.b3(this.tracer, b3);
+		}
 		Span probe = this.propagator.extract(fields, Map::get).start();
 		try {
 			TraceContext child = probe.context();

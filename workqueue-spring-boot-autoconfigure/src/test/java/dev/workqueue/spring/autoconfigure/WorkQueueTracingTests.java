@@ -123,6 +123,24 @@ class WorkQueueTracingTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "W3C", "B3", "B3_MULTI" })
+	void parentAndLinksComeThroughEveryPropagationFormat(String format) {
+		this.contextRunner.withPropertyValues("management.tracing.propagation.type=" + format).run((context) -> {
+			TracedWorker worker = context.getBean(TracedWorker.class);
+			RateLimitingQueue<String> orders = orders(context);
+			orders.add("gate");
+			assertThat(worker.gateEntered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			Span first = inSpan(context, "first add", () -> orders.add("x"));
+			Span second = inSpan(context, "second add", () -> orders.add("x"));
+			worker.gate.countDown();
+			MutableSpan process = processSpanOf(context, "x", 0);
+			assertThat(process.traceId()).isEqualTo(first.context().traceId());
+			assertThat(process.parentId()).isEqualTo(first.context().spanId());
+			assertThat(linkSpanIds(process)).containsExactly(second.context().spanId());
+		});
+	}
+
+	@ParameterizedTest
 	@ValueSource(strings = { "memory", "redis" })
 	void aRetrysSpanIsAChildOfTheFailedAttemptsSpan(String backend) {
 		on(backend).run((context) -> {
