@@ -230,13 +230,14 @@ public final class RedisWorkQueues {
 
 		/**
 		 * Sets where the queue gets the trace context of each add (default: none, and
-		 * nothing is stored). The context is kept beside the item, in the queue's
-		 * {@code traces} hash, written by the add's script, and taken by the get that
-		 * hands the item out, which gives it to the worker's
-		 * {@link dev.workqueue.spi.Poller#trace()}; at most
-		 * {@code 1 + ItemTrace.MAX_LINKS} contexts of at most
-		 * {@code ItemTrace.MAX_CONTEXT_LENGTH} characters per item. The Spring starter
-		 * sets one when the application has a tracer.
+		 * nothing is stored). The context is kept beside the item, in the field
+		 * {@code 't'}+item of the queue's per-item hash (the {@code priorities} key),
+		 * written by the add's script, and taken by the get that hands the item out,
+		 * which gives it to the worker's {@link dev.workqueue.spi.Poller#trace()}; at
+		 * most {@code 1 + ItemTrace.MAX_LINKS} contexts of at most
+		 * {@code ItemTrace.MAX_CONTEXT_LENGTH} characters per item. An add without a
+		 * context sends what it would without a source. The Spring starter sets one when
+		 * the application has a tracer.
 		 * @param source the source, or {@code null} for none
 		 * @return this builder
 		 */
