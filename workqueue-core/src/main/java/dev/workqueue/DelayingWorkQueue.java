@@ -3,6 +3,7 @@ package dev.workqueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
@@ -12,8 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.internal.ItemTable;
+import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
+import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -78,6 +81,15 @@ import dev.workqueue.time.Nanos;
  * that records no durations it is read once per item, at hand-out; a starvation guard or
  * durations add a reading on add (and on the {@code done} that lines an item up again).
  * Metrics hooks run after the lock is released.
+ * <p>
+ * <b>Trace contexts.</b> A queue built with a {@link TraceContextSource} asks it once per
+ * add, before the lock; an add that brings a context takes the lock (no lock-free
+ * duplicate) and stores it in the {@link TraceBook}, as the parent when the add is the
+ * item's first effective one since its last hand-out (a new node, or a node being
+ * processed with no delay pending), as a link otherwise. The hand-out takes the item's
+ * contexts for its {@link Poller} ({@link Poller#trace()}); plain {@code get} and
+ * {@code poll} drop them. Without a source, or with no context, the book is never
+ * touched: the add, its node and its hand-out cost what they did before.
  *
  * @param <T> the item type
  */
@@ -111,6 +123,15 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	private final WorkQueueMetrics metrics;
 
 	private final ReadyOrder<T> order;
+
+	/** Where adds get their trace context, guarded; {@code null} for none. */
+	private final TraceContextSource traceSource;
+
+	/**
+	 * The contexts of the items that have one; {@code null} without a source. Guarded by
+	 * lock.
+	 */
+	private final TraceBook<T> traces;
 
 	/**
 	 * Whether metrics are recorded: the processing set then dates its nodes, and the
@@ -206,9 +227,13 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	 * @param metrics its hook, guarded
 	 * @param heartbeatNanos the longest a leader sleeps
 	 * @param order its ready order, new
+	 * @param traceSource where adds get their trace context, guarded, or {@code null}
 	 */
-	DelayingWorkQueue(String name, Clock clock, WorkQueueMetrics metrics, long heartbeatNanos, ReadyOrder<T> order) {
+	DelayingWorkQueue(String name, Clock clock, WorkQueueMetrics metrics, long heartbeatNanos, ReadyOrder<T> order,
+			TraceContextSource traceSource) {
 		this.name = name;
+		this.traceSource = traceSource;
+		this.traces = (traceSource != null) ? new TraceBook<>() : null;
 		this.clock = clock;
 		this.metrics = metrics;
 		this.heartbeatNanos = heartbeatNanos;
@@ -231,19 +256,59 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	/**
 	 * {@link #add(Object)} with a priority, which a FIFO order ignores. Only the
 	 * lock-free duplicate check is here, small enough for the compiler to inline it into
-	 * the caller.
+	 * the caller; an add with a trace context takes the lock, to store it.
 	 */
 	void add(T item, int priority) {
 		Objects.requireNonNull(item, "item");
+		String context = (this.traceSource != null) ? this.traceSource.currentContext() : null;
 		int hash = item.hashCode();
 		Node<T> existing = this.nodes.get(item, hash);
-		if (existing == null || !this.lockFreeDuplicates || !existing.absorbDuplicate()) {
-			addUnderLock(item, hash, existing, priority);
+		if (existing == null || !this.lockFreeDuplicates || context != null || !existing.absorbDuplicate()) {
+			addUnderLock(item, hash, existing, priority, context);
 		}
 	}
 
-	/** The add that takes the lock; {@code existing} is what the unlocked look-up saw. */
-	private void addUnderLock(T item, int hash, Node<T> existing, int priority) {
+	/**
+	 * {@link #add(Object, int)} with the trace context read already ({@code null} for
+	 * none), for the adds that read it once for more than one item or before they know
+	 * whether they delay.
+	 */
+	private void add(T item, int priority, String context) {
+		int hash = item.hashCode();
+		Node<T> existing = this.nodes.get(item, hash);
+		if (existing == null || !this.lockFreeDuplicates || context != null || !existing.absorbDuplicate()) {
+			addUnderLock(item, hash, existing, priority, context);
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Reads the trace context once for all the items.
+	 */
+	@Override
+	public void addAll(Collection<? extends T> items) {
+		List<? extends T> all = List.copyOf(items);
+		String context = (this.traceSource != null) ? this.traceSource.currentContext() : null;
+		for (T item : all) {
+			add(item, 0, context);
+		}
+	}
+
+	/**
+	 * Whether an add of a node that is in the map is the item's first effective add since
+	 * its last hand-out: the node is being processed and no delayed add of it is pending
+	 * (a node that waits, or is queued, was added already). Called with the lock held.
+	 */
+	private static boolean firstSinceHandOut(Node<?> node) {
+		return node.state == Node.PROCESSING && !node.isWaiting();
+	}
+
+	/**
+	 * The add that takes the lock; {@code existing} is what the unlocked look-up saw,
+	 * {@code context} the trace context to store, or {@code null}.
+	 */
+	private void addUnderLock(T item, int hash, Node<T> existing, int priority, String context) {
 		Node<T> fresh = (existing != null) ? null : this.order.newNode(item, hash, Node.QUEUED);
 		// The clock is read outside the lock for a new item, under it only when needed.
 		boolean read = this.clockOnAdd && fresh != null;
@@ -261,6 +326,9 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				releaseDue(nowNanos, this.dueBatch);
 			}
 			Node<T> node = (fresh != null) ? this.nodes.putIfAbsent(fresh) : this.nodes.get(item, hash);
+			if (context != null) {
+				this.traces.add(item, hash, context, node == null || firstSinceHandOut(node));
+			}
 			if (node != null && (node.state == Node.QUEUED || node.state == Node.DIRTY)) {
 				this.order.touch(node, priority);
 				return;
@@ -312,10 +380,11 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			return;
 		}
 		long delayNanos = Nanos.of(delay);
+		String context = (this.traceSource != null) ? this.traceSource.currentContext() : null;
 		if (delayNanos <= 0) {
 			// Counted only once the add went through: an item whose hashCode throws is
 			// the caller's error, not a retry.
-			add(item, priority);
+			add(item, priority, context);
 			this.immediateAdds.increment();
 			this.metrics.retried();
 			return;
@@ -332,6 +401,9 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			releaseDue(nowNanos, this.dueBatch);
 			Node<T> node = this.nodes.putIfAbsent(fresh);
 			this.delayedAdds++;
+			if (context != null) {
+				this.traces.add(item, fresh.hash, context, node == null || firstSinceHandOut(node));
+			}
 			if (node == null) {
 				node = fresh;
 				startWait(node, readyAtNanos, priority);
@@ -514,6 +586,9 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	private Node<T> take(boolean bounded, long timeoutNanos, WorkerPoller poller) throws InterruptedException {
 		Node<T> node;
 		long queuedNanos;
+		if (poller != null) {
+			poller.trace = null;
+		}
 		this.lock.lock();
 		try {
 			if (poller != null && poller.consumeWakeup()) {
@@ -527,6 +602,12 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			long nowNanos = this.clockOnHandOut ? this.clock.nanoTime() : 0;
 			node = this.order.pop(nowNanos);
 			this.readyCount--;
+			if (this.traces != null && this.traces.size() != 0) {
+				ItemTrace trace = this.traces.handOut(node);
+				if (poller != null) {
+					poller.trace = trace;
+				}
+			}
 			node.markProcessing();
 			this.processing.add(node, nowNanos);
 			queuedNanos = this.durations ? nowNanos - ((TimedNode<T>) node).queuedAtNanos : 0;
@@ -678,6 +759,10 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				// The node stays PROCESSING forever, so a reader still holding it takes
 				// the lock. The table keeps its size while items wait to come back.
 				this.nodes.remove(node, this.waiting.size() == 0);
+				if (this.traces != null && this.traces.size() != 0) {
+					// A parent kept for a delay that shutdown dropped.
+					this.traces.forget(node);
+				}
 			}
 			if (this.processing.size() == 0 && this.drainWaiters > 0) {
 				this.drained.signalAll();
@@ -756,6 +841,9 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			if (node.state == Node.WAITING) {
 				node.markDropped();
 				this.nodes.remove(node, false);
+				if (this.traces != null) {
+					this.traces.forget(node);
+				}
 			}
 		});
 		this.nodes.trim();
@@ -845,6 +933,17 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		}
 	}
 
+	/** Number of items with trace contexts, for leak tests; 0 without a source. */
+	int tracedItems() {
+		this.lock.lock();
+		try {
+			return (this.traces != null) ? this.traces.size() : 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/** Whether the calling thread holds the queue's lock, for tests of the hooks. */
 	boolean isLockHeldByCurrentThread() {
 		return this.lock.isHeldByCurrentThread();
@@ -876,10 +975,21 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		 */
 		private volatile boolean woken;
 
+		/**
+		 * The contexts of the item the last poll returned; written by this poller's
+		 * thread in {@code take}, read by it after.
+		 */
+		ItemTrace trace;
+
 		@Override
 		public Prioritized<T> poll(Duration timeout) throws InterruptedException {
 			Objects.requireNonNull(timeout, "timeout");
 			return prioritized(take(true, Nanos.of(timeout), this));
+		}
+
+		@Override
+		public ItemTrace trace() {
+			return this.trace;
 		}
 
 		@Override

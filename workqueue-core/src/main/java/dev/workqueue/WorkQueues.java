@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
+import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -81,6 +82,8 @@ public final class WorkQueues {
 		/** Negative: no starvation guard. */
 		private long starvationTimeoutNanos = -1;
 
+		private TraceContextSource traceContextSource;
+
 		private Builder() {
 		}
 
@@ -114,6 +117,19 @@ public final class WorkQueues {
 		 */
 		public Builder<T> metrics(WorkQueueMetrics metrics) {
 			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Sets where the queue gets the trace context of each add, to hand it out with
+		 * the item to the worker's {@link dev.workqueue.spi.Poller} (default: none, and
+		 * nothing is stored). The Spring starter sets one when the application has a
+		 * tracer.
+		 * @param source the source, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder<T> traceContextSource(TraceContextSource source) {
+			this.traceContextSource = source;
 			return this;
 		}
 
@@ -194,7 +210,8 @@ public final class WorkQueues {
 		}
 
 		private DelayingWorkQueue<T> engine(WorkQueueMetrics metrics, ReadyOrder<T> order) {
-			return new DelayingWorkQueue<>(this.name, this.clock, metrics, Nanos.of(this.heartbeat), order);
+			return new DelayingWorkQueue<>(this.name, this.clock, metrics, Nanos.of(this.heartbeat), order,
+					TraceContextSource.guard(this.traceContextSource, this.name));
 		}
 
 		/**

@@ -49,4 +49,15 @@ public interface Poller<T> {
 	 */
 	void wakeup();
 
+	/**
+	 * Returns the trace contexts of the item that this poller's last {@link #poll} or
+	 * {@link #doneAndPoll} returned, as its queue's {@link TraceContextSource} captured
+	 * them at its adds. Read by the poller's thread, after the poll and before the next.
+	 * @return the contexts, or {@code null} when the item has none, when the last poll
+	 * returned {@code null}, or when the queue stores none (the default)
+	 */
+	default ItemTrace trace() {
+		return null;
+	}
+
 }

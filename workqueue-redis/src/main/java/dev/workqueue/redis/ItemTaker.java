@@ -15,6 +15,7 @@ import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.redis.ReadySignal.Wakeup;
+import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -104,10 +105,16 @@ final class ItemTaker<T> {
 	 * @param wakeup the wake-up of the poller that takes, or {@code null} for a plain get
 	 * or poll
 	 * @param owedDone a lease whose done rides with this get, or {@code null}
+	 * @param traces where the trace contexts of the item taken go (set to {@code null}
+	 * when it has none, or nothing is taken), or {@code null} to drop them (a plain get)
 	 * @return the item with the priority it is handed out with (0 on a plain queue), or
 	 * {@code null} on timeout, wake-up, or once shut down
 	 */
-	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone) throws InterruptedException {
+	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone, TraceSlot traces)
+			throws InterruptedException {
+		if (traces != null) {
+			traces.trace = null;
+		}
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
 		// Whether this consumer took a notice and has not looked since: if it leaves
@@ -141,7 +148,7 @@ final class ItemTaker<T> {
 						doneFirst = null;
 						this.releases.sendDone(done);
 					}
-					Prioritized<T> early = takeAhead();
+					Prioritized<T> early = takeAhead(traces);
 					if (early != null) {
 						owesNotice = false;
 						return early;
@@ -150,7 +157,7 @@ final class ItemTaker<T> {
 					if (look) {
 						Lease done = doneFirst;
 						doneFirst = null;
-						Object leased = lease(done, seen);
+						Object leased = lease(done, seen, traces);
 						if (leased != NONE) {
 							@SuppressWarnings("unchecked")
 							Prioritized<T> item = (Prioritized<T>) leased;
@@ -195,7 +202,7 @@ final class ItemTaker<T> {
 	 * dead-lettered), or {@link #NONE} when none is ready. A reply with fewer items than
 	 * asked for means the list ran out: empty at epoch {@code seen}.
 	 */
-	private Object lease(Lease done, long seen) throws InterruptedException {
+	private Object lease(Lease done, long seen, TraceSlot traces) throws InterruptedException {
 		String token = this.book.newToken();
 		QueueLayout layout = this.scripts.layout();
 		int count = Math.min(layout.maxLeases, 1 + this.signal.waiting());
@@ -247,10 +254,13 @@ final class ItemTaker<T> {
 			}
 			if (mine == null) {
 				mine = item;
+				if (traces != null) {
+					traces.trace = layout.trace(reply, at);
+				}
 				this.metrics.handedOut(queuedNanos);
 			}
 			else {
-				this.ahead.add(new Ahead<>(item, queuedNanos, nowNanos));
+				this.ahead.add(new Ahead<>(item, queuedNanos, nowNanos, layout.trace(reply, at)));
 				this.signal.signal();
 			}
 		}
@@ -285,10 +295,13 @@ final class ItemTaker<T> {
 	}
 
 	/** Hands out an item leased ahead, if there is one. */
-	private Prioritized<T> takeAhead() {
+	private Prioritized<T> takeAhead(TraceSlot traces) {
 		Ahead<T> next = this.ahead.poll();
 		if (next == null) {
 			return null;
+		}
+		if (traces != null) {
+			traces.trace = next.trace();
 		}
 		if (this.metrics.recordsDurations()) {
 			this.metrics.handedOut(next.queuedNanos() + (this.clock.nanoTime() - next.leasedNanos()));
@@ -365,8 +378,20 @@ final class ItemTaker<T> {
 	 * @param item the item and its priority
 	 * @param queuedNanos how long it had been queued when leased
 	 * @param leasedNanos when it was leased, on the clock
+	 * @param trace its trace contexts, or {@code null}
 	 */
-	private record Ahead<T>(Prioritized<T> item, long queuedNanos, long leasedNanos) {
+	private record Ahead<T>(Prioritized<T> item, long queuedNanos, long leasedNanos, ItemTrace trace) {
+
+	}
+
+	/**
+	 * Where a poller's take puts the trace contexts of the item it hands out: one per
+	 * poller, written and read by the poller's thread.
+	 */
+	static final class TraceSlot {
+
+		/** The contexts of the item the last take returned, or {@code null}. */
+		ItemTrace trace;
 
 	}
 

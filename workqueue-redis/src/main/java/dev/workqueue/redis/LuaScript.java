@@ -59,6 +59,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript ADD = of("list/add", ScriptOutputType.INTEGER);
 
+	static final LuaScript ADD_TRACED = of("list/add_traced", ScriptOutputType.INTEGER);
+
 	static final LuaScript ADD_AFTER = of("list/add_after", ScriptOutputType.INTEGER);
 
 	static final LuaScript GET = of("list/get", ScriptOutputType.MULTI);
@@ -108,8 +110,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	static final LuaScript DELETE = of("limiter/delete", ScriptOutputType.INTEGER);
 
 	/** Every script, for the tests that check their headers. */
-	static final List<LuaScript> ALL = List.of(ADD, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS, PADD,
-			PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS, PLEVELS, RENEW, RECONCILE, DEAD_LETTER,
+	static final List<LuaScript> ALL = List.of(ADD, ADD_TRACED, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS,
+			PADD, PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS, PLEVELS, RENEW, RECONCILE, DEAD_LETTER,
 			CHECK_TYPES, RESIGN, FAILURES, BUCKET, DELETE);
 
 	private static LuaScript of(String name, ScriptOutputType output) {

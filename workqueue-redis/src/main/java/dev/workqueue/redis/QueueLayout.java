@@ -1,10 +1,10 @@
 package dev.workqueue.redis;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import dev.workqueue.redis.LeaseBook.Lease;
+import dev.workqueue.spi.ItemTrace;
 
 /**
  * How a queue keeps its ready items, and so which scripts change them and how their
@@ -19,14 +19,14 @@ import dev.workqueue.redis.LeaseBook.Lease;
 enum QueueLayout {
 
 	/** Client-go's FIFO: a LIST (the {@code queue} key). */
-	LIST("list", false, LuaScript.ADD, LuaScript.ADD_AFTER, LuaScript.GET, LuaScript.DONE, LuaScript.DONE_GET,
-			LuaScript.RELEASE, LuaScript.TICK, LuaScript.STATS, 16),
+	LIST("list", false, LuaScript.ADD, LuaScript.ADD_TRACED, LuaScript.ADD_AFTER, LuaScript.GET, LuaScript.DONE,
+			LuaScript.DONE_GET, LuaScript.RELEASE, LuaScript.TICK, LuaScript.STATS, 16),
 
 	/**
 	 * Highest priority first, FIFO within a priority: a ZSET (the {@code ready} key) and
 	 * its companions, see {@code includes/queue_keys.lua}.
 	 */
-	PRIORITY("priority", true, LuaScript.PADD, LuaScript.PADD_AFTER, LuaScript.PGET, LuaScript.PDONE,
+	PRIORITY("priority", true, LuaScript.PADD, LuaScript.PADD, LuaScript.PADD_AFTER, LuaScript.PGET, LuaScript.PDONE,
 			LuaScript.PDONE_GET, LuaScript.PRELEASE, LuaScript.PTICK, LuaScript.PSTATS, 2);
 
 	/** The most items one add script of the plain layout takes. */
@@ -39,6 +39,12 @@ enum QueueLayout {
 	private final boolean prioritized;
 
 	final LuaScript add;
+
+	/**
+	 * The add of an add made with a trace context: the plain layout's takes the context
+	 * before its items; the priority layout's add takes it last, when given.
+	 */
+	final LuaScript addTraced;
 
 	final LuaScript addAfter;
 
@@ -62,11 +68,12 @@ enum QueueLayout {
 	 */
 	final int maxLeases;
 
-	QueueLayout(String id, boolean prioritized, LuaScript add, LuaScript addAfter, LuaScript get, LuaScript done,
-			LuaScript doneGet, LuaScript release, LuaScript tick, LuaScript stats, int maxLeases) {
+	QueueLayout(String id, boolean prioritized, LuaScript add, LuaScript addTraced, LuaScript addAfter, LuaScript get,
+			LuaScript done, LuaScript doneGet, LuaScript release, LuaScript tick, LuaScript stats, int maxLeases) {
 		this.id = id;
 		this.prioritized = prioritized;
 		this.add = add;
+		this.addTraced = addTraced;
 		this.addAfter = addAfter;
 		this.get = get;
 		this.done = done;
@@ -78,13 +85,29 @@ enum QueueLayout {
 	}
 
 	/**
-	 * The arguments of an add script.
+	 * The add script of an add.
+	 * @param context the add's trace context, {@code null} for none
+	 * @return {@link #add}, or {@link #addTraced} with a context
+	 */
+	LuaScript add(String context) {
+		return (context != null) ? this.addTraced : this.add;
+	}
+
+	/**
+	 * The arguments of an add script ({@link #add(String)}'s). Without a trace context
+	 * they are what they were before contexts were carried, so that an application
+	 * without a tracer sends not a byte more.
 	 * @param encoded the item
 	 * @param priority its priority
+	 * @param context the add's trace context, {@code null} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] addArgs(String encoded, int priority) {
-		return withPriority(priority, encoded);
+	String[] addArgs(String encoded, int priority, String context) {
+		if (this.prioritized) {
+			return (context != null) ? new String[] { encoded, Integer.toString(priority), context }
+					: new String[] { encoded, Integer.toString(priority) };
+		}
+		return (context != null) ? new String[] { context, encoded } : new String[] { encoded };
 	}
 
 	/**
@@ -92,30 +115,46 @@ enum QueueLayout {
 	 * @param readyMicros when the item is due, µs on the scripts' clock
 	 * @param encoded the item
 	 * @param priority its priority
+	 * @param context the add's trace context, {@code null} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] addAfterArgs(long readyMicros, String encoded, int priority) {
-		return withPriority(priority, Long.toString(readyMicros), encoded);
+	String[] addAfterArgs(long readyMicros, String encoded, int priority, String context) {
+		String delay = Long.toString(readyMicros);
+		if (this.prioritized) {
+			return (context != null) ? new String[] { delay, encoded, Integer.toString(priority), context }
+					: new String[] { delay, encoded, Integer.toString(priority) };
+		}
+		return (context != null) ? new String[] { delay, encoded, context } : new String[] { delay, encoded };
 	}
 
 	/**
-	 * The arguments of the add scripts that add many items at priority 0, one array per
-	 * script: a plain script takes up to {@value #ADD_BATCH} items, a priority script one
-	 * (sent all before the first answer is awaited, so that the connection pipelines
-	 * them).
+	 * The arguments of the add scripts ({@link #add(String)}'s) that add many items at
+	 * priority 0, one array per script: a plain script takes up to {@value #ADD_BATCH}
+	 * items, a priority script one (sent all before the first answer is awaited, so that
+	 * the connection pipelines them).
 	 * @param encoded the items
+	 * @param context the adds' trace context, {@code null} for none
 	 * @return the arguments of each script
 	 */
-	List<String[]> addAllArgs(List<String> encoded) {
+	List<String[]> addAllArgs(List<String> encoded, String context) {
 		List<String[]> scripts = new ArrayList<>();
 		if (this.prioritized) {
 			for (String one : encoded) {
-				scripts.add(addArgs(one, 0));
+				scripts.add(addArgs(one, 0, context));
 			}
 		}
 		else {
+			int first = (context != null) ? 1 : 0;
 			for (int from = 0; from < encoded.size(); from += ADD_BATCH) {
-				scripts.add(encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH)).toArray(new String[0]));
+				List<String> batch = encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH));
+				String[] args = new String[first + batch.size()];
+				if (context != null) {
+					args[0] = context;
+				}
+				for (int i = 0; i < batch.size(); i++) {
+					args[first + i] = batch.get(i);
+				}
+				scripts.add(args);
 			}
 		}
 		return scripts;
@@ -159,7 +198,27 @@ enum QueueLayout {
 
 	/** How many values each leased item takes in a get's reply. */
 	int replyGroup() {
-		return this.prioritized ? 3 : 2;
+		return this.prioritized ? 4 : 3;
+	}
+
+	/**
+	 * The trace contexts of a leased item in a get's reply (the record that
+	 * {@code includes/trace_add.lua} keeps: the parent, then a line per link).
+	 * @param reply the reply
+	 * @param at where the item's values start
+	 * @return its contexts, or {@code null} if it has none
+	 */
+	ItemTrace trace(List<Object> reply, int at) {
+		Object record = reply.get(at + (this.prioritized ? 3 : 2));
+		if (!(record instanceof String text)) {
+			return null;
+		}
+		String[] contexts = text.split("\n", -1);
+		List<String> links = new ArrayList<>(contexts.length - 1);
+		for (int i = 1; i < contexts.length && links.size() < ItemTrace.MAX_LINKS; i++) {
+			links.add(contexts[i]);
+		}
+		return new ItemTrace(contexts[0].isEmpty() ? null : contexts[0], links);
 	}
 
 	/**
@@ -179,16 +238,6 @@ enum QueueLayout {
 	 */
 	long oldestReadyNanos(List<Long> stats) {
 		return this.prioritized ? stats.get(5) * 1000 : 0;
-	}
-
-	/** The arguments, with the priority last when the items have one. */
-	private String[] withPriority(int priority, String... args) {
-		if (!this.prioritized) {
-			return args;
-		}
-		String[] all = Arrays.copyOf(args, args.length + 1);
-		all[args.length] = Integer.toString(priority);
-		return all;
 	}
 
 }

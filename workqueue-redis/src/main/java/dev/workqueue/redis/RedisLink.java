@@ -23,9 +23,11 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
@@ -75,8 +77,6 @@ final class RedisLink {
 	private volatile String server = "Redis";
 
 	private volatile StatefulConnection<String, String> connection;
-
-	private volatile RedisScriptingAsyncCommands<String, String> commands;
 
 	/** Guarded by this. */
 	private StatefulRedisPubSubConnection<String, String> pubSub;
@@ -140,12 +140,25 @@ final class RedisLink {
 	 * @return the answer to come
 	 */
 	<R> CompletableFuture<R> send(LuaScript script, String[] keys, String... args) {
-		RedisScriptingAsyncCommands<String, String> commands = commands();
-		CompletableFuture<R> sha = commands.<R>evalsha(script.sha1(), script.output(), keys, args)
-			.toCompletableFuture();
+		StatefulConnection<String, String> connection = connection();
+		CompletableFuture<R> sha = dispatch(connection,
+				QueueCommand.script(CommandType.EVALSHA, script.sha1(), script.output(), keys, args));
 		return sha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
-				? commands.<R>eval(script.source(), script.output(), keys, args).toCompletableFuture()
+				? dispatch(connection,
+						QueueCommand.script(CommandType.EVAL, script.source(), script.output(), keys, args))
 				: CompletableFuture.failedFuture(unwrap(ex)));
+	}
+
+	/**
+	 * Sends a command as Lettuce's asynchronous API does (which takes the command's trace
+	 * parent, if tracing is on, from the sending thread), keeping the command a
+	 * {@link QueueCommand} for tracing set-ups to recognise.
+	 */
+	private static <R> CompletableFuture<R> dispatch(StatefulConnection<String, String> connection,
+			QueueCommand<R> command) {
+		AsyncCommand<String, String, R> async = new AsyncCommand<>(command);
+		RedisCommand<String, String, R> dispatched = connection.dispatch(async);
+		return (dispatched instanceof AsyncCommand<String, String, R> sent) ? sent : async;
 	}
 
 	/**
@@ -241,7 +254,7 @@ final class RedisLink {
 			return;
 		}
 		try {
-			answer(this.pubSub.async().subscribe(channel).toCompletableFuture(), timeout);
+			answer(dispatch(this.pubSub, QueueCommand.subscription(CommandType.SUBSCRIBE, channel)), timeout);
 		}
 		catch (RuntimeException ex) {
 			unsubscribe(channel, listener);
@@ -263,7 +276,7 @@ final class RedisLink {
 		if (subscribed.isEmpty()) {
 			this.listeners.remove(channel);
 			if (this.pubSub != null && this.pubSub.isOpen()) {
-				this.pubSub.async().unsubscribe(channel);
+				dispatch(this.pubSub, QueueCommand.subscription(CommandType.UNSUBSCRIBE, channel));
 			}
 		}
 		if (this.listeners.isEmpty() && this.pubSub != null) {
@@ -292,8 +305,7 @@ final class RedisLink {
 	 */
 	String user(Duration timeout) {
 		try {
-			commands();
-			StatefulConnection<String, String> open = this.connection;
+			StatefulConnection<String, String> open = connection();
 			CompletableFuture<String> whoami = (open instanceof StatefulRedisConnection<String, String> standalone)
 					? standalone.async().aclWhoami().toCompletableFuture()
 					: ((StatefulRedisClusterConnection<String, String>) open).async().aclWhoami().toCompletableFuture();
@@ -308,27 +320,24 @@ final class RedisLink {
 		return this.client;
 	}
 
-	private RedisScriptingAsyncCommands<String, String> commands() {
-		RedisScriptingAsyncCommands<String, String> commands = this.commands;
-		if (commands != null) {
-			return commands;
+	/** The command connection, opened on first use. */
+	private StatefulConnection<String, String> connection() {
+		StatefulConnection<String, String> connection = this.connection;
+		if (connection != null) {
+			return connection;
 		}
 		synchronized (this) {
-			if (this.commands == null) {
-				StatefulConnection<String, String> opened = (this.client instanceof RedisClient standalone)
-						? standalone.connect() : ((RedisClusterClient) this.client).connect();
-				this.connection = opened;
-				this.commands = (opened instanceof StatefulRedisConnection<String, String> standalone)
-						? standalone.async() : ((StatefulRedisClusterConnection<String, String>) opened).async();
+			if (this.connection == null) {
+				this.connection = (this.client instanceof RedisClient standalone) ? standalone.connect()
+						: ((RedisClusterClient) this.client).connect();
 			}
-			return this.commands;
+			return this.connection;
 		}
 	}
 
 	private synchronized void close() {
 		StatefulConnection<String, String> open = this.connection;
 		this.connection = null;
-		this.commands = null;
 		if (open != null && open.isOpen()) {
 			open.closeAsync();
 		}

@@ -6,6 +6,7 @@ import java.util.Objects;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.redis.ReadySignal.Wakeup;
+import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.time.Nanos;
 
@@ -28,6 +29,8 @@ final class RedisPoller<T> implements Poller<T> {
 
 	private final Wakeup wakeup = new Wakeup();
 
+	private final ItemTaker.TraceSlot traces = new ItemTaker.TraceSlot();
+
 	RedisPoller(ItemTaker<T> taker, LeaseReleases<T> releases, ReadySignal signal) {
 		this.taker = taker;
 		this.releases = releases;
@@ -36,7 +39,7 @@ final class RedisPoller<T> implements Poller<T> {
 
 	@Override
 	public Prioritized<T> poll(Duration timeout) throws InterruptedException {
-		return this.taker.take(true, timeoutNanos(timeout), this.wakeup, null);
+		return this.taker.take(true, timeoutNanos(timeout), this.wakeup, null, this.traces);
 	}
 
 	/**
@@ -50,7 +53,12 @@ final class RedisPoller<T> implements Poller<T> {
 	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
 		long timeoutNanos = timeoutNanos(timeout);
 		Lease lease = this.releases.finishForNextGet(done);
-		return this.taker.take(true, timeoutNanos, this.wakeup, lease);
+		return this.taker.take(true, timeoutNanos, this.wakeup, lease, this.traces);
+	}
+
+	@Override
+	public ItemTrace trace() {
+		return this.traces.trace;
 	}
 
 	@Override

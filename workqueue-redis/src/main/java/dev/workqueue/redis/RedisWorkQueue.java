@@ -17,6 +17,7 @@ import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
+import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -81,10 +82,14 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 
 	private final LongAdder retries = new LongAdder();
 
+	/** Where adds get their trace context, guarded; {@code null} for none. */
+	private final TraceContextSource traceSource;
+
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, QueueTimer timer,
-			LeaseReleases<T> releases, ItemTaker<T> taker) {
+			LeaseReleases<T> releases, ItemTaker<T> taker, TraceContextSource traceSource) {
 		this.name = name;
+		this.traceSource = traceSource;
 		this.codec = codec;
 		this.scripts = scripts;
 		this.clock = clock;
@@ -110,6 +115,15 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 	 * reaches Redis
 	 */
 	void add(T item, int priority) {
+		add(item, priority, currentContext());
+	}
+
+	/** The current trace context, or {@code null} without a source or a current span. */
+	private String currentContext() {
+		return (this.traceSource != null) ? this.traceSource.currentContext() : null;
+	}
+
+	private void add(T item, int priority, String context) {
 		PriorityQueue.checkPriority(priority);
 		String encoded = encode(item);
 		if (!this.lifecycle.enter()) {
@@ -117,7 +131,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 		}
 		try {
 			QueueLayout layout = this.scripts.layout();
-			long reply = this.scripts.run(layout.add, layout.addArgs(encoded, priority));
+			long reply = this.scripts.run(layout.add(context), layout.addArgs(encoded, priority, context));
 			if (layout.added(reply) > 0) {
 				this.metrics.added();
 			}
@@ -149,8 +163,9 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 		try {
 			QueueLayout layout = this.scripts.layout();
 			List<CompletableFuture<Long>> answers = new ArrayList<>();
-			for (String[] args : layout.addAllArgs(encoded)) {
-				answers.add(this.scripts.send(layout.add, args));
+			String context = currentContext();
+			for (String[] args : layout.addAllArgs(encoded, context)) {
+				answers.add(this.scripts.send(layout.add(context), args));
 			}
 			long added = 0;
 			for (CompletableFuture<Long> answer : answers) {
@@ -186,8 +201,9 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 		Objects.requireNonNull(delay, "delay");
 		PriorityQueue.checkPriority(priority);
 		long delayNanos = Nanos.of(delay);
+		String context = currentContext();
 		if (delayNanos <= 0) {
-			add(item, priority);
+			add(item, priority, context);
 		}
 		else {
 			String encoded = encode(item);
@@ -198,7 +214,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 				long nowNanos = this.scripts.now();
 				QueueLayout layout = this.scripts.layout();
 				this.scripts.answer(this.scripts.sendAt(nowNanos, layout.addAfter,
-						layout.addAfterArgs(Delays.micros(nowNanos, delayNanos), encoded, priority)));
+						layout.addAfterArgs(Delays.micros(nowNanos, delayNanos), encoded, priority, context)));
 			}
 			catch (RedisQueueException ex) {
 				ignoreIfShutDown(ex);
@@ -244,7 +260,7 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 	 */
 	Prioritized<T> take(boolean bounded, Duration timeout) throws InterruptedException {
 		long timeoutNanos = bounded ? Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout"))) : 0;
-		return this.taker.take(bounded, timeoutNanos, null, null);
+		return this.taker.take(bounded, timeoutNanos, null, null, null);
 	}
 
 	private static <T> T item(Prioritized<T> taken) {

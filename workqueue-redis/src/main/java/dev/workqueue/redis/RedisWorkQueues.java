@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.protocol.RedisCommand;
 
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.DelayingQueue;
@@ -18,6 +19,7 @@ import dev.workqueue.WorkQueues;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
+import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 
 /**
@@ -115,6 +117,20 @@ public final class RedisWorkQueues {
 	}
 
 	/**
+	 * Returns whether a Lettuce command is one of the queues and limiters of this library
+	 * (a script call, or a subscription to a queue's channel): for a tracing set-up that
+	 * keeps the backend's own work out of the traces (the Spring starter's drops such a
+	 * command's observation when no observation was current where it was sent, so that a
+	 * worker's wait, the timer's ticks, lease renewals, sweeps and gauge reads start no
+	 * trace, while an add made in a request still shows in the request's trace).
+	 * @param command a command, as Lettuce's {@code LettuceObservationContext} holds it
+	 * @return whether this library sent it
+	 */
+	public static boolean isQueueCommand(RedisCommand<?, ?, ?> command) {
+		return QueueCommand.isQueueCommand(command);
+	}
+
+	/**
 	 * Configures and builds Redis work queues. The name is required; every other option
 	 * has a default: key prefix {@code workqueue:}, 30 second leases, the Redis server's
 	 * clock, no metrics, 5 second command timeout, 10 second heartbeat. Each
@@ -144,6 +160,8 @@ public final class RedisWorkQueues {
 
 		/** {@code null}: no starvation guard. */
 		private Duration starvationTimeout;
+
+		private TraceContextSource traceContextSource;
 
 		private Builder(RedisOptions<T> options) {
 			this.options = options;
@@ -208,6 +226,24 @@ public final class RedisWorkQueues {
 		 */
 		public Builder<T> metrics(WorkQueueMetrics metrics) {
 			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			return this;
+		}
+
+		/**
+		 * Sets where the queue gets the trace context of each add (default: none, and
+		 * nothing is stored). The context is kept beside the item, in the field
+		 * {@code 't'}+item of the queue's per-item hash (the {@code priorities} key),
+		 * written by the add's script, and taken by the get that hands the item out,
+		 * which gives it to the worker's {@link dev.workqueue.spi.Poller#trace()}; at
+		 * most {@code 1 + ItemTrace.MAX_LINKS} contexts of at most
+		 * {@code ItemTrace.MAX_CONTEXT_LENGTH} characters per item. An add without a
+		 * context sends what it would without a source. The Spring starter sets one when
+		 * the application has a tracer.
+		 * @param source the source, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder<T> traceContextSource(TraceContextSource source) {
+			this.traceContextSource = source;
 			return this;
 		}
 
@@ -331,7 +367,7 @@ public final class RedisWorkQueues {
 			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
 					metrics, clock, this.lease, this.starvationTimeout);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
-					signal, lifecycle, timer, releases, taker);
+					signal, lifecycle, timer, releases, taker, TraceContextSource.guard(this.traceContextSource, name));
 			timer.start();
 			return queue;
 		}

@@ -1,6 +1,7 @@
 -- lease_list: the list layout's lease: moves what fell due, then leases up to `count`
--- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, ...}, with
--- fewer than `count` items when the list ran out. LPOP is the first write and checks its
+-- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
+-- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
+-- list ran out. LPOP is the first write and checks its
 -- key; the dirty hash is read before it is written; the other two writes undo the change
 -- if their key holds another type.
 -- @include queue_keys
@@ -10,7 +11,15 @@
 -- @include notify
 -- @include token_of
 -- @include write_or_undo
+-- @include check
+-- @include trace_take
 local function lease_list(lease_us, token, count)
+  -- The priorities hash of a plain queue exists only while an item has trace contexts:
+  -- a queue without them costs one EXISTS per lease.
+  local traced = redis.call('EXISTS', prioritiesKey) == 1
+  if traced then
+    check(prioritiesKey)
+  end
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
   local items = redis.call('LPOP', queueKey, count)
@@ -23,6 +32,17 @@ local function lease_list(lease_us, token, count)
   end
   local queued_at = redis.call('HMGET', dirtyKey, unpack(items))
   redis.call('HDEL', dirtyKey, unpack(items))
+  local records = {}
+  if traced then
+    local fields = {}
+    for i, item in ipairs(items) do
+      fields[i] = 't' .. item
+    end
+    records = redis.call('HMGET', prioritiesKey, unpack(fields))
+    for i, item in ipairs(items) do
+      records[i] = trace_take(item, records[i])
+    end
+  end
   local expiry = now + tonumber(lease_us)
   local scored, held, reply, back = {}, {}, {}, {}
   for i, item in ipairs(items) do
@@ -31,8 +51,9 @@ local function lease_list(lease_us, token, count)
     scored[2 * i] = item
     held[2 * i - 1] = item
     held[2 * i] = token_of(token, i)
-    reply[2 * i - 1] = item
-    reply[2 * i] = math.max(0, now - at)
+    reply[3 * i - 2] = item
+    reply[3 * i - 1] = math.max(0, now - at)
+    reply[3 * i] = records[i] or false
     back[#items + 1 - i] = item
   end
   local function put_back()

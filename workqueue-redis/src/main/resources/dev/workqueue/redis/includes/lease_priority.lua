@@ -2,7 +2,8 @@
 -- `count` items, each the item ready longest if it has been ready longer than the
 -- starvation timeout (µs, or negative for none), else the first of the highest priority;
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
--- out with, ...}, with fewer than `count` items when none is left. Every read of an item
+-- out with, its trace record or false (includes/trace_take.lua), ...}, with fewer than
+-- `count` items when none is left. Every read of an item
 -- comes before its first write; the keys written and not read are checked before the
 -- first.
 -- @include queue_keys
@@ -11,18 +12,19 @@
 -- @include queue_due_priority
 -- @include check
 -- @include token_of
+-- @include trace_take
 local function lease_priority(lease_us, token, count, starvation)
   local now = now_us()
   move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
   local reply = {}
   for i = 1, count do
-    local member, since_member, priority, item, numbers
+    local member, since_member, priority, item, numbers, record
     if starvation >= 0 then
       local oldest = redis.call('ZRANGE', sinceKey, 0, 0, 'WITHSCORES')
       if oldest[1] and now - tonumber(oldest[2]) > starvation then
         since_member = oldest[1]
         item = string.sub(since_member, 21)
-        numbers = redis.call('HGET', prioritiesKey, 'r' .. item)
+        numbers, record = unpack(redis.call('HMGET', prioritiesKey, 'r' .. item, 't' .. item))
         member = string.sub(numbers, 1, 19) .. ':' .. item
         priority = 0 - tonumber(redis.call('ZSCORE', readyKey, member))
       end
@@ -35,7 +37,7 @@ local function lease_priority(lease_us, token, count, starvation)
       member = first[1]
       priority = 0 - tonumber(first[2])
       item = string.sub(member, 21)
-      numbers = redis.call('HGET', prioritiesKey, 'r' .. item)
+      numbers, record = unpack(redis.call('HMGET', prioritiesKey, 'r' .. item, 't' .. item))
       since_member = string.sub(numbers, 20) .. ':' .. item
     end
     local queued_at = tonumber(redis.call('HGET', dirtyKey, item) or now)
@@ -57,8 +59,9 @@ local function lease_priority(lease_us, token, count, starvation)
     reply[#reply + 1] = item
     reply[#reply + 1] = math.max(0, now - queued_at)
     reply[#reply + 1] = priority
+    reply[#reply + 1] = trace_take(item, record)
   end
-  if #reply > 0 and (#reply < 3 * count or redis.call('ZCARD', readyKey) == 0) then
+  if #reply > 0 and (#reply < 4 * count or redis.call('ZCARD', readyKey) == 0) then
     -- No number is in use: the next item ready starts them again (and a drained queue
     -- leaves no key behind).
     redis.call('HDEL', prioritiesKey, '#')

@@ -16,6 +16,9 @@
 -- each) while ready, 'w'..item -> its priority while waiting, 'h'..item -> the priority
 -- it was handed out with while processing, 'd'..item -> the highest priority of the adds
 -- while processing.
+-- Both layouts also keep in priorities, 't'..item -> the trace contexts of the item's adds
+-- since its last hand-out, while it has any (see includes/trace_add.lua): a plain queue's
+-- priorities hash holds nothing else, and exists only while an item has contexts.
 -- Every script runs with the shebang's defaults: Redis refuses it before its first command
 -- when out of memory, so an out-of-memory error never leaves half a change behind. Each
 -- script checks the types of the keys it writes before it writes, and its last command

@@ -6,38 +6,9 @@
 -- Output: how many of them were not duplicates (marked dirty or queued)
 -- Invariants: each item's reads come first; HSETNX is its first write and checks its
 -- key; RPUSH undoes the item's mark if the list holds another type.
--- @include queue_keys
--- @include now_us
--- @include move_due
--- @include queue_due_list
--- @include notify_if_was_empty
--- @include write_or_undo
--- @include notify
+-- @include add_list
 
 -- The items are ARGV[3] to ARGV[#ARGV], read one by one (as many as the caller sends).
 local FIRST_ITEM = 3
 
-local now = now_us()
-local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
-notify_if_was_empty(queued_due)
-local added = 0
-local woken = queued_due > 0
-for i = FIRST_ITEM, #ARGV do
-  local item = ARGV[i]
-  local processing = redis.call('HEXISTS', leasesKey, item) == 1
-  if redis.call('HSETNX', dirtyKey, item, now) == 1 then
-    added = added + 1
-    if not processing then
-      local length = write_or_undo(function()
-        redis.call('HDEL', dirtyKey, item)
-      end, 'RPUSH', queueKey, item)
-      if length == 1 and not woken then
-        -- The list was empty: wake the consumers of every instance (see
-        -- notify_if_was_empty).
-        woken = true
-        notify('r')
-      end
-    end
-  end
-end
-return added
+return add_list('', FIRST_ITEM)

@@ -130,12 +130,28 @@ public class WorkQueueProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * Whether items carry the trace context of their adds to their worker, whose
+		 * workqueue.process span is then the child of the first add's span and links to
+		 * the later adds' spans. Takes effect when the application has Micrometer
+		 * Tracing's Tracer and Propagator beans.
+		 */
+		private boolean propagation = true;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isPropagation() {
+			return this.propagation;
+		}
+
+		public void setPropagation(boolean propagation) {
+			this.propagation = propagation;
 		}
 
 	}

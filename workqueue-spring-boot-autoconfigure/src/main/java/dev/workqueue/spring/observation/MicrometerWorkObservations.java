@@ -6,6 +6,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spring.worker.WorkObservations;
 import dev.workqueue.spring.worker.WorkerEndpoint;
 
@@ -35,10 +36,16 @@ public final class MicrometerWorkObservations implements WorkObservations {
 
 	@Override
 	public Work begin(WorkerEndpoint endpoint, Object item) {
+		return begin(endpoint, item, null);
+	}
+
+	@Override
+	public Work begin(WorkerEndpoint endpoint, Object item, @Nullable ItemTrace trace) {
 		if (this.registry.isNoop()) {
 			return Work.NONE;
 		}
-		WorkItemObservationContext context = new WorkItemObservationContext(endpoint.queue(), endpoint.id(), item);
+		WorkItemObservationContext context = new WorkItemObservationContext(endpoint.queue(), endpoint.id(), item,
+				trace);
 		Observation observation = WorkQueueObservationDocumentation.PROCESS
 			.observation(this.convention, DefaultWorkItemObservationConvention.INSTANCE, () -> context, this.registry)
 			.start();

@@ -2,6 +2,8 @@ package dev.workqueue.spring.worker;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.workqueue.spi.ItemTrace;
+
 /**
  * Observes each worker invocation, for tracing: the starter's implementation runs it in a
  * Micrometer {@code Observation}. Free of Micrometer types, so that the workers run
@@ -23,6 +25,19 @@ public interface WorkObservations {
 	 * @return the observation in progress
 	 */
 	Work begin(WorkerEndpoint endpoint, Object item);
+
+	/**
+	 * Starts observing one invocation of an item handed out with trace contexts, on the
+	 * worker's thread: the observation's span continues the trace of the item's adds. The
+	 * default ignores the contexts.
+	 * @param endpoint the worker method
+	 * @param item the item it is given
+	 * @param trace the contexts stored with the item, {@code null} for none
+	 * @return the observation in progress
+	 */
+	default Work begin(WorkerEndpoint endpoint, Object item, @Nullable ItemTrace trace) {
+		return begin(endpoint, item);
+	}
 
 	/**
 	 * One invocation being observed.

@@ -312,7 +312,7 @@ final class WorkerContainer {
 					emptyPolls = 0;
 					// Owed first: done even if processing throws an error.
 					finished = next.item();
-					this.invoker.process(next.item(), next.priority());
+					this.invoker.process(next.item(), next.priority(), poller.trace());
 				}
 				else if (shutDown && ++emptyPolls == 2) {
 					// Shut down and empty. One null alone may be a wake-up that a pause

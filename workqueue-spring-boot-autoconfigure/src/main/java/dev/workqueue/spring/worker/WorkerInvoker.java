@@ -10,6 +10,7 @@ import org.springframework.core.log.LogMessage;
 import org.springframework.util.ClassUtils;
 
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spring.WorkResult;
 
 /**
@@ -53,9 +54,10 @@ final class WorkerInvoker {
 	 * @param item an item the queue handed out
 	 * @param priority the priority it was handed out with; 0 from a queue without
 	 * priorities
+	 * @param trace the trace contexts it was handed out with, {@code null} for none
 	 */
-	void process(Object item, int priority) {
-		WorkObservations.Work work = beginObservation(item);
+	void process(Object item, int priority, @Nullable ItemTrace trace) {
+		WorkObservations.Work work = beginObservation(item, trace);
 		WorkOutcome outcome = WorkOutcome.FAILED;
 		Throwable error = null;
 		try {
@@ -115,9 +117,9 @@ final class WorkerInvoker {
 	}
 
 	/** An observation that fails to start costs only the observation. */
-	private WorkObservations.Work beginObservation(Object item) {
+	private WorkObservations.Work beginObservation(Object item, @Nullable ItemTrace trace) {
 		try {
-			return this.observations.begin(this.endpoint, item);
+			return this.observations.begin(this.endpoint, item, trace);
 		}
 		catch (RuntimeException ex) {
 			logger.error(LogMessage.format("Could not observe an item of queue '%s'", this.queueName), ex);

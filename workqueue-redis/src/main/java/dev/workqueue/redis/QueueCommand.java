@@ -1,0 +1,93 @@
+package dev.workqueue.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.CommandWrapper;
+import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.pubsub.PubSubOutput;
+
+/**
+ * A command of this library's queues and limiters, as sent on the shared connections (a
+ * script's {@code EVALSHA} or {@code EVAL}, a channel's {@code SUBSCRIBE} or
+ * {@code UNSUBSCRIBE}): one that a Lettuce tracing set-up can tell apart from the
+ * application's own commands ({@link #isQueueCommand}), so that the backend's own work (a
+ * worker's wait, timer ticks, lease renewals, sweeps, gauge reads) starts no trace of its
+ * own. Lettuce still gives it the parent it gives any command: the observation current on
+ * the thread that sends it.
+ *
+ * @param <T> the reply type
+ */
+final class QueueCommand<T> extends Command<String, String, T> {
+
+	private QueueCommand(CommandType type, CommandOutput<String, String, T> output, CommandArgs<String, String> args) {
+		super(type, output, args);
+	}
+
+	/**
+	 * Makes a script call.
+	 * @param type {@code EVALSHA} or {@code EVAL}
+	 * @param shaOrSource the script's SHA-1 or its source
+	 * @param output what it replies
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @param <T> the reply type
+	 * @return the command, not sent
+	 */
+	static <T> QueueCommand<T> script(CommandType type, String shaOrSource, ScriptOutputType output, String[] keys,
+			String[] args) {
+		CommandArgs<String, String> commandArgs = new CommandArgs<>(StringCodec.UTF8).add(shaOrSource)
+			.add(keys.length)
+			.addKeys(keys)
+			.addValues(args);
+		return new QueueCommand<>(type, output(output), commandArgs);
+	}
+
+	/**
+	 * Makes a {@code SUBSCRIBE} or {@code UNSUBSCRIBE} of one channel, for the pub/sub
+	 * connection.
+	 * @param type {@code SUBSCRIBE} or {@code UNSUBSCRIBE}
+	 * @param channel the channel
+	 * @return the command, not sent
+	 */
+	static QueueCommand<String> subscription(CommandType type, String channel) {
+		// The channel as a plain argument, not a key: a cluster connection would route a
+		// key to the node of its slot, off the pub/sub connection (a message published
+		// anywhere in a cluster reaches every node's subscribers).
+		return new QueueCommand<>(type, new PubSubOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).add(channel));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> CommandOutput<String, String, T> output(ScriptOutputType type) {
+		StringCodec codec = StringCodec.UTF8;
+		CommandOutput<String, String, ?> output = switch (type) {
+			case BOOLEAN -> new BooleanOutput<>(codec);
+			case INTEGER -> new IntegerOutput<>(codec);
+			case STATUS -> new StatusOutput<>(codec);
+			case MULTI -> new NestedMultiOutput<>(codec);
+			case VALUE -> new ValueOutput<>(codec);
+			default -> throw new IllegalArgumentException("Script output " + type + " is not used by the queues");
+		};
+		return (CommandOutput<String, String, T>) output;
+	}
+
+	/**
+	 * Returns whether {@code command} (or the command it wraps) is a script call of this
+	 * library's queues and limiters.
+	 * @param command a Lettuce command
+	 * @return whether it is one
+	 */
+	static boolean isQueueCommand(RedisCommand<?, ?, ?> command) {
+		return CommandWrapper.unwrap(command, QueueCommand.class) != null;
+	}
+
+}

@@ -1,0 +1,122 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.PriorityQueue;
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.TraceContextContract;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Core's {@link TraceContextContract} on Redis, where the contexts live in the fields
+ * {@code 't'..item} of the queue's per-item hash ({@code priorities}), and what only
+ * Redis shows: the stored record's shape and bound, and that a plain queue without
+ * contexts never creates the hash.
+ */
+@RequiresRedis
+class RedisTraceContextTests extends TraceContextContract {
+
+	private final RedisFixture redis = new RedisFixture();
+
+	@Override
+	protected RateLimitingQueue<String> newQueue(RateLimiter<Object> limiter) {
+		return this.redis.track(this.redis.builder("traced")
+			.clock(this.clock)
+			.traceContextSource(this.source)
+			.buildRateLimitingQueue(limiter));
+	}
+
+	@Override
+	protected PriorityQueue<String> newPriorityQueue(RateLimiter<Object> limiter) {
+		return this.redis.track(this.redis.builder("traced-priority")
+			.clock(this.clock)
+			.traceContextSource(this.source)
+			.buildPriorityQueue(limiter));
+	}
+
+	@Override
+	protected int storedTraces(WorkQueue<String> queue) {
+		String name = (queue instanceof PriorityQueue) ? "traced-priority" : "traced";
+		return (int) this.redis.redis()
+			.hkeys(this.redis.key(name, "priorities"))
+			.stream()
+			.filter((field) -> field.startsWith("t"))
+			.count();
+	}
+
+	@AfterEach
+	void deleteKeys() throws Exception {
+		this.redis.close();
+	}
+
+	@Test
+	void theRecordIsTheParentThenOneLinePerLinkBoundedByEight() {
+		RateLimitingQueue<String> queue = newQueue(new FixedLimiter());
+		this.current.set("p");
+		queue.add("x");
+		for (int i = 0; i < 10; i++) {
+			this.current.set("l" + i);
+			queue.add("x");
+		}
+		assertThat(this.redis.redis().hget(this.redis.key("traced", "priorities"), "tx"))
+			.isEqualTo("p\nl0\nl1\nl2\nl3\nl4\nl5\nl6\nl7");
+	}
+
+	@Test
+	void aPlainQueueWithoutContextsHasNoPerItemHash() throws Exception {
+		RateLimitingQueue<String> queue = newQueue(new FixedLimiter());
+		queue.add("x");
+		queue.addAfter("y", Duration.ofSeconds(1));
+		queue.addAll(List.of("z", "w"));
+		assertThat(this.redis.redis().exists(this.redis.key("traced", "priorities"))).isZero();
+		Poller<String> poller = Pollers.of(queue);
+		assertThat(poller.poll(Duration.ZERO).item()).isEqualTo("x");
+		assertThat(poller.trace()).isNull();
+	}
+
+	@Test
+	void itemsLeasedAheadKeepTheirContexts() throws Exception {
+		RateLimitingQueue<String> queue = newQueue(new FixedLimiter());
+		for (String item : List.of("a", "b", "c")) {
+			this.current.set("ctx-" + item);
+			queue.add(item);
+		}
+		this.current.set(null);
+		// Three pollers of one handle: a get may lease several items for them at once.
+		List<Poller<String>> pollers = List.of(Pollers.of(queue), Pollers.of(queue), Pollers.of(queue));
+		for (Poller<String> poller : pollers) {
+			String item = poller.poll(Duration.ofSeconds(2)).item();
+			assertThat(poller.trace()).isEqualTo(new ItemTrace("ctx-" + item, List.of()));
+		}
+	}
+
+	/** A one-second delay for every item. */
+	private static final class FixedLimiter implements RateLimiter<Object> {
+
+		@Override
+		public Duration when(Object item) {
+			return Duration.ofSeconds(1);
+		}
+
+		@Override
+		public void forget(Object item) {
+		}
+
+		@Override
+		public int numRequeues(Object item) {
+			return 0;
+		}
+
+	}
+
+}
