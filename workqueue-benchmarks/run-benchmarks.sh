@@ -16,7 +16,7 @@
 #   bullmq/bench.mjs measures BullMQ 6.7.0 on the same server (about 1.5 minutes; needs
 #   Node.js 20 and npm: `npm ci` the first time; left out with a warning without node).
 #   run-benchmarks.sh Postgres: only the PostgreSQL figures (issue 30), ours beside
-#   db-scheduler (about 50 minutes, 35 of them the 1,000,000-item table size run);
+#   db-scheduler (about 50 minutes with -e NoVacuum, 35 of them the table size runs);
 #   POSTGRES=host:port/database picks the server (default 127.0.0.1:5432/test, user
 #   postgres: each trial creates a database of its own there and drops it). Without a
 #   reachable PostgreSQL a full run leaves them out (with a warning). The pgbench ceiling
@@ -32,7 +32,9 @@
 # RedisIdle 2.5, RedisLatency 1.5, RedisFiringAccuracy 1, RedisBacklog 1, RedisAdd 1,
 # RedisMemory 0.5; BullMQ 1.5); with a PostgreSQL, about 45 more (PostgresThroughput 2,
 # PostgresBacklog 1.5, PostgresAdd 1, PostgresLatency 2, PostgresFiringAccuracy 2,
-# PostgresTableSize 35: 1,000,000 items for each of its three contenders).
+# PostgresTableSize 35 for ours and db-scheduler at 1,000,000 items; ours without its own
+# vacuuming slows to about 100 items/s as dead rows pile up and takes over an hour more:
+# leave it out with -e NoVacuum and run it with -p items=200000).
 # The Redis benchmarks (BullMQ's too) use keys named wqbench-*, delete them when they
 # end and never flush anything, so the server may be shared; other clients' load shows
 # as noise (RedisIdle reports it as otherCommandsPerSecond; the Redis commands per item of

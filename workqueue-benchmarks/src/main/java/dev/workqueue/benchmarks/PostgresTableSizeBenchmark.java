@@ -43,8 +43,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * The primary score, the run's duration, means nothing.
  * <p>
  * Contenders: ours with its own vacuuming (the default: the queue vacuums its table
- * itself where autovacuum is off), ours without it ({@code VacuumPolicy.NEVER}: the table is
- * left to autovacuum, as db-scheduler leaves its own) and db-scheduler.
+ * itself where autovacuum is off), ours without it ({@code VacuumPolicy.NEVER}: the table
+ * is left to autovacuum, as db-scheduler leaves its own) and db-scheduler.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
