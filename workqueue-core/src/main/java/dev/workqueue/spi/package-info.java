@@ -6,7 +6,9 @@
  * that a queue stores with each item and hands out as an
  * {@link dev.workqueue.spi.ItemTrace}; and for backends,
  * {@link dev.workqueue.spi.GuardedMetrics}, which keeps a throwing metrics hook away from
- * the queue, and {@link dev.workqueue.spi.HandleLifecycle}, the shutdown of a handle on a
- * shared queue. Applications rarely need it.
+ * the queue, {@link dev.workqueue.spi.HandleLifecycle}, the shutdown of a handle on a
+ * shared queue, and {@link dev.workqueue.spi.SharedPriorityQueue}, the priority queue
+ * over such a handle ({@link dev.workqueue.spi.PriorityHandle}). Applications rarely need
+ * it.
  */
 package dev.workqueue.spi;

@@ -19,6 +19,7 @@ import dev.workqueue.WorkQueueStats;
 import dev.workqueue.postgres.AddGroup.Request;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
+import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -27,7 +28,7 @@ import dev.workqueue.time.Nanos;
  * One instance's handle on a queue kept in a PostgreSQL table, which every handle with
  * the same table and name shares. Built by {@link PostgresWorkQueues}; rate limiting
  * wraps it as core's does ({@link dev.workqueue.WorkQueues#rateLimiting}), and
- * {@link PostgresPriorityQueue} is the priority face of a handle with the
+ * {@link dev.workqueue.spi.SharedPriorityQueue} is the priority face of a handle with the
  * {@link ReadyOrder#PRIORITY priority order}.
  * <p>
  * <b>State.</b> All shared state is the queue's rows (one per item, {@code schema.sql});
@@ -53,7 +54,7 @@ import dev.workqueue.time.Nanos;
  *
  * @param <T> the item type
  */
-final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, PollerFactory<T> {
+final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, PollerFactory<T> {
 
 	private final ItemText<T> text;
 
@@ -111,7 +112,8 @@ final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, P
 	 * @throws IllegalArgumentException if the priority is out of range or the item's text
 	 * holds a NUL, before any SQL
 	 */
-	void add(T item, int priority) {
+	@Override
+	public void add(T item, int priority) {
 		PriorityQueue.checkPriority(priority);
 		Request request = new Request(this.text.encode(item), priority, 0);
 		if (!this.lifecycle.enter()) {
@@ -166,7 +168,8 @@ final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, P
 	 * @param delay the delay; zero or less is an add
 	 * @param priority the priority
 	 */
-	void addAfter(T item, Duration delay, int priority) {
+	@Override
+	public void addAfter(T item, Duration delay, int priority) {
 		Objects.requireNonNull(delay, "delay");
 		long delayNanos = Nanos.of(delay);
 		if (delayNanos <= 0) {
@@ -194,25 +197,20 @@ final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, P
 
 	@Override
 	public T get() throws InterruptedException {
-		Prioritized<T> taken = take(false, null);
+		Prioritized<T> taken = take(null);
 		return (taken != null) ? taken.item() : null;
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
-		Prioritized<T> taken = take(true, timeout);
+		Prioritized<T> taken = take(Objects.requireNonNull(timeout, "timeout"));
 		return (taken != null) ? taken.item() : null;
 	}
 
-	/**
-	 * Takes the next item with the priority it is handed out with.
-	 * @param bounded whether to wait at most {@code timeout}
-	 * @param timeout how long to wait when bounded
-	 * @return the item and its priority, or {@code null}
-	 * @throws InterruptedException if interrupted while waiting
-	 */
-	Prioritized<T> take(boolean bounded, Duration timeout) throws InterruptedException {
-		long timeoutNanos = bounded ? Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout"))) : 0;
+	@Override
+	public Prioritized<T> take(Duration timeout) throws InterruptedException {
+		boolean bounded = timeout != null;
+		long timeoutNanos = bounded ? Math.max(0, Nanos.of(timeout)) : 0;
 		return this.taker.take(bounded, timeoutNanos, null, null);
 	}
 
@@ -281,7 +279,8 @@ final class PostgresWorkQueue<T> implements DelayingQueue<T>, SharedWorkQueue, P
 	 * each: one read of the table.
 	 * @return the levels
 	 */
-	List<Level> readyLevels() {
+	@Override
+	public List<Level> readyLevels() {
 		return read("read the levels of", this.sql.levels, 1, (rows) -> {
 			List<Level> levels = new ArrayList<>();
 			while (rows.next()) {

@@ -25,6 +25,7 @@ import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
+import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -432,7 +433,9 @@ public final class PostgresWorkQueues {
 		 */
 		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			return new PostgresPriorityQueue<>(handle(ReadyOrder.PRIORITY), limiter);
+			PostgresWorkQueue<T> handle = handle(ReadyOrder.PRIORITY);
+			return new SharedPriorityQueue<>(handle, limiter, "PostgresPriorityQueue[" + handle.name()
+					+ ((this.starvationTimeout != null) ? ", starvation timeout " + this.starvationTimeout : ""));
 		}
 
 		/**

@@ -12,11 +12,14 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
+import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
+import dev.workqueue.spi.PriorityHandle;
+import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -50,12 +53,12 @@ import dev.workqueue.time.Nanos;
  * {@link QueueLayout} picks the scripts that change them and shapes their arguments and
  * replies, and everything else (leases, fencing, parking, orphans, wake-ups, shutdown) is
  * this class's for both. The priorities this handle takes are dropped by the plain
- * layout; {@link RedisPriorityQueue} is the {@link PriorityQueue} over a handle with the
+ * layout; {@link SharedPriorityQueue} is the {@link PriorityQueue} over a handle with the
  * priority layout.
  *
  * @param <T> the item type
  */
-final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFactory<T> {
+final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerFactory<T> {
 
 	private final String name;
 
@@ -114,7 +117,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 	 * @throws IllegalArgumentException if the priority is out of range, before anything
 	 * reaches Redis
 	 */
-	void add(T item, int priority) {
+	@Override
+	public void add(T item, int priority) {
 		add(item, priority, currentContext());
 	}
 
@@ -197,7 +201,8 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 	 * @throws IllegalArgumentException if the priority is out of range, before anything
 	 * reaches Redis
 	 */
-	void addAfter(T item, Duration delay, int priority) {
+	@Override
+	public void addAfter(T item, Duration delay, int priority) {
 		Objects.requireNonNull(delay, "delay");
 		PriorityQueue.checkPriority(priority);
 		long delayNanos = Nanos.of(delay);
@@ -243,24 +248,37 @@ final class RedisWorkQueue<T> implements DelayingQueue<T>, SharedQueue, PollerFa
 
 	@Override
 	public T get() throws InterruptedException {
-		return item(take(false, null));
+		return item(take(null));
 	}
 
 	@Override
 	public T poll(Duration timeout) throws InterruptedException {
-		return item(take(true, timeout));
+		return item(take(Objects.requireNonNull(timeout, "timeout")));
+	}
+
+	@Override
+	public Prioritized<T> take(Duration timeout) throws InterruptedException {
+		boolean bounded = timeout != null;
+		long timeoutNanos = bounded ? Math.max(0, Nanos.of(timeout)) : 0;
+		return this.taker.take(bounded, timeoutNanos, null, null, null);
 	}
 
 	/**
-	 * Takes the next item with the priority it is handed out with (0 on a plain queue),
-	 * as a plain get or poll: no wake-up ends it.
-	 * @param bounded whether to wait at most {@code timeout}
-	 * @param timeout how long to wait when bounded
-	 * @return the item and its priority, or {@code null}
+	 * {@inheritDoc}
+	 * <p>
+	 * One read of Redis, O(log n) per priority with ready items, on a handle with the
+	 * priority layout. The age of a level is that of its first in line: an item raised
+	 * into a level lines up at its back, so an older item raised there later does not
+	 * count.
 	 */
-	Prioritized<T> take(boolean bounded, Duration timeout) throws InterruptedException {
-		long timeoutNanos = bounded ? Math.max(0, Nanos.of(Objects.requireNonNull(timeout, "timeout"))) : 0;
-		return this.taker.take(bounded, timeoutNanos, null, null, null);
+	@Override
+	public List<Level> readyLevels() {
+		List<Long> flat = read(LuaScript.PLEVELS);
+		List<Level> levels = new ArrayList<>(flat.size() / 3);
+		for (int i = 0; i + 2 < flat.size(); i += 3) {
+			levels.add(new Level((int) (long) flat.get(i), (int) (long) flat.get(i + 1), flat.get(i + 2) * 1000));
+		}
+		return levels;
 	}
 
 	private static <T> T item(Prioritized<T> taken) {

@@ -19,6 +19,7 @@ import dev.workqueue.WorkQueues;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
+import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 
@@ -304,7 +305,9 @@ public final class RedisWorkQueues {
 		 */
 		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			return new RedisPriorityQueue<>(handle(QueueLayout.PRIORITY), limiter, this.starvationTimeout);
+			RedisWorkQueue<T> handle = handle(QueueLayout.PRIORITY);
+			return new SharedPriorityQueue<>(handle, limiter, "RedisPriorityQueue[" + handle.name()
+					+ ((this.starvationTimeout != null) ? ", starvation timeout " + this.starvationTimeout : ""));
 		}
 
 		/**
