@@ -136,7 +136,8 @@ final class LeaseReleases<T> {
 
 	/**
 	 * Binds the parameters of a done from {@code from} on: the queue, the item and the
-	 * token of the row to end, then the history forgotten while it was held.
+	 * token of the row to end, then the history forgotten while it was held (its kinds,
+	 * the queue, the item).
 	 * @return the next parameter's index
 	 */
 	int bindDone(PreparedStatement statement, int from, Lease lease) throws SQLException {
@@ -144,9 +145,9 @@ final class LeaseReleases<T> {
 		statement.setString(next++, this.database.name());
 		statement.setString(next++, lease.encoded);
 		statement.setLong(next++, lease.token);
+		statement.setArray(next++, statement.getConnection().createArrayOf("text", lease.forgets));
 		statement.setString(next++, this.database.name());
 		statement.setString(next++, lease.encoded);
-		statement.setArray(next++, statement.getConnection().createArrayOf("text", lease.forgets));
 		return next;
 	}
 
@@ -161,9 +162,9 @@ final class LeaseReleases<T> {
 		}
 		this.database.run("forget the history of an item of", (connection) -> {
 			try (PreparedStatement statement = connection.prepareStatement(this.sql.forget)) {
-				statement.setString(1, this.database.name());
-				statement.setString(2, lease.encoded);
-				statement.setArray(3, connection.createArrayOf("text", kinds));
+				statement.setArray(1, connection.createArrayOf("text", kinds));
+				statement.setString(2, this.database.name());
+				statement.setString(3, lease.encoded);
 				return statement.executeUpdate();
 			}
 		});

@@ -42,10 +42,13 @@ final class QueueSql {
 
 	/**
 	 * Deletes the limiter history of one item that its failure counts forgot while a
-	 * worker held it (see {@link Forgets}): parameters queue, item, kinds[]. Part of
-	 * every done, so that a success costs no statement of its own.
+	 * worker held it (see {@link Forgets}): parameters kinds[], queue, item. Part of
+	 * every done, so that a success costs no statement of its own. A join on the kinds,
+	 * not {@code kind = ANY(?)}: each kind is one probe of the primary key, and none (the
+	 * usual case) reads nothing, whatever plan a prepared statement settles on.
 	 */
-	private static final String FORGET = "DELETE FROM {t}_limit WHERE queue = ? AND item = ? AND kind = ANY(?::text[])";
+	private static final String FORGET = "DELETE FROM {t}_limit l USING unnest(?::text[]) AS k(kind)"
+			+ " WHERE l.queue = ? AND l.kind = k.kind AND l.item = ?";
 
 	/** Adds one item: parameters now, queue, item, priority, delay in µs. */
 
@@ -74,13 +77,13 @@ final class QueueSql {
 	final String doneAndClaim;
 
 	/**
-	 * Ends a hold: parameters now, queue, item, token, then queue, item, kinds[] of the
+	 * Ends a hold: parameters now, queue, item, token, then kinds[], queue, item of the
 	 * history to forget; answers rows ended, the ready time of the item queued again (µs
 	 * since the epoch, {@code null} if none), now.
 	 */
 	final String done;
 
-	/** Forgets an item's limiter history on its own: parameters queue, item, kinds[]. */
+	/** Forgets an item's limiter history on its own: parameters kinds[], queue, item. */
 	final String forget;
 
 	/** Extends leases: parameters now, queue, tokens[], lease µs. */
