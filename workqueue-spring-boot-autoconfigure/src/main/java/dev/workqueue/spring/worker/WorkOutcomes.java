@@ -3,6 +3,7 @@ package dev.workqueue.spring.worker;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -89,11 +90,13 @@ final class WorkOutcomes {
 		}
 		if (result instanceof WorkResult.RequeueAfter requeueAfter) {
 			forget(item);
+			Duration delay = requeueAfter.delay();
 			if (!this.queue.isShuttingDown()) {
-				addAfter(item, requeueAfter.delay(), priority);
+				addAfter(item, delay, priority);
+				handBackIfShutDownMeanwhile(item, () -> delay);
 			}
 			else {
-				handBackOrRefuse(item, requeueAfter.delay());
+				handBackOrRefuse(item, delay);
 			}
 			return WorkOutcome.REQUEUE_AFTER;
 		}
@@ -161,11 +164,33 @@ final class WorkOutcomes {
 			else {
 				this.queue.addRateLimited(item);
 			}
+			handBackIfShutDownMeanwhile(item, () -> rateLimitedDelay(item));
 			return;
 		}
-		// As addRateLimited would: the limiter counts the requeue and sets the delay.
+		handBackOrRefuse(item, rateLimitedDelay(item));
+	}
+
+	/**
+	 * As {@code addRateLimited} would: the limiter counts the requeue and sets the delay.
+	 */
+	private Duration rateLimitedDelay(Object item) {
 		boolean limited = this.shared.isPresent() && this.rateLimiter != null;
-		handBackOrRefuse(item, limited ? this.rateLimiter.when(item) : Duration.ZERO);
+		return limited ? this.rateLimiter.when(item) : Duration.ZERO;
+	}
+
+	/**
+	 * Closes the gap between reading the shutdown flag and the requeue: a shared queue
+	 * that shut down in between ignored the requeue, and the worker's {@code done} would
+	 * then end the hold and lose the item. The flag never goes back and the queue read it
+	 * while adding, so a queue still running now took the requeue. Otherwise the item is
+	 * handed back, which the queue's rules make harmless when the requeue was written
+	 * after all (the item is queued once, at the earlier time); the limiter may then have
+	 * counted this requeue twice, which only lengthens the item's next backoff.
+	 */
+	private void handBackIfShutDownMeanwhile(Object item, Supplier<Duration> delay) {
+		if (this.shared.isPresent() && this.queue.isShuttingDown()) {
+			handBackOrRefuse(item, delay.get());
+		}
 	}
 
 	private void addAfter(Object item, Duration delay, int priority) {
