@@ -164,6 +164,8 @@ public final class RedisWorkQueues {
 
 		private TraceContextSource traceContextSource;
 
+		private DeadLetter.Bound deadLetters = DeadLetter.Bound.DEFAULT;
+
 		private Builder(RedisOptions<T> options) {
 			this.options = options;
 		}
@@ -290,6 +292,22 @@ public final class RedisWorkQueues {
 		}
 
 		/**
+		 * Bounds the queue's dead-letter list ({@code <prefix>{<name>}:dead}, where a
+		 * payload the codec cannot decode goes): it keeps the newest {@code maxRecords}
+		 * records, and expires {@code timeToLive} after its last one came (default 100
+		 * records, 7 days). The memory it takes is at most {@code maxRecords} times the
+		 * largest payload (and its reason).
+		 * @param maxRecords the most records kept, at least 1
+		 * @param timeToLive how long the list stays after its last record, from 1 second
+		 * to 100 years
+		 * @return this builder
+		 */
+		public Builder<T> deadLetters(int maxRecords, Duration timeToLive) {
+			this.deadLetters = new DeadLetter.Bound(maxRecords, timeToLive);
+			return this;
+		}
+
+		/**
 		 * Builds a priority queue shared through Redis: every instance that builds one
 		 * with the same key prefix and name shares it, and {@link PriorityQueue}'s rules
 		 * hold across them, with the leases, fencing and shutdown of the other queues. A
@@ -368,7 +386,7 @@ public final class RedisWorkQueues {
 					this.lease, this.heartbeat);
 			LeaseReleases<T> releases = new LeaseReleases<>(scripts, book, lifecycle, metrics, clock, timerSlot);
 			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
-					metrics, clock, this.lease, this.starvationTimeout);
+					metrics, clock, this.lease, this.starvationTimeout, this.deadLetters);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
 					signal, lifecycle, timer, releases, taker, TraceContextSource.guard(this.traceContextSource, name));
 			timer.start();

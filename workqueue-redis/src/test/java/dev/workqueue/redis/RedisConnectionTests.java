@@ -80,4 +80,22 @@ class RedisConnectionTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> connections() == 0 && timers.get(0).thread() == null);
 	}
 
+	@Test
+	void clientsThatOnlyUsedSharedLimitersAreNotKeptOnceShutDown() {
+		List<RedisClient> clients = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			RedisClient limitersOnly = RedisClient.create(RedisServers.shared());
+			clients.add(limitersOnly);
+			RateLimiter<String> limiter = RedisRateLimiters.builder(limitersOnly, ItemCodec.strings())
+				.keyPrefix(this.redis.prefix)
+				.name("q" + i)
+				.bucket(100, 10);
+			assertThat(limiter.when("x")).isZero();
+			assertThat(RedisLink.isRegistered(limitersOnly)).isTrue();
+			limitersOnly.shutdown();
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(clients).noneMatch(RedisLink::isRegistered));
+	}
+
 }
