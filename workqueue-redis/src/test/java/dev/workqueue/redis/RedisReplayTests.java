@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.ratelimit.FailureCounts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -82,6 +83,29 @@ class RedisReplayTests {
 				queue.done("a");
 				queue.shutDown();
 				assertThat(this.redis.redis().exists(this.keys.leases(), this.keys.grants())).isZero();
+			}
+			finally {
+				client.shutdown();
+			}
+		}
+	}
+
+	@Test
+	void aFailureCountWhoseAnswerWasLostWithTheConnectionCountsOnce() throws Exception {
+		this.redis.redis().scriptLoad(LuaScript.FAILURES.source());
+		try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(RedisServers.shared().getPort())) {
+			RedisClient client = RedisClient.create("redis://127.0.0.1:" + proxy.port());
+			try {
+				FailureCounts<String> attempts = RedisRateLimiters.builder(client, ItemCodec.strings())
+					.keyPrefix(this.redis.prefix)
+					.name("q")
+					.commandTimeout(Duration.ofSeconds(10))
+					.attempts();
+				proxy.dropReplyTo(LuaScript.FAILURES.sha1());
+
+				assertThat(attempts.countFailure("x")).isZero();
+				assertThat(proxy.dropped()).as("the first answer was lost").isOne();
+				assertThat(attempts.failures("x")).isOne();
 			}
 			finally {
 				client.shutdown();
