@@ -37,7 +37,7 @@ final class RedisFailures {
 			case WRONG_TYPE -> " (another program uses the queue's key prefix, or the queue's name)";
 			case NO_PERMISSION -> " (grant the connection's user the commands, keys and channels of the queue)";
 			case TIMED_OUT ->
-				"; the command may have run (Redis is slow, paused, or the connection dropped after" + " it was sent)";
+				"; the command may have run (Redis is slow, paused, or the connection dropped after it was sent)";
 			default -> "";
 		};
 		return new RedisQueueException(reason,

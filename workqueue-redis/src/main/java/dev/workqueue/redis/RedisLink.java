@@ -135,6 +135,15 @@ final class RedisLink {
 		close();
 	}
 
+	/** Takes the link out of the registry if no queue uses it. */
+	private void unregisterUnused() {
+		synchronized (links) {
+			if (this.users == 0) {
+				unregister();
+			}
+		}
+	}
+
 	/** Takes the link out of the registry, if it is still the client's. */
 	private void unregister() {
 		synchronized (links) {
@@ -352,8 +361,16 @@ final class RedisLink {
 		}
 		synchronized (this) {
 			if (this.connection == null) {
-				StatefulConnection<String, String> opened = (this.client instanceof RedisClient standalone)
-						? standalone.connect() : ((RedisClusterClient) this.client).connect();
+				StatefulConnection<String, String> opened;
+				try {
+					opened = (this.client instanceof RedisClient standalone) ? standalone.connect()
+							: ((RedisClusterClient) this.client).connect();
+				}
+				catch (RuntimeException ex) {
+					// No connection to close later: a link only limiters use leaves now.
+					unregisterUnused();
+					throw ex;
+				}
 				// Closed by the client's shutdown (or by this link): the link leaves the
 				// registry then. Both kinds of connection are channel handlers.
 				((RedisChannelHandler<?, ?>) opened).registerCloseables(new ArrayList<>(), this::unregister);

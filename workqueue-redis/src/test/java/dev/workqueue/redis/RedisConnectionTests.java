@@ -16,6 +16,7 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.SharedWorkQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -96,6 +97,21 @@ class RedisConnectionTests {
 		}
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(clients).noneMatch(RedisLink::isRegistered));
+	}
+
+	@Test
+	void aClientWhoseLimitersNeverConnectedIsNotKept() throws Exception {
+		RedisClient nowhere = RedisClient.create("redis://127.0.0.1:" + RedisServers.freePort());
+		try {
+			RateLimiter<String> limiter = RedisRateLimiters.builder(nowhere, ItemCodec.strings())
+				.name("q")
+				.bucket(100, 10);
+			assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> limiter.when("x"));
+			assertThat(RedisLink.isRegistered(nowhere)).isFalse();
+		}
+		finally {
+			nowhere.shutdown();
+		}
 	}
 
 }
