@@ -81,9 +81,11 @@ final class ItemTaker<T> {
 
 	private final LongAdder deadLettered = new LongAdder();
 
+	private final DeadLetter.Bound deadLetters;
+
 	ItemTaker(ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, LeaseReleases<T> releases,
 			ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, Duration lease,
-			Duration starvationTimeout) {
+			Duration starvationTimeout, DeadLetter.Bound deadLetters) {
 		this.codec = codec;
 		this.scripts = scripts;
 		this.book = book;
@@ -94,6 +96,7 @@ final class ItemTaker<T> {
 		this.clock = clock;
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
 		this.starvationMicros = (starvationTimeout != null) ? Long.toString(Nanos.of(starvationTimeout) / 1000) : "-1";
+		this.deadLetters = deadLetters;
 	}
 
 	/**
@@ -363,8 +366,9 @@ final class ItemTaker<T> {
 		logger.log(Level.WARNING, this.scripts.who() + " moved a payload of " + encoded.length()
 				+ " characters that its codec cannot decode to " + this.scripts.keys().dead(), cause);
 		try {
+			String[] bound = this.deadLetters.args();
 			this.scripts.run(LuaScript.DEAD_LETTER, encoded, token,
-					DeadLetter.record(encoded, cause, this.scripts.link().server()));
+					DeadLetter.record(encoded, cause, this.scripts.link().server()), bound[0], bound[1]);
 		}
 		catch (RedisQueueException ex) {
 			// Not leased to nobody: handed back, it comes to this again.

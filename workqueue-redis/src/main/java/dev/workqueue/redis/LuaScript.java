@@ -39,10 +39,28 @@ import io.lettuce.core.ScriptOutputType;
  * {@code local function} a closure made anew), and defining every helper in every script
  * costs 3 to 4 µs more server time per call (measured with {@code INFO commandstats} and
  * the server's CPU time), as much as a whole {@code done}. Every script starts with a
- * shebang, so that Redis refuses a script that writes before its first command when out
- * of memory; the read-only ones say {@code no-writes}. Scripts run with {@code EVALSHA},
- * falling back to {@code EVAL} once per server, whose script cache starts empty after a
- * restart or failover.
+ * shebang whose flags say what Redis may run when out of memory ({@code maxmemory} with a
+ * policy that refuses writes):
+ * <ul>
+ * <li>the scripts that may grow the memory in net (the adds, {@code dead_letter}, the
+ * failure counts and token buckets) carry none: Redis refuses them before their first
+ * command, so an out-of-memory error never leaves half a change behind;</li>
+ * <li>the scripts consumers need to drain the backlog that filled the memory carry
+ * {@code allow-oom}, and Redis runs all of each: {@code done} and {@code resign} and the
+ * bucket's {@code delete} only free memory; {@code release}, {@code renew} and the tick
+ * move items between the queue's keys (the tick may also set the reporter role, one small
+ * key per queue); {@code get} moves items from the ready list to the leases and keeps its
+ * reply for a replay until the first of its leases ends, growth bounded by the items in
+ * flight and freed by their {@code done}; {@code check_types} only reads and
+ * publishes;</li>
+ * <li>the read-only ones say {@code no-writes}, which Redis runs out of memory too.</li>
+ * </ul>
+ * Scripts run with {@code EVALSHA}, falling back to {@code EVAL} once per server, whose
+ * script cache starts empty after a restart or failover.
+ * <p>
+ * Every script is safe to run twice with the same arguments, as Lettuce does when the
+ * connection drops before a script's answer came (it sends the command again once
+ * reconnected); {@code docs/redis.md} says why for each.
  *
  * @param name the script's path below this class's package, without {@code .lua}, for
  * messages
@@ -63,15 +81,15 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript ADD_AFTER = of("list/add_after", ScriptOutputType.INTEGER);
 
-	static final LuaScript GET = of("list/get", ScriptOutputType.MULTI);
+	static final LuaScript GET = draining("list/get", ScriptOutputType.MULTI);
 
-	static final LuaScript DONE = of("list/done", ScriptOutputType.INTEGER);
+	static final LuaScript DONE = draining("list/done", ScriptOutputType.INTEGER);
 
-	static final LuaScript DONE_GET = of("list/done_get", ScriptOutputType.MULTI);
+	static final LuaScript DONE_GET = draining("list/done_get", ScriptOutputType.MULTI);
 
-	static final LuaScript RELEASE = of("list/release", ScriptOutputType.INTEGER);
+	static final LuaScript RELEASE = draining("list/release", ScriptOutputType.INTEGER);
 
-	static final LuaScript TICK = of("list/tick", ScriptOutputType.MULTI);
+	static final LuaScript TICK = draining("list/tick", ScriptOutputType.MULTI);
 
 	static final LuaScript STATS = readOnly("list/stats", ScriptOutputType.MULTI);
 
@@ -79,35 +97,35 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript PADD_AFTER = of("priority/add_after", ScriptOutputType.INTEGER);
 
-	static final LuaScript PGET = of("priority/get", ScriptOutputType.MULTI);
+	static final LuaScript PGET = draining("priority/get", ScriptOutputType.MULTI);
 
-	static final LuaScript PDONE = of("priority/done", ScriptOutputType.INTEGER);
+	static final LuaScript PDONE = draining("priority/done", ScriptOutputType.INTEGER);
 
-	static final LuaScript PDONE_GET = of("priority/done_get", ScriptOutputType.MULTI);
+	static final LuaScript PDONE_GET = draining("priority/done_get", ScriptOutputType.MULTI);
 
-	static final LuaScript PRELEASE = of("priority/release", ScriptOutputType.INTEGER);
+	static final LuaScript PRELEASE = draining("priority/release", ScriptOutputType.INTEGER);
 
-	static final LuaScript PTICK = of("priority/tick", ScriptOutputType.MULTI);
+	static final LuaScript PTICK = draining("priority/tick", ScriptOutputType.MULTI);
 
 	static final LuaScript PSTATS = readOnly("priority/stats", ScriptOutputType.MULTI);
 
 	static final LuaScript PLEVELS = readOnly("priority/levels", ScriptOutputType.MULTI);
 
-	static final LuaScript RENEW = of("renew", ScriptOutputType.MULTI);
+	static final LuaScript RENEW = draining("renew", ScriptOutputType.MULTI);
 
 	static final LuaScript RECONCILE = readOnly("reconcile", ScriptOutputType.MULTI);
 
 	static final LuaScript DEAD_LETTER = of("dead_letter", ScriptOutputType.INTEGER);
 
-	static final LuaScript CHECK_TYPES = of("check_types", ScriptOutputType.MULTI);
+	static final LuaScript CHECK_TYPES = draining("check_types", ScriptOutputType.MULTI);
 
-	static final LuaScript RESIGN = of("resign", ScriptOutputType.INTEGER);
+	static final LuaScript RESIGN = draining("resign", ScriptOutputType.INTEGER);
 
 	static final LuaScript FAILURES = of("limiter/failures", ScriptOutputType.INTEGER);
 
 	static final LuaScript BUCKET = of("limiter/bucket", ScriptOutputType.INTEGER);
 
-	static final LuaScript DELETE = of("limiter/delete", ScriptOutputType.INTEGER);
+	static final LuaScript DELETE = draining("limiter/delete", ScriptOutputType.INTEGER);
 
 	/** Every script, for the tests that check their headers. */
 	static final List<LuaScript> ALL = List.of(ADD, ADD_TRACED, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS,
@@ -116,6 +134,14 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	private static LuaScript of(String name, ScriptOutputType output) {
 		return resolved(name, "#!lua\n", output);
+	}
+
+	/**
+	 * A script Redis runs even out of memory: it frees memory, or keeps it about even,
+	 * and consumers need it to drain the backlog.
+	 */
+	private static LuaScript draining(String name, ScriptOutputType output) {
+		return resolved(name, "#!lua flags=allow-oom\n", output);
 	}
 
 	private static LuaScript readOnly(String name, ScriptOutputType output) {

@@ -4,6 +4,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -124,9 +125,7 @@ final class QueueTimer implements TimerThread.Job {
 				// Named while the link is open (naming the user asks Redis), and a failed
 				// SUBSCRIBE is already named.
 				RedisQueueException thrown = (ex.reason() == Reason.NO_PERMISSION && this.subscribed)
-						? permissionDenied("run the queue's scripts (EVALSHA, EVAL) or PUBLISH to "
-								+ this.scripts.keys().channel(), ex)
-						: ex;
+						? permissionDenied(deniedInCheck(ex), ex) : ex;
 				stop();
 				throw thrown;
 			}
@@ -164,6 +163,26 @@ final class QueueTimer implements TimerThread.Job {
 		this.subscribed = true;
 		// Notices sent before the subscription are lost: look once now.
 		this.signal.signal();
+	}
+
+	/**
+	 * What the user may not do that the start-up check needs: run the scripts at all
+	 * (NOPERM on EVALSHA), or, inside check_types, read the queue's keys (TYPE, EXISTS)
+	 * or PUBLISH its notices. Redis 7.0 reports a command denied inside a script as an
+	 * error of the script ({@link RedisFailures#SCRIPT_DENIED}), naming the channel or
+	 * the keys, or neither for a command denied as such: check_types runs PUBLISH besides
+	 * TYPE and EXISTS, which a user who may run scripts on the queue's keys may run.
+	 */
+	private String deniedInCheck(RedisQueueException denied) {
+		String message = String.valueOf(RedisLink.unwrap(denied.getCause()).getMessage());
+		String publish = "PUBLISH to " + this.scripts.keys().channel() + " (so notices would be lost)";
+		if (message.contains("keys")) {
+			return "read the queue's keys (" + this.scripts.keys().queue() + ", ...)";
+		}
+		if (message.contains(RedisFailures.SCRIPT_DENIED) || message.toLowerCase(Locale.ROOT).contains("publish")) {
+			return publish;
+		}
+		return "run the queue's scripts (EVALSHA, EVAL)";
 	}
 
 	private RedisQueueException permissionDenied(String what, RedisQueueException cause) {

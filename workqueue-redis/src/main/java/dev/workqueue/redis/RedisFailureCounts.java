@@ -1,5 +1,8 @@
 package dev.workqueue.redis;
 
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
 import dev.workqueue.ItemCodec;
 import dev.workqueue.ratelimit.FailureCounts;
 
@@ -9,6 +12,10 @@ import dev.workqueue.ratelimit.FailureCounts;
  * the attempts behind {@code max-retries}. Each call is one script; {@code forget} is not
  * waited for. The hash expires once no failure has been counted for the builder's history
  * time to live.
+ * <p>
+ * Each count carries an attempt id unique to the call (this store's random id and a
+ * count), so that a count Lettuce sends again after a dropped connection counts once: the
+ * script remembers the last attempt counted for each item.
  *
  * @param <T> the item type
  */
@@ -22,6 +29,12 @@ final class RedisFailureCounts<T> implements FailureCounts<T> {
 
 	private final String ttlMillis;
 
+	/** The prefix of this store's attempt ids: random, as a handle's id. */
+	private final String attemptPrefix = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36)
+			+ ":";
+
+	private final AtomicLong attempts = new AtomicLong();
+
 	RedisFailureCounts(LimiterScripts scripts, ItemCodec<T> codec, String key, long ttlMillis) {
 		this.scripts = scripts;
 		this.codec = codec;
@@ -31,12 +44,12 @@ final class RedisFailureCounts<T> implements FailureCounts<T> {
 
 	@Override
 	public int countFailure(T item) {
-		return saturated(run("count", item));
+		return saturated(run("count", item, this.attemptPrefix + Long.toString(this.attempts.incrementAndGet(), 36)));
 	}
 
 	@Override
 	public int failures(T item) {
-		return saturated(run("read", item));
+		return saturated(run("read", item, ""));
 	}
 
 	@Override
@@ -49,9 +62,9 @@ final class RedisFailureCounts<T> implements FailureCounts<T> {
 				this.ttlMillis);
 	}
 
-	private long run(String operation, T item) {
+	private long run(String operation, T item, String attempt) {
 		return this.scripts.run(LuaScript.FAILURES, this.key, operation, ItemCodecs.encode(this.codec, item),
-				this.ttlMillis);
+				this.ttlMillis, attempt);
 	}
 
 	private static int saturated(long count) {

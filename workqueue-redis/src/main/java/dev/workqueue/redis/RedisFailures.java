@@ -1,15 +1,19 @@
 package dev.workqueue.redis;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
 
 import dev.workqueue.redis.RedisQueueException.Reason;
 
 /**
  * Turns the client's exceptions into {@link RedisQueueException}s that say what happened:
- * unreachable, out of memory, wrong type or permission denied, with the queue (or
- * limiter) and the server.
+ * unreachable, timed out (the outcome unknown), out of memory, wrong type or permission
+ * denied, with the queue (or limiter) and the server.
  */
 final class RedisFailures {
+
+	/** How Redis 7.0 begins the error of a command its ACL denies inside a script. */
+	static final String SCRIPT_DENIED = "The user executing the script can't";
 
 	private RedisFailures() {
 	}
@@ -32,6 +36,8 @@ final class RedisFailures {
 				" (raise maxmemory, or choose a policy that does not refuse writes; nothing was" + " half-written)";
 			case WRONG_TYPE -> " (another program uses the queue's key prefix, or the queue's name)";
 			case NO_PERMISSION -> " (grant the connection's user the commands, keys and channels of the queue)";
+			case TIMED_OUT ->
+				"; the command may have run (Redis is slow, paused, or the connection dropped after it was sent)";
 			default -> "";
 		};
 		return new RedisQueueException(reason,
@@ -39,6 +45,9 @@ final class RedisFailures {
 	}
 
 	static Reason reason(Throwable cause) {
+		if (cause instanceof RedisCommandTimeoutException) {
+			return Reason.TIMED_OUT;
+		}
 		if (!(cause instanceof RedisCommandExecutionException)) {
 			return Reason.UNREACHABLE;
 		}
@@ -49,7 +58,8 @@ final class RedisFailures {
 		if (message.startsWith("WRONGTYPE") || message.contains("WRONGTYPE key")) {
 			return Reason.WRONG_TYPE;
 		}
-		if (message.startsWith("NOPERM")) {
+		// Redis 7.0 reports a command a script may not run as an error of the script.
+		if (message.startsWith("NOPERM") || message.contains(SCRIPT_DENIED)) {
 			return Reason.NO_PERMISSION;
 		}
 		return Reason.REFUSED;

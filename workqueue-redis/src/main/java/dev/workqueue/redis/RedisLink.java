@@ -2,6 +2,7 @@ package dev.workqueue.redis;
 
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,10 @@ import dev.workqueue.time.Clock;
  * {@code NOSCRIPT}. Pub/sub messages are dispatched by channel to the queues' listeners,
  * on the client's event loop. Lettuce reconnects both connections by itself, and
  * resubscribes.
+ * <p>
+ * The registry holds a link while queues use it, and while its command connection is
+ * open: the client's {@code shutdown()} closes that connection, which takes the link out
+ * (a client only limiters used included), so a shut-down client is never kept.
  * <p>
  * Thread-safe: the registry's lock guards the use counts, {@code this} the connections
  * and the timers.
@@ -125,10 +130,38 @@ final class RedisLink {
 			if (--this.users > 0) {
 				return;
 			}
-			links.remove(this.client);
-			this.client.removeListener(this.serverTracker);
+			unregister();
 		}
 		close();
+	}
+
+	/** Takes the link out of the registry if no queue uses it. */
+	private void unregisterUnused() {
+		synchronized (links) {
+			if (this.users == 0) {
+				unregister();
+			}
+		}
+	}
+
+	/** Takes the link out of the registry, if it is still the client's. */
+	private void unregister() {
+		synchronized (links) {
+			if (links.remove(this.client, this)) {
+				this.client.removeListener(this.serverTracker);
+			}
+		}
+	}
+
+	/**
+	 * Whether the registry holds a link of {@code client}.
+	 * @param client a client
+	 * @return {@code true} if it does
+	 */
+	static boolean isRegistered(AbstractRedisClient client) {
+		synchronized (links) {
+			return links.containsKey(client);
+		}
 	}
 
 	/**
@@ -205,7 +238,7 @@ final class RedisLink {
 			return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (TimeoutException ex) {
-			throw new RedisCommandTimeoutException("Command timed out after " + timeout);
+			throw new RedisCommandTimeoutException("timed out after " + timeout);
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = unwrap(ex);
@@ -328,8 +361,20 @@ final class RedisLink {
 		}
 		synchronized (this) {
 			if (this.connection == null) {
-				this.connection = (this.client instanceof RedisClient standalone) ? standalone.connect()
-						: ((RedisClusterClient) this.client).connect();
+				StatefulConnection<String, String> opened;
+				try {
+					opened = (this.client instanceof RedisClient standalone) ? standalone.connect()
+							: ((RedisClusterClient) this.client).connect();
+				}
+				catch (RuntimeException ex) {
+					// No connection to close later: a link only limiters use leaves now.
+					unregisterUnused();
+					throw ex;
+				}
+				// Closed by the client's shutdown (or by this link): the link leaves the
+				// registry then. Both kinds of connection are channel handlers.
+				((RedisChannelHandler<?, ?>) opened).registerCloseables(new ArrayList<>(), this::unregister);
+				this.connection = opened;
 			}
 			return this.connection;
 		}

@@ -4,12 +4,12 @@ import java.util.Objects;
 
 /**
  * A Redis queue could not do what was asked. The message names the queue, the server and
- * what happened, and {@link #reason()} tells the kinds apart: Redis could not be reached
- * (or did not answer within the command timeout), it is out of memory, a key under the
+ * what happened, and {@link #reason()} tells the kinds apart: Redis could not be reached,
+ * it did not answer within the command timeout, it is out of memory, a key under the
  * queue's prefix holds something else, the connection's user lacks a permission, or Redis
- * refused for another reason. When an add or a {@code done} throws it, the change may or
- * may not have reached Redis (a command can time out after it ran); both are safe to
- * repeat.
+ * refused for another reason. When an add or a {@code done} throws it for a timeout, the
+ * change may or may not have reached Redis (a command can time out after it ran, or run
+ * once the connection is back); both are safe to repeat.
  */
 public class RedisQueueException extends RuntimeException {
 
@@ -18,8 +18,18 @@ public class RedisQueueException extends RuntimeException {
 	/** Why a call failed. */
 	public enum Reason {
 
-		/** Redis could not be reached, or did not answer within the command timeout. */
+		/**
+		 * Redis could not be reached: the connection was refused, or is down. The command
+		 * did not run.
+		 */
 		UNREACHABLE("cannot reach Redis"),
+
+		/**
+		 * Redis did not answer within the command timeout: it may be slow or paused, or
+		 * the connection dropped after the command went out. The command may have run, or
+		 * may run once the connection is back.
+		 */
+		TIMED_OUT("no answer from Redis in time"),
 
 		/**
 		 * Redis is out of memory ({@code maxmemory} with a policy that refuses writes).

@@ -43,13 +43,15 @@ import dev.workqueue.time.Clock;
  * then every instance must share (a {@code FakeClock} in tests).</li>
  * <li>{@code shutDown} stops this instance only: it takes no more items and leaves queued
  * and delayed ones in Redis for the others.</li>
- * <li>A Redis that cannot be reached makes {@code add}, {@code get} and the others throw
- * {@link RedisQueueException}, naming the queue, the server and the
- * {@linkplain RedisQueueException#reason() reason}; the queue's timed work retries by
- * itself. {@code poll(t)} returns within {@code t} plus one command timeout. A get whose
- * answer comes after the timeout, or never, leases nothing for good: the late answer's
- * item is handed back, and an answer lost with the connection is looked for and handed
- * back.</li>
+ * <li>A Redis that cannot be reached, or does not answer in time, makes {@code add},
+ * {@code get} and the others throw {@link RedisQueueException}, naming the queue, the
+ * server and the {@linkplain RedisQueueException#reason() reason} (a timeout says the
+ * command may have run); the queue's timed work retries by itself. Every script is safe
+ * to run twice, as Lettuce runs a command again whose answer was lost with the
+ * connection: a get sent again answers the items it leased. {@code poll(t)} returns
+ * within {@code t} plus one command timeout. A get whose answer comes after the timeout,
+ * or never, leases nothing for good: the late answer's item is handed back, and an answer
+ * lost with the connection is looked for and handed back.</li>
  * <li>{@code add}, {@code addAfter} and {@code addRateLimited} after {@code shutDown} are
  * ignored, never an exception, from any thread.</li>
  * <li><b>Connections.</b> Every queue and limiter built on one client shares two
@@ -58,8 +60,11 @@ import dev.workqueue.time.Clock;
  * <li><b>Bad input</b> loses nothing: a key under the prefix holding another type, or a
  * missing permission (EVALSHA, EVAL, PUBLISH, SUBSCRIBE), fails the build naming it; at
  * run time each script checks the types of the keys it writes before its first write, and
- * Redis refuses a script before it starts when out of memory, so nothing is ever
- * half-written. Huge delays are clamped to 142 years.</li>
+ * when out of memory Redis refuses a script that may grow the memory (the adds) before it
+ * starts, so nothing is ever half-written, while it runs those consumers need to drain
+ * the queue ({@code get}, {@code done}, hand-backs, renewals). Huge delays are clamped to
+ * 142 years. Payloads the codec cannot decode go to a dead-letter list bounded by
+ * {@link Builder#deadLetters}.</li>
  * </ul>
  * <b>Priority queues</b> ({@link Builder#buildPriorityQueue}) keep
  * {@link PriorityQueue}'s rules across the instances, with the same leases, fencing and
@@ -163,6 +168,8 @@ public final class RedisWorkQueues {
 		private Duration starvationTimeout;
 
 		private TraceContextSource traceContextSource;
+
+		private DeadLetter.Bound deadLetters = DeadLetter.Bound.DEFAULT;
 
 		private Builder(RedisOptions<T> options) {
 			this.options = options;
@@ -290,6 +297,22 @@ public final class RedisWorkQueues {
 		}
 
 		/**
+		 * Bounds the queue's dead-letter list ({@code <prefix>{<name>}:dead}, where a
+		 * payload the codec cannot decode goes): it keeps the newest {@code maxRecords}
+		 * records, and expires {@code timeToLive} after its last one came (default 100
+		 * records, 7 days). The memory it takes is at most {@code maxRecords} times the
+		 * largest payload (and its reason).
+		 * @param maxRecords the most records kept, at least 1
+		 * @param timeToLive how long the list stays after its last record, from 1 second
+		 * to 100 years
+		 * @return this builder
+		 */
+		public Builder<T> deadLetters(int maxRecords, Duration timeToLive) {
+			this.deadLetters = new DeadLetter.Bound(maxRecords, timeToLive);
+			return this;
+		}
+
+		/**
 		 * Builds a priority queue shared through Redis: every instance that builds one
 		 * with the same key prefix and name shares it, and {@link PriorityQueue}'s rules
 		 * hold across them, with the leases, fencing and shutdown of the other queues. A
@@ -368,7 +391,7 @@ public final class RedisWorkQueues {
 					this.lease, this.heartbeat);
 			LeaseReleases<T> releases = new LeaseReleases<>(scripts, book, lifecycle, metrics, clock, timerSlot);
 			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
-					metrics, clock, this.lease, this.starvationTimeout);
+					metrics, clock, this.lease, this.starvationTimeout, this.deadLetters);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
 					signal, lifecycle, timer, releases, taker, TraceContextSource.guard(this.traceContextSource, name));
 			timer.start();

@@ -16,6 +16,7 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.SharedWorkQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -78,6 +79,39 @@ class RedisConnectionTests {
 		assertThat(timers.get(0).thread()).isNotNull();
 		queues.forEach(RateLimitingQueue::shutDown);
 		await().atMost(Duration.ofSeconds(10)).until(() -> connections() == 0 && timers.get(0).thread() == null);
+	}
+
+	@Test
+	void clientsThatOnlyUsedSharedLimitersAreNotKeptOnceShutDown() {
+		List<RedisClient> clients = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			RedisClient limitersOnly = RedisClient.create(RedisServers.shared());
+			clients.add(limitersOnly);
+			RateLimiter<String> limiter = RedisRateLimiters.builder(limitersOnly, ItemCodec.strings())
+				.keyPrefix(this.redis.prefix)
+				.name("q" + i)
+				.bucket(100, 10);
+			assertThat(limiter.when("x")).isZero();
+			assertThat(RedisLink.isRegistered(limitersOnly)).isTrue();
+			limitersOnly.shutdown();
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(clients).noneMatch(RedisLink::isRegistered));
+	}
+
+	@Test
+	void aClientWhoseLimitersNeverConnectedIsNotKept() throws Exception {
+		RedisClient nowhere = RedisClient.create("redis://127.0.0.1:" + RedisServers.freePort());
+		try {
+			RateLimiter<String> limiter = RedisRateLimiters.builder(nowhere, ItemCodec.strings())
+				.name("q")
+				.bucket(100, 10);
+			assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> limiter.when("x"));
+			assertThat(RedisLink.isRegistered(nowhere)).isFalse();
+		}
+		finally {
+			nowhere.shutdown();
+		}
 	}
 
 }

@@ -153,6 +153,23 @@ class RedisPermissionTests {
 	}
 
 	@Test
+	void aUserWhoMaySubscribeButNotPublishFailsTheBuildNamingPublishTheChannelAndTheUser() {
+		redis().aclSetuser("no-publish",
+				new AclSetuserArgs().on()
+					.addPassword(PASSWORD)
+					.allKeys()
+					.allChannels()
+					.allCommands()
+					.removeCommand(CommandType.PUBLISH));
+		RedisClient limited = clientOf("no-publish");
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> builder(limited, "orders").buildQueue())
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.NO_PERMISSION))
+			.withMessageContaining("may not PUBLISH to " + QueueKeys.of("workqueue:", "orders").channel())
+			.withMessageContaining("user 'no-publish'")
+			.withMessageContaining("Queue 'orders'");
+	}
+
+	@Test
 	void buildsFailedForLackOfEvalshaLeaveNoConnectionOpen() {
 		assertFailedBuildsLeaveNoConnectionOpen(userWithoutScripts());
 	}

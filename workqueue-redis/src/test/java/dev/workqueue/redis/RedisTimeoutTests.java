@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 
+import dev.workqueue.redis.RedisQueueException.Reason;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
@@ -103,6 +105,20 @@ class RedisTimeoutTests {
 					&& this.admin.hlen(key("leases")) == 0 && this.admin.zcard(key("processing")) == 0);
 		assertThat(this.queue.poll(Duration.ZERO)).isEqualTo("x");
 		this.queue.done("x");
+	}
+
+	@Test
+	void anAddThatTimedOutSaysItMayHaveRunNotThatRedisIsUnreachable() {
+		pauseWrites(Duration.ofMillis(1000));
+
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> this.queue.add("late"))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.TIMED_OUT))
+			.withMessageContaining("Queue 'slow'")
+			.withMessageContaining("timed out after " + COMMAND_TIMEOUT)
+			.withMessageContaining("may have run")
+			.withMessageNotContaining("cannot reach");
+		// It did run, once the pause ended.
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.admin.lrange(key("queue"), 0, -1).contains("late"));
 	}
 
 	@Test

@@ -382,6 +382,49 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
+	void theDeadLetterListKeepsItsNewestRecordsAndExpires() throws Exception {
+		ItemCodec<Integer> numbers = new ItemCodec<>() {
+
+			@Override
+			public String encode(Integer item) {
+				return item.toString();
+			}
+
+			@Override
+			public Integer decode(String encoded) {
+				return Integer.valueOf(encoded);
+			}
+
+		};
+		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(this.redis.client, numbers)
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.clock(this.clock)
+			.deadLetters(3, Duration.ofHours(1))
+			.buildQueue());
+		DelayingQueue<String> adder = instance("q");
+		for (int i = 0; i < 5; i++) {
+			adder.add("bad-" + i);
+		}
+		queue.add(42);
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo(42);
+		assertThat(((SharedQueue) queue).deadLettered()).isEqualTo(5);
+		String dead = this.redis.key("q", "dead");
+		assertThat(this.redis.redis().lrange(dead, 0, -1)).hasSize(3)
+			.allSatisfy((record) -> assertThat(record).containsPattern("\"payload\":\"bad-[234]\""));
+		assertThat(this.redis.redis().pttl(dead)).isBetween(1L, Duration.ofHours(1).toMillis());
+	}
+
+	@Test
+	void theDeadLetterBoundIsChecked() {
+		RedisWorkQueues.Builder<String> builder = this.redis.builder("q");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.deadLetters(0, Duration.ofDays(1)))
+			.withMessageContaining("maxRecords");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.deadLetters(1, Duration.ofMillis(999)))
+			.withMessageContaining("timeToLive");
+	}
+
+	@Test
 	void anUnreachableServerGivesAClearErrorNamingTheQueueAndTheServer() throws Exception {
 		int port = RedisServers.freePort();
 		RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);

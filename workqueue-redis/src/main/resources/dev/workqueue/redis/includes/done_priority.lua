@@ -9,6 +9,7 @@
 -- @include line_up
 -- @include now_us
 -- @include notify_if_none_was_ready
+-- @include grant
 local function done_priority(item, token)
   if redis.call('HGET', leasesKey, item) ~= token then
     return 0
@@ -17,10 +18,11 @@ local function done_priority(item, token)
   if dirty_priority then
     -- A wait still pending keeps the highest priority of all the item's adds.
     dirty_priority = math.max(dirty_priority, tonumber(redis.call('HGET', prioritiesKey, 'w' .. item) or dirty_priority))
-    check(processingKey, readyKey, sinceKey)
+    check(processingKey, readyKey, sinceKey, grantsKey)
   else
-    check(processingKey)
+    check(processingKey, grantsKey)
   end
+  forget_grant(token)
   forget_held(item)
   redis.call('HDEL', leasesKey, item)
   redis.call('ZREM', processingKey, item)

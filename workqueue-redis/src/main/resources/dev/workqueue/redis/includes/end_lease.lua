@@ -1,10 +1,12 @@
 -- end_lease: ends the lease of an item if the token still holds it; false (a fenced-off
--- former holder) if not.
+-- former holder, or the same call run again) if not. The caller checks grantsKey.
 -- @include queue_keys
+-- @include grant
 local function end_lease(item, token)
   if redis.call('HGET', leasesKey, item) ~= token then
     return false
   end
+  forget_grant(token)
   redis.call('HDEL', leasesKey, item)
   redis.call('ZREM', processingKey, item)
   return true

@@ -5,7 +5,7 @@
 local function key_type(key)
   if key == queueKey or key == deadKey then
     return 'list'
-  elseif key == dirtyKey or key == leasesKey or key == prioritiesKey then
+  elseif key == dirtyKey or key == leasesKey or key == prioritiesKey or key == grantsKey then
     return 'hash'
   elseif key == processingKey or key == waitingKey or key == readyKey or key == sinceKey then
     return 'zset'

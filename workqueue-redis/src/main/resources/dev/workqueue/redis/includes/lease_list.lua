@@ -1,9 +1,9 @@
 -- lease_list: the list layout's lease: moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
--- list ran out. LPOP is the first write and checks its
--- key; the dirty hash is read before it is written; the other two writes undo the change
--- if their key holds another type.
+-- list ran out; run again with the same token, the reply of the first run (see grant).
+-- LPOP is the first write and checks its key; the dirty and grants hashes are read before
+-- they are written; the other two writes undo the change if their key holds another type.
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -13,7 +13,12 @@
 -- @include write_or_undo
 -- @include check
 -- @include trace_take
+-- @include grant
 local function lease_list(lease_us, token, count)
+  local replayed = granted(token)
+  if replayed then
+    return replayed
+  end
   -- The priorities hash of a plain queue exists only while an item has trace contexts:
   -- a queue without them costs one EXISTS per lease.
   local traced = redis.call('EXISTS', prioritiesKey) == 1
@@ -67,5 +72,6 @@ local function lease_list(lease_us, token, count)
     redis.call('ZREM', processingKey, unpack(items))
     put_back()
   end, 'HSET', leasesKey, unpack(held))
+  grant(token, reply)
   return reply
 end

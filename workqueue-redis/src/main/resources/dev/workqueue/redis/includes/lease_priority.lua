@@ -3,9 +3,9 @@
 -- starvation timeout (µs, or negative for none), else the first of the highest priority;
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
 -- out with, its trace record or false (includes/trace_take.lua), ...}, with fewer than
--- `count` items when none is left. Every read of an item
--- comes before its first write; the keys written and not read are checked before the
--- first.
+-- `count` items when none is left; run again with the same token, the reply of the first
+-- run (see grant). Every read of an item comes before its first write; the keys written
+-- and not read are checked before the first.
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -13,7 +13,12 @@
 -- @include check
 -- @include token_of
 -- @include trace_take
+-- @include grant
 local function lease_priority(lease_us, token, count, starvation)
+  local replayed = granted(token)
+  if replayed then
+    return replayed
+  end
   local now = now_us()
   move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
   local reply = {}
@@ -66,5 +71,6 @@ local function lease_priority(lease_us, token, count, starvation)
     -- leaves no key behind).
     redis.call('HDEL', prioritiesKey, '#')
   end
+  grant(token, reply)
   return reply
 end

@@ -19,10 +19,17 @@
 -- Both layouts also keep in priorities, 't'..item -> the trace contexts of the item's adds
 -- since its last hand-out, while it has any (see includes/trace_add.lua): a plain queue's
 -- priorities hash holds nothing else, and exists only while an item has contexts.
--- Every script runs with the shebang's defaults: Redis refuses it before its first command
--- when out of memory, so an out-of-memory error never leaves half a change behind. Each
--- script checks the types of the keys it writes before it writes, and its last command
--- (a notice) cannot fail, for the same reason.
+-- grants HASH token -> the reply of the get that leased with it (cmsgpack), from the get
+-- until the first of its leases ends (includes/grant.lua): a get run twice with one token
+-- (Lettuce sends a command again when the connection dropped before its answer) answers
+-- what it leased the first time.
+-- A script that may grow memory (the adds) runs with the shebang's defaults: Redis refuses
+-- it before its first command when out of memory, so an out-of-memory error never leaves
+-- half a change behind. One that frees memory, or keeps it about even (get, done, release,
+-- renew, the tick), carries allow-oom: Redis runs all of it even out of memory, so that
+-- consumers drain the backlog (LuaScript lists them). Each script checks the types of the
+-- keys it writes before it writes, and its last command (a notice) cannot fail, for the
+-- same reason.
 local queueKey = KEYS[1]
 local dirtyKey = KEYS[2]
 local processingKey = KEYS[3]
@@ -33,5 +40,6 @@ local reporterKey = KEYS[7]
 local readyKey = KEYS[8]
 local sinceKey = KEYS[9]
 local prioritiesKey = KEYS[10]
+local grantsKey = KEYS[11]
 local givenNow = ARGV[1]
 local channel = ARGV[2]

@@ -10,6 +10,7 @@
 -- @include until_first
 -- @include move_due
 -- @include check
+-- @include grant
 local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired, notify_queued, count_ready)
   local now = now_us()
   local holder = redis.call('GET', reporterKey)
@@ -22,9 +23,13 @@ local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired
   local reaped = 0
   local next_expiry = until_first(processingKey, now)
   if next_expiry == 0 then
-    check(unpack(checks))
+    check(grantsKey, unpack(checks))
     local expired = redis.call('ZRANGEBYSCORE', processingKey, '-inf', now, 'LIMIT', 0, batch)
     for _, item in ipairs(expired) do
+      local holder = redis.call('HGET', leasesKey, item)
+      if holder then
+        forget_grant(holder)
+      end
       redis.call('ZREM', processingKey, item)
       redis.call('HDEL', leasesKey, item)
       if queue_expired(item, now) then

@@ -13,7 +13,7 @@
 
 local item, token, delay_us = ARGV[3], ARGV[4], ARGV[5]
 
-check(queueKey, dirtyKey, processingKey, leasesKey, waitingKey)
+check(queueKey, dirtyKey, processingKey, leasesKey, waitingKey, grantsKey)
 if not end_lease(item, token) then
   return 0
 end

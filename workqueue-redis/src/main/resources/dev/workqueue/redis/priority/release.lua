@@ -17,7 +17,7 @@
 
 local item, token, delay_us = ARGV[3], ARGV[4], ARGV[5]
 
-check(dirtyKey, processingKey, leasesKey, waitingKey, readyKey, sinceKey, prioritiesKey)
+check(dirtyKey, processingKey, leasesKey, waitingKey, readyKey, sinceKey, prioritiesKey, grantsKey)
 if not end_lease(item, token) then
   return 0
 end
