@@ -175,6 +175,11 @@ final class TimerThread {
 		}
 	}
 
+	/** How many hook threads run now (at most one), for tests. */
+	int hookThreads() {
+		return this.hooks.getPoolSize();
+	}
+
 	/** The thread, for tests; {@code null} while there is no job. */
 	Thread thread() {
 		this.lock.lock();
