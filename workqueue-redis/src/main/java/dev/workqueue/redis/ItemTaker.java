@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -24,6 +25,13 @@ import dev.workqueue.time.Nanos;
  * one with a new token, or wait on the {@link ReadySignal} for a notice. An item the
  * codec cannot decode is moved to the dead-letter list; an item one of the handle's
  * workers still holds is parked ({@link LeaseBook}); either way the taker looks again.
+ * <p>
+ * <b>Decoding takes lease time.</b> A lease is renewed once in the book, and an item is
+ * decoded before: an item whose decode (or the decodes before it in one reply) took a
+ * third of the lease or more is renewed before it is handed out, and dropped if its lease
+ * was lost meanwhile, so that no item goes to a worker while another instance holds it.
+ * Two encodings that decode to equal items (a codec that breaks its contract) fail the
+ * get, naming the codec, instead of parking one behind the other for ever.
  * <p>
  * <b>One round trip per item.</b> A get leases an item for itself and one for each
  * consumer of the handle waiting for a notice (at most {@link QueueLayout#maxLeases}),
@@ -65,7 +73,15 @@ final class ItemTaker<T> {
 
 	private final Clock clock;
 
+	private final Duration lease;
+
 	private final String leaseMicros;
+
+	/**
+	 * How long after its get a lease is sure to be renewed in time once in the book: the
+	 * timer renews every third of the lease.
+	 */
+	private final long renewIntervalNanos;
 
 	/** The starvation timeout in µs of a priority queue's get, -1 for none. */
 	private final String starvationMicros;
@@ -83,6 +99,8 @@ final class ItemTaker<T> {
 
 	private final DeadLetter.Bound deadLetters;
 
+	private final AtomicBoolean inconsistencyLogged = new AtomicBoolean();
+
 	ItemTaker(ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, LeaseReleases<T> releases,
 			ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, Duration lease,
 			Duration starvationTimeout, DeadLetter.Bound deadLetters) {
@@ -94,7 +112,9 @@ final class ItemTaker<T> {
 		this.lifecycle = lifecycle;
 		this.metrics = metrics;
 		this.clock = clock;
+		this.lease = lease;
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
+		this.renewIntervalNanos = Nanos.of(lease) / 3;
 		this.starvationMicros = (starvationTimeout != null) ? Long.toString(Nanos.of(starvationTimeout) / 1000) : "-1";
 		this.deadLetters = deadLetters;
 	}
@@ -209,6 +229,8 @@ final class ItemTaker<T> {
 		String token = this.book.newToken();
 		QueueLayout layout = this.scripts.layout();
 		int count = Math.min(layout.maxLeases, 1 + this.signal.waiting());
+		// Before the script runs: the leases it makes run out after this plus a lease.
+		long sentNanos = this.clock.nanoTime();
 		CompletableFuture<List<Object>> answer = this.scripts.send((done != null) ? layout.doneGet : layout.get,
 				layout.getArgs(done, this.leaseMicros, token, count, this.starvationMicros));
 		List<Object> reply;
@@ -244,6 +266,7 @@ final class ItemTaker<T> {
 			return NONE;
 		}
 		Prioritized<T> mine = null;
+		IllegalStateException inconsistent = null;
 		// Read with or without durations: the leases' start times give stats() the
 		// unfinished work and longest running processor.
 		long nowNanos = this.clock.nanoTime();
@@ -251,7 +274,15 @@ final class ItemTaker<T> {
 			int at = first + (n - 1) * group;
 			String encoded = (String) reply.get(at);
 			long queuedNanos = (Long) reply.get(at + 1) * 1000;
-			Prioritized<T> item = inHand(encoded, LeaseBook.nth(token, n), layout.priority(reply, at), nowNanos);
+			Prioritized<T> item;
+			try {
+				item = inHand(encoded, LeaseBook.nth(token, n), layout.priority(reply, at), sentNanos, nowNanos);
+			}
+			catch (IllegalStateException ex) {
+				// Thrown once every item of the reply is in hand or handed back.
+				inconsistent = ex;
+				continue;
+			}
 			if (item == null) {
 				continue;
 			}
@@ -275,14 +306,20 @@ final class ItemTaker<T> {
 			// Shut down while they were put aside: whoever sees it hands them back.
 			handBackAhead();
 		}
+		if (mine == null && inconsistent != null) {
+			throw inconsistent;
+		}
 		return mine;
 	}
 
 	/**
 	 * Decodes a leased item and takes its lease in hand: the item to hand out, or
-	 * {@code null} if it was dead-lettered or parked.
+	 * {@code null} if it was dead-lettered, parked, or its lease ran out while it was
+	 * decoded.
+	 * @throws IllegalStateException if one of the handle's workers holds an equal item
+	 * under another encoding (the item is handed back)
 	 */
-	private Prioritized<T> inHand(String encoded, String token, int priority, long nowNanos) {
+	private Prioritized<T> inHand(String encoded, String token, int priority, long sentNanos, long nowNanos) {
 		T item;
 		try {
 			item = Objects.requireNonNull(this.codec.decode(encoded), "decoded item");
@@ -291,10 +328,64 @@ final class ItemTaker<T> {
 			deadLetter(encoded, token, ex);
 			return null;
 		}
-		if (!this.book.take(item, new Lease(encoded, token, nowNanos))) {
+		if (!stillLeased(encoded, token, sentNanos)) {
 			return null;
 		}
-		return new Prioritized<>(item, priority);
+		LeaseBook.Taken taken = this.book.take(item, new Lease(encoded, token, nowNanos));
+		if (taken == LeaseBook.Taken.OTHER_ENCODING) {
+			handBack(encoded, token);
+			throw inconsistentCodec(item, encoded);
+		}
+		return (taken == LeaseBook.Taken.HELD) ? new Prioritized<>(item, priority) : null;
+	}
+
+	/**
+	 * Whether the lease of an item just decoded is surely still this handle's. The timer
+	 * renews only the leases in the book, every third of the lease: a lease taken in hand
+	 * within a third of the lease after its get has two thirds left, and is renewed in
+	 * time. An older one (a slow decode, or the decodes before it in the same reply) may
+	 * have run out and gone to another instance: it is renewed here first, and if it was
+	 * lost, the item is not handed out. Slow decodes only pay this script.
+	 */
+	private boolean stillLeased(String encoded, String token, long sentNanos) {
+		long elapsedNanos = this.clock.nanoTime() - sentNanos;
+		if (elapsedNanos < this.renewIntervalNanos) {
+			return true;
+		}
+		List<String> lost;
+		try {
+			lost = this.scripts.run(LuaScript.RENEW, this.leaseMicros, encoded, token);
+		}
+		catch (RedisQueueException ex) {
+			// Not sure either way: not handed out, and handed back when Redis answers.
+			this.releases.orphan(token, encoded);
+			return false;
+		}
+		if (lost.isEmpty()) {
+			return true;
+		}
+		logger.log(Level.WARNING,
+				this.scripts.who() + " did not hand out an item whose lease ran out while its codec " + this.codec
+						+ " decoded it (" + Duration.ofNanos(elapsedNanos) + " after its get, with a lease of "
+						+ this.lease + "): another instance may hold it; a decode must take a small part of the lease");
+		return false;
+	}
+
+	/**
+	 * The codec decoded two encodings to equal items, against its contract (equal items,
+	 * equal encodings; the encoding is the item's identity in Redis): said once per
+	 * handle, and thrown each time.
+	 */
+	private IllegalStateException inconsistentCodec(T item, String encoded) {
+		IllegalStateException ex = new IllegalStateException(
+				this.scripts.who() + ": its codec " + this.codec + " encodes equal items differently: '" + encoded
+						+ "' decodes to an item equal to one a worker holds as '" + this.book.heldEncoding(item)
+						+ "'; an item's encoding is its identity in Redis, so equal items must"
+						+ " encode to the same string (the item was handed back, and waits until the codec is fixed)");
+		if (this.inconsistencyLogged.compareAndSet(false, true)) {
+			logger.log(Level.ERROR, ex.getMessage());
+		}
+		return ex;
 	}
 
 	/** Hands out an item leased ahead, if there is one. */

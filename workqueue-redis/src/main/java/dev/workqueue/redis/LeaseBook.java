@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * not handed out. The first worker's {@code done} then finds its own lease lost (the
  * server holds the parked token instead), so it changes nothing, and the parked lease is
  * handed back to the ready list: the item runs again, after, as client-go's
- * dirty-while-processing item does.
+ * dirty-while-processing item does. A lease of an equal item under another encoding is
+ * another item in Redis, which only a codec that breaks its contract makes: it is not
+ * parked, and the worker's lease stays live.
  * <p>
  * <b>Tokens</b> are made here: this handle's random id and a count, unique for ever, so
  * neither a restart of Redis nor a failover that loses writes can repeat one.
@@ -98,25 +100,59 @@ final class LeaseBook<T> {
 		return (n == 1) ? token : token + "." + n;
 	}
 
+	/** What {@link #take} did with a new lease. */
+	enum Taken {
+
+		/** Held: the item is handed out. */
+		HELD,
+
+		/** Parked: one of this handle's workers still holds the item. */
+		PARKED,
+
+		/**
+		 * Refused: a worker holds an equal item under another encoding, which only a
+		 * codec that breaks its contract makes (equal items, equal encodings). The lease
+		 * is the caller's to hand back; what the worker holds stays as it was.
+		 */
+		OTHER_ENCODING
+
+	}
+
 	/**
 	 * Takes a new lease in hand.
 	 * @param item the item
 	 * @param lease its lease
-	 * @return {@code true} to hand the item out; {@code false} if one of this handle's
-	 * workers still holds it and the lease is parked
+	 * @return what became of it
 	 */
-	boolean take(T item, Lease lease) {
+	Taken take(T item, Lease lease) {
 		Holding fresh = new Holding(lease);
-		Holding holding = this.holdings.compute(item, (key, held) -> {
+		Taken[] taken = { Taken.HELD };
+		this.holdings.compute(item, (key, held) -> {
 			if (held == null) {
 				return fresh;
+			}
+			if (!held.lease.encoded().equals(lease.encoded())) {
+				// Another item in Redis: the held one's lease is not touched.
+				taken[0] = Taken.OTHER_ENCODING;
+				return held;
 			}
 			// The server re-leased it: whatever this handle held of it before is lost.
 			held.lost = true;
 			held.parked = lease;
+			taken[0] = Taken.PARKED;
 			return held;
 		});
-		return holding == fresh;
+		return taken[0];
+	}
+
+	/**
+	 * The encoding under which a worker holds an item, for messages.
+	 * @param item the item
+	 * @return the encoding, or {@code null} if no worker holds it
+	 */
+	String heldEncoding(T item) {
+		Holding holding = this.holdings.get(item);
+		return (holding != null) ? holding.lease.encoded() : null;
 	}
 
 	/**

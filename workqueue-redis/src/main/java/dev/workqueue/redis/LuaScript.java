@@ -24,7 +24,8 @@ import io.lettuce.core.ScriptOutputType;
  * <li>{@code priority/}: the same operations, with the same KEYS and the same ARGV order,
  * for the priority queue's ready ZSET and its companions, and {@code levels}.</li>
  * <li>the top level: the operations both layouts share ({@code check_types},
- * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign}).</li>
+ * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign},
+ * {@code reporter}).</li>
  * <li>{@code limiter/}: the shared rate limiters' scripts ({@code bucket},
  * {@code failures}, {@code delete}), which stand alone: their own keys, no includes.</li>
  * <li>{@code includes/}: the helpers, one per file, named after what it defines, each
@@ -121,6 +122,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript RESIGN = draining("resign", ScriptOutputType.INTEGER);
 
+	static final LuaScript REPORTER = readOnly("reporter", ScriptOutputType.VALUE);
+
 	static final LuaScript FAILURES = of("limiter/failures", ScriptOutputType.INTEGER);
 
 	static final LuaScript BUCKET = of("limiter/bucket", ScriptOutputType.INTEGER);
@@ -130,7 +133,7 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	/** Every script, for the tests that check their headers. */
 	static final List<LuaScript> ALL = List.of(ADD, ADD_TRACED, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS,
 			PADD, PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS, PLEVELS, RENEW, RECONCILE, DEAD_LETTER,
-			CHECK_TYPES, RESIGN, FAILURES, BUCKET, DELETE);
+			CHECK_TYPES, RESIGN, REPORTER, FAILURES, BUCKET, DELETE);
 
 	private static LuaScript of(String name, ScriptOutputType output) {
 		return resolved(name, "#!lua\n", output);

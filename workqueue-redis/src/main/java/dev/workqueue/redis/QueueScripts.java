@@ -31,6 +31,12 @@ final class QueueScripts {
 
 	private final Duration timeout;
 
+	/**
+	 * Whether a call found the client shut down: every later one fails at once, without
+	 * reconnecting or borrowing a link of the client.
+	 */
+	private volatile boolean clientShutDown;
+
 	/** Whether the handle gave the link back: later calls borrow it for their time. */
 	private volatile boolean released;
 
@@ -68,6 +74,9 @@ final class QueueScripts {
 		all[0] = this.serverTime ? "" : Long.toString(Math.floorDiv(nowNanos, 1000));
 		all[1] = this.keys.channel();
 		System.arraycopy(args, 0, all, 2, args.length);
+		if (this.clientShutDown) {
+			return CompletableFuture.failedFuture(new RedisLink.ClientShutDownException(null));
+		}
 		try {
 			if (!this.released) {
 				return this.link.send(script, this.allKeys, all);
@@ -159,7 +168,19 @@ final class QueueScripts {
 
 	/** Describes a failure of this queue's call. */
 	RedisQueueException failure(Throwable cause) {
-		return RedisFailures.of(this.who, this.link.server(), RedisLink.unwrap(cause));
+		Throwable unwrapped = RedisLink.unwrap(cause);
+		if (unwrapped instanceof RedisLink.ClientShutDownException) {
+			this.clientShutDown = true;
+		}
+		return RedisFailures.of(this.who, this.link.server(), unwrapped);
+	}
+
+	/**
+	 * Whether a call found the application's client shut down.
+	 * @return whether one did
+	 */
+	boolean clientShutDown() {
+		return this.clientShutDown;
 	}
 
 	/** Gives the link back: the handle is done with it. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -28,8 +29,10 @@ import dev.workqueue.time.Nanos;
  * <p>
  * Failures never end it: it logs once per cause (unreachable, out of memory, wrong type,
  * permission denied), backs off up to the heartbeat, and says when Redis answers again.
- * Once the handle is shut down and holds nothing, it unsubscribes, gives up the reporter
- * role and the link, and removes itself.
+ * Only the application's shutdown of the client ends it early, said once. The hook's
+ * {@code stalled} runs on the timer's hook thread, never on the timer thread, which
+ * renews the leases of every queue on the client. Once the handle is shut down and holds
+ * nothing, it unsubscribes, gives up the reporter role and the link, and removes itself.
  * <p>
  * Runs on the timer thread only, except {@link #start} and the readers of the volatile
  * figures; the other parts of the handle wake it through its {@link TimerThread.Slot},
@@ -50,7 +53,7 @@ final class QueueTimer implements TimerThread.Job {
 
 	private final QueueScripts scripts;
 
-	/** The queue's hook, guarded. */
+	/** The queue's hook, guarded; called on the hook thread only. */
 	private final WorkQueueMetrics metrics;
 
 	private final LeaseBook<?> book;
@@ -75,6 +78,9 @@ final class QueueTimer implements TimerThread.Job {
 	private final String reporterMillis;
 
 	private final LongAdder stalled = new LongAdder();
+
+	/** Stalled items the hook has not been told of yet. */
+	private final AtomicLong stalledUnreported = new AtomicLong();
 
 	/** One object, so that unsubscribing finds it. */
 	private final Consumer<String> listener = this::onNotice;
@@ -119,6 +125,11 @@ final class QueueTimer implements TimerThread.Job {
 		try {
 			subscribe();
 			checkTypes();
+			checkClock();
+		}
+		catch (IllegalStateException ex) {
+			stop();
+			throw ex;
 		}
 		catch (RedisQueueException ex) {
 			if (ex.reason() == Reason.NO_PERMISSION || ex.reason() == Reason.WRONG_TYPE) {
@@ -148,6 +159,22 @@ final class QueueTimer implements TimerThread.Job {
 			throw new RedisQueueException(Reason.WRONG_TYPE, this.scripts.who() + " on " + this.scripts.link().server()
 					+ ": key " + wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
 					+ " the queue keeps there; another program uses the queue's key prefix, or the queue's name", null);
+		}
+	}
+
+	/**
+	 * Refuses to join a queue whose live handles use the other kind of clock: the one
+	 * that holds the reporter role says which (a queue without a live handle takes any).
+	 */
+	private void checkClock() {
+		String reporter = this.scripts.run(LuaScript.REPORTER);
+		ClockKind theirs = (reporter != null) ? ClockKind.ofHandle(reporter) : null;
+		ClockKind mine = ClockKind.ofHandle(this.id);
+		if (theirs != null && theirs != mine) {
+			throw new IllegalStateException(this.scripts.who() + " on " + this.scripts.link().server()
+					+ ": its live handles time delays and leases with " + theirs.description() + ", and this one with "
+					+ mine.description() + "; every handle of a queue must use the same kind of clock, or one would"
+					+ " take the items another holds (leases made on one clock run out at once on the other)");
 		}
 	}
 
@@ -230,6 +257,10 @@ final class QueueTimer implements TimerThread.Job {
 			recovered();
 		}
 		catch (RedisQueueException ex) {
+			if (this.scripts.clientShutDown()) {
+				clientShutDown();
+				return nowNanos;
+			}
 			report(ex);
 			this.failures++;
 			// Never past a renewal: the leases held must not run out once Redis is back.
@@ -248,8 +279,8 @@ final class QueueTimer implements TimerThread.Job {
 		long reaped = result.get(1);
 		if (reaped > 0) {
 			this.stalled.add(reaped);
-			for (long i = 0; i < reaped; i++) {
-				this.metrics.stalled();
+			if (this.stalledUnreported.getAndAdd(reaped) == 0) {
+				this.slot.hook(this::reportStalled);
 			}
 			logger.log(Level.WARNING, this.scripts.who() + " handed back " + reaped
 					+ " item(s) whose lease ran out before their holder was done");
@@ -292,6 +323,19 @@ final class QueueTimer implements TimerThread.Job {
 	}
 
 	/**
+	 * Tells the hook of the stalled items counted since it was last told, on the hook
+	 * thread: the hook may take its time without holding back any queue's renewals. The
+	 * tick that finds the count at zero hands this over; the count is taken whole, so
+	 * that a tick adding to it meanwhile either adds before it is taken or hands over
+	 * another.
+	 */
+	private void reportStalled() {
+		for (long i = this.stalledUnreported.getAndSet(0); i > 0; i--) {
+			this.metrics.stalled();
+		}
+	}
+
+	/**
 	 * Hands back the leases this handle could not: those whose release failed, and those
 	 * of gets that never heard back from Redis (found by their tokens).
 	 */
@@ -322,6 +366,22 @@ final class QueueTimer implements TimerThread.Job {
 			// What is left failed: the next run tries again.
 			orphans.forEach((token, encoded) -> this.book.orphan(token, encoded.isEmpty() ? null : encoded));
 		}
+	}
+
+	/**
+	 * The application shut the client down under the handle: nothing can be sent any
+	 * more, so the work ends at once, said once. What the handle holds is renewed no
+	 * more: the leases run out and the other instances get the items; every later call of
+	 * the handle throws.
+	 */
+	private void clientShutDown() {
+		this.failing = Reason.UNREACHABLE;
+		logger.log(Level.WARNING,
+				this.scripts.who() + " on " + this.scripts.link().server()
+						+ ": the Lettuce client was shut down while the queue was in use (holding " + this.book.size()
+						+ " item(s)); its timed work stops: their leases run out and the items go back to the queue"
+						+ " for the other instances, and its calls throw RedisQueueException from now on");
+		stop();
 	}
 
 	/** Logs a failure once per cause. */

@@ -29,6 +29,13 @@ final class RedisFailures {
 		if (cause instanceof RedisQueueException known) {
 			return known;
 		}
+		if (cause instanceof RedisLink.ClientShutDownException) {
+			return new RedisQueueException(Reason.UNREACHABLE,
+					who + " on " + server
+							+ ": the Lettuce client was shut down, so it can reach Redis no more (shut the queues down"
+							+ " before their client)",
+					cause);
+		}
 		Reason reason = reason(cause);
 		String detail = String.valueOf(cause.getMessage());
 		String hint = switch (reason) {

@@ -71,6 +71,9 @@ final class RedisLink {
 
 	};
 
+	/** What Lettuce says when a connection closed for good refuses a write. */
+	private static final String CONNECTION_CLOSED = "Connection is closed";
+
 	private final Map<String, List<Consumer<String>>> listeners = new ConcurrentHashMap<>();
 
 	private final Map<Clock, TimerThread> timers = new HashMap<>();
@@ -82,6 +85,9 @@ final class RedisLink {
 	private volatile String server = "Redis";
 
 	private volatile StatefulConnection<String, String> connection;
+
+	/** Whether the application shut the client down under the link. */
+	private volatile boolean clientShutDown;
 
 	/** Guarded by this. */
 	private StatefulRedisPubSubConnection<String, String> pubSub;
@@ -173,13 +179,38 @@ final class RedisLink {
 	 * @return the answer to come
 	 */
 	<R> CompletableFuture<R> send(LuaScript script, String[] keys, String... args) {
+		if (this.clientShutDown) {
+			throw new ClientShutDownException(null);
+		}
 		StatefulConnection<String, String> connection = connection();
-		CompletableFuture<R> sha = dispatch(connection,
-				QueueCommand.script(CommandType.EVALSHA, script.sha1(), script.output(), keys, args));
+		CompletableFuture<R> sha;
+		try {
+			sha = dispatch(connection,
+					QueueCommand.script(CommandType.EVALSHA, script.sha1(), script.output(), keys, args));
+		}
+		catch (RuntimeException ex) {
+			throw refused(connection, ex);
+		}
 		return sha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
 				? dispatch(connection,
 						QueueCommand.script(CommandType.EVAL, script.source(), script.output(), keys, args))
 				: CompletableFuture.failedFuture(unwrap(ex)));
+	}
+
+	/**
+	 * What a write the connection refused means. The link closes its connection only when
+	 * the last queue gives it back, and Lettuce reconnects a dropped one by itself: a
+	 * connection of the link's that refuses a write as closed for good ("Connection is
+	 * closed", or the client's timers stopped) was closed by the application's shutdown
+	 * of the client. From then on the link sends nothing more.
+	 */
+	private RuntimeException refused(StatefulConnection<String, String> connection, RuntimeException ex) {
+		boolean closedForGood = !(ex instanceof RedisException) || CONNECTION_CLOSED.equals(ex.getMessage());
+		if (!closedForGood || connection != this.connection) {
+			return ex;
+		}
+		this.clientShutDown = true;
+		return new ClientShutDownException(ex);
 	}
 
 	/**
@@ -313,8 +344,7 @@ final class RedisLink {
 			}
 		}
 		if (this.listeners.isEmpty() && this.pubSub != null) {
-			this.pubSub.closeAsync();
-			this.pubSub = null;
+			closePubSub();
 		}
 	}
 
@@ -387,16 +417,37 @@ final class RedisLink {
 			open.closeAsync();
 		}
 		if (this.pubSub != null) {
-			this.pubSub.closeAsync();
-			this.pubSub = null;
+			closePubSub();
 			this.listeners.clear();
 		}
 		this.timers.clear();
 	}
 
+	/** Closes the pub/sub connection, unless the client's shutdown closed it already. */
+	private synchronized void closePubSub() {
+		if (!this.clientShutDown) {
+			this.pubSub.closeAsync();
+		}
+		this.pubSub = null;
+	}
+
 	@Override
 	public String toString() {
 		return "RedisLink[" + this.server + "]";
+	}
+
+	/**
+	 * The application shut the client down while a queue still uses it: no command can be
+	 * sent any more.
+	 */
+	static final class ClientShutDownException extends RedisException {
+
+		private static final long serialVersionUID = 1L;
+
+		ClientShutDownException(Throwable cause) {
+			super("the Lettuce client was shut down", cause);
+		}
+
 	}
 
 }

@@ -2,7 +2,6 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -40,7 +39,8 @@ import dev.workqueue.time.Clock;
  * changes nothing: at-least-once, never two live holders.</li>
  * <li>Delays live in Redis, timed by the Redis server's clock (so instances with skewed
  * clocks agree), or by the {@link Builder#clock(Clock) clock} given to the builder, which
- * then every instance must share (a {@code FakeClock} in tests).</li>
+ * then every instance must share (a {@code FakeClock} in tests). A handle built with the
+ * other kind of clock than the live handles of its queue is refused.</li>
  * <li>{@code shutDown} stops this instance only: it takes no more items and leaves queued
  * and delayed ones in Redis for the others.</li>
  * <li>A Redis that cannot be reached, or does not answer in time, makes {@code add},
@@ -56,7 +56,12 @@ import dev.workqueue.time.Clock;
  * ignored, never an exception, from any thread.</li>
  * <li><b>Connections.</b> Every queue and limiter built on one client shares two
  * connections of that client, one for commands and one for pub/sub, and one timer thread,
- * however many queues there are; the last queue shut down closes them.</li>
+ * however many queues there are; the last queue shut down closes them. The timer thread
+ * runs no application code: the metrics hook's {@code stalled} runs on a thread of its
+ * own, also one per client, so that a slow hook never delays the renewals of any queue.
+ * Shut the queues down before the client: a handle whose client is shut down under it
+ * says so once, stops its timed work (the leases it holds run out, and the items go to
+ * the other instances), and its calls throw {@link RedisQueueException}.</li>
  * <li><b>Bad input</b> loses nothing: a key under the prefix holding another type, or a
  * missing permission (EVALSHA, EVAL, PUBLISH, SUBSCRIBE), fails the build naming it; at
  * run time each script checks the types of the keys it writes before its first write, and
@@ -214,7 +219,10 @@ public final class RedisWorkQueues {
 		 * Sets the clock of delays, leases and waits. By default delays and leases use
 		 * the Redis server's clock and waits the system clock; a clock given here is used
 		 * for all three, and every instance sharing the queue must then share it (tests
-		 * step a {@code FakeClock}).
+		 * step a {@code FakeClock}). A build whose kind of clock (the server's, or one
+		 * given here) is not that of the queue's live handles fails with an
+		 * {@link IllegalStateException}: the handle that holds the queue's reporter role
+		 * tells which kind they use.
 		 * @param clock the clock
 		 * @return this builder
 		 */
@@ -382,7 +390,7 @@ public final class RedisWorkQueues {
 			QueueScripts scripts = new QueueScripts(link, name, QueueKeys.of(this.options.keyPrefix(), name), layout,
 					clock, this.options.clock() == null, this.options.commandTimeout());
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
-			String id = handleId();
+			String id = ClockKind.of(this.options.clock() == null).newHandleId();
 			LeaseBook<T> book = new LeaseBook<>(id);
 			ReadySignal signal = new ReadySignal(clock);
 			TimerThread.Slot timerSlot = link.timer(clock).slot();
@@ -396,11 +404,6 @@ public final class RedisWorkQueues {
 					signal, lifecycle, timer, releases, taker, TraceContextSource.guard(this.traceContextSource, name));
 			timer.start();
 			return queue;
-		}
-
-		/** A handle's id: random, short, and the prefix of its tokens. */
-		private static String handleId() {
-			return Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
 		}
 
 	}

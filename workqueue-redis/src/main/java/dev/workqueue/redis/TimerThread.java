@@ -3,6 +3,9 @@ package dev.workqueue.redis;
 import java.lang.System.Logger.Level;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -17,8 +20,11 @@ import dev.workqueue.time.Nanos;
  * without redis queues has none.
  * <p>
  * A job runs on this thread only, one at a time; a slow job (a script waiting for its
- * command timeout) delays the others by as much. Thread-safe: {@code lock} guards the
- * schedule and the thread.
+ * command timeout) delays the others by as much. So no job runs the application's code
+ * here: the jobs hand their hooks (the metrics' {@code stalled}) to a second thread,
+ * shared as this one is ({@link Slot#hook}), so that a slow hook of one queue never holds
+ * back the lease renewals of the others. Thread-safe: {@code lock} guards the schedule
+ * and the thread.
  */
 final class TimerThread {
 
@@ -76,6 +82,14 @@ final class TimerThread {
 			TimerThread.this.wake(this);
 		}
 
+		/**
+		 * Runs a hook of the application's on the hook thread, in the order given.
+		 * @param hook the hook, which guards itself
+		 */
+		void hook(Runnable hook) {
+			TimerThread.this.hooks.execute(hook);
+		}
+
 		/** The thread that runs the job, for tests. */
 		TimerThread thread() {
 			return TimerThread.this;
@@ -94,6 +108,17 @@ final class TimerThread {
 
 	/** Guarded by lock; {@code null} while there is no job. */
 	private Thread thread;
+
+	/**
+	 * The thread of the jobs' hooks: at most one, started by the first hook and ended
+	 * after a second without one.
+	 */
+	private final ThreadPoolExecutor hooks = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS,
+			new LinkedBlockingQueue<>(), (task) -> {
+				Thread hookThread = new Thread(task, "workqueue-redis-hooks");
+				hookThread.setDaemon(true);
+				return hookThread;
+			});
 
 	TimerThread(Clock clock) {
 		this.clock = clock;
@@ -148,6 +173,11 @@ final class TimerThread {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** How many hook threads run now (at most one), for tests. */
+	int hookThreads() {
+		return this.hooks.getPoolSize();
 	}
 
 	/** The thread, for tests; {@code null} while there is no job. */

@@ -252,7 +252,7 @@ class RedisWorkQueueTests {
 	@Test
 	void aBlockedGetWakesWhenAnotherInstanceAdds() throws Exception {
 		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = this.redis.track(this.redis.builder("q").buildDelayingQueue());
+		DelayingQueue<String> b = instance("q");
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
 			Future<String> got = executor.submit(() -> b.get());

@@ -1,0 +1,110 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import io.lettuce.core.RedisClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.spi.SharedWorkQueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An application that shuts its Lettuce client down while a handle still holds items: the
+ * handle says so once, stops its timed work, and every later call throws a
+ * {@link RedisQueueException} that says what happened, never the client's raw exception.
+ */
+@RequiresRedis
+class RedisClientShutdownTests {
+
+	private static final Duration SOON = Duration.ofSeconds(10);
+
+	private final RedisFixture redis = new RedisFixture();
+
+	private final RedisClient client = RedisClient.create(RedisServers.shared());
+
+	/** What the queue's loggers say, from its timer thread and its callers. */
+	private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+
+	private final Logger packageLogger = Logger.getLogger("dev.workqueue.redis");
+
+	private final Handler capture = new Handler() {
+
+		@Override
+		public void publish(LogRecord record) {
+			RedisClientShutdownTests.this.records.add(record);
+		}
+
+		@Override
+		public void flush() {
+		}
+
+		@Override
+		public void close() {
+		}
+
+	};
+
+	@AfterEach
+	void close() throws Exception {
+		this.packageLogger.removeHandler(this.capture);
+		this.client.shutdown();
+		this.redis.close();
+	}
+
+	private long warnings() {
+		return this.records.stream()
+			.filter((record) -> record.getLevel().intValue() >= Level.WARNING.intValue())
+			.count();
+	}
+
+	@Test
+	void aClientShutDownUnderAHandleThatHoldsItemsIsReportedOnceAndEveryCallSaysSo() throws Exception {
+		WorkQueue<String> queue = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.lease(Duration.ofSeconds(1))
+			.heartbeat(Duration.ofMillis(100))
+			.buildQueue();
+		RedisWorkQueue<?> handle = (RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow();
+		queue.add("x");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("x");
+		this.packageLogger.addHandler(this.capture);
+
+		this.client.shutdown();
+
+		await().atMost(SOON).until(() -> handle.timer().stopped());
+		Thread timerThread = handle.timer().thread().thread();
+		assertThat(timerThread).as("the timer's thread ends with its last job").isNull();
+		assertThat(warnings()).as("said once").isOne();
+		assertThat(this.records.get(0).getMessage()).contains("Queue 'q'").contains("shut down");
+		for (ThrowingCall call : List.<ThrowingCall>of(() -> queue.done("x"), () -> queue.add("y"),
+				() -> queue.poll(Duration.ZERO), queue::size)) {
+			assertThatExceptionOfType(RedisQueueException.class).isThrownBy(call::call)
+				.withMessageContaining("Queue 'q'")
+				.withMessageContaining("client was shut down")
+				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(RedisQueueException.Reason.UNREACHABLE));
+		}
+		assertThat(warnings()).as("the calls throw, the log stays quiet").isOne();
+		queue.shutDown();
+	}
+
+	@FunctionalInterface
+	private interface ThrowingCall {
+
+		void call() throws Exception;
+
+	}
+
+}
