@@ -21,6 +21,11 @@ import dev.workqueue.postgres.AddGroup.Request;
  * transaction and comes back through {@code LISTEN} once it commits (poll-only: the next
  * poll finds it).
  * <p>
+ * An add with a trace context runs the traced variant of its statement
+ * ({@link QueueSql#addTraced}), which may write only the context into a queued item's
+ * row: such a write wakes nobody (it did not {@linkplain Added#changed() change} the
+ * item's place) but counts as a row version left dead.
+ * <p>
  * Thread-safe.
  */
 final class ItemAdds {
@@ -56,7 +61,8 @@ final class ItemAdds {
 
 	/**
 	 * Adds items.
-	 * @param requests the adds, encoded and checked
+	 * @param requests the adds of one call, encoded and checked, all with the same trace
+	 * context (or none)
 	 * @return what each did, in order
 	 */
 	List<Added> add(List<Request> requests) {

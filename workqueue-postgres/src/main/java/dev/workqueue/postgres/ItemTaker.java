@@ -40,6 +40,11 @@ import dev.workqueue.time.Nanos;
  * A payload the codec cannot decode is moved to the table's {@link DeadLetters}; a
  * claimed item one of the handle's workers still holds is parked ({@link LeaseBook});
  * either way the taker looks again.
+ * <p>
+ * <b>Trace contexts.</b> A claim takes the trace records of the items it leases out of
+ * their rows; the item a poller's take hands out puts its contexts in that poller's
+ * {@link TraceSlot}, and an item claimed ahead keeps them until it is handed out. An item
+ * handed back unused, or parked, loses them, as a hand-back after a hand-out does.
  *
  * @param <T> the item type
  */

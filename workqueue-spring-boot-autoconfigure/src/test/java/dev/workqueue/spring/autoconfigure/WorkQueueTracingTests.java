@@ -100,7 +100,8 @@ class WorkQueueTracingTests {
 				.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
 						DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class))
 				.withPropertyValues(LocalPostgres.dataSourceProperties())
-				.withPropertyValues("workqueue.postgres.table=" + this.table, "workqueue.queues.orders.backend=postgres");
+				.withPropertyValues("workqueue.postgres.table=" + this.table,
+						"workqueue.queues.orders.backend=postgres");
 		}
 		LocalRedis.assumeAnswers();
 		this.onRedis = true;
@@ -185,8 +186,7 @@ class WorkQueueTracingTests {
 			orders(context).add("plain");
 			orders(context).add("plain");
 			if (backend.equals("postgres")) {
-				assertThat(LocalPostgres.count("SELECT count(*) FROM " + this.table + " WHERE item = 'plain'"))
-					.isOne();
+				assertThat(LocalPostgres.count("SELECT count(*) FROM " + this.table + " WHERE item = 'plain'")).isOne();
 				assertThat(LocalPostgres.count("SELECT count(*) FROM " + this.table + " WHERE trace IS NOT NULL"))
 					.as("nothing stored")
 					.isZero();
@@ -265,8 +265,8 @@ class WorkQueueTracingTests {
 			orders(context).add("gate");
 			assertThat(worker.gateEntered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 			orders(context).add("bad");
-			LocalPostgres.execute(
-					"UPDATE " + this.table + " SET trace = 'traceparent=not-a-context' WHERE item = 'bad'");
+			LocalPostgres
+				.execute("UPDATE " + this.table + " SET trace = 'traceparent=not-a-context' WHERE item = 'bad'");
 			worker.gate.countDown();
 			MutableSpan process = processSpanOf(context, "bad", 0);
 			assertThat(process.parentId()).isNull();
