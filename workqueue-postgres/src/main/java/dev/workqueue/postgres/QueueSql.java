@@ -108,7 +108,7 @@ final class QueueSql {
 
 	/**
 	 * {@link #add} with the trace contexts of the add: parameters {@code add}'s, then the
-	 * contexts (see {@link #traced}). Answers {@code add}'s columns, then whether the add
+	 * contexts (see {@link #TRACE}). Answers {@code add}'s columns, then whether the add
 	 * changed the item's place (not only its contexts).
 	 */
 	final String addTraced;
@@ -416,9 +416,9 @@ final class QueueSql {
 	 * {@code WHERE} rejects is left alone and returns nothing: the add changed nothing.
 	 * The new {@code seq} is the one the insert took ({@code EXCLUDED.seq}).
 	 * <p>
-	 * {@code traced}: the insert brings the add's trace contexts ({@code EXCLUDED.trace},
-	 * see {@link #traced}), and the clause stores them ({@link #TRACE}), also where it
-	 * leaves everything else as it is, while the row has room for a link.
+	 * {@code traced}: the insert brings the add's trace contexts
+	 * ({@code EXCLUDED.trace}), and the clause stores them ({@link #TRACE}), also where
+	 * it leaves everything else as it is, while the row has room for a link.
 	 */
 	private static String upsert(String table, ReadyOrder order, boolean traced) {
 		String keptWaitAt = "";
