@@ -1,5 +1,6 @@
 package dev.workqueue.spi;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -41,6 +42,22 @@ public record ItemTrace(String parent, List<String> links) {
 		if (links.size() > MAX_LINKS) {
 			throw new IllegalArgumentException("links must be at most " + MAX_LINKS + ", were " + links.size());
 		}
+	}
+
+	/**
+	 * Reads the record in which a remote store keeps an item's contexts: the parent
+	 * (empty when there is none), then a line break and a link for each link, in order.
+	 * Links beyond the first {@value #MAX_LINKS} are ignored.
+	 * @param record the record, not {@code null}
+	 * @return the contexts it holds
+	 */
+	public static ItemTrace fromRecord(String record) {
+		String[] contexts = record.split("\n", -1);
+		List<String> links = new ArrayList<>(Math.min(contexts.length - 1, MAX_LINKS));
+		for (int i = 1; i < contexts.length && links.size() < MAX_LINKS; i++) {
+			links.add(contexts[i]);
+		}
+		return new ItemTrace(contexts[0].isEmpty() ? null : contexts[0], links);
 	}
 
 	/**

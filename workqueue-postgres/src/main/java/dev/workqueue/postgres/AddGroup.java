@@ -14,6 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.workqueue.postgres.PostgresQueueException.Reason;
+import dev.workqueue.spi.ItemTrace;
 
 /**
  * Group commit of one handle's adds that are not in a caller's transaction: concurrent
@@ -25,7 +26,9 @@ import dev.workqueue.postgres.PostgresQueueException.Reason;
  * next one. A lone add is a batch of one: no wait, no timer.
  * <p>
  * A batch holds each item once: adds of one item are merged first (the highest priority,
- * the earliest due time), since an upsert may not change one row twice.
+ * the earliest due time, their trace contexts in order), since an upsert may not change
+ * one row twice. A batch whose adds carry no trace context runs the plain statement; one
+ * with any runs the traced one, in which the adds without a context pass {@code null}.
  * <p>
  * Thread-safe: {@code lock} guards {@code queued} and {@code running}; a request's result
  * is written by the leader before it takes the lock to mark the batch done, and read by
@@ -36,8 +39,41 @@ final class AddGroup {
 	/** Most adds in one statement. */
 	static final int MAX_BATCH = 1000;
 
-	/** One add. */
-	record Request(String encoded, int priority, long delayMicros) {
+	/**
+	 * One add.
+	 *
+	 * @param encoded the item's text
+	 * @param priority its priority
+	 * @param delayMicros its delay, 0 for none
+	 * @param context the add's trace context, {@code null} for none; after a merge, the
+	 * contexts of the merged adds as {@link QueueSql#addBatchTraced} takes them
+	 */
+	record Request(String encoded, int priority, long delayMicros, String context) {
+
+		/**
+		 * Merges a later add of the same item into this one: the higher priority, the
+		 * earlier due time, and the later add's context after this one's, on a line of
+		 * its own (after an empty first line when this one had none, whose contexts are
+		 * then all links). At most {@code 1 + ItemTrace.MAX_LINKS} contexts are kept: the
+		 * table keeps no more.
+		 * @param later the later add
+		 * @return the merged add
+		 */
+		Request merge(Request later) {
+			return new Request(this.encoded, Math.max(this.priority, later.priority),
+					Math.min(this.delayMicros, later.delayMicros), mergeContexts(this.context, later.context));
+		}
+
+		private static String mergeContexts(String first, String later) {
+			if (later == null) {
+				return first;
+			}
+			if (first == null) {
+				return "\n" + later;
+			}
+			long lineBreaks = first.chars().filter((c) -> c == '\n').count();
+			return (lineBreaks < ItemTrace.MAX_LINKS) ? first + "\n" + later : first;
+		}
 
 	}
 
@@ -66,6 +102,8 @@ final class AddGroup {
 
 	private final String sql;
 
+	private final String tracedSql;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private final Condition batchDone = this.lock.newCondition();
@@ -74,9 +112,10 @@ final class AddGroup {
 
 	private boolean running;
 
-	AddGroup(QueueDatabase database, String sql) {
+	AddGroup(QueueDatabase database, String sql, String tracedSql) {
 		this.database = database;
 		this.sql = sql;
+		this.tracedSql = tracedSql;
 	}
 
 	/**
@@ -178,8 +217,7 @@ final class AddGroup {
 	private void write(List<Pending> batch) {
 		Map<String, Request> merged = new LinkedHashMap<>();
 		for (Pending pending : batch) {
-			merged.merge(pending.request.encoded(), pending.request, (a, b) -> new Request(a.encoded(),
-					Math.max(a.priority(), b.priority()), Math.min(a.delayMicros(), b.delayMicros())));
+			merged.merge(pending.request.encoded(), pending.request, Request::merge);
 		}
 		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, merged.values()));
 		for (Pending pending : batch) {
@@ -203,15 +241,24 @@ final class AddGroup {
 		String[] items = new String[requests.size()];
 		Integer[] priorities = new Integer[items.length];
 		Long[] delays = new Long[items.length];
+		// Only a batch with a context has contexts to bind.
+		String[] contexts = null;
 		int i = 0;
 		for (Request request : requests) {
 			items[i] = request.encoded();
 			priorities[i] = request.priority();
 			delays[i] = request.delayMicros();
+			if (request.context() != null) {
+				if (contexts == null) {
+					contexts = new String[items.length];
+				}
+				contexts[i] = request.context();
+			}
 			i++;
 		}
+		boolean traced = contexts != null;
 		Map<String, Added> results = new HashMap<>();
-		try (PreparedStatement statement = connection.prepareStatement(this.sql)) {
+		try (PreparedStatement statement = connection.prepareStatement(traced ? this.tracedSql : this.sql)) {
 			Array itemArray = connection.createArrayOf("text", items);
 			Array priorityArray = connection.createArrayOf("integer", priorities);
 			Array delayArray = connection.createArrayOf("bigint", delays);
@@ -220,10 +267,12 @@ final class AddGroup {
 			statement.setArray(3, itemArray);
 			statement.setArray(4, priorityArray);
 			statement.setArray(5, delayArray);
+			if (traced) {
+				statement.setArray(6, connection.createArrayOf("text", contexts));
+			}
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {
-					results.put(rows.getString(1), new Added(true, rows.getBoolean(5), rows.getInt(2) == 0,
-							rows.getBoolean(3), rows.getLong(4), rows.getLong(6)));
+					results.put(rows.getString(1), Added.read(rows, 2, traced));
 				}
 			}
 		}

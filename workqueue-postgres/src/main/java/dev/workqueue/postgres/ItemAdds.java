@@ -21,6 +21,11 @@ import dev.workqueue.postgres.AddGroup.Request;
  * transaction and comes back through {@code LISTEN} once it commits (poll-only: the next
  * poll finds it).
  * <p>
+ * An add with a trace context runs the traced variant of its statement
+ * ({@link QueueSql#addTraced}), which may write only the context into a queued item's
+ * row: such a write wakes nobody (it did not {@linkplain Added#changed() change} the
+ * item's place) but counts as a row version left dead.
+ * <p>
  * Thread-safe.
  */
 final class ItemAdds {
@@ -48,7 +53,7 @@ final class ItemAdds {
 		this.callerTransaction = callerTransaction;
 		this.database = database;
 		this.sql = sql;
-		this.group = new AddGroup(database, sql.addBatch);
+		this.group = new AddGroup(database, sql.addBatch, sql.addBatchTraced);
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;
@@ -56,7 +61,8 @@ final class ItemAdds {
 
 	/**
 	 * Adds items.
-	 * @param requests the adds, encoded and checked
+	 * @param requests the adds of one call, encoded and checked, all with the same trace
+	 * context (or none)
 	 * @return what each did, in order
 	 */
 	List<Added> add(List<Request> requests) {
@@ -69,7 +75,7 @@ final class ItemAdds {
 			}
 		}
 		for (Added added : results) {
-			if (added.changed()) {
+			if (added.written()) {
 				this.rows.finished(1);
 			}
 		}
@@ -107,27 +113,34 @@ final class ItemAdds {
 	/**
 	 * Runs each add on the caller's connection, in its transaction: never committed,
 	 * rolled back or closed with a commit here (closing gives a transaction-aware
-	 * connection back to its transaction).
+	 * connection back to its transaction). The adds of one call share one trace context
+	 * (or none), so one statement text serves them all: the traced one only when they
+	 * have a context.
 	 */
 	private List<Added> inTransaction(Connection connection, List<Request> requests) throws SQLException {
 		String channel = this.notices.channel();
+		boolean traced = requests.get(0).context() != null;
+		String text = traced ? ((channel != null) ? this.sql.addTracedNotifying : this.sql.addTraced)
+				: ((channel != null) ? this.sql.addNotifying : this.sql.add);
 		List<Added> results = new ArrayList<>(requests.size());
-		try (PreparedStatement statement = connection
-			.prepareStatement((channel != null) ? this.sql.addNotifying : this.sql.add)) {
+		try (PreparedStatement statement = connection.prepareStatement(text)) {
 			for (Request request : requests) {
 				this.database.bindNow(statement);
 				statement.setString(2, this.database.name());
 				statement.setString(3, request.encoded());
 				statement.setInt(4, request.priority());
 				statement.setLong(5, request.delayMicros());
+				int next = 6;
+				if (traced) {
+					statement.setString(next++, request.context());
+				}
 				if (channel != null) {
-					statement.setString(6, channel);
-					statement.setString(7, this.notices
+					statement.setString(next++, channel);
+					statement.setString(next, this.notices
 						.payload((request.delayMicros() > 0) ? this.signal.databaseMillis(request.delayMicros()) : 0));
 				}
 				try (ResultSet row = statement.executeQuery()) {
-					results.add(row.next() ? new Added(true, row.getBoolean(4), row.getInt(1) == 0, row.getBoolean(2),
-							row.getLong(3), row.getLong(5)) : Added.UNCHANGED);
+					results.add(row.next() ? Added.read(row, 1, traced) : Added.UNCHANGED);
 				}
 			}
 		}

@@ -15,6 +15,7 @@ import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.LeaseBook.Lease;
 import dev.workqueue.postgres.LeaseReleases.Ended;
 import dev.workqueue.postgres.ReadySignal.Wakeup;
+import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -39,6 +40,11 @@ import dev.workqueue.time.Nanos;
  * A payload the codec cannot decode is moved to the table's {@link DeadLetters}; a
  * claimed item one of the handle's workers still holds is parked ({@link LeaseBook});
  * either way the taker looks again.
+ * <p>
+ * <b>Trace contexts.</b> A claim takes the trace records of the items it leases out of
+ * their rows; the item a poller's take hands out puts its contexts in that poller's
+ * {@link TraceSlot}, and an item claimed ahead keeps them until it is handed out. An item
+ * handed back unused, or parked, loses them, as a hand-back after a hand-out does.
  *
  * @param <T> the item type
  */
@@ -113,11 +119,17 @@ final class ItemTaker<T> {
 	 * @param timeoutNanos the bound, not negative
 	 * @param wakeup the wake-up of the poller that takes, or {@code null}
 	 * @param owedDone a lease whose done rides with this claim, or {@code null}
+	 * @param traces where the trace contexts of the item taken go (set to {@code null}
+	 * first), or {@code null} to drop them
 	 * @return the item and the priority it is handed out with, or {@code null} on
 	 * timeout, wake-up, or once shut down
 	 * @throws InterruptedException if interrupted while waiting
 	 */
-	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone) throws InterruptedException {
+	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone, TraceSlot traces)
+			throws InterruptedException {
+		if (traces != null) {
+			traces.trace = null;
+		}
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
 		Lease doneFirst = owedDone;
@@ -141,7 +153,7 @@ final class ItemTaker<T> {
 						doneFirst = null;
 						this.releases.sendDone(done);
 					}
-					Prioritized<T> early = takeAhead();
+					Prioritized<T> early = takeAhead(traces);
 					if (early != null) {
 						return early;
 					}
@@ -154,6 +166,9 @@ final class ItemTaker<T> {
 						doneFirst = null;
 						Claimed<T> claimed = claim(done, seen);
 						if (claimed.item() != null) {
+							if (traces != null) {
+								traces.trace = claimed.trace();
+							}
 							return claimed.item();
 						}
 						if (claimed.leased() > 0) {
@@ -185,7 +200,8 @@ final class ItemTaker<T> {
 
 	/**
 	 * One claim, ending {@code done} first if given.
-	 * @return the item to hand out (or none) and how many the claim leased
+	 * @return the item to hand out (or none) with its trace contexts, and how many the
+	 * claim leased
 	 */
 	private Claimed<T> claim(Lease done, long seen) {
 		int count = Math.min(this.sql.claimLimit, 1 + this.signal.waiting());
@@ -234,7 +250,7 @@ final class ItemTaker<T> {
 				this.signal.lookedFull(dueInNanos);
 			}
 			if (leased.isEmpty()) {
-				return new Claimed<>(null, 0);
+				return new Claimed<>(null, null, 0);
 			}
 			return inHand(leased, receivedNanos, Nanos.add(sentNanos, this.leaseNanos), count);
 		}
@@ -276,7 +292,7 @@ final class ItemTaker<T> {
 			}
 			if (this.book.take(item, lease)) {
 				mine.add(new Ahead<>(new Prioritized<>(item, row.priority()), lease, row.queuedMicros() * 1000,
-						nowNanos));
+						nowNanos, (row.trace() != null) ? ItemTrace.fromRecord(row.trace()) : null));
 			}
 		}
 		if (this.lifecycle.isShuttingDown()) {
@@ -284,10 +300,10 @@ final class ItemTaker<T> {
 			for (Ahead<T> next : mine) {
 				handBackQuietly(next.item().item());
 			}
-			return new Claimed<>(null, leased.size());
+			return new Claimed<>(null, null, leased.size());
 		}
 		if (mine.isEmpty()) {
-			return new Claimed<>(null, leased.size());
+			return new Claimed<>(null, null, leased.size());
 		}
 		Ahead<T> first = mine.get(0);
 		this.metrics.handedOut(first.queuedNanos());
@@ -303,20 +319,25 @@ final class ItemTaker<T> {
 			// Shut down while they were put aside: whoever sees it hands them back.
 			handBackAhead();
 		}
-		return new Claimed<>(first.item(), leased.size());
+		return new Claimed<>(first.item(), first.trace(), leased.size());
 	}
 
 	/**
 	 * Hands out an item claimed ahead, if one is left whose lease still holds long
-	 * enough; hands back those whose lease does not.
+	 * enough, putting its trace contexts in {@code traces} if given; hands back those
+	 * whose lease does not (their contexts are dropped, as a hand-back after a hand-out
+	 * drops them).
 	 */
-	private Prioritized<T> takeAhead() {
+	private Prioritized<T> takeAhead(TraceSlot traces) {
 		long marginNanos = this.leaseNanos / 10;
 		for (Ahead<T> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
 			long nowNanos = this.clock.nanoTime();
 			if (this.book.handsOut(next.item().item(), next.lease(), nowNanos, marginNanos)) {
 				if (this.metrics.recordsDurations()) {
 					this.metrics.handedOut(next.queuedNanos() + (nowNanos - next.leasedNanos()));
+				}
+				if (traces != null) {
+					traces.trace = next.trace();
 				}
 				return next.item();
 			}
@@ -350,13 +371,16 @@ final class ItemTaker<T> {
 		return this.deadLetters.moved();
 	}
 
-	/** What a claim gave this consumer, and how many items it leased in all. */
-	private record Claimed<T>(Prioritized<T> item, int leased) {
+	/**
+	 * What a claim gave this consumer (and its trace contexts), and how many items it
+	 * leased in all.
+	 */
+	private record Claimed<T>(Prioritized<T> item, ItemTrace trace, int leased) {
 
 	}
 
-	/** One item a claim leased. */
-	private record Row(String encoded, int priority, long token, long queuedMicros) {
+	/** One item a claim leased, with its trace record ({@code null} for none). */
+	private record Row(String encoded, int priority, long token, long queuedMicros, String trace) {
 
 	}
 
@@ -375,14 +399,14 @@ final class ItemTaker<T> {
 			while (rows.next()) {
 				String encoded = rows.getString(1);
 				if (encoded != null) {
-					leased.add(new Row(encoded, rows.getInt(2), rows.getLong(3), rows.getLong(4)));
+					leased.add(new Row(encoded, rows.getInt(2), rows.getLong(3), rows.getLong(4), rows.getString(5)));
 				}
-				long due = rows.getLong(5);
+				long due = rows.getLong(6);
 				dueInMicros = rows.wasNull() ? null : due;
-				nowMicros = rows.getLong(6);
+				nowMicros = rows.getLong(7);
 				if (withDone) {
-					long deleted = rows.getLong(7);
-					long backAt = rows.getLong(8);
+					long deleted = rows.getLong(8);
+					long backAt = rows.getLong(9);
 					ended = new Ended(deleted, rows.wasNull() ? null : backAt, nowMicros);
 				}
 			}
@@ -398,8 +422,20 @@ final class ItemTaker<T> {
 	 * @param lease its lease
 	 * @param queuedNanos how long it had been ready when claimed
 	 * @param leasedNanos when it was claimed, on the clock
+	 * @param trace its trace contexts, or {@code null}
 	 */
-	private record Ahead<T>(Prioritized<T> item, Lease lease, long queuedNanos, long leasedNanos) {
+	private record Ahead<T>(Prioritized<T> item, Lease lease, long queuedNanos, long leasedNanos, ItemTrace trace) {
+
+	}
+
+	/**
+	 * Where a poller's take puts the trace contexts of the item it hands out: one per
+	 * poller, written and read by the poller's thread.
+	 */
+	static final class TraceSlot {
+
+		/** The contexts of the item the last take returned, or {@code null}. */
+		ItemTrace trace;
 
 	}
 

@@ -6,6 +6,7 @@ import java.util.Objects;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.postgres.LeaseBook.Lease;
 import dev.workqueue.postgres.ReadySignal.Wakeup;
+import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.time.Nanos;
 
@@ -13,7 +14,8 @@ import dev.workqueue.time.Nanos;
  * One worker thread's poller of a handle: its polls take items as the handle's
  * {@code poll} does; its {@code doneAndPoll} ends the done item's lease in the statement
  * that claims the next (one round trip when items are ready); its {@link #wakeup()} ends
- * its own wait only.
+ * its own wait only; its {@link #trace()} gives the trace contexts that the claim took
+ * with the item.
  *
  * @param <T> the item type
  */
@@ -27,6 +29,8 @@ final class PostgresPoller<T> implements Poller<T> {
 
 	private final Wakeup wakeup = new Wakeup();
 
+	private final ItemTaker.TraceSlot traces = new ItemTaker.TraceSlot();
+
 	PostgresPoller(ItemTaker<T> taker, LeaseReleases<T> releases, ReadySignal signal) {
 		this.taker = taker;
 		this.releases = releases;
@@ -35,7 +39,7 @@ final class PostgresPoller<T> implements Poller<T> {
 
 	@Override
 	public Prioritized<T> poll(Duration timeout) throws InterruptedException {
-		return this.taker.take(true, timeoutNanos(timeout), this.wakeup, null);
+		return this.taker.take(true, timeoutNanos(timeout), this.wakeup, null, this.traces);
 	}
 
 	/**
@@ -49,7 +53,12 @@ final class PostgresPoller<T> implements Poller<T> {
 	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
 		long timeoutNanos = timeoutNanos(timeout);
 		Lease lease = this.releases.finishForNextClaim(done);
-		return this.taker.take(true, timeoutNanos, this.wakeup, lease);
+		return this.taker.take(true, timeoutNanos, this.wakeup, lease, this.traces);
+	}
+
+	@Override
+	public ItemTrace trace() {
+		return this.traces.trace;
 	}
 
 	@Override

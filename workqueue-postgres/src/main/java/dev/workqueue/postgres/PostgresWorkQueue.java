@@ -21,6 +21,7 @@ import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedWorkQueue;
+import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -39,6 +40,12 @@ import dev.workqueue.time.Nanos;
  * holds end as {@link LeaseReleases} says. An item whose holder stopped renewing is
  * queued again, and the former holder's late {@code done} names a token the row no longer
  * has: it changes nothing. At least once, and never two live holders.
+ * <p>
+ * <b>Trace contexts.</b> With a {@link TraceContextSource}, each {@code add},
+ * {@code addAfter} and {@code addAll} asks it once, on the adding thread, and an add that
+ * gets a context sends it with its upsert, which keeps it in the item's row
+ * ({@link QueueSql#addTraced}); the claim takes it for the worker's
+ * {@link Poller#trace()}. An add without a context sends what it would without a source.
  * <p>
  * <b>Parts.</b> The builder makes the parts first, each with what it uses, then this
  * handle: none of them calls back into it.
@@ -83,9 +90,12 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	private final LongAdder retries = new LongAdder();
 
+	/** Where adds get their trace context, guarded; {@code null} for none. */
+	private final TraceContextSource traceSource;
+
 	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
-			LeaseReleases<T> releases, LeaseKeeper keeper) {
+			LeaseReleases<T> releases, LeaseKeeper keeper, TraceContextSource traceSource) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;
@@ -98,6 +108,12 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		this.taker = taker;
 		this.releases = releases;
 		this.keeper = keeper;
+		this.traceSource = traceSource;
+	}
+
+	/** The current trace context, or {@code null} without a source or a current span. */
+	private String currentContext() {
+		return (this.traceSource != null) ? this.traceSource.currentContext() : null;
 	}
 
 	@Override
@@ -115,7 +131,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	@Override
 	public void add(T item, int priority) {
 		PriorityQueue.checkPriority(priority);
-		Request request = new Request(this.text.encode(item), priority, 0);
+		Request request = new Request(this.text.encode(item), priority, 0, currentContext());
 		if (!this.lifecycle.enter()) {
 			return;
 		}
@@ -139,8 +155,9 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	@Override
 	public void addAll(Collection<? extends T> items) {
 		List<Request> requests = new ArrayList<>(items.size());
+		String context = currentContext();
 		for (T item : items) {
-			requests.add(new Request(this.text.encode(item), 0, 0));
+			requests.add(new Request(this.text.encode(item), 0, 0, context));
 		}
 		if (requests.isEmpty() || !this.lifecycle.enter()) {
 			return;
@@ -177,7 +194,8 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		}
 		else {
 			PriorityQueue.checkPriority(priority);
-			Request request = new Request(this.text.encode(item), priority, Delays.micros(delayNanos));
+			Request request = new Request(this.text.encode(item), priority, Delays.micros(delayNanos),
+					currentContext());
 			if (!this.lifecycle.enter()) {
 				return;
 			}
@@ -211,7 +229,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	public Prioritized<T> take(Duration timeout) throws InterruptedException {
 		boolean bounded = timeout != null;
 		long timeoutNanos = bounded ? Math.max(0, Nanos.of(timeout)) : 0;
-		return this.taker.take(bounded, timeoutNanos, null, null);
+		return this.taker.take(bounded, timeoutNanos, null, null, null);
 	}
 
 	/**

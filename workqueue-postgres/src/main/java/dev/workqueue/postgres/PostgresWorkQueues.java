@@ -26,6 +26,7 @@ import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
+import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -165,6 +166,8 @@ public final class PostgresWorkQueues {
 		private boolean synchronousCommit = true;
 
 		private VacuumPolicy vacuum = VacuumPolicy.AUTO;
+
+		private TraceContextSource traceContextSource;
 
 		/**
 		 * Shared with the limiters of {@link #rateLimiters()}: their forgets ride with
@@ -368,6 +371,25 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
+		 * Sets where the queue gets the trace context of each add (default: none, and
+		 * nothing is stored). The context is kept in the item's row (column
+		 * {@code trace}, which {@link PostgresWorkQueues#schema(String)} adds to a table
+		 * made by an earlier version), written by the add's own upsert, also in the
+		 * caller's transaction, and taken by the claim that hands the item out, which
+		 * gives it to the worker's {@link dev.workqueue.spi.Poller#trace()}; it goes with
+		 * the row. At most {@code 1 + ItemTrace.MAX_LINKS} contexts of at most
+		 * {@code ItemTrace.MAX_CONTEXT_LENGTH} characters per item. An add without a
+		 * context runs the statement it would without a source. The Spring starter sets
+		 * one when the application has a tracer.
+		 * @param source the source, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder<T> traceContextSource(TraceContextSource source) {
+			this.traceContextSource = source;
+			return this;
+		}
+
+		/**
 		 * Returns a builder of the shared rate limiters of the queue this builder builds
 		 * ({@link PostgresRateLimiters}): on the same data source, codec, name, table and
 		 * clock, with the same worker data source and caller-transaction rule, as set on
@@ -484,7 +506,7 @@ public final class PostgresWorkQueues {
 					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
-					lifecycle, adds, taker, releases, keeper);
+					lifecycle, adds, taker, releases, keeper, TraceContextSource.guard(this.traceContextSource, name));
 			keeper.start();
 			return queue;
 		}

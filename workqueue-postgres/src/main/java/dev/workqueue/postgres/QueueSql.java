@@ -1,5 +1,7 @@
 package dev.workqueue.postgres;
 
+import dev.workqueue.spi.ItemTrace;
+
 /**
  * The statements of one queue handle: one per change of an item's state, written for its
  * table, its {@link ReadyOrder} and its options. The columns are those of
@@ -41,6 +43,43 @@ final class QueueSql {
 				ORDER BY r.item FOR UPDATE)""";
 
 	/**
+	 * The trace record of a row after a traced add ({@code EXCLUDED.trace}: the add's
+	 * contexts, {@code null} for none). A record is the parent ({@code ''} for none),
+	 * then a line break and a link for each link, as
+	 * {@link dev.workqueue.spi.ItemTrace#fromRecord} reads it. The add's contexts are
+	 * those of one add, or of the adds of one item in one batch, in order, each on its
+	 * own line; their record starts with a line break when the first of those adds had
+	 * none. The first is the parent when the add is the item's first effective one since
+	 * its last hand-out (the row is processing and not dirty: neither added again nor
+	 * waiting for a kept delay) and the row has no record yet; every other one is a link.
+	 * Only the first {@value ItemTrace#MAX_LINKS} links are kept.
+	 */
+	private static final String TRACE = """
+			CASE WHEN EXCLUDED.trace IS NULL THEN r.trace
+				ELSE array_to_string((string_to_array(
+					CASE WHEN r.trace IS NULL AND r.state = 1 AND r.dirty_at IS NULL THEN EXCLUDED.trace
+						ELSE coalesce(r.trace, '') || E'\\n' || ltrim(EXCLUDED.trace, E'\\n') END,
+					E'\\n'))[1:%d], E'\\n') END""".formatted(ItemTrace.MAX_LINKS + 1);
+
+	/**
+	 * Whether a traced add may store a context in a row that it changes nothing else of:
+	 * it brings contexts and the row has fewer than {@value ItemTrace#MAX_LINKS} links
+	 * (line breaks).
+	 */
+	private static final String TRACE_ROOM = """
+			(EXCLUDED.trace IS NOT NULL AND (r.trace IS NULL
+					OR length(r.trace) - length(replace(r.trace, E'\\n', '')) < %d))""".formatted(ItemTrace.MAX_LINKS);
+
+	/**
+	 * Whether a traced add changed the item's place, not only its trace contexts: its
+	 * row's place differs from the place before the statement. A row that changed
+	 * meanwhile (committed after the statement's snapshot) differs too, as does a row
+	 * inserted anew (its {@code seq} is new): at worst a wake-up too many, never one
+	 * missing.
+	 */
+	private static final String MOVED = "old.place IS DISTINCT FROM up.place";
+
+	/**
 	 * Deletes the limiter history of one item that its failure counts forgot while a
 	 * worker held it (see {@link Forgets}): parameters kinds[], queue, item. Part of
 	 * every done, so that a success costs no statement of its own. A join on the kinds,
@@ -66,6 +105,27 @@ final class QueueSql {
 	 * the order given ({@code seq}), and lock their rows in the order of their items.
 	 */
 	final String addBatch;
+
+	/**
+	 * {@link #add} with the trace contexts of the add: parameters {@code add}'s, then the
+	 * contexts (see {@link #TRACE}). Answers {@code add}'s columns, then whether the add
+	 * changed the item's place (not only its contexts).
+	 */
+	final String addTraced;
+
+	/**
+	 * {@link #addNotifying} with the trace contexts of the add: parameters now, queue,
+	 * item, priority, delay in µs, contexts, channel, payload. Answers as
+	 * {@link #addTraced}, then the notices sent.
+	 */
+	final String addTracedNotifying;
+
+	/**
+	 * {@link #addBatch} with the trace contexts of each add: parameters
+	 * {@code addBatch}'s, then contexts[] ({@code null} for an item without any). Answers
+	 * {@code addBatch}'s columns, then whether each add changed the item's place.
+	 */
+	final String addBatchTraced;
 
 	/**
 	 * Claims ready items: parameters now, queue, [starvation µs, limit, queue, starvation
@@ -145,34 +205,25 @@ final class QueueSql {
 		// The caller's transaction follows the caller's settings.
 		String callerClock = "c AS (SELECT coalesce(to_timestamp(?::float8 / 1000000), statement_timestamp()) AS now)";
 		this.claimLimit = order.claimLimit();
-		String upsert = upsert(table, order);
-		this.add = "WITH " + callerClock + ",\n" + addOne(table, upsert, false);
-		this.addNotifying = "WITH " + callerClock + ",\n" + addOne(table, upsert, true);
-		this.addBatch = "WITH " + clock + """
-					,
-					a AS MATERIALIZED (SELECT ?::text AS queue, u.item, u.priority,
-					c.now + u.delay * interval '1 microsecond' AS due, c.now, nextval('{t}_token') AS seq
-				FROM c, unnest(?::text[], ?::integer[], ?::bigint[]) WITH ORDINALITY AS u(item, priority, delay, ord)
-				ORDER BY u.ord),
-					old AS (SELECT r.item, %s AS queued FROM {t} r JOIN a ON r.queue = a.queue AND r.item = a.item),
-					up AS (INSERT INTO {t} AS r (queue, item, state, priority, ready_at, seq)
-						SELECT a.queue, a.item, 0, a.priority, a.due, a.seq FROM a ORDER BY a.item
-						%s
-						RETURNING r.item, r.state, r.ready_at)
-					SELECT up.item, up.state, up.ready_at <= c.now, %s, NOT coalesce(old.queued, false), %s
-					FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item
-					""".formatted(queued("a"), upsert, micros("up.ready_at"), micros("c.now")).replace("{t}", table);
+		this.add = "WITH " + callerClock + ",\n" + addOne(table, order, false, false);
+		this.addNotifying = "WITH " + callerClock + ",\n" + addOne(table, order, true, false);
+		this.addTraced = "WITH " + callerClock + ",\n" + addOne(table, order, false, true);
+		this.addTracedNotifying = "WITH " + callerClock + ",\n" + addOne(table, order, true, true);
+		this.addBatch = "WITH " + clock + addBatch(table, order, false);
+		this.addBatchTraced = "WITH " + clock + addBatch(table, order, true);
 		String claimCtes = claimCtes(table, order, starving);
 		String claimSelect = claimSelect(table, order, starving);
 		this.claim = "WITH " + clock + ",\n" + claimCtes + "\n" + claimSelect.formatted("");
 		String doneCtes = """
 				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1
-					RETURNING queue, item, dirty_at, dirty_priority),
-				back AS (INSERT INTO {t} (queue, item, state, priority, ready_at, seq)
-					SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{t}_token')
+					RETURNING queue, item, dirty_at, dirty_priority, trace),
+				back AS (INSERT INTO {t} (queue, item, state, priority, ready_at, seq, trace)
+					SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{t}_token'), g.trace
 					FROM gone g, c WHERE g.dirty_at IS NOT NULL
 					RETURNING ready_at),
-				forgot AS (%s)""".formatted(FORGET).replace("{t}", table);
+				forgot AS (%s)"""
+			.formatted(FORGET)
+			.replace("{t}", table);
 		// The claim cannot see the row the done queues again (one snapshot): it waits
 		// for the next claim, which is what client-go's done does too (back of the line).
 		this.doneAndClaim = "WITH " + clock + ",\n" + doneCtes + ",\n" + claimCtes + "\n" + claimSelect
@@ -265,6 +316,50 @@ final class QueueSql {
 	}
 
 	/**
+	 * The adds of many items after the clock's CTE; {@code traced}: with their trace
+	 * contexts.
+	 */
+	private static String addBatch(String table, ReadyOrder order, boolean traced) {
+		return """
+					,
+					a AS MATERIALIZED (SELECT ?::text AS queue, u.item, u.priority,
+					c.now + u.delay * interval '1 microsecond' AS due, c.now, nextval('{t}_token') AS seq%s
+				FROM c, unnest(?::text[], ?::integer[], ?::bigint[]%s) WITH ORDINALITY AS u(item, priority, delay,%s ord)
+				ORDER BY u.ord),
+					old AS (SELECT r.item, %s AS queued%s FROM {t} r JOIN a ON r.queue = a.queue AND r.item = a.item),
+					up AS (INSERT INTO {t} AS r (queue, item, state, priority, ready_at, seq%s)
+						SELECT a.queue, a.item, 0, a.priority, a.due, a.seq%s FROM a ORDER BY a.item
+						%s
+						RETURNING r.item, r.state, r.ready_at%s)
+					SELECT up.item, up.state, up.ready_at <= c.now, %s, %s, %s%s
+					FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item
+					"""
+			.formatted(traced ? ", u.trace" : "", traced ? ", ?::text[]" : "", traced ? " trace," : "", queued("a"),
+					traced ? ", " + place("r") : "", traced ? ", trace" : "", traced ? ", a.trace" : "",
+					upsert(table, order, traced), traced ? ", " + place("r") : "", micros("up.ready_at"),
+					effective(traced), micros("c.now"), traced ? ", " + MOVED : "")
+			.replace("{t}", table);
+	}
+
+	/**
+	 * The columns of a row that say where its item is in the queue (all but the lease's
+	 * and the trace contexts), as one row value.
+	 */
+	private static String place(String r) {
+		return "(%1$s.state, %1$s.priority, %1$s.ready_at, %1$s.seq, %1$s.dirty_at, %1$s.dirty_priority) AS place"
+			.formatted(r);
+	}
+
+	/**
+	 * Whether an add was a new add of its item (client-go counts only these): it changed
+	 * something, and the item was not queued before. A traced add may change only the
+	 * contexts of a queued item: no new add.
+	 */
+	private static String effective(boolean traced) {
+		return (traced ? "(" + MOVED + ") AND " : "") + "NOT coalesce(old.queued, false)";
+	}
+
+	/**
 	 * Whether the item was queued already before an add: ready, or dirty while
 	 * processing. An add that finds it so is no new add (client-go counts it once).
 	 */
@@ -272,7 +367,27 @@ final class QueueSql {
 		return "((r.state = 0 AND r.ready_at <= " + a + ".now) OR (r.state = 1 AND r.dirty_at IS NOT NULL))";
 	}
 
-	private static String addOne(String table, String upsert, boolean notifying) {
+	private static String addOne(String table, ReadyOrder order, boolean notifying, boolean traced) {
+		if (traced) {
+			// As the untraced add, with the contexts and one row of old (none: nulls).
+			return """
+					a AS (SELECT ?::text AS queue, ?::text AS item, ?::integer AS priority,
+						c.now + ?::bigint * interval '1 microsecond' AS due, c.now, ?::text AS trace FROM c),
+					old AS (SELECT %s AS queued, %s FROM a LEFT JOIN {t} r ON r.queue = a.queue AND r.item = a.item),
+					up AS (INSERT INTO {t} AS r (queue, item, state, priority, ready_at, seq, trace)
+						SELECT a.queue, a.item, 0, a.priority, a.due, nextval('{t}_token'), a.trace FROM a
+						%s
+						RETURNING r.item, r.state, r.ready_at, %s)%s
+					SELECT up.state, up.ready_at <= a.now, %s, %s, %s, %s%s
+					FROM up, a, old
+					"""
+				.formatted(queued("a"), place("r"), upsert(table, order, true), place("r"),
+						notifying ? ",\nn AS (SELECT pg_notify(?, ?) FROM up, old WHERE up.state = 0 AND " + MOVED + ")"
+								: "",
+						micros("up.ready_at"), effective(true), micros("a.now"), MOVED,
+						notifying ? ", (SELECT count(*) FROM n)" : "")
+				.replace("{t}", table);
+		}
 		return """
 				a AS (SELECT ?::text AS queue, ?::text AS item, ?::integer AS priority,
 					c.now + ?::bigint * interval '1 microsecond' AS due, c.now FROM c),
@@ -283,7 +398,7 @@ final class QueueSql {
 					RETURNING r.item, r.state, r.ready_at)%s
 				SELECT up.state, up.ready_at <= a.now, %s, NOT coalesce((SELECT queued FROM old), false), %s%s
 				FROM up, a
-				""".formatted(queued("a"), upsert,
+				""".formatted(queued("a"), upsert(table, order, false),
 				// pg_notify is transactional: delivered at the commit, dropped by a
 				// rollback. Counted, so that it runs.
 				notifying ? ",\nn AS (SELECT pg_notify(?, ?) FROM up WHERE up.state = 0)" : "", micros("up.ready_at"),
@@ -300,8 +415,12 @@ final class QueueSql {
 	 * marked dirty with the earliest time and the highest priority. A row the
 	 * {@code WHERE} rejects is left alone and returns nothing: the add changed nothing.
 	 * The new {@code seq} is the one the insert took ({@code EXCLUDED.seq}).
+	 * <p>
+	 * {@code traced}: the insert brings the add's trace contexts
+	 * ({@code EXCLUDED.trace}), and the clause stores them ({@link #TRACE}), also where
+	 * it leaves everything else as it is, while the row has room for a link.
 	 */
-	private static String upsert(String table, ReadyOrder order) {
+	private static String upsert(String table, ReadyOrder order, boolean traced) {
 		String keptWaitAt = "";
 		String keptWaitPriority = "";
 		String keptWaitWhere = "";
@@ -348,6 +467,9 @@ final class QueueSql {
 					OR (r.state = 0 AND r.ready_at > {N} AND ({D} < r.ready_at OR {P} > r.priority))
 					OR (r.state = 0 AND r.ready_at <= {N} AND {D} <= {N} AND {P} > r.priority)%s"""
 			.formatted(keptWaitAt, keptWaitPriority, keptWaitWhere);
+		if (traced) {
+			clause = clause.replace("\nWHERE ", ",\n\ttrace = " + TRACE + "\nWHERE (") + ")\n\tOR " + TRACE_ROOM;
+		}
 		return clause.replace("{N}", "(SELECT now FROM c)")
 			.replace("{D}", "EXCLUDED.ready_at")
 			.replace("{P}", "EXCLUDED.priority")
@@ -356,20 +478,24 @@ final class QueueSql {
 
 	/**
 	 * The CTEs of a claim: {@code picked} locks the next ready items, {@code claimed}
-	 * leases them. {@code MATERIALIZED} fences the planner: a {@code LIMIT} subquery
-	 * inlined into the {@code UPDATE} may be run again per row and lease more than the
-	 * limit. With the starvation guard, the items ready longer than the timeout come
-	 * first, oldest first, then the others by the ready order, up to the limit in all.
+	 * leases them and takes their trace records (read by {@code picked}, under the lock:
+	 * the {@code UPDATE} returns only the new row). An item that still waits for a kept
+	 * delay ({@code dirty_at} to come) keeps its parent for the hand-out that the delay
+	 * brings; every other record is cleared. {@code MATERIALIZED} fences the planner: a
+	 * {@code LIMIT} subquery inlined into the {@code UPDATE} may be run again per row and
+	 * lease more than the limit. With the starvation guard, the items ready longer than
+	 * the timeout come first, oldest first, then the others by the ready order, up to the
+	 * limit in all.
 	 */
 	private static String claimCtes(String table, ReadyOrder order, boolean starving) {
 		String picked;
 		if (starving) {
 			picked = """
-					starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving FROM {t} r
+					starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {t} r
 						WHERE r.queue = ? AND r.state = 0
 							AND r.ready_at < (SELECT now FROM c) - ?::bigint * interval '1 microsecond'
 						ORDER BY r.ready_at, r.seq LIMIT ? FOR UPDATE SKIP LOCKED),
-					fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving FROM {t} r
+					fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {t} r
 						WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
 							AND r.ready_at >= (SELECT now FROM c) - ?::bigint * interval '1 microsecond'
 						ORDER BY %s LIMIT ?::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
@@ -377,7 +503,7 @@ final class QueueSql {
 		}
 		else {
 			picked = """
-					picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving FROM {t} r
+					picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {t} r
 						WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
 						ORDER BY %s LIMIT ? FOR UPDATE SKIP LOCKED),""".formatted(order.orderBy("r"));
 		}
@@ -386,25 +512,26 @@ final class QueueSql {
 				claimed AS (UPDATE {t} r SET state = 1, token = nextval('{t}_token'), holder = ?,
 						lease_until = c.now + ?::bigint * interval '1 microsecond',
 						dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
-						dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END
+						dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END,
+						trace = CASE WHEN r.dirty_at > c.now THEN nullif(split_part(r.trace, E'\\n', 1), '') END
 					FROM picked, c WHERE r.queue = picked.queue AND r.item = picked.item
-					RETURNING r.item, r.priority, r.token, r.ready_at, r.seq, picked.starving)""").replace("{t}",
-				table);
+					RETURNING r.item, r.priority, r.token, r.ready_at, r.seq, picked.starving, picked.trace)""")
+			.replace("{t}", table);
 	}
 
 	/**
 	 * The answer of a claim: one row per item leased, in hand-out order, or one row of
-	 * nulls: item, priority, token, how long it was ready (µs); then on every row the
-	 * time until the earliest waiting item falls due ({@code null} if none waits), so
-	 * that consumers know when to look again, and {@code now} (µs since the epoch).
-	 * {@code %s}: columns to add.
+	 * nulls: item, priority, token, how long it was ready (µs), trace record
+	 * ({@code null} for none); then on every row the time until the earliest waiting item
+	 * falls due ({@code null} if none waits), so that consumers know when to look again,
+	 * and {@code now} (µs since the epoch). {@code %s}: columns to add.
 	 */
 	private static String claimSelect(String table, ReadyOrder order, boolean starving) {
 		String handOut = starving
 				? "k.starving DESC, CASE WHEN k.starving THEN 0 ELSE -k.priority END, k.ready_at, k.seq"
 				: order.orderBy("k");
 		return """
-				SELECT k.item, k.priority, k.token, %s, %s, %s%%s
+				SELECT k.item, k.priority, k.token, %s, k.trace, %s, %s%%s
 				FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {t} w
 					WHERE w.queue = ? AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d
 				LEFT JOIN claimed k ON true

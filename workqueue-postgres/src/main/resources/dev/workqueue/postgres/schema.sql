@@ -26,6 +26,12 @@
 --   holder         processing: the handle that holds the lease (for diagnostics)
 --   lease_until    processing: when the lease runs out unless it is renewed; then the item is
 --                  queued again (at-least-once)
+--   trace          the trace contexts of the item's adds since its last hand-out, when any had one
+--                  (a queue with a TraceContextSource): the parent ('' for none), then a line
+--                  break and a link for each later add, at most 8 links of at most 2048
+--                  characters each; null otherwise. Written by the adds, taken (cleared) by the
+--                  claim that hands the item out, deleted with the row. Added by this script to a
+--                  table made before it had this column.
 --
 -- {table}_token: fencing tokens and FIFO tie-breaks. A sequence never hands out a number twice,
 -- also after rows are deleted or the table is emptied (it is not owned by the table, so TRUNCATE
@@ -58,8 +64,19 @@ CREATE TABLE IF NOT EXISTS {table} (
 	token          bigint,
 	holder         text,
 	lease_until    timestamptz,
+	trace          text,
 	PRIMARY KEY (queue, item)
 );
+
+-- A table made by a release before trace contexts: the column is added once. Looked up first, as
+-- the indexes below are: ALTER TABLE takes its lock on the table before it looks whether the
+-- column exists. Nullable without a default, so the ALTER rewrites no row.
+DO $$ BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('{schema}{name}')
+			AND attname = 'trace' AND NOT attisdropped) THEN
+		ALTER TABLE {table} ADD COLUMN IF NOT EXISTS trace text;
+	END IF;
+END $$;
 
 -- Every item passes through the table as an insert, two updates and a delete, so dead rows come
 -- fast and in proportion to throughput, not to the table's size: vacuum after a fixed number of

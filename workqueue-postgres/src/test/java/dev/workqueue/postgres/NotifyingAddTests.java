@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The add a listening handle runs in the caller's transaction carries its {@code NOTIFY}:
  * heard once the transaction commits, never when it rolls back, and not sent for an add
- * that changed nothing or made the item dirty. (The statement on its own: the handles of
- * these tests do not listen.)
+ * that changed nothing, made the item dirty, or only stored a trace context. (The
+ * statement on its own: the handles of these tests do not listen.)
  */
 @RequiresPostgres
 class NotifyingAddTests {
@@ -50,6 +50,41 @@ class NotifyingAddTests {
 			assertThat(add(caller, sql, "a")).as("queued already: nothing changed").isFalse();
 			caller.commit();
 			assertThat(notices.getNotifications(500)).isEmpty();
+		}
+	}
+
+	@Test
+	void aTracedAddNotifiesOnlyWhenItChangedMoreThanTheContexts() throws Exception {
+		QueueSql sql = new QueueSql(this.fixture.table(), ReadyOrder.FIFO, false, true);
+		try (Connection listener = PostgresDatabase.connect(); Connection caller = PostgresDatabase.connect()) {
+			try (Statement statement = listener.createStatement()) {
+				statement.execute("LISTEN " + this.channel);
+			}
+			PGConnection notices = listener.unwrap(PGConnection.class);
+			assertThat(addTraced(caller, sql, "a", "request")).as("changed").isTrue();
+			assertThat(notices.getNotifications(5000)).hasSize(1);
+			assertThat(addTraced(caller, sql, "a", "later")).as("queued already: only a link").isFalse();
+			assertThat(notices.getNotifications(500)).isEmpty();
+			assertThat(TestSql.queryString("SELECT trace FROM " + this.fixture.table() + " WHERE item = 'a'"))
+				.isEqualTo("request\nlater");
+		}
+	}
+
+	/** Runs the traced notifying add; returns whether it changed the item's place. */
+	private boolean addTraced(Connection connection, QueueSql sql, String item, String context) throws Exception {
+		try (PreparedStatement statement = connection.prepareStatement(sql.addTracedNotifying)) {
+			statement.setNull(1, java.sql.Types.DOUBLE);
+			statement.setString(2, "notified");
+			statement.setString(3, item);
+			statement.setInt(4, 0);
+			statement.setLong(5, 0);
+			statement.setString(6, context);
+			statement.setString(7, this.channel);
+			statement.setString(8, "payload-" + item);
+			try (ResultSet row = statement.executeQuery()) {
+				assertThat(row.next()).as("the row was written").isTrue();
+				return Added.read(row, 1, true).changed();
+			}
 		}
 	}
 

@@ -8,6 +8,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Adds made while the caller has a transaction open on the same database are part of it
  * (the builder's default rule: the data source's connection has auto-commit off): no
  * worker sees them before the commit, a rollback leaves no trace, and many adds commit
- * together. The caller's transaction here is a plain JDBC connection.
+ * together, each with its trace context. The caller's transaction here is a plain JDBC
+ * connection.
  */
 @RequiresPostgres
 class PostgresTransactionTests {
@@ -53,6 +57,25 @@ class PostgresTransactionTests {
 		assertThat(worker.poll(Duration.ZERO)).isEqualTo("a");
 		worker.done("a");
 		assertThat(rows()).isZero();
+	}
+
+	@Test
+	void anAddInTheCallersTransactionCarriesItsTraceContext() throws Exception {
+		DelayingQueue<String> worker = worker();
+		Poller<String> poller = Pollers.of(worker);
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> adder = this.fixture.track(this.fixture.builder("tx", transaction.dataSource())
+				.traceContextSource(() -> "request")
+				.buildDelayingQueue());
+			adder.add("a");
+			adder.addAll(List.of("b"));
+			assertThat(rows()).as("not visible before the commit").isZero();
+			transaction.commit();
+		}
+		for (int i = 0; i < 2; i++) {
+			assertThat(poller.poll(Duration.ZERO)).isNotNull();
+			assertThat(poller.trace()).isEqualTo(new ItemTrace("request", List.of()));
+		}
 	}
 
 	@Test

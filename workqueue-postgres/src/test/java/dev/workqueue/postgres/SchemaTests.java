@@ -10,8 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * {@link PostgresWorkQueues#schema(String)}: runs twice without error, qualifies names,
- * refuses what is not an identifier.
+ * {@link PostgresWorkQueues#schema(String)}: runs twice without error (also while a
+ * transaction that added holds its lock), qualifies names, brings a table of an earlier
+ * release up to date, refuses what is not an identifier.
  */
 @RequiresPostgres
 class SchemaTests {
@@ -56,6 +57,24 @@ class SchemaTests {
 			finally {
 				adding.rollback();
 			}
+		}
+	}
+
+	@Test
+	void aTableOfAnEarlierReleaseGetsTheTraceColumnAndKeepsItsRows() {
+		try (PostgresFixture fixture = new PostgresFixture()) {
+			// The table as the release before trace contexts made it, with an item.
+			PostgresDatabase.execute("ALTER TABLE " + fixture.table() + " DROP COLUMN trace");
+			PostgresDatabase.execute("INSERT INTO " + fixture.table()
+					+ " (queue, item, state, priority, ready_at, seq) VALUES ('q', 'a', 0, 0, now(), 1)");
+			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
+			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
+			assertThat(TestSql.queryString("SELECT data_type FROM information_schema.columns"
+					+ " WHERE table_name = ? AND column_name = 'trace'", fixture.table()))
+				.isEqualTo("text");
+			assertThat(TestSql
+				.queryLong("SELECT count(*) FROM " + fixture.table() + " WHERE item = 'a'" + " AND trace IS NULL"))
+				.isOne();
 		}
 	}
 

@@ -213,12 +213,7 @@ enum QueueLayout {
 		if (!(record instanceof String text)) {
 			return null;
 		}
-		String[] contexts = text.split("\n", -1);
-		List<String> links = new ArrayList<>(contexts.length - 1);
-		for (int i = 1; i < contexts.length && links.size() < ItemTrace.MAX_LINKS; i++) {
-			links.add(contexts[i]);
-		}
-		return new ItemTrace(contexts[0].isEmpty() ? null : contexts[0], links);
+		return ItemTrace.fromRecord(text);
 	}
 
 	/**

@@ -26,17 +26,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.observation.LettuceObservationAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.spring.PostgresWorkQueueCustomizer;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.tracing.WorkQueueTracingAutoConfiguration;
@@ -47,10 +51,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * Trace context from the adds of an item to its worker (contract §2 "Observation"), with
  * Spring Boot's own Micrometer Tracing and Brave auto-configuration reporting to memory,
- * on the memory and the redis backend: the parent relation, links for coalesced adds
- * (capped at 8), a retry chain, nothing carried without a current span, the switch, and
- * on Redis the backend's own commands out of the traces and an unreadable stored context
- * ignored with one log line.
+ * on the memory, the redis and the postgres backend: the parent relation, links for
+ * coalesced adds (capped at 8), a retry chain, nothing carried without a current span
+ * (nor stored, on PostgreSQL), the switch, an unreadable stored context ignored with one
+ * log line, and on Redis the backend's own commands out of the traces.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class WorkQueueTracingTests {
@@ -69,18 +73,35 @@ class WorkQueueTracingTests {
 		.withBean(FinishedSpans.class)
 		.withBean(TracedWorker.class);
 
+	private final String table = LocalPostgres.uniqueTable();
+
 	private boolean onRedis;
+
+	private boolean onPostgres;
 
 	@AfterEach
 	void deleteKeys() {
 		if (this.onRedis) {
 			LocalRedis.deleteKeys(PREFIX);
 		}
+		if (this.onPostgres) {
+			LocalPostgres.dropTable(this.table);
+		}
 	}
 
 	private ApplicationContextRunner on(String backend) {
 		if (backend.equals("memory")) {
 			return this.contextRunner;
+		}
+		if (backend.equals("postgres")) {
+			LocalPostgres.assumeAnswers();
+			this.onPostgres = true;
+			return this.contextRunner
+				.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+						DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class))
+				.withPropertyValues(LocalPostgres.dataSourceProperties())
+				.withPropertyValues("workqueue.postgres.table=" + this.table,
+						"workqueue.queues.orders.backend=postgres");
 		}
 		LocalRedis.assumeAnswers();
 		this.onRedis = true;
@@ -90,7 +111,7 @@ class WorkQueueTracingTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "memory", "redis" })
+	@ValueSource(strings = { "memory", "redis", "postgres" })
 	void theProcessSpanIsAChildOfTheSpanOfTheAdd(String backend) {
 		on(backend).run((context) -> {
 			Span request = inSpan(context, "request", () -> orders(context).add("a"));
@@ -103,7 +124,7 @@ class WorkQueueTracingTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "memory", "redis" })
+	@ValueSource(strings = { "memory", "redis", "postgres" })
 	void coalescedAddsAreLinksOfTheNextProcessSpanAtMostEight(String backend) {
 		on(backend).run((context) -> {
 			TracedWorker worker = context.getBean(TracedWorker.class);
@@ -141,7 +162,7 @@ class WorkQueueTracingTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "memory", "redis" })
+	@ValueSource(strings = { "memory", "redis", "postgres" })
 	void aRetrysSpanIsAChildOfTheFailedAttemptsSpan(String backend) {
 		on(backend).run((context) -> {
 			Span request = inSpan(context, "request", () -> orders(context).add("flaky"));
@@ -156,20 +177,33 @@ class WorkQueueTracingTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "memory", "redis" })
+	@ValueSource(strings = { "memory", "redis", "postgres" })
 	void anAddWithoutACurrentSpanCarriesNothing(String backend) {
 		on(backend).run((context) -> {
+			TracedWorker worker = context.getBean(TracedWorker.class);
+			orders(context).add("gate");
+			assertThat(worker.gateEntered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 			orders(context).add("plain");
+			orders(context).add("plain");
+			if (backend.equals("postgres")) {
+				assertThat(LocalPostgres.count("SELECT count(*) FROM " + this.table + " WHERE item = 'plain'")).isOne();
+				assertThat(LocalPostgres.count("SELECT count(*) FROM " + this.table + " WHERE trace IS NOT NULL"))
+					.as("nothing stored")
+					.isZero();
+			}
+			worker.gate.countDown();
 			MutableSpan process = processSpanOf(context, "plain", 0);
 			assertThat(process.parentId()).isNull();
 			assertThat(linkSpanIds(process)).isEmpty();
 		});
 	}
 
-	@Test
-	void propagationOffLeavesTheQueuesWithoutContexts() {
-		this.contextRunner.withPropertyValues("workqueue.observation.propagation=false").run((context) -> {
+	@ParameterizedTest
+	@ValueSource(strings = { "memory", "postgres" })
+	void propagationOffLeavesTheQueuesWithoutContexts(String backend) {
+		on(backend).withPropertyValues("workqueue.observation.propagation=false").run((context) -> {
 			assertThat(context).doesNotHaveBean(TraceContextSource.class);
+			assertThat(context).doesNotHaveBean(PostgresWorkQueueCustomizer.class);
 			Span request = inSpan(context, "request", () -> orders(context).add("a"));
 			MutableSpan process = processSpanOf(context, "a", 0);
 			assertThat(process.traceId()).isNotEqualTo(request.context().traceId());
@@ -217,6 +251,23 @@ class WorkQueueTracingTests {
 		on("redis").run((context) -> {
 			LocalRedis.call((redis) -> redis.hset(PREFIX + "{orders}:priorities", "tbad", "traceparent=not-a-context"));
 			orders(context).add("bad");
+			MutableSpan process = processSpanOf(context, "bad", 0);
+			assertThat(process.parentId()).isNull();
+			assertThat(process.tags()).containsEntry("workqueue.outcome", "done");
+			assertThat(output.getOut().lines().filter((line) -> line.contains("Ignoring a trace context"))).hasSize(1);
+		});
+	}
+
+	@Test
+	void anUnreadableContextInThePostgresColumnIsIgnoredWithOneLogLine(CapturedOutput output) {
+		on("postgres").run((context) -> {
+			TracedWorker worker = context.getBean(TracedWorker.class);
+			orders(context).add("gate");
+			assertThat(worker.gateEntered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			orders(context).add("bad");
+			LocalPostgres
+				.execute("UPDATE " + this.table + " SET trace = 'traceparent=not-a-context' WHERE item = 'bad'");
+			worker.gate.countDown();
 			MutableSpan process = processSpanOf(context, "bad", 0);
 			assertThat(process.parentId()).isNull();
 			assertThat(process.tags()).containsEntry("workqueue.outcome", "done");

@@ -14,6 +14,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.spring.PostgresWorkQueueCustomizer;
 import dev.workqueue.spring.RedisWorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.observation.PropagatorTraceContextSource;
@@ -87,6 +88,24 @@ public final class WorkQueueTracingAutoConfiguration {
 		@Bean
 		@Order(Ordered.HIGHEST_PRECEDENCE)
 		RedisWorkQueueCustomizer redisWorkQueueTraceContextCustomizer(TraceContextSource workQueueTraceContextSource) {
+			return (name, builder) -> builder.traceContextSource(workQueueTraceContextSource);
+		}
+
+	}
+
+	/**
+	 * The postgres backend's share: its queues carry the context too, in the item's row.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "dev.workqueue.postgres.PostgresWorkQueues")
+	@ConditionalOnBean({ Tracer.class, Propagator.class })
+	@ConditionalOnBooleanProperty(name = "workqueue.observation.propagation", matchIfMissing = true)
+	static class PostgresPropagationConfiguration {
+
+		@Bean
+		@Order(Ordered.HIGHEST_PRECEDENCE)
+		PostgresWorkQueueCustomizer postgresWorkQueueTraceContextCustomizer(
+				TraceContextSource workQueueTraceContextSource) {
 			return (name, builder) -> builder.traceContextSource(workQueueTraceContextSource);
 		}
 
