@@ -26,7 +26,8 @@ import org.openjdk.jmh.runner.IterationType;
  * Issue 12: items per second end to end through a queue on Redis, {@code workers} workers
  * per JVM doing get then done, on 1 JVM and on 3.
  * <p>
- * <b>Workload.</b> {@value #PRODUCERS} producer threads of the measured JVM add distinct
+ * <b>Workload.</b> {@code producers} threads of the measured JVM (4 by default, issue 32;
+ * 2 in the runs of issues 12 to 22) add distinct
  * items one call at a time, staying at most {@value #BACKLOG} items ahead of the items
  * processed (by every JVM), so the queue in Redis stays short. With {@code jvms=3}, the
  * measured JVM starts 2 more JVMs ({@link WorkerJvm}, the benchmark jar's class path)
@@ -51,8 +52,6 @@ import org.openjdk.jmh.runner.IterationType;
 @Measurement(iterations = 3, time = 3)
 @Fork(value = 2, jvmArgsAppend = { "-Xms512m", "-Xmx512m" })
 public class RedisThroughputBenchmark {
-
-	static final int PRODUCERS = 2;
 
 	static final int BACKLOG = 1_000;
 
@@ -85,6 +84,10 @@ public class RedisThroughputBenchmark {
 		/** Workers per JVM. */
 		@Param({ "1", "4", "16" })
 		public int workers;
+
+		/** Producer threads of the measured JVM. */
+		@Param({ "4" })
+		public int producers;
 
 		/** JVMs with workers on the queue: the measured one and {@code jvms - 1} more. */
 		@Param({ "1", "3" })
@@ -129,7 +132,7 @@ public class RedisThroughputBenchmark {
 						this.progress));
 			}
 			this.producing = true;
-			for (int i = 0; i < PRODUCERS; i++) {
+			for (int i = 0; i < this.producers; i++) {
 				Thread producer = new Thread(this::produce, "redis-bench-producer-" + i);
 				producer.setDaemon(true);
 				this.producers.add(producer);
@@ -196,8 +199,8 @@ public class RedisThroughputBenchmark {
 			}
 			System.out.println(shares);
 			if (this.commands.items() > 0) {
-				System.out.println(this.commands.line(contenderName() + ", " + this.workers + " workers x " + this.jvms
-						+ " JVMs, measured iterations"));
+				System.out.println(this.commands.line(contenderName() + ", " + this.producers + " producers, "
+						+ this.workers + " workers x " + this.jvms + " JVMs, measured iterations"));
 			}
 			if (this.localWorkers != null) {
 				this.localWorkers.stop();

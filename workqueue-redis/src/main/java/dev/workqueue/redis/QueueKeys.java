@@ -23,10 +23,12 @@ import java.util.Objects;
  * @param since a priority queue's ready items by the time they became ready, a ZSET
  * @param priorities a priority queue's ready-order numbers and the priorities of its
  * waiting, dirty and held items, a HASH
+ * @param wake the wake list, a LIST: armed when items became ready, popped by one waiting
+ * consumer of all the instances ({@link WakeWatch})
  * @param channel wake-up notices for the instances (not a key)
  */
 record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String dead,
-		String reporter, String ready, String since, String priorities, String channel) {
+		String reporter, String ready, String since, String priorities, String wake, String channel) {
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -71,13 +73,13 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 		return new QueueKeys(key(prefix, name, "queue"), key(prefix, name, "dirty"), key(prefix, name, "processing"),
 				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "dead"),
 				key(prefix, name, "reporter"), key(prefix, name, "ready"), key(prefix, name, "since"),
-				key(prefix, name, "priorities"), key(prefix, name, "events"));
+				key(prefix, name, "priorities"), key(prefix, name, "wake"), key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
 		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.dead,
-				this.reporter, this.ready, this.since, this.priorities };
+				this.reporter, this.ready, this.since, this.priorities, this.wake };
 	}
 
 }

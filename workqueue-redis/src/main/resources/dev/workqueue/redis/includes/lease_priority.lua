@@ -3,7 +3,8 @@
 -- starvation timeout (µs, or negative for none), else the first of the highest priority;
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
 -- out with, its trace record or false (includes/trace_take.lua), ...}, with fewer than
--- `count` items when none is left. Every read of an item
+-- `count` items when none is left; arms the wake list while items are left, else removes
+-- it (see includes/notify.lua). Every read of an item
 -- comes before its first write; the keys written and not read are checked before the
 -- first.
 -- @include queue_keys
@@ -13,6 +14,7 @@
 -- @include check
 -- @include token_of
 -- @include trace_take
+-- @include notify
 local function lease_priority(lease_us, token, count, starvation)
   local now = now_us()
   move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
@@ -61,10 +63,12 @@ local function lease_priority(lease_us, token, count, starvation)
     reply[#reply + 1] = priority
     reply[#reply + 1] = trace_take(item, record)
   end
-  if #reply > 0 and (#reply < 4 * count or redis.call('ZCARD', readyKey) == 0) then
+  local left = (#reply == 4 * count) and redis.call('ZCARD', readyKey) or 0
+  if #reply > 0 and left == 0 then
     -- No number is in use: the next item ready starts them again (and a drained queue
     -- leaves no key behind).
     redis.call('HDEL', prioritiesKey, '#')
   end
+  wake_next(left)
   return reply
 end
