@@ -66,6 +66,7 @@ public class RedisFiringAccuracyBenchmark {
 	}
 
 	/** A delaying queue whose consumers log each item's arrival. */
+	@State(Scope.Thread)
 	public abstract static class Delays extends RedisLoggedQueue {
 
 		/** Consumer threads. */
@@ -112,7 +113,10 @@ public class RedisFiringAccuracyBenchmark {
 			this.log.report(accuracy, Figures.share(params), GcTotals.now().since(before));
 		}
 
-		/** Adds {@code load-<n>} items at {@code loadPerSecond}, paced, until told to stop. */
+		/**
+		 * Adds {@code load-<n>} items at {@code loadPerSecond}, paced, until told to
+		 * stop.
+		 */
 		private Thread startLoad(AtomicBoolean loading) {
 			RedisContender.Queue queue = this.queue;
 			long intervalNanos = TimeUnit.SECONDS.toNanos(1) / this.loadPerSecond;

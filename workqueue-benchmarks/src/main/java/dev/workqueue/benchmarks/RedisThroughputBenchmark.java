@@ -27,15 +27,15 @@ import org.openjdk.jmh.runner.IterationType;
  * per JVM doing get then done, on 1 JVM and on 3.
  * <p>
  * <b>Workload.</b> {@code producers} threads of the measured JVM (4 by default, issue 32;
- * 2 in the runs of issues 12 to 22) add distinct
- * items one call at a time, staying at most {@value #BACKLOG} items ahead of the items
- * processed (by every JVM), so the queue in Redis stays short. With {@code jvms=3}, the
- * measured JVM starts 2 more JVMs ({@link WorkerJvm}, the benchmark jar's class path)
- * with {@code workers} workers each on the same queue; they report each item they process
- * to the measured JVM over their standard output, a few milliseconds late. The pipeline
- * runs for the whole trial (warm-up included); an invocation waits for {@value #BATCH}
- * more items to be processed, wherever, so the score is the steady processing rate of all
- * workers together, in items per second.
+ * 2 in the runs of issues 12 to 22) add distinct items one call at a time, staying at
+ * most {@value #BACKLOG} items ahead of the items processed (by every JVM), so the queue
+ * in Redis stays short. With {@code jvms=3}, the measured JVM starts 2 more JVMs
+ * ({@link WorkerJvm}, the benchmark jar's class path) with {@code workers} workers each
+ * on the same queue; they report each item they process to the measured JVM over their
+ * standard output, a few milliseconds late. The pipeline runs for the whole trial
+ * (warm-up included); an invocation waits for {@value #BATCH} more items to be processed,
+ * wherever, so the score is the steady processing rate of all workers together, in items
+ * per second.
  * <p>
  * At the end of each trial a line gives the Redis commands per item processed over its
  * measured iterations ({@link CommandProfile}: {@code INFO commandstats} at each
@@ -97,7 +97,7 @@ public class RedisThroughputBenchmark {
 
 		private final AtomicLong added = new AtomicLong();
 
-		private final List<Thread> producers = new ArrayList<>();
+		private final List<Thread> producerThreads = new ArrayList<>();
 
 		private final List<WorkerJvm> otherJvms = new ArrayList<>();
 
@@ -135,7 +135,7 @@ public class RedisThroughputBenchmark {
 			for (int i = 0; i < this.producers; i++) {
 				Thread producer = new Thread(this::produce, "redis-bench-producer-" + i);
 				producer.setDaemon(true);
-				this.producers.add(producer);
+				this.producerThreads.add(producer);
 				producer.start();
 			}
 		}
@@ -188,7 +188,7 @@ public class RedisThroughputBenchmark {
 		@TearDown(Level.Trial)
 		public void stop() throws Exception {
 			this.producing = false;
-			for (Thread producer : this.producers) {
+			for (Thread producer : this.producerThreads) {
 				producer.join(10_000);
 			}
 			StringBuilder shares = new StringBuilder("items processed: this JVM ")
