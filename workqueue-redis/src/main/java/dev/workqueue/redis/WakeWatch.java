@@ -281,17 +281,23 @@ final class WakeWatch {
 
 	/**
 	 * Hands a wake-up to a handle of the queue with a waiting consumer, or back to the
-	 * queue's list for another instance's consumer.
+	 * queue's list for another instance's consumer. Handles of one queue on this client
+	 * take turns: the one signalled goes to the back.
 	 */
 	private void deliver(String wakeKey) {
 		ReadySignal target = null;
 		this.lock.lock();
 		try {
-			for (ReadySignal signal : this.watched.getOrDefault(wakeKey, List.of())) {
+			List<ReadySignal> signals = this.watched.getOrDefault(wakeKey, List.of());
+			for (ReadySignal signal : signals) {
 				if (signal.waiting() > 0) {
 					target = signal;
 					break;
 				}
+			}
+			if (target != null && signals.size() > 1) {
+				signals.remove(target);
+				signals.add(target);
 			}
 		}
 		finally {
