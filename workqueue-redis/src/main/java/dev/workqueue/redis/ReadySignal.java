@@ -153,8 +153,9 @@ final class ReadySignal {
 	/**
 	 * From now on Redis hands the wake-ups out, one waiting consumer of all the instances
 	 * each ({@link WakeWatch}): {@code firstWaiter} is told, under this signal's lock,
-	 * whenever a consumer starts waiting while none did, and must not block.
-	 * @param firstWaiter what to tell
+	 * whenever a consumer starts waiting while none did, and must not block;
+	 * {@code null}: the notices come by pub/sub again.
+	 * @param firstWaiter what to tell, or {@code null}
 	 */
 	void handOffInRedis(Runnable firstWaiter) {
 		this.firstWaiter = firstWaiter;

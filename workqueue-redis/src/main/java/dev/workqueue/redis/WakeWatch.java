@@ -89,6 +89,9 @@ final class WakeWatch {
 
 	private boolean closed;
 
+	/** Whether the user may not {@code BLPOP}: no handle is watched any more. */
+	private boolean refused;
+
 	/** The wake lists of the wait under way, {@code null} when none is. */
 	private List<String> waitingOn;
 
@@ -118,6 +121,9 @@ final class WakeWatch {
 	void watch(String wakeKey, ReadySignal signal) {
 		this.lock.lock();
 		try {
+			if (this.refused) {
+				return;
+			}
 			this.watched.computeIfAbsent(wakeKey, (key) -> new ArrayList<>()).add(signal);
 			if (this.thread == null && !this.closed) {
 				this.thread = new Thread(this::loop, "workqueue-redis-wake");
@@ -312,9 +318,17 @@ final class WakeWatch {
 		}
 	}
 
-	/** Logs a failure once per kind, and waits a little before the next try. */
+	/**
+	 * Logs a failure once per kind, and waits a little before the next try. A user who
+	 * may not {@code BLPOP} the wake lists never will: the handles go back to the pub/sub
+	 * notices for good, and the watch waits no more.
+	 */
 	private void failed(RuntimeException ex) {
 		if (this.closed) {
+			return;
+		}
+		if (String.valueOf(RedisLink.unwrap(ex).getMessage()).startsWith("NOPERM")) {
+			giveUp(ex);
 			return;
 		}
 		String kind = RedisLink.unwrap(ex).getClass().getName();
@@ -333,6 +347,29 @@ final class WakeWatch {
 		}
 		finally {
 			this.lock.unlock();
+		}
+	}
+
+	private void giveUp(RuntimeException ex) {
+		List<ReadySignal> signals = new ArrayList<>();
+		this.lock.lock();
+		try {
+			this.refused = true;
+			this.waitingOn = null;
+			this.watched.values().forEach(signals::addAll);
+			this.watched.clear();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		logger.log(Level.WARNING,
+				"The connection's user may not BLPOP the queues' wake lists on " + this.client
+						+ ": their consumers wait for pub/sub notices instead, which wake one consumer per instance",
+				ex);
+		for (ReadySignal signal : signals) {
+			signal.handOffInRedis(null);
+			// A wake-up may have been under way: the consumers look once.
+			signal.signal();
 		}
 	}
 
