@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
  * {@link #scheduling(int, long)} is called by the scheduling thread just before the
  * contender is asked to schedule item {@code i}, so the contender's own due time is at or
  * after the one recorded here: an item reported early fired before the contender's own
- * deadline, too. {@link #fired(int)} is called by one firing thread (a consumer or the
- * timer's thread); the latch publishes each first firing to {@link #awaitAll}.
+ * deadline, too. {@link #fired(int)} is called by the firing threads (consumers or the
+ * timer's thread), one at a time under this log's lock; the latch publishes each first
+ * firing to {@link #awaitAll}.
  */
 final class FiringLog {
 
@@ -22,7 +23,7 @@ final class FiringLog {
 
 	private final CountDownLatch unfired;
 
-	/** Firings of an item that had fired already; firing thread only. */
+	/** Firings of an item that had fired already; guarded by this. */
 	private int duplicates;
 
 	FiringLog(int items) {
@@ -45,7 +46,7 @@ final class FiringLog {
 	 * @param item the item
 	 * @param nowNanos when it fired
 	 */
-	void fired(int item, long nowNanos) {
+	synchronized void fired(int item, long nowNanos) {
 		if (this.firedNanos[item] != 0) {
 			this.duplicates++;
 			return;

@@ -1,15 +1,20 @@
 package dev.workqueue.benchmarks;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * A queue on Redis whose one consumer logs when each item reaches it, for the latency and
- * delay figures of issue 12: items are {@code item-<i>}, and the consumer thread, blocked
- * in {@code get}, calls {@link FiringLog#fired}{@code (i)} as soon as it has item
- * {@code i}, then marks it done with the get of the next one
- * ({@link RedisContender.Queue#doneAndGet}, the worker containers' path).
+ * A queue on Redis whose consumers log when each item reaches them, for the latency and
+ * delay figures of issue 12: items are {@code item-<i>}, and each consumer thread (one
+ * unless a subclass says more), blocked in {@code get}, calls
+ * {@link FiringLog#fired}{@code (i)} as soon as it has item {@code i}, then marks it done
+ * with the get of the next one ({@link RedisContender.Queue#doneAndGet}, the worker
+ * containers' path). Items of other names (a subclass's load) are taken and done
+ * unlogged.
  * <p>
  * The client is opened once per trial; each iteration has a fresh queue (a new name) and
  * log, and deletes the queue's keys when it ends. Subclasses pick the contender and the
@@ -27,7 +32,7 @@ public abstract class RedisLoggedQueue {
 
 	private String name;
 
-	private Thread consumer;
+	private final List<Thread> consumers = new ArrayList<>();
 
 	private boolean ended;
 
@@ -38,6 +43,11 @@ public abstract class RedisLoggedQueue {
 
 	/** Items per iteration, at most {@code NAMES.length}. */
 	abstract int items();
+
+	/** Consumer threads. */
+	int consumers() {
+		return 1;
+	}
 
 	@Setup(Level.Trial)
 	public void open() {
@@ -53,18 +63,24 @@ public abstract class RedisLoggedQueue {
 		this.ended = false;
 		RedisContender.Queue queue = this.queue;
 		FiringLog log = this.log;
-		this.consumer = new Thread(() -> {
-			try {
-				for (String item = queue.get(); item != null; item = queue.doneAndGet(item)) {
-					log.fired(Integer.parseInt(item, "item-".length(), item.length(), 10));
+		this.consumers.clear();
+		for (int i = 0; i < consumers(); i++) {
+			Thread consumer = new Thread(() -> {
+				try {
+					for (String item = queue.get(); item != null; item = queue.doneAndGet(item)) {
+						if (item.startsWith("item-")) {
+							log.fired(Integer.parseInt(item, "item-".length(), item.length(), 10));
+						}
+					}
 				}
-			}
-			catch (InterruptedException | RuntimeException ex) {
-				// Stopped by end().
-			}
-		}, "redis-bench-consumer");
-		this.consumer.setDaemon(true);
-		this.consumer.start();
+				catch (InterruptedException | RuntimeException ex) {
+					// Stopped by end().
+				}
+			}, "redis-bench-consumer-" + i);
+			consumer.setDaemon(true);
+			consumer.start();
+			this.consumers.add(consumer);
+		}
 	}
 
 	/**
@@ -79,8 +95,12 @@ public abstract class RedisLoggedQueue {
 		}
 		this.ended = true;
 		this.queue.stop();
-		this.consumer.interrupt();
-		this.consumer.join(10_000);
+		for (Thread consumer : this.consumers) {
+			consumer.interrupt();
+		}
+		for (Thread consumer : this.consumers) {
+			consumer.join(10_000);
+		}
 		try (RedisAdmin admin = RedisAdmin.connect()) {
 			admin.deleteKeysContaining(this.name);
 		}

@@ -26,15 +26,16 @@ import org.openjdk.jmh.runner.IterationType;
  * Issue 12: items per second end to end through a queue on Redis, {@code workers} workers
  * per JVM doing get then done, on 1 JVM and on 3.
  * <p>
- * <b>Workload.</b> {@value #PRODUCERS} producer threads of the measured JVM add distinct
- * items one call at a time, staying at most {@value #BACKLOG} items ahead of the items
- * processed (by every JVM), so the queue in Redis stays short. With {@code jvms=3}, the
- * measured JVM starts 2 more JVMs ({@link WorkerJvm}, the benchmark jar's class path)
- * with {@code workers} workers each on the same queue; they report each item they process
- * to the measured JVM over their standard output, a few milliseconds late. The pipeline
- * runs for the whole trial (warm-up included); an invocation waits for {@value #BATCH}
- * more items to be processed, wherever, so the score is the steady processing rate of all
- * workers together, in items per second.
+ * <b>Workload.</b> {@code producers} threads of the measured JVM (4 by default, issue 32;
+ * 2 in the runs of issues 12 to 22) add distinct items one call at a time, staying at
+ * most {@value #BACKLOG} items ahead of the items processed (by every JVM), so the queue
+ * in Redis stays short. With {@code jvms=3}, the measured JVM starts 2 more JVMs
+ * ({@link WorkerJvm}, the benchmark jar's class path) with {@code workers} workers each
+ * on the same queue; they report each item they process to the measured JVM over their
+ * standard output, a few milliseconds late. The pipeline runs for the whole trial
+ * (warm-up included); an invocation waits for {@value #BATCH} more items to be processed,
+ * wherever, so the score is the steady processing rate of all workers together, in items
+ * per second.
  * <p>
  * At the end of each trial a line gives the Redis commands per item processed over its
  * measured iterations ({@link CommandProfile}: {@code INFO commandstats} at each
@@ -51,8 +52,6 @@ import org.openjdk.jmh.runner.IterationType;
 @Measurement(iterations = 3, time = 3)
 @Fork(value = 2, jvmArgsAppend = { "-Xms512m", "-Xmx512m" })
 public class RedisThroughputBenchmark {
-
-	static final int PRODUCERS = 2;
 
 	static final int BACKLOG = 1_000;
 
@@ -86,6 +85,10 @@ public class RedisThroughputBenchmark {
 		@Param({ "1", "4", "16" })
 		public int workers;
 
+		/** Producer threads of the measured JVM. */
+		@Param({ "4" })
+		public int producers;
+
 		/** JVMs with workers on the queue: the measured one and {@code jvms - 1} more. */
 		@Param({ "1", "3" })
 		public int jvms;
@@ -94,7 +97,7 @@ public class RedisThroughputBenchmark {
 
 		private final AtomicLong added = new AtomicLong();
 
-		private final List<Thread> producers = new ArrayList<>();
+		private final List<Thread> producerThreads = new ArrayList<>();
 
 		private final List<WorkerJvm> otherJvms = new ArrayList<>();
 
@@ -129,10 +132,10 @@ public class RedisThroughputBenchmark {
 						this.progress));
 			}
 			this.producing = true;
-			for (int i = 0; i < PRODUCERS; i++) {
+			for (int i = 0; i < this.producers; i++) {
 				Thread producer = new Thread(this::produce, "redis-bench-producer-" + i);
 				producer.setDaemon(true);
-				this.producers.add(producer);
+				this.producerThreads.add(producer);
 				producer.start();
 			}
 		}
@@ -185,7 +188,7 @@ public class RedisThroughputBenchmark {
 		@TearDown(Level.Trial)
 		public void stop() throws Exception {
 			this.producing = false;
-			for (Thread producer : this.producers) {
+			for (Thread producer : this.producerThreads) {
 				producer.join(10_000);
 			}
 			StringBuilder shares = new StringBuilder("items processed: this JVM ")
@@ -196,8 +199,8 @@ public class RedisThroughputBenchmark {
 			}
 			System.out.println(shares);
 			if (this.commands.items() > 0) {
-				System.out.println(this.commands.line(contenderName() + ", " + this.workers + " workers x " + this.jvms
-						+ " JVMs, measured iterations"));
+				System.out.println(this.commands.line(contenderName() + ", " + this.producers + " producers, "
+						+ this.workers + " workers x " + this.jvms + " JVMs, measured iterations"));
 			}
 			if (this.localWorkers != null) {
 				this.localWorkers.stop();

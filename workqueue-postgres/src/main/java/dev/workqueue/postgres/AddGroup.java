@@ -10,29 +10,25 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import dev.workqueue.postgres.PostgresQueueException.Reason;
+import dev.workqueue.spi.CallGroup;
 import dev.workqueue.spi.ItemTrace;
 
 /**
  * Group commit of one handle's adds that are not in a caller's transaction: concurrent
- * adds share one statement and one commit. The first caller that finds no batch running
- * becomes the leader: it takes everything queued so far (its own add included) and runs
- * it; the others wait, and each returns only once the commit that holds its own add is
- * done (or throws that batch's failure; an item PostgreSQL cannot store fails only the
- * call that added it). Whoever finds its add still queued when a batch ends leads the
- * next one. A lone add is a batch of one: no wait, no timer.
+ * adds share one statement and one commit ({@link CallGroup}): each returns only once the
+ * commit that holds its own add is done (or throws that batch's failure; an item
+ * PostgreSQL cannot store fails only the call that added it). A lone add is a batch of
+ * one: no wait, no timer.
  * <p>
  * A batch holds each item once: adds of one item are merged first (the highest priority,
  * the earliest due time, their trace contexts in order), since an upsert may not change
  * one row twice. A batch whose adds carry no trace context runs the plain statement; one
  * with any runs the traced one, in which the adds without a context pass {@code null}.
  * <p>
- * Thread-safe: {@code lock} guards {@code queued} and {@code running}; a request's result
- * is written by the leader before it takes the lock to mark the batch done, and read by
- * its caller after it sees that mark under the lock.
+ * Thread-safe: a request's outcome is written by the leader of its batch and read by its
+ * caller after {@link CallGroup#join} returns, which orders them.
  */
 final class AddGroup {
 
@@ -89,8 +85,6 @@ final class AddGroup {
 
 		PostgresQueueException failure;
 
-		boolean done;
-
 		Pending(Request request, Object call) {
 			this.request = request;
 			this.call = call;
@@ -104,13 +98,7 @@ final class AddGroup {
 
 	private final String tracedSql;
 
-	private final ReentrantLock lock = new ReentrantLock();
-
-	private final Condition batchDone = this.lock.newCondition();
-
-	private List<Pending> queued = new ArrayList<>();
-
-	private boolean running;
+	private final CallGroup<Pending> group = new CallGroup<>(MAX_BATCH, this::run);
 
 	AddGroup(QueueDatabase database, String sql, String tracedSql) {
 		this.database = database;
@@ -131,35 +119,7 @@ final class AddGroup {
 		for (Request request : requests) {
 			mine.add(new Pending(request, call));
 		}
-		this.lock.lock();
-		try {
-			this.queued.addAll(mine);
-			while (!mine.get(mine.size() - 1).done) {
-				if (this.running) {
-					// Not interruptible: an add is acknowledged once committed, and the
-					// caller of add cannot be told otherwise.
-					this.batchDone.awaitUninterruptibly();
-					continue;
-				}
-				this.running = true;
-				List<Pending> batch = takeBatch();
-				this.lock.unlock();
-				try {
-					run(batch);
-				}
-				finally {
-					this.lock.lock();
-					this.running = false;
-					for (Pending pending : batch) {
-						pending.done = true;
-					}
-					this.batchDone.signalAll();
-				}
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.group.join(mine);
 		List<Added> results = new ArrayList<>(mine.size());
 		for (Pending pending : mine) {
 			if (pending.failure != null) {
@@ -170,18 +130,6 @@ final class AddGroup {
 			results.add(pending.result);
 		}
 		return results;
-	}
-
-	/** Takes the next batch off the queue. Called under the lock. */
-	private List<Pending> takeBatch() {
-		if (this.queued.size() <= MAX_BATCH) {
-			List<Pending> batch = this.queued;
-			this.queued = new ArrayList<>();
-			return batch;
-		}
-		List<Pending> batch = new ArrayList<>(this.queued.subList(0, MAX_BATCH));
-		this.queued = new ArrayList<>(this.queued.subList(MAX_BATCH, this.queued.size()));
-		return batch;
 	}
 
 	/**

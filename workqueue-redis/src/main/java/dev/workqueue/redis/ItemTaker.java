@@ -299,8 +299,7 @@ final class ItemTaker<T> {
 			}
 		}
 		if (leased == count) {
-			// More may be ready: another consumer should look.
-			this.signal.signalUnlessPending();
+			this.signal.moreMayBeReady();
 		}
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down while they were put aside: whoever sees it hands them back.

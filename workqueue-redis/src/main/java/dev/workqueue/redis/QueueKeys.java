@@ -26,10 +26,12 @@ import java.util.Objects;
  * @param grants what each get leased, a HASH from the get's token to its reply, kept
  * until the first of its leases ends: a get Lettuce sends again (its answer was lost with
  * the connection) answers what the first run leased
+ * @param wake the wake list, a LIST: armed when items became ready, popped by one waiting
+ * consumer of all the instances ({@link WakeWatch})
  * @param channel wake-up notices for the instances (not a key)
  */
 record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String dead,
-		String reporter, String ready, String since, String priorities, String grants, String channel) {
+		String reporter, String ready, String since, String priorities, String grants, String wake, String channel) {
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -74,13 +76,14 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 		return new QueueKeys(key(prefix, name, "queue"), key(prefix, name, "dirty"), key(prefix, name, "processing"),
 				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "dead"),
 				key(prefix, name, "reporter"), key(prefix, name, "ready"), key(prefix, name, "since"),
-				key(prefix, name, "priorities"), key(prefix, name, "grants"), key(prefix, name, "events"));
+				key(prefix, name, "priorities"), key(prefix, name, "grants"), key(prefix, name, "wake"),
+				key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
 		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.dead,
-				this.reporter, this.ready, this.since, this.priorities, this.grants };
+				this.reporter, this.ready, this.since, this.priorities, this.grants, this.wake };
 	}
 
 }

@@ -111,6 +111,16 @@ enum QueueLayout {
 	}
 
 	/**
+	 * Whether concurrent adds share one script ({@link GroupedAdds}): the plain layout's
+	 * add takes many items; the priority layout's takes one, so grouping its adds would
+	 * only make them wait for each other.
+	 * @return whether adds are grouped
+	 */
+	boolean groupsAdds() {
+		return !this.prioritized;
+	}
+
+	/**
 	 * The arguments of an add-after script.
 	 * @param readyMicros when the item is due, µs on the scripts' clock
 	 * @param encoded the item

@@ -21,11 +21,12 @@ import dev.workqueue.time.Nanos;
 
 /**
  * The timed work of one queue handle, run by the link's {@link TimerThread}: it
- * subscribes to the queue's notices, runs the tick script (due delayed items into the
- * ready list, expired leases back to it, the reporter role), renews the handle's leases
- * every third of the lease, hands back what gets that never answered may have leased, and
- * wakes again at the next due time, lease expiry or renewal, at most one heartbeat later.
- * An idle queue costs one script per heartbeat.
+ * subscribes to the queue's notices (and has the link's {@link WakeWatch} wait on the
+ * queue's wake list for the handle's consumers, on a standalone Redis), runs the tick
+ * script (due delayed items into the ready list, expired leases back to it, the reporter
+ * role), renews the handle's leases every third of the lease, hands back what gets that
+ * never answered may have leased, and wakes again at the next due time, lease expiry or
+ * renewal, at most one heartbeat later. An idle queue costs one script per heartbeat.
  * <p>
  * Failures never end it: it logs once per cause (unreachable, out of memory, wrong type,
  * permission denied), backs off up to the heartbeat, and says when Redis answers again.
@@ -122,6 +123,10 @@ final class QueueTimer implements TimerThread.Job {
 	 */
 	void start() {
 		this.renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
+		WakeWatch wakes = this.scripts.link().wakeWatch();
+		if (wakes != null) {
+			wakes.watch(this.scripts.keys().wake(), this.signal);
+		}
 		try {
 			subscribe();
 			checkTypes();
@@ -225,7 +230,7 @@ final class QueueTimer implements TimerThread.Job {
 		if ("w".equals(notice)) {
 			this.slot.wake();
 		}
-		else if ("r".equals(notice)) {
+		else if ("r".equals(notice) && !this.signal.handedOffInRedis()) {
 			this.signal.signal();
 		}
 	}
@@ -405,6 +410,10 @@ final class QueueTimer implements TimerThread.Job {
 	/** Ends the work: unsubscribes, gives up the reporter role and the link. */
 	private void stop() {
 		this.slot.stop();
+		WakeWatch wakes = this.scripts.link().wakeWatch();
+		if (wakes != null) {
+			wakes.unwatch(this.scripts.keys().wake(), this.signal);
+		}
 		try {
 			this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);
 			this.scripts.run(LuaScript.RESIGN, this.id);

@@ -16,6 +16,10 @@ import dev.workqueue.time.Clock;
  * until the next notice the others wait without asking Redis, so many idle consumers cost
  * one script, not one each; the permits of the notices before that look are spent by it.
  * <p>
+ * On a standalone Redis the notices of items queued come from the queue's wake list
+ * instead, through the client's {@link WakeWatch}, which pops each for one waiting
+ * consumer of all the instances.
+ * <p>
  * A consumer that polls for a {@link dev.workqueue.spi.Poller} also stops waiting when
  * its poller's {@link Wakeup} comes, without an interrupt; the other consumers wait on.
  * <p>
@@ -62,6 +66,12 @@ final class ReadySignal {
 
 	/** Consumers waiting in {@link #awaitNotice}; written under the lock. */
 	private volatile int waiting;
+
+	/**
+	 * Told when the first consumer starts waiting, once Redis hands the wake-ups out
+	 * ({@link WakeWatch}); {@code null} while the notices come by pub/sub.
+	 */
+	private volatile Runnable firstWaiter;
 
 	ReadySignal(Clock clock) {
 		this.clock = clock;
@@ -140,6 +150,36 @@ final class ReadySignal {
 		}
 	}
 
+	/**
+	 * From now on Redis hands the wake-ups out, one waiting consumer of all the instances
+	 * each ({@link WakeWatch}): {@code firstWaiter} is told, under this signal's lock,
+	 * whenever a consumer starts waiting while none did, and must not block;
+	 * {@code null}: the notices come by pub/sub again.
+	 * @param firstWaiter what to tell, or {@code null}
+	 */
+	void handOffInRedis(Runnable firstWaiter) {
+		this.firstWaiter = firstWaiter;
+	}
+
+	/**
+	 * Whether Redis hands the wake-ups out: the pub/sub notices are not for this signal.
+	 */
+	boolean handedOffInRedis() {
+		return this.firstWaiter != null;
+	}
+
+	/**
+	 * A get leased all it asked for: more may be ready, and another consumer should look.
+	 * Where Redis hands the wake-ups out, the get's script armed the wake list for the
+	 * next waiting consumer of all the instances; else a local one looks
+	 * ({@link #signalUnlessPending}).
+	 */
+	void moreMayBeReady() {
+		if (this.firstWaiter == null) {
+			signalUnlessPending();
+		}
+	}
+
 	/** Every waiting consumer, and every one that comes, stops waiting (shutdown). */
 	void signalAll() {
 		this.lock.lock();
@@ -189,6 +229,10 @@ final class ReadySignal {
 		this.lock.lock();
 		this.waiting++;
 		try {
+			Runnable first = this.firstWaiter;
+			if (this.waiting == 1 && first != null) {
+				first.run();
+			}
 			while (this.permits == 0 && !this.released) {
 				if ((bounded && this.clock.nanoTime() >= deadlineNanos) || (wakeup != null && wakeup.take())) {
 					return false;

@@ -36,18 +36,19 @@ import dev.workqueue.time.Clock;
 
 /**
  * What every queue and limiter on one Lettuce client shares: one connection for commands,
- * one for pub/sub, and one timer thread per clock, however many queues there are. Queue
- * handles {@linkplain #acquire take} the link and {@linkplain #release give it back}; the
- * last to give it back closes the connections. Limiters use the link of their client
- * without counting: one used after every queue closed reopens the command connection,
- * which then lives until the client shuts down.
+ * one for pub/sub, on a standalone Redis one for the consumers' blocking wait
+ * ({@link WakeWatch}), and one timer thread per clock, however many queues there are.
+ * Queue handles {@linkplain #acquire take} the link and {@linkplain #release give it
+ * back}; the last to give it back closes the connections. Limiters use the link of their
+ * client without counting: one used after every queue closed reopens the command
+ * connection, which then lives until the client shuts down.
  * <p>
  * Commands are multiplexed on the connection (Lettuce pipelines concurrent callers), so
- * no caller waits for another's round trip, and no blocking command ever runs on it.
- * Scripts run with {@code EVALSHA}, and once per server with {@code EVAL} when it answers
- * {@code NOSCRIPT}. Pub/sub messages are dispatched by channel to the queues' listeners,
- * on the client's event loop. Lettuce reconnects both connections by itself, and
- * resubscribes.
+ * no caller waits for another's round trip, and no blocking command ever runs on it (the
+ * wake watch blocks on a connection of its own). Scripts run with {@code EVALSHA}, and
+ * once per server with {@code EVAL} when it answers {@code NOSCRIPT}. Pub/sub messages
+ * are dispatched by channel to the queues' listeners, on the client's event loop. Lettuce
+ * reconnects both connections by itself, and resubscribes.
  * <p>
  * The registry holds a link while queues use it, and while its command connection is
  * open: the client's {@code shutdown()} closes that connection, which takes the link out
@@ -77,6 +78,9 @@ final class RedisLink {
 	private final Map<String, List<Consumer<String>>> listeners = new ConcurrentHashMap<>();
 
 	private final Map<Clock, TimerThread> timers = new HashMap<>();
+
+	/** Guarded by this; {@code null} until first used, and on a Redis Cluster. */
+	private WakeWatch wakeWatch;
 
 	/** Guarded by {@link #links}. */
 	private int users;
@@ -357,6 +361,29 @@ final class RedisLink {
 		return this.timers.computeIfAbsent(clock, TimerThread::new);
 	}
 
+	/**
+	 * Returns where the consumers of every queue on this link wait for wake-ups, on a
+	 * standalone Redis: its connection opens when a consumer first waits.
+	 * @return the watch, or {@code null} on a Redis Cluster (the consumers wait for
+	 * pub/sub notices)
+	 */
+	synchronized WakeWatch wakeWatch() {
+		if (this.wakeWatch == null && this.client instanceof RedisClient standalone) {
+			this.wakeWatch = new WakeWatch(standalone, this::poke);
+		}
+		return this.wakeWatch;
+	}
+
+	/**
+	 * Pushes an element to a wake watch's control list, which expires should the wait it
+	 * ends have ended already.
+	 */
+	private void poke(String control) {
+		StatefulRedisConnection<String, String> commands = (StatefulRedisConnection<String, String>) connection();
+		commands.async().rpush(control, "1");
+		commands.async().pexpire(control, 60_000);
+	}
+
 	String server() {
 		return this.server;
 	}
@@ -421,6 +448,10 @@ final class RedisLink {
 			this.listeners.clear();
 		}
 		this.timers.clear();
+		if (this.wakeWatch != null) {
+			this.wakeWatch.close();
+			this.wakeWatch = null;
+		}
 	}
 
 	/** Closes the pub/sub connection, unless the client's shutdown closed it already. */

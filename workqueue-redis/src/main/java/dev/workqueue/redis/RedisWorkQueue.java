@@ -40,6 +40,9 @@ import dev.workqueue.time.Nanos;
  * <b>Parts.</b> The builder makes the parts first, each with what it uses, and this
  * handle last: none of them calls back into it.
  * <p>
+ * <b>Adds.</b> Concurrent adds of a plain queue share one script ({@link GroupedAdds});
+ * each returns once its own item is written.
+ * <p>
  * <b>Happens-before.</b> Actions before {@code add(x)} in one instance happen before the
  * actions after the {@code get} that returns {@code x} in any instance only through
  * Redis: the add's script runs before the get's script on the server.
@@ -83,6 +86,9 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	private final ItemTaker<T> taker;
 
+	/** The plain layout's adds, grouped across the handle's threads. */
+	private final GroupedAdds adds;
+
 	private final LongAdder retries = new LongAdder();
 
 	/** Where adds get their trace context, guarded; {@code null} for none. */
@@ -90,7 +96,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, QueueTimer timer,
-			LeaseReleases<T> releases, ItemTaker<T> taker, TraceContextSource traceSource) {
+			LeaseReleases<T> releases, ItemTaker<T> taker, GroupedAdds adds, TraceContextSource traceSource) {
 		this.name = name;
 		this.traceSource = traceSource;
 		this.codec = codec;
@@ -103,6 +109,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 		this.timer = timer;
 		this.releases = releases;
 		this.taker = taker;
+		this.adds = adds;
 	}
 
 	@Override
@@ -135,8 +142,11 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 		}
 		try {
 			QueueLayout layout = this.scripts.layout();
-			long reply = this.scripts.run(layout.add(context), layout.addArgs(encoded, priority, context));
-			if (layout.added(reply) > 0) {
+			if (layout.groupsAdds()) {
+				this.adds.add(encoded, context);
+			}
+			else if (layout
+				.added(this.scripts.run(layout.add(context), layout.addArgs(encoded, priority, context))) > 0) {
 				this.metrics.added();
 			}
 		}

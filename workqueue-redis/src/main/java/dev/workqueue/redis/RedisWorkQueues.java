@@ -401,7 +401,8 @@ public final class RedisWorkQueues {
 			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
 					metrics, clock, this.lease, this.starvationTimeout, this.deadLetters);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
-					signal, lifecycle, timer, releases, taker, TraceContextSource.guard(this.traceContextSource, name));
+					signal, lifecycle, timer, releases, taker, new GroupedAdds(scripts, metrics),
+					TraceContextSource.guard(this.traceContextSource, name));
 			timer.start();
 			return queue;
 		}

@@ -125,6 +125,44 @@ class RedisPermissionTests {
 	}
 
 	@Test
+	void aUserWhoMayNotBlockOnTheWakeListGetsItemsByTheNoticesInstead() throws Exception {
+		redis().aclSetuser("no-blocking",
+				new AclSetuserArgs().on()
+					.addPassword(PASSWORD)
+					.allKeys()
+					.allChannels()
+					.allCommands()
+					.removeCommand(CommandType.BLPOP));
+		RedisClient limited = clientOf("no-blocking");
+		WorkQueue<String> consumer = builder(limited, "orders").heartbeat(Duration.ofMinutes(5)).buildQueue();
+		WorkQueue<String> producer = builder(clientOf("no-blocking"), "orders").buildQueue();
+		try {
+			for (String item : List.of("a", "b")) {
+				AtomicReference<String> taken = new AtomicReference<>();
+				Thread waiting = new Thread(() -> {
+					try {
+						taken.set(consumer.poll(LONG));
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				});
+				waiting.start();
+				await().atMost(LONG).until(() -> waiting.getState() == Thread.State.TIMED_WAITING);
+				producer.add(item);
+				// Within a few seconds, not the heartbeat's minutes.
+				waiting.join(5_000);
+				assertThat(taken).hasValue(item);
+				consumer.done(item);
+			}
+		}
+		finally {
+			consumer.shutDown();
+			producer.shutDown();
+		}
+	}
+
+	@Test
 	void buildsFailedForLackOfChannelsLeaveNoConnectionOpen() {
 		assertFailedBuildsLeaveNoConnectionOpen(userWithoutChannels());
 	}

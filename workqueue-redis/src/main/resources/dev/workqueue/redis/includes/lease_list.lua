@@ -1,7 +1,8 @@
 -- lease_list: the list layout's lease: moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
--- list ran out; run again with the same token, the reply of the first run (see grant).
+-- list ran out; run again with the same token, the reply of the first run (see grant);
+-- arms the wake list while items are left, else removes it (see includes/notify.lua).
 -- LPOP is the first write and checks its key; the dirty and grants hashes are read before
 -- they are written; the other two writes undo the change if their key holds another type.
 -- @include queue_keys
@@ -29,11 +30,15 @@ local function lease_list(lease_us, token, count)
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
   local items = redis.call('LPOP', queueKey, count)
   if not items then
+    wake_next(0)
     return {}
   end
-  if queued_due > 0 and #items == count then
+  local left = (#items == count) and redis.call('LLEN', queueKey) or 0
+  if queued_due > 0 and left > 0 then
     -- More of the items just moved are ready: wake the consumers of every instance.
     notify('r')
+  else
+    wake_next(left)
   end
   local queued_at = redis.call('HMGET', dirtyKey, unpack(items))
   redis.call('HDEL', dirtyKey, unpack(items))

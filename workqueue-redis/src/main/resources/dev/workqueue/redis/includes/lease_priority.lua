@@ -4,8 +4,9 @@
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
 -- out with, its trace record or false (includes/trace_take.lua), ...}, with fewer than
 -- `count` items when none is left; run again with the same token, the reply of the first
--- run (see grant). Every read of an item comes before its first write; the keys written
--- and not read are checked before the first.
+-- run (see grant); arms the wake list while items are left, else removes it (see
+-- includes/notify.lua). Every read of an item comes before its first write; the keys
+-- written and not read are checked before the first.
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -14,6 +15,7 @@
 -- @include token_of
 -- @include trace_take
 -- @include grant
+-- @include notify
 local function lease_priority(lease_us, token, count, starvation)
   local replayed = granted(token)
   if replayed then
@@ -66,11 +68,13 @@ local function lease_priority(lease_us, token, count, starvation)
     reply[#reply + 1] = priority
     reply[#reply + 1] = trace_take(item, record)
   end
-  if #reply > 0 and (#reply < 4 * count or redis.call('ZCARD', readyKey) == 0) then
+  local left = (#reply == 4 * count) and redis.call('ZCARD', readyKey) or 0
+  if #reply > 0 and left == 0 then
     -- No number is in use: the next item ready starts them again (and a drained queue
     -- leaves no key behind).
     redis.call('HDEL', prioritiesKey, '#')
   end
   grant(token, reply)
+  wake_next(left)
   return reply
 end

@@ -5,7 +5,9 @@
 -- Types: queue LIST of ready items, FIFO; dirty HASH item -> µs it was queued (client-go's
 -- dirty set); processing ZSET item -> lease expiry in µs; leases HASH item -> token of
 -- the live holder; waiting ZSET item -> ready time in µs; dead LIST of records; reporter
--- STRING, the id of the handle that reports the shared gauges.
+-- STRING, the id of the handle that reports the shared gauges; wake LIST of at most a
+-- few elements, armed when items became ready for a waiting consumer, which one waiting
+-- consumer of all the instances pops (BLPOP; see includes/notify.lua).
 -- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
 -- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
 -- digits, from the '#' field of priorities) ':' item, so that the order is exactly
@@ -41,5 +43,6 @@ local readyKey = KEYS[8]
 local sinceKey = KEYS[9]
 local prioritiesKey = KEYS[10]
 local grantsKey = KEYS[11]
+local wakeKey = KEYS[12]
 local givenNow = ARGV[1]
 local channel = ARGV[2]

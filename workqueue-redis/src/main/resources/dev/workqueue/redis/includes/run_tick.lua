@@ -3,7 +3,9 @@
 -- queue_expired(item, now), at most `batch` of each (each returns true if it queued the
 -- item), checking the keys they write (checks) first; keeps the reporter role for the
 -- handle `handle`, renewed for `role_ms`; wakes the consumers with
--- notify_queued(queued); counts the ready items with count_ready(). Every read comes
+-- notify_queued(queued); counts the ready items with count_ready(), and arms the wake
+-- list when any is ready (insurance against a wake-up lost with a consumer that gave up
+-- before it looked: some waiting consumer looks within a heartbeat). Every read comes
 -- before the first write, so an idle tick checks no type by itself.
 -- @include queue_keys
 -- @include now_us
@@ -11,6 +13,7 @@
 -- @include move_due
 -- @include check
 -- @include grant
+-- @include notify
 local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired, notify_queued, count_ready)
   local now = now_us()
   local holder = redis.call('GET', reporterKey)
@@ -40,6 +43,9 @@ local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired
     next_expiry = until_first(processingKey, now)
   end
   local ready = count_ready()
+  if ready > 0 then
+    wake()
+  end
   local reporter = 0
   if not holder then
     redis.call('SET', reporterKey, handle, 'PX', role_ms)

@@ -1,0 +1,383 @@
+package dev.workqueue.redis;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * The one place where the consumers of every queue on a standalone Redis client wait for
+ * a wake-up: a thread with a connection of its own that blocks on the wake lists of the
+ * queues that have a waiting consumer, all in one {@code BLPOP}. Redis hands each element
+ * of a wake list to one blocked client, so an item that becomes ready wakes one consumer
+ * of all the instances, not one per instance; the scripts keep the list armed while items
+ * are left after a lease ({@code includes/notify.lua}), so the next waiting consumer,
+ * wherever it is, looks next.
+ * <p>
+ * <b>Cost.</b> One connection and one thread per client, however many queues; a queue
+ * without a waiting consumer is not waited on. While consumers wait and nothing happens,
+ * one {@code BLPOP} per {@value #BLOCK_SECONDS} seconds for all the queues of the client.
+ * <p>
+ * <b>Which queues.</b> A {@code BLPOP} waits on the queues that had a waiting consumer
+ * when it was sent. A queue whose first consumer starts waiting while one is under way
+ * without it gets it restarted: an element pushed to the control list that the
+ * {@code BLPOP} also waits on (named after its first wake list, so in the same key space
+ * a user's permissions cover; it expires should it outlive the wait). An element popped
+ * for a queue whose consumers have all left meanwhile is pushed back, for another
+ * instance's consumer, and the queue is not waited on until a consumer waits again.
+ * <p>
+ * Not for Redis Cluster, where one command cannot wait on keys of several slots: there
+ * the consumers wait for the queues' pub/sub notices.
+ * <p>
+ * Thread-safe: {@code lock} guards the registrations, the wait under way and its answer.
+ * Lock order: a {@link ReadySignal}'s lock, then this one (a first waiter calls
+ * {@link #wanted} under its signal's lock); this one is never held while a signal is
+ * signalled.
+ */
+final class WakeWatch {
+
+	private static final System.Logger logger = System.getLogger(WakeWatch.class.getName());
+
+	/** How long one {@code BLPOP} waits at most: as long as the default heartbeat. */
+	static final long BLOCK_SECONDS = 10;
+
+	/**
+	 * The command timeout of the watch's connection: a {@code BLPOP}'s wait, and as much
+	 * again for its answer.
+	 */
+	private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(2 * BLOCK_SECONDS);
+
+	/** How long a control element outlives a wait that missed it. */
+	private static final long CONTROL_TTL_MILLIS = 60_000;
+
+	/** After a failure, how long the thread waits before it tries again. */
+	private static final long BACKOFF_NANOS = 1_000_000_000L;
+
+	private final RedisClient client;
+
+	/** Sends a control element to the named list on the client's command connection. */
+	private final Consumer<String> poke;
+
+	private final Clock clock = Clock.system();
+
+	/** Tells this client's control lists apart from other clients'. */
+	private final String id = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition changed = this.lock.newCondition();
+
+	/** The signals of the handles of each queue, by wake list; in registration order. */
+	private final Map<String, List<ReadySignal>> watched = new LinkedHashMap<>();
+
+	private StatefulRedisConnection<String, String> connection;
+
+	private Thread thread;
+
+	private boolean closed;
+
+	/** Whether the user may not {@code BLPOP}: no handle is watched any more. */
+	private boolean refused;
+
+	/** The wake lists of the wait under way, {@code null} when none is. */
+	private List<String> waitingOn;
+
+	/** The control list of the wait under way. */
+	private String control;
+
+	/** Whether that wait was asked to restart. */
+	private boolean poked;
+
+	/** The answer of the wait under way, once in. */
+	private CompletableFuture<KeyValue<String, String>> answer;
+
+	private String failing;
+
+	WakeWatch(RedisClient client, Consumer<String> poke) {
+		this.client = client;
+		this.poke = poke;
+	}
+
+	/**
+	 * Waits on a queue's wake list for a handle, from now until {@link #unwatch}: a
+	 * wake-up popped there signals {@code signal} when one of its consumers waits. The
+	 * signal then tells this watch when its first consumer starts waiting.
+	 * @param wakeKey the queue's wake list
+	 * @param signal the handle's signal
+	 */
+	void watch(String wakeKey, ReadySignal signal) {
+		this.lock.lock();
+		try {
+			if (this.refused) {
+				return;
+			}
+			this.watched.computeIfAbsent(wakeKey, (key) -> new ArrayList<>()).add(signal);
+			if (this.thread == null && !this.closed) {
+				this.thread = new Thread(this::loop, "workqueue-redis-wake");
+				this.thread.setDaemon(true);
+				this.thread.start();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		signal.handOffInRedis(() -> wanted(wakeKey));
+	}
+
+	/**
+	 * Stops waiting for a handle.
+	 * @param wakeKey the queue's wake list
+	 * @param signal the handle's signal
+	 */
+	void unwatch(String wakeKey, ReadySignal signal) {
+		this.lock.lock();
+		try {
+			List<ReadySignal> signals = this.watched.get(wakeKey);
+			if (signals != null && signals.remove(signal) && signals.isEmpty()) {
+				this.watched.remove(wakeKey);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * A consumer of the queue started waiting: the wait under way restarts if it does not
+	 * include the queue's list, and the thread waits if it did not. Does not block.
+	 */
+	private void wanted(String wakeKey) {
+		String restart = null;
+		this.lock.lock();
+		try {
+			if (this.waitingOn == null) {
+				this.changed.signalAll();
+			}
+			else if (!this.waitingOn.contains(wakeKey) && !this.poked) {
+				this.poked = true;
+				restart = this.control;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (restart != null) {
+			this.poke.accept(restart);
+		}
+	}
+
+	/** Ends the thread and closes the connection: the client's last queue is gone. */
+	void close() {
+		StatefulRedisConnection<String, String> open;
+		this.lock.lock();
+		try {
+			this.closed = true;
+			this.watched.clear();
+			open = this.connection;
+			this.connection = null;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (open != null) {
+			// Ends the wait under way, if any, with a failure the thread ignores.
+			open.closeAsync();
+		}
+	}
+
+	private void loop() {
+		while (true) {
+			List<String> keys;
+			CompletableFuture<KeyValue<String, String>> sent;
+			this.lock.lock();
+			try {
+				keys = wantedKeys();
+				while (keys.isEmpty() && !this.closed) {
+					this.changed.awaitUninterruptibly();
+					keys = wantedKeys();
+				}
+				if (this.closed) {
+					this.thread = null;
+					return;
+				}
+				if (this.connection == null) {
+					this.connection = this.client.connect();
+					this.connection.setTimeout(CONNECTION_TIMEOUT);
+				}
+				this.control = keys.get(0) + ":" + this.id;
+				String[] all = new String[keys.size() + 1];
+				keys.toArray(all);
+				all[keys.size()] = this.control;
+				this.waitingOn = keys;
+				this.poked = false;
+				this.answer = null;
+				sent = this.connection.async().blpop(BLOCK_SECONDS, all).toCompletableFuture();
+			}
+			catch (RuntimeException ex) {
+				failed(ex);
+				continue;
+			}
+			finally {
+				this.lock.unlock();
+			}
+			sent.whenComplete((reply, failure) -> answered(sent));
+			try {
+				KeyValue<String, String> popped = awaitAnswer(sent);
+				recovered();
+				if (popped != null && popped.hasValue() && !popped.getKey().equals(this.control)) {
+					deliver(popped.getKey());
+				}
+			}
+			catch (RuntimeException ex) {
+				failed(ex);
+			}
+		}
+	}
+
+	/** The wake lists with a waiting consumer. Called under the lock. */
+	private List<String> wantedKeys() {
+		List<String> keys = new ArrayList<>();
+		this.watched.forEach((key, signals) -> {
+			if (signals.stream().anyMatch((signal) -> signal.waiting() > 0)) {
+				keys.add(key);
+			}
+		});
+		return keys;
+	}
+
+	private void answered(CompletableFuture<KeyValue<String, String>> sent) {
+		this.lock.lock();
+		try {
+			this.answer = sent;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Waits for the answer of the wait under way; {@code null} when it timed out. */
+	private KeyValue<String, String> awaitAnswer(CompletableFuture<KeyValue<String, String>> sent) {
+		this.lock.lock();
+		try {
+			while (this.answer != sent) {
+				this.changed.awaitUninterruptibly();
+			}
+			this.waitingOn = null;
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return RedisLink.answer(sent, Duration.ZERO);
+	}
+
+	/**
+	 * Hands a wake-up to a handle of the queue with a waiting consumer, or back to the
+	 * queue's list for another instance's consumer. Handles of one queue on this client
+	 * take turns: the one signalled goes to the back.
+	 */
+	private void deliver(String wakeKey) {
+		ReadySignal target = null;
+		this.lock.lock();
+		try {
+			List<ReadySignal> signals = this.watched.getOrDefault(wakeKey, List.of());
+			for (ReadySignal signal : signals) {
+				if (signal.waiting() > 0) {
+					target = signal;
+					break;
+				}
+			}
+			if (target != null && signals.size() > 1) {
+				signals.remove(target);
+				signals.add(target);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		StatefulRedisConnection<String, String> open = this.connection;
+		if (target != null) {
+			target.signal();
+		}
+		else if (open != null) {
+			open.async().rpush(wakeKey, "1");
+		}
+	}
+
+	/**
+	 * Logs a failure once per kind, and waits a little before the next try. A user who
+	 * may not {@code BLPOP} the wake lists never will: the handles go back to the pub/sub
+	 * notices for good, and the watch waits no more.
+	 */
+	private void failed(RuntimeException ex) {
+		if (this.closed) {
+			return;
+		}
+		if (String.valueOf(RedisLink.unwrap(ex).getMessage()).startsWith("NOPERM")) {
+			giveUp(ex);
+			return;
+		}
+		String kind = RedisLink.unwrap(ex).getClass().getName();
+		if (!kind.equals(this.failing)) {
+			this.failing = kind;
+			logger.log(Level.WARNING, "Waiting for the queues' wake-ups on " + this.client
+					+ " failed; consumers look at each heartbeat until it works again", ex);
+		}
+		this.lock.lock();
+		try {
+			this.waitingOn = null;
+			this.clock.awaitUntil(this.lock, this.changed, this.clock.nanoTime() + BACKOFF_NANOS);
+		}
+		catch (InterruptedException interrupted) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private void giveUp(RuntimeException ex) {
+		List<ReadySignal> signals = new ArrayList<>();
+		this.lock.lock();
+		try {
+			this.refused = true;
+			this.waitingOn = null;
+			this.watched.values().forEach(signals::addAll);
+			this.watched.clear();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		logger.log(Level.WARNING,
+				"The connection's user may not BLPOP the queues' wake lists on " + this.client
+						+ ": their consumers wait for pub/sub notices instead, which wake one consumer per instance",
+				ex);
+		for (ReadySignal signal : signals) {
+			signal.handOffInRedis(null);
+			// A wake-up may have been under way: the consumers look once.
+			signal.signal();
+		}
+	}
+
+	private void recovered() {
+		if (this.failing != null) {
+			this.failing = null;
+			logger.log(Level.INFO, "Waiting for the queues' wake-ups works again");
+		}
+	}
+
+}

@@ -1,0 +1,233 @@
+package dev.workqueue.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.WorkQueueMetrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Adds of a plain queue's handle from many threads share scripts: the adds that come
+ * while one runs go together in the next, each caller returns only once the script that
+ * holds its own add has answered, a batch may hold one item twice or an item being
+ * processed, and a shutdown while adds wait for their batch loses none that was accepted.
+ */
+@RequiresRedis
+class RedisGroupedAddTests {
+
+	private final RedisFixture redis = new RedisFixture();
+
+	@AfterEach
+	void close() throws Exception {
+		this.redis.close();
+	}
+
+	/** Whether the item is queued or marked dirty in Redis: written. */
+	private boolean written(String item) {
+		return this.redis.redis().hexists(this.redis.key("grouped", "dirty"), item);
+	}
+
+	/**
+	 * A handle whose first effective add holds its batch (its writer is in the metrics
+	 * hook, after the script answered) until {@code release}; records which threads wrote
+	 * batches.
+	 */
+	private DelayingQueue<String> gated(CountDownLatch release, Set<String> writers, AtomicInteger added) {
+		AtomicBoolean first = new AtomicBoolean(true);
+		return this.redis.track(this.redis.builder("grouped").metrics(new WorkQueueMetrics() {
+			@Override
+			public void added() {
+				added.incrementAndGet();
+				writers.add(Thread.currentThread().getName());
+				if (first.compareAndSet(true, false)) {
+					try {
+						release.await();
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+			}
+		}).buildDelayingQueue());
+	}
+
+	@Test
+	void addsThatComeWhileAScriptRunsGoTogetherInTheNextAndEachReturnsAfterItIsWritten() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		Set<String> writers = ConcurrentHashMap.newKeySet();
+		AtomicInteger added = new AtomicInteger();
+		DelayingQueue<String> queue = gated(release, writers, added);
+		DelayingQueue<String> other = this.redis.track(this.redis.builder("grouped").buildDelayingQueue());
+		other.add("held");
+		assertThat(other.poll(Duration.ofSeconds(5))).isEqualTo("held");
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		Thread leader = adder("adder-leader", () -> queue.add("first"), failures);
+		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
+		List<Thread> followers = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			String item = "item-" + i;
+			followers.add(adder("adder-" + i, () -> {
+				queue.add(item);
+				assertThat(written(item)).as("written when add returns").isTrue();
+			}, failures));
+		}
+		for (int i = 0; i < 5; i++) {
+			followers.add(adder("adder-twice-" + i, () -> queue.add("twice"), failures));
+		}
+		followers.add(adder("adder-held", () -> queue.add("held"), failures));
+		for (Thread follower : followers) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
+		}
+		assertThat(writers).as("only the leader's script has answered").containsExactly("adder-leader");
+		release.countDown();
+		join(leader);
+		followers.forEach(RedisGroupedAddTests::join);
+		assertThat(failures).isEmpty();
+		assertThat(writers).as("the 26 adds that came meanwhile went in one script").hasSize(2);
+		assertThat(added).as("the item added five times counts once, the held one is marked dirty").hasValue(23);
+		assertThat(queue.size()).as("first, the 20 items and 'twice', each once").isEqualTo(22);
+		other.done("held");
+		List<String> handedOut = new ArrayList<>();
+		for (String next = other.poll(Duration.ZERO); next != null; next = other.poll(Duration.ZERO)) {
+			handedOut.add(next);
+			other.done(next);
+		}
+		assertThat(handedOut).hasSize(23).doesNotHaveDuplicates().contains("held", "twice", "first");
+	}
+
+	@Test
+	void aShutDownWhileAddsWaitForTheirScriptLosesNoneItAcceptedAndIgnoresTheRest() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		DelayingQueue<String> queue = gated(release, ConcurrentHashMap.newKeySet(), new AtomicInteger());
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		Thread leader = adder("adder-leader", () -> queue.add("first"), failures);
+		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
+		List<Thread> followers = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			String item = "item-" + i;
+			followers.add(adder("adder-" + i, () -> queue.add(item), failures));
+		}
+		for (Thread follower : followers) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
+		}
+		queue.shutDown();
+		queue.add("after-shutdown");
+		release.countDown();
+		join(leader);
+		followers.forEach(RedisGroupedAddTests::join);
+		assertThat(failures).isEmpty();
+		for (int i = 0; i < 10; i++) {
+			assertThat(written("item-" + i)).as("accepted before the shutdown").isTrue();
+		}
+		assertThat(written("after-shutdown")).isFalse();
+		DelayingQueue<String> other = this.redis.track(this.redis.builder("grouped").buildDelayingQueue());
+		assertThat(other.size()).isEqualTo(11);
+	}
+
+	@Test
+	void manyThreadsAddingWhileOthersProcessLoseNothingAndNeverHandOneItemToTwoHolders() throws Exception {
+		List<DelayingQueue<String>> handles = List.of(
+				this.redis.track(this.redis.builder("grouped").buildDelayingQueue()),
+				this.redis.track(this.redis.builder("grouped").buildDelayingQueue()));
+		Map<String, String> holders = new ConcurrentHashMap<>();
+		// Items added and not handed out since: each must be handed out again.
+		Set<String> owed = ConcurrentHashMap.newKeySet();
+		List<String> violations = new CopyOnWriteArrayList<>();
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		AtomicBoolean stop = new AtomicBoolean();
+		List<Thread> consumers = new ArrayList<>();
+		for (int h = 0; h < handles.size(); h++) {
+			DelayingQueue<String> queue = handles.get(h);
+			for (int c = 0; c < 3; c++) {
+				String who = "handle-" + h + "/consumer-" + c;
+				consumers.add(adder(who, () -> {
+					try {
+						while (!stop.get()) {
+							String item = queue.poll(Duration.ofMillis(100));
+							if (item == null) {
+								continue;
+							}
+							String before = holders.putIfAbsent(item, who);
+							if (before != null) {
+								violations.add(item + " held by " + before + " and " + who);
+							}
+							// Removed before the hold ends: an add that comes while it is
+							// held marks it dirty, and it is owed again.
+							owed.remove(item);
+							holders.remove(item, who);
+							queue.done(item);
+						}
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}, failures));
+			}
+		}
+		List<Thread> producers = new ArrayList<>();
+		for (int p = 0; p < 8; p++) {
+			DelayingQueue<String> queue = handles.get(p % 2);
+			producers.add(adder("producer-" + p, () -> {
+				for (int i = 0; i < 150; i++) {
+					// Few distinct items: duplicates in one batch, and adds of items
+					// being processed.
+					String item = "item-" + ThreadLocalRandom.current().nextInt(200);
+					owed.add(item);
+					queue.add(item);
+				}
+			}, failures));
+		}
+		producers.forEach(RedisGroupedAddTests::join);
+		try {
+			await().atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> owed.isEmpty() && holders.isEmpty() && handles.get(0).size() == 0
+						&& handles.get(0).stats().processing() == 0);
+		}
+		finally {
+			stop.set(true);
+			consumers.forEach(RedisGroupedAddTests::join);
+		}
+		assertThat(failures).isEmpty();
+		assertThat(violations).as("never two holders").isEmpty();
+	}
+
+	private static Thread adder(String name, Runnable add, List<Throwable> failures) {
+		Thread thread = new Thread(() -> {
+			try {
+				add.run();
+			}
+			catch (Throwable ex) {
+				failures.add(ex);
+			}
+		}, name);
+		thread.start();
+		return thread;
+	}
+
+	private static void join(Thread thread) {
+		try {
+			thread.join(30_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		assertThat(thread.isAlive()).as(thread.getName() + " ended").isFalse();
+	}
+
+}
