@@ -29,12 +29,14 @@ import dev.workqueue.spi.CallGroup;
  */
 final class GroupedAdds {
 
-	/** An add and, once its script answered, its failure if it failed. */
+	/** An add and, once its script answered, whether it was written or its failure. */
 	private static final class Add {
 
 		final String encoded;
 
 		final String context;
+
+		boolean written;
 
 		RedisQueueException failure;
 
@@ -77,6 +79,23 @@ final class GroupedAdds {
 	 * items, the group's bound), all sent before the first answer is awaited.
 	 */
 	private void write(List<Add> batch) {
+		try {
+			send(batch);
+		}
+		catch (RuntimeException ex) {
+			// The client refused to send, say: the group tells only the leader of a
+			// writer's exception, so every add without an outcome fails here; none may
+			// return as written when it was not.
+			RedisQueueException failure = this.scripts.failure(ex);
+			for (Add add : batch) {
+				if (!add.written && add.failure == null) {
+					add.failure = failure;
+				}
+			}
+		}
+	}
+
+	private void send(List<Add> batch) {
 		Map<String, List<Add>> byContext = new LinkedHashMap<>();
 		for (Add add : batch) {
 			byContext.computeIfAbsent(add.context, (context) -> new ArrayList<>()).add(add);
@@ -96,6 +115,7 @@ final class GroupedAdds {
 		for (List<Add> adds : byContext.values()) {
 			try {
 				long added = layout.added(this.scripts.answer(answers.get(i++)));
+				adds.forEach((add) -> add.written = true);
 				for (long n = 0; n < added; n++) {
 					this.metrics.added();
 				}
