@@ -1,10 +1,12 @@
 package dev.workqueue.redis;
 
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.KeyValueOutput;
 import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.output.ValueOutput;
@@ -18,11 +20,12 @@ import io.lettuce.core.pubsub.PubSubOutput;
 /**
  * A command of this library's queues and limiters, as sent on the shared connections (a
  * script's {@code EVALSHA} or {@code EVAL}, a channel's {@code SUBSCRIBE} or
- * {@code UNSUBSCRIBE}): one that a Lettuce tracing set-up can tell apart from the
- * application's own commands ({@link #isQueueCommand}), so that the backend's own work (a
- * worker's wait, timer ticks, lease renewals, sweeps, gauge reads) starts no trace of its
- * own. Lettuce still gives it the parent it gives any command: the observation current on
- * the thread that sends it.
+ * {@code UNSUBSCRIBE}, the wake watch's {@code BLPOP} and its pushes): one that a Lettuce
+ * tracing set-up can tell apart from the application's own commands
+ * ({@link #isQueueCommand}), so that the backend's own work (a worker's wait, timer
+ * ticks, lease renewals, sweeps, gauge reads) starts no trace of its own. Lettuce still
+ * gives it the parent it gives any command: the observation current on the thread that
+ * sends it.
  *
  * @param <T> the reply type
  */
@@ -64,6 +67,40 @@ final class QueueCommand<T> extends Command<String, String, T> {
 		// anywhere in a cluster reaches every node's subscribers).
 		return new QueueCommand<>(type, new PubSubOutput<>(StringCodec.UTF8),
 				new CommandArgs<>(StringCodec.UTF8).add(channel));
+	}
+
+	/**
+	 * Makes the wake watch's {@code BLPOP} of wake lists.
+	 * @param timeoutSeconds how long Redis waits at most
+	 * @param keys the lists
+	 * @return the command, not sent
+	 */
+	static QueueCommand<KeyValue<String, String>> blpop(long timeoutSeconds, String[] keys) {
+		return new QueueCommand<>(CommandType.BLPOP, new KeyValueOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).addKeys(keys).add(timeoutSeconds));
+	}
+
+	/**
+	 * Makes an {@code RPUSH} of one element: a wake-up pushed back, or a wake watch's
+	 * restart.
+	 * @param key the list
+	 * @param element the element
+	 * @return the command, not sent
+	 */
+	static QueueCommand<Long> push(String key, String element) {
+		return new QueueCommand<>(CommandType.RPUSH, new IntegerOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).addKey(key).addValue(element));
+	}
+
+	/**
+	 * Makes a {@code PEXPIRE}.
+	 * @param key the key
+	 * @param millis its time to live
+	 * @return the command, not sent
+	 */
+	static QueueCommand<Boolean> expire(String key, long millis) {
+		return new QueueCommand<>(CommandType.PEXPIRE, new BooleanOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).addKey(key).add(millis));
 	}
 
 	@SuppressWarnings("unchecked")

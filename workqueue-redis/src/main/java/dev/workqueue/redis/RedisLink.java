@@ -222,8 +222,7 @@ final class RedisLink {
 	 * parent, if tracing is on, from the sending thread), keeping the command a
 	 * {@link QueueCommand} for tracing set-ups to recognise.
 	 */
-	private static <R> CompletableFuture<R> dispatch(StatefulConnection<String, String> connection,
-			QueueCommand<R> command) {
+	static <R> CompletableFuture<R> dispatch(StatefulConnection<String, String> connection, QueueCommand<R> command) {
 		AsyncCommand<String, String, R> async = new AsyncCommand<>(command);
 		RedisCommand<String, String, R> dispatched = connection.dispatch(async);
 		return (dispatched instanceof AsyncCommand<String, String, R> sent) ? sent : async;
@@ -379,9 +378,9 @@ final class RedisLink {
 	 * ends have ended already.
 	 */
 	private void poke(String control) {
-		StatefulRedisConnection<String, String> commands = (StatefulRedisConnection<String, String>) connection();
-		commands.async().rpush(control, "1");
-		commands.async().pexpire(control, 60_000);
+		StatefulConnection<String, String> commands = connection();
+		dispatch(commands, QueueCommand.push(control, "1"));
+		dispatch(commands, QueueCommand.expire(control, 60_000));
 	}
 
 	String server() {

@@ -225,7 +225,7 @@ final class WakeWatch {
 				this.waitingOn = keys;
 				this.poked = false;
 				this.answer = null;
-				sent = this.connection.async().blpop(BLOCK_SECONDS, all).toCompletableFuture();
+				sent = RedisLink.dispatch(this.connection, QueueCommand.blpop(BLOCK_SECONDS, all));
 			}
 			catch (RuntimeException ex) {
 				failed(ex);
@@ -314,7 +314,7 @@ final class WakeWatch {
 			target.signal();
 		}
 		else if (open != null) {
-			open.async().rpush(wakeKey, "1");
+			RedisLink.dispatch(open, QueueCommand.push(wakeKey, "1"));
 		}
 	}
 

@@ -75,11 +75,18 @@ class PriorityDepthGaugesTests {
 
 	@Test
 	void atMost25PrioritiesHaveAGaugeAndTheRestAreSummedUnderOther() {
-		try (PriorityQueue<String> queue = queue("orders")) {
+		try (PriorityQueue<String> queue = WorkQueues.<String>builder()
+			.name("orders")
+			.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter())) {
 			queue.add("zero");
 			for (int priority = 1; priority <= 30; priority++) {
 				queue.add("item-" + priority, priority);
 			}
+			// Bound once every priority is queued: the gauges' watch, which may look at
+			// any
+			// time, sees all of them at its first look (bound before, it may register
+			// priority 1 between two adds).
+			this.meters.bindGauges("orders", queue);
 			depthByPriority();
 			Map<String, Double> depth = depthByPriority();
 			// Priority 0 from the start, then the highest first: 30 down to 7.
