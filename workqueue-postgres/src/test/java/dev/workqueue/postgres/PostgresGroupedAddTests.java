@@ -1,7 +1,5 @@
 package dev.workqueue.postgres;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +12,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.Adders;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.WorkQueueMetrics;
 
@@ -45,7 +44,7 @@ class PostgresGroupedAddTests {
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicInteger batches = new AtomicInteger();
 		AtomicInteger added = new AtomicInteger();
-		DataSource gated = gate(this.fixture.tableFixture().dataSource(), release, batches);
+		DataSource gated = GatedPool.gate(this.fixture.tableFixture().dataSource(), release, batches);
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("grouped")
 			.workerDataSource(gated)
 			.callerTransaction(() -> false)
@@ -57,7 +56,7 @@ class PostgresGroupedAddTests {
 			})
 			.buildDelayingQueue());
 		List<Throwable> failures = new CopyOnWriteArrayList<>();
-		Thread leader = adder("adder-leader", () -> {
+		Thread leader = Adders.start("adder-leader", () -> {
 			queue.add("first");
 			assertThat(visible("first")).isTrue();
 		}, failures);
@@ -65,13 +64,13 @@ class PostgresGroupedAddTests {
 		List<Thread> followers = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
 			String item = "item-" + i;
-			followers.add(adder("adder-" + i, () -> {
+			followers.add(Adders.start("adder-" + i, () -> {
 				queue.add(item);
 				assertThat(visible(item)).as("committed when add returns").isTrue();
 			}, failures));
 		}
 		for (int i = 0; i < 5; i++) {
-			followers.add(adder("adder-twice-" + i, () -> {
+			followers.add(Adders.start("adder-twice-" + i, () -> {
 				queue.add("twice");
 				assertThat(visible("twice")).isTrue();
 			}, failures));
@@ -99,7 +98,7 @@ class PostgresGroupedAddTests {
 		List<Thread> threads = new ArrayList<>();
 		for (int t = 0; t < 12; t++) {
 			int thread = t;
-			threads.add(adder("adder-" + t, () -> {
+			threads.add(Adders.start("adder-" + t, () -> {
 				for (int i = 0; i < 40; i++) {
 					String item = thread + "/" + i;
 					queue.add(item);
@@ -119,26 +118,26 @@ class PostgresGroupedAddTests {
 	void anItemPostgresCannotStoreFailsOnlyTheCallThatAddedIt() throws Exception {
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicInteger batches = new AtomicInteger();
-		DataSource gated = gate(this.fixture.tableFixture().dataSource(), release, batches);
+		DataSource gated = GatedPool.gate(this.fixture.tableFixture().dataSource(), release, batches);
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("grouped")
 			.workerDataSource(gated)
 			.callerTransaction(() -> false)
 			.buildDelayingQueue());
 		List<Throwable> failures = new CopyOnWriteArrayList<>();
-		Thread leader = adder("adder-leader", () -> queue.add("first"), failures);
+		Thread leader = Adders.start("adder-leader", () -> queue.add("first"), failures);
 		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
 		String tooLong = PostgresItemTests.incompressible(8_000);
 		List<Throwable> refused = new CopyOnWriteArrayList<>();
 		List<Thread> followers = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
 			String item = "item-" + i;
-			followers.add(adder("adder-" + i, () -> {
+			followers.add(Adders.start("adder-" + i, () -> {
 				queue.add(item);
 				assertThat(visible(item)).as("committed when add returns").isTrue();
 			}, failures));
 		}
-		followers.add(adder("adder-bad", () -> queue.add(tooLong), refused));
-		followers.add(adder("adder-burst", () -> queue.addAll(List.of("with-the-bad-one", tooLong)), refused));
+		followers.add(Adders.start("adder-bad", () -> queue.add(tooLong), refused));
+		followers.add(Adders.start("adder-burst", () -> queue.addAll(List.of("with-the-bad-one", tooLong)), refused));
 		for (Thread follower : followers) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
 		}
@@ -154,41 +153,6 @@ class PostgresGroupedAddTests {
 					(failure) -> assertThat(failure.reason()).isEqualTo(PostgresQueueException.Reason.BAD_ITEM)));
 		assertThat(visible("with-the-bad-one")).as("its call failed as a whole").isFalse();
 		assertThat(TestSql.count(this.fixture.table())).isEqualTo(11);
-	}
-
-	private static Thread adder(String name, Runnable add, List<Throwable> failures) {
-		Thread thread = new Thread(() -> {
-			try {
-				add.run();
-			}
-			catch (Throwable ex) {
-				failures.add(ex);
-			}
-		}, name);
-		thread.start();
-		return thread;
-	}
-
-	/**
-	 * The pool, but the adders' first connection waits for {@code release}: the leader's
-	 * batch is held while the others queue. Counts the adders' connections (one per
-	 * batch).
-	 */
-	private static DataSource gate(DataSource pool, CountDownLatch release, AtomicInteger batches) {
-		return (DataSource) Proxy.newProxyInstance(PostgresGroupedAddTests.class.getClassLoader(),
-				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
-					if (method.getName().equals("getConnection")
-							&& Thread.currentThread().getName().startsWith("adder-")
-							&& batches.incrementAndGet() == 1) {
-						release.await();
-					}
-					try {
-						return method.invoke(pool, args);
-					}
-					catch (InvocationTargetException ex) {
-						throw ex.getCause();
-					}
-				});
 	}
 
 }

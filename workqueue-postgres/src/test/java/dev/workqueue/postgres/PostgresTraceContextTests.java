@@ -18,6 +18,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.Adders;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Prioritized;
@@ -125,7 +126,7 @@ class PostgresTraceContextTests extends TraceContextContract {
 		Map<String, String> contexts = new ConcurrentHashMap<>(
 				Map.of("adder-late", "late", "adder-y", "y-context", "adder-leader", "leader"));
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("batched")
-			.workerDataSource(gate(this.fixture.tableFixture().dataSource(), release, batches))
+			.workerDataSource(GatedPool.gate(this.fixture.tableFixture().dataSource(), release, batches))
 			.callerTransaction(() -> false)
 			.traceContextSource(() -> contexts.get(Thread.currentThread().getName()))
 			.buildDelayingQueue());
@@ -205,35 +206,11 @@ class PostgresTraceContextTests extends TraceContextContract {
 	}
 
 	private static Thread adder(String name, Runnable add, List<Throwable> failures) {
-		Thread thread = new Thread(() -> {
-			try {
-				add.run();
-			}
-			catch (Throwable ex) {
-				failures.add(ex);
-			}
-		}, name);
-		thread.start();
+		Thread thread = Adders.start(name, add, failures);
 		// Queued in this order: each waits (for the leader's batch) before the next
 		// starts.
 		await().atMost(Duration.ofSeconds(5)).until(() -> thread.getState() == Thread.State.WAITING);
 		return thread;
-	}
-
-	/**
-	 * The pool, but the adders' first connection waits for {@code release}; counts the
-	 * adders' connections (one per batch).
-	 */
-	private static DataSource gate(DataSource pool, CountDownLatch release, AtomicInteger batches) {
-		return (DataSource) Proxy.newProxyInstance(PostgresTraceContextTests.class.getClassLoader(),
-				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
-					if (method.getName().equals("getConnection")
-							&& Thread.currentThread().getName().startsWith("adder-")
-							&& batches.incrementAndGet() == 1) {
-						release.await();
-					}
-					return invoke(method, pool, args);
-				});
 	}
 
 	/** The pool, recording the text of every statement prepared on its connections. */

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.Adders;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.WorkQueueMetrics;
 
@@ -76,20 +77,20 @@ class RedisGroupedAddTests {
 		other.add("held");
 		assertThat(other.poll(Duration.ofSeconds(5))).isEqualTo("held");
 		List<Throwable> failures = new CopyOnWriteArrayList<>();
-		Thread leader = adder("adder-leader", () -> queue.add("first"), failures);
+		Thread leader = Adders.start("adder-leader", () -> queue.add("first"), failures);
 		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
 		List<Thread> followers = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
 			String item = "item-" + i;
-			followers.add(adder("adder-" + i, () -> {
+			followers.add(Adders.start("adder-" + i, () -> {
 				queue.add(item);
 				assertThat(written(item)).as("written when add returns").isTrue();
 			}, failures));
 		}
 		for (int i = 0; i < 5; i++) {
-			followers.add(adder("adder-twice-" + i, () -> queue.add("twice"), failures));
+			followers.add(Adders.start("adder-twice-" + i, () -> queue.add("twice"), failures));
 		}
-		followers.add(adder("adder-held", () -> queue.add("held"), failures));
+		followers.add(Adders.start("adder-held", () -> queue.add("held"), failures));
 		for (Thread follower : followers) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
 		}
@@ -115,12 +116,12 @@ class RedisGroupedAddTests {
 		CountDownLatch release = new CountDownLatch(1);
 		DelayingQueue<String> queue = gated(release, ConcurrentHashMap.newKeySet(), new AtomicInteger());
 		List<Throwable> failures = new CopyOnWriteArrayList<>();
-		Thread leader = adder("adder-leader", () -> queue.add("first"), failures);
+		Thread leader = Adders.start("adder-leader", () -> queue.add("first"), failures);
 		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
 		List<Thread> followers = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
 			String item = "item-" + i;
-			followers.add(adder("adder-" + i, () -> queue.add(item), failures));
+			followers.add(Adders.start("adder-" + i, () -> queue.add(item), failures));
 		}
 		for (Thread follower : followers) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
@@ -155,7 +156,7 @@ class RedisGroupedAddTests {
 			DelayingQueue<String> queue = handles.get(h);
 			for (int c = 0; c < 3; c++) {
 				String who = "handle-" + h + "/consumer-" + c;
-				consumers.add(adder(who, () -> {
+				consumers.add(Adders.start(who, () -> {
 					try {
 						while (!stop.get()) {
 							String item = queue.poll(Duration.ofMillis(100));
@@ -182,7 +183,7 @@ class RedisGroupedAddTests {
 		List<Thread> producers = new ArrayList<>();
 		for (int p = 0; p < 8; p++) {
 			DelayingQueue<String> queue = handles.get(p % 2);
-			producers.add(adder("producer-" + p, () -> {
+			producers.add(Adders.start("producer-" + p, () -> {
 				for (int i = 0; i < 150; i++) {
 					// Few distinct items: duplicates in one batch, and adds of items
 					// being processed.
@@ -205,19 +206,6 @@ class RedisGroupedAddTests {
 		}
 		assertThat(failures).isEmpty();
 		assertThat(violations).as("never two holders").isEmpty();
-	}
-
-	private static Thread adder(String name, Runnable add, List<Throwable> failures) {
-		Thread thread = new Thread(() -> {
-			try {
-				add.run();
-			}
-			catch (Throwable ex) {
-				failures.add(ex);
-			}
-		}, name);
-		thread.start();
-		return thread;
 	}
 
 	private static void join(Thread thread) {
