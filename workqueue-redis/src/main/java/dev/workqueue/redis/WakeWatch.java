@@ -63,6 +63,9 @@ final class WakeWatch {
 	/** How long a control element outlives a wait that missed it. */
 	private static final long CONTROL_TTL_MILLIS = 60_000;
 
+	/** How long a wake list lives after a wake-up was pushed back to it. */
+	private static final long PUSHED_BACK_TTL_MILLIS = 2 * BLOCK_SECONDS * 1000;
+
 	/** After a failure, how long the thread waits before it tries again. */
 	private static final long BACKOFF_NANOS = 1_000_000_000L;
 
@@ -314,7 +317,11 @@ final class WakeWatch {
 			target.signal();
 		}
 		else if (open != null) {
+			// Pushed back after the queue may be gone (its keys deleted once its handles
+			// shut down): the list expires rather than stays for ever. While items are
+			// ready, each tick arms it again, so an expired wake-up costs a heartbeat.
 			RedisLink.dispatch(open, QueueCommand.push(wakeKey, "1"));
+			RedisLink.dispatch(open, QueueCommand.expire(wakeKey, PUSHED_BACK_TTL_MILLIS));
 		}
 	}
 
