@@ -47,6 +47,21 @@ import static org.awaitility.Awaitility.await;
 @RequiresRedis
 class RedisWorkQueueTests {
 
+	/** Integers as their decimal text: any other payload cannot be read. */
+	private static final ItemCodec<Integer> NUMBERS = new ItemCodec<>() {
+
+		@Override
+		public String encode(Integer item) {
+			return item.toString();
+		}
+
+		@Override
+		public Integer decode(String encoded) {
+			return Integer.valueOf(encoded);
+		}
+
+	};
+
 	private static final Duration SOON = Duration.ofSeconds(2);
 
 	private final RedisFixture redis = new RedisFixture();
@@ -352,21 +367,8 @@ class RedisWorkQueueTests {
 
 	@Test
 	void aPayloadTheCodecCannotReadIsDeadLetteredAndTheQueueGoesOn() throws Exception {
-		ItemCodec<Integer> numbers = new ItemCodec<>() {
-
-			@Override
-			public String encode(Integer item) {
-				return item.toString();
-			}
-
-			@Override
-			public Integer decode(String encoded) {
-				return Integer.valueOf(encoded);
-			}
-
-		};
 		RedisClient client = this.redis.client;
-		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(client, numbers)
+		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(client, NUMBERS)
 			.keyPrefix(this.redis.prefix)
 			.name("q")
 			.clock(this.clock)
@@ -383,20 +385,7 @@ class RedisWorkQueueTests {
 
 	@Test
 	void theDeadLetterListKeepsItsNewestRecordsAndExpires() throws Exception {
-		ItemCodec<Integer> numbers = new ItemCodec<>() {
-
-			@Override
-			public String encode(Integer item) {
-				return item.toString();
-			}
-
-			@Override
-			public Integer decode(String encoded) {
-				return Integer.valueOf(encoded);
-			}
-
-		};
-		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(this.redis.client, numbers)
+		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(this.redis.client, NUMBERS)
 			.keyPrefix(this.redis.prefix)
 			.name("q")
 			.clock(this.clock)
