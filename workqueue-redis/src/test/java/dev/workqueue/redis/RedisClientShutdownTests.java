@@ -66,13 +66,23 @@ class RedisClientShutdownTests {
 	}
 
 	/**
-	 * The warnings about this test's queue: the handler hears the whole package, where
-	 * the timer of an earlier test's queue may still be winding down.
+	 * The warnings about this test's queue that say the client was shut down (the handler
+	 * hears the whole package, where the timer of an earlier test's queue may still be
+	 * winding down). A tick sent while the client shuts down may first be reported as
+	 * Redis out of reach, once: a race this test does not judge.
 	 */
 	private long warnings() {
 		return this.records.stream()
 			.filter((record) -> record.getLevel().intValue() >= Level.WARNING.intValue())
 			.filter((record) -> String.valueOf(record.getMessage()).contains("Queue '" + QUEUE + "'"))
+			.filter((record) -> !String.valueOf(record.getMessage()).contains("cannot reach Redis"))
+			.count();
+	}
+
+	/** Records at SEVERE or above: a raw exception from the timer's thread. */
+	private long severe() {
+		return this.records.stream()
+			.filter((record) -> record.getLevel().intValue() >= Level.SEVERE.intValue())
 			.count();
 	}
 
@@ -95,6 +105,7 @@ class RedisClientShutdownTests {
 		Thread timerThread = handle.timer().thread().thread();
 		assertThat(timerThread).as("the timer's thread ends with its last job").isNull();
 		assertThat(warnings()).as("said once").isOne();
+		assertThat(severe()).as("no raw exception logged").isZero();
 		assertThat(this.records)
 			.anySatisfy((record) -> assertThat(record.getMessage()).contains("Queue '" + QUEUE + "'")
 				.contains("the Lettuce client was shut down"));
