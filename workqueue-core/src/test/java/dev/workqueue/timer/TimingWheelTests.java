@@ -339,10 +339,12 @@ class TimingWheelTests {
 		List<String> keys = new CopyOnWriteArrayList<>();
 		TimingWheel<String, String>[] holder = new TimingWheel[1];
 		try (TimingWheel<String, String> wheel = new TimingWheel<>(SECOND, 4, (key, value) -> {
-			keys.add(key);
+			// Set before the key is seen: the test steps the clock once it sees the key,
+			// and a timer set after that step would be due a second later.
 			if (key.length() < 3) {
 				holder[0].setTimer(key + "+", value, SECOND);
 			}
+			keys.add(key);
 		}, this.clock, Runnable::run)) {
 			holder[0] = wheel;
 			wheel.setTimer("k", "v", SECOND);

@@ -2,8 +2,6 @@ package dev.workqueue.spring.autoconfigure;
 
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -17,7 +15,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.NamedBeanHolder;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.log.LogMessage;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -30,7 +27,6 @@ import dev.workqueue.postgres.PostgresWorkQueues;
 import dev.workqueue.postgres.VacuumPolicy;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.PostgresWorkQueueCustomizer;
-import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.time.Clock;
 
 /**
@@ -59,13 +55,10 @@ import dev.workqueue.time.Clock;
  * backend stops, after the workers, handing back what they claimed and nobody took, and
  * before the data source closes.
  */
-final class PostgresBackend implements QueueBackend, SmartLifecycle {
+final class PostgresBackend extends SharedQueuesLifecycle implements QueueBackend {
 
 	/** This backend's bean name, as {@link QueueBackend#beanName} makes it. */
 	static final String BEAN_NAME = "workQueuePostgresBackend";
-
-	/** Below the workers' phase, so that they have drained the queues. */
-	static final int PHASE = WorkerContainerRegistry.PHASE - 1;
 
 	private static final Log logger = LogFactory.getLog(PostgresBackend.class);
 
@@ -81,13 +74,6 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 
 	/** Resolved with the first queue; guarded by this. */
 	private @Nullable Connections connections;
-
-	/**
-	 * The queues built here, to shut down before the data source closes; guarded by this.
-	 */
-	private final List<RateLimitingQueue<Object>> queues = new ArrayList<>();
-
-	private volatile boolean running;
 
 	/**
 	 * Creates the backend.
@@ -140,7 +126,7 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 		RateLimitingQueue<Object> queue = settings.priority()
 			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),
 					() -> queues.buildRateLimitingQueue(rateLimiter));
-		this.queues.add(queue);
+		track(queue);
 		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
 	}
 
@@ -181,37 +167,6 @@ final class PostgresBackend implements QueueBackend, SmartLifecycle {
 					dataSource.getBeanName()));
 		}
 		return this.connections;
-	}
-
-	@Override
-	public void start() {
-		this.running = true;
-	}
-
-	/**
-	 * Shuts down every queue built here, those without workers too, while the data source
-	 * is open: each hands back the items it claimed for consumers that never took them.
-	 */
-	@Override
-	public synchronized void stop() {
-		this.running = false;
-		this.queues.forEach(RateLimitingQueue::shutDown);
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.running;
-	}
-
-	@Override
-	public int getPhase() {
-		return PHASE;
-	}
-
-	/** Shut-down queues cannot be restarted. */
-	@Override
-	public boolean isPauseable() {
-		return false;
 	}
 
 	/**

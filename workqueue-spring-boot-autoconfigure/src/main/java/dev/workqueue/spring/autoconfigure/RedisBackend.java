@@ -1,8 +1,6 @@
 package dev.workqueue.spring.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -16,7 +14,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.NamedBeanHolder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.core.log.LogMessage;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -27,7 +24,6 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.redis.RedisRateLimiters;
 import dev.workqueue.redis.RedisWorkQueues;
 import dev.workqueue.spring.RedisWorkQueueCustomizer;
-import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.time.Clock;
 
 /**
@@ -53,13 +49,7 @@ import dev.workqueue.time.Clock;
  * {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time is the Redis server's
  * unless the application defines a {@link Clock} bean.
  */
-final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean {
-
-	/**
-	 * Below the workers' phase, so that they have drained the queues, and above Spring
-	 * Data Redis's connection factory (phase 0), which closes the client when it stops.
-	 */
-	static final int PHASE = WorkerContainerRegistry.PHASE - 1;
+final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(RedisBackend.class);
 
@@ -80,11 +70,6 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 	private @Nullable AbstractRedisClient client;
 
 	private @Nullable AbstractRedisClient ownedClient;
-
-	/** The queues built here, to shut down before the client closes; guarded by this. */
-	private final List<RateLimitingQueue<Object>> queues = new ArrayList<>();
-
-	private volatile boolean running;
 
 	/**
 	 * Creates the backend.
@@ -131,7 +116,7 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 		RateLimitingQueue<Object> queue = settings.priority()
 			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),
 					() -> queues.buildRateLimitingQueue(rateLimiter));
-		this.queues.add(queue);
+		track(queue);
 		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
 	}
 
@@ -173,39 +158,10 @@ final class RedisBackend implements QueueBackend, SmartLifecycle, DisposableBean
 		return client;
 	}
 
-	@Override
-	public void start() {
-		this.running = true;
-	}
-
 	/**
-	 * Shuts down every queue built here, those without workers too, while the client is
-	 * still open: the queue beans are closed only after Spring Data Redis's connection
-	 * factory has stopped. A bean that owns the client is stopped after this one, as it
-	 * is destroyed after it.
+	 * Shuts down the client this backend made, if it made one: destroyed after this
+	 * backend stopped, so after its queues were shut down.
 	 */
-	@Override
-	public synchronized void stop() {
-		this.running = false;
-		this.queues.forEach(RateLimitingQueue::shutDown);
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.running;
-	}
-
-	@Override
-	public int getPhase() {
-		return PHASE;
-	}
-
-	/** Shut-down queues cannot be restarted. */
-	@Override
-	public boolean isPauseable() {
-		return false;
-	}
-
 	@Override
 	public synchronized void destroy() {
 		if (this.ownedClient != null) {
