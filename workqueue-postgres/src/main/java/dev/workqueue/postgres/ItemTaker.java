@@ -1,10 +1,13 @@
 package dev.workqueue.postgres;
 
+import java.lang.System.Logger.Level;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
@@ -50,11 +53,15 @@ import dev.workqueue.time.Nanos;
  */
 final class ItemTaker<T> {
 
+	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
+
 	private final ItemText<T> text;
 
 	private final QueueDatabase database;
 
 	private final QueueSql sql;
+
+	private final LeaseRenewal renewal;
 
 	private final LeaseBook<T> book;
 
@@ -89,13 +96,14 @@ final class ItemTaker<T> {
 
 	private final AtomicInteger consumers = new AtomicInteger();
 
-	ItemTaker(ItemText<T> text, QueueDatabase database, QueueSql sql, LeaseBook<T> book, LeaseReleases<T> releases,
-			ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, FinishedRows rows,
-			DeadLetters deadLetters, Lock claims, Runnable failedClaim, String holder, long leaseNanos,
-			long starvationMicros) {
+	ItemTaker(ItemText<T> text, QueueDatabase database, QueueSql sql, LeaseRenewal renewal, LeaseBook<T> book,
+			LeaseReleases<T> releases, ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics,
+			Clock clock, FinishedRows rows, DeadLetters deadLetters, Lock claims, Runnable failedClaim, String holder,
+			long leaseNanos, long starvationMicros) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;
+		this.renewal = renewal;
 		this.book = book;
 		this.releases = releases;
 		this.signal = signal;
@@ -232,7 +240,7 @@ final class ItemTaker<T> {
 			}
 			finally {
 				if (done != null) {
-					this.releases.doneSent();
+					this.releases.doneSent(done);
 				}
 			}
 			long receivedNanos = this.clock.nanoTime();
@@ -252,11 +260,53 @@ final class ItemTaker<T> {
 			if (leased.isEmpty()) {
 				return new Claimed<>(null, null, 0);
 			}
-			return inHand(leased, receivedNanos, Nanos.add(sentNanos, this.leaseNanos), count);
+			long validUntilNanos = Nanos.add(sentNanos, this.leaseNanos);
+			if (receivedNanos - sentNanos >= this.leaseNanos / 3) {
+				long renewedNanos = this.clock.nanoTime();
+				List<Row> held = stillHeld(leased, receivedNanos - sentNanos);
+				if (held.isEmpty()) {
+					return new Claimed<>(null, null, leased.size());
+				}
+				leased = held;
+				validUntilNanos = Nanos.add(renewedNanos, this.leaseNanos);
+			}
+			return inHand(leased, receivedNanos, validUntilNanos, count);
 		}
 		finally {
 			this.claims.unlock();
 		}
+	}
+
+	/**
+	 * The rows of a claim answered late whose leases still hold. The keeper renews the
+	 * leases in the book every third of the lease, so a lease taken in hand within a
+	 * third of the lease after its claim was sent is renewed in time; one answered later
+	 * (a pause, a slow link) may have run out before its answer came, and its item may be
+	 * another handle's by now. Its leases are renewed here first, and an item whose lease
+	 * was not is not handed out: its row was queued again (and maybe leased to another).
+	 * If the renewal fails, nothing is handed out, and the keeper hands the claim's rows
+	 * back as those of a claim whose answer was lost.
+	 * @return the rows renewed
+	 */
+	private List<Row> stillHeld(List<Row> leased, long elapsedNanos) {
+		long[] tokens = leased.stream().mapToLong(Row::token).toArray();
+		Set<Long> renewed;
+		try {
+			renewed = this.renewal.renew(tokens);
+		}
+		catch (PostgresQueueException ex) {
+			this.failedClaim.run();
+			throw ex;
+		}
+		List<Row> held = leased.stream().filter((row) -> renewed.contains(row.token())).toList();
+		if (held.size() < leased.size()) {
+			logger.log(Level.WARNING,
+					"Queue '" + this.database.name() + "' did not hand out " + (leased.size() - held.size())
+							+ " item(s) that a claim answered " + Duration.ofNanos(elapsedNanos)
+							+ " after it was sent, with a lease of " + Duration.ofNanos(this.leaseNanos) + ": "
+							+ "their lease ran out meanwhile (another instance may hold them)");
+		}
+		return held;
 	}
 
 	private void bindClaim(PreparedStatement statement, int from, int count) throws SQLException {

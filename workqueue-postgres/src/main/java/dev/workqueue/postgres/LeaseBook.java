@@ -24,6 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * the time its claim or last renewal was sent plus the lease. A lease claimed ahead is
  * handed out only while it holds a margin longer.
  * <p>
+ * <b>Ending.</b> A lease whose {@code done} is under way stays here, marked ending, until
+ * that done's statement has returned (committed, or failed): renewed meanwhile (a done
+ * can wait for an item row another session locks), never handed back, and among the
+ * {@link #tokens() tokens} the hand-back of lost claims spares, so that it never queues
+ * again a row whose done then returns normally. For everything else the hold has ended:
+ * the item may be leased anew (its done queued it again), and that new lease replaces it.
+ * <p>
  * Thread-safe: a holding changes only inside the map's atomic per-item operations; its
  * fields are volatile for readers outside them (renewal, statistics).
  *
@@ -68,6 +75,9 @@ final class LeaseBook<T> {
 
 		volatile Lease parked;
 
+		/** Its done is under way: set once, inside the map's operations. */
+		volatile boolean ending;
+
 		Holding(Lease lease) {
 			this.lease = lease;
 		}
@@ -84,6 +94,9 @@ final class LeaseBook<T> {
 
 	private final ConcurrentHashMap<T, Holding> holdings = new ConcurrentHashMap<>();
 
+	/** The items of the leases whose done is under way, by lease (identity). */
+	private final Map<Lease, T> ending = new ConcurrentHashMap<>();
+
 	/** Leases to hand back that could not be yet: token to the item's text. */
 	private final Map<Long, String> orphans = new ConcurrentHashMap<>();
 
@@ -97,7 +110,9 @@ final class LeaseBook<T> {
 	boolean take(T item, Lease lease) {
 		Holding fresh = new Holding(lease);
 		Holding holding = this.holdings.compute(item, (key, held) -> {
-			if (held == null) {
+			if (held == null || held.ending) {
+				// Done (or its done under way): the item was queued again and is new
+				// here.
 				return fresh;
 			}
 			// Leased anew: whatever this handle held of it before is lost (a parked
@@ -115,7 +130,7 @@ final class LeaseBook<T> {
 	 */
 	boolean handsOut(T item, Lease lease, long nowNanos, long marginNanos) {
 		Holding holding = this.holdings.get(item);
-		return holding != null && holding.lease == lease && holding.live() == lease
+		return holding != null && !holding.ending && holding.lease == lease && holding.live() == lease
 				&& lease.validUntilNanos - nowNanos > marginNanos;
 	}
 
@@ -128,7 +143,7 @@ final class LeaseBook<T> {
 	boolean deferForget(T item, String kind) {
 		boolean[] deferred = { false };
 		this.holdings.computeIfPresent(item, (key, holding) -> {
-			if (holding.live() == holding.lease) {
+			if (!holding.ending && holding.live() == holding.lease) {
 				String[] forgets = holding.lease.forgets;
 				if (!Arrays.asList(forgets).contains(kind)) {
 					String[] more = Arrays.copyOf(forgets, forgets.length + 1);
@@ -163,19 +178,64 @@ final class LeaseBook<T> {
 	}
 
 	/**
-	 * Ends a hold.
+	 * Ends a hold without a done (a hand-back).
 	 * @param item the item
-	 * @return the holding, or {@code null} if this handle did not hold the item
+	 * @return the holding, or {@code null} if this handle did not hold the item (or its
+	 * done is under way)
 	 */
 	Holding finish(T item) {
-		return this.holdings.remove(item);
+		Holding[] finished = { null };
+		this.holdings.computeIfPresent(item, (key, holding) -> {
+			if (holding.ending) {
+				return holding;
+			}
+			finished[0] = holding;
+			return null;
+		});
+		return finished[0];
 	}
 
-	/** Ends every hold, to hand all back. */
+	/**
+	 * Ends a hold with a done: a live lease (neither lost nor parked) stays here, ending,
+	 * until {@link #ended} (see the class comment); any other hold ends now.
+	 * @param item the item
+	 * @return the holding (ending if its lease is to be done), or {@code null} if this
+	 * handle did not hold the item (or its done is under way already)
+	 */
+	Holding finishForDone(T item) {
+		Holding[] finished = { null };
+		this.holdings.computeIfPresent(item, (key, holding) -> {
+			if (holding.ending) {
+				return holding;
+			}
+			finished[0] = holding;
+			if (holding.lost || holding.parked != null) {
+				return null;
+			}
+			this.ending.put(holding.lease, item);
+			holding.ending = true;
+			return holding;
+		});
+		return finished[0];
+	}
+
+	/**
+	 * The done of an ending lease returned (or failed): the hold ends, unless the item
+	 * was leased anew meanwhile (that lease stays).
+	 */
+	void ended(Lease lease) {
+		T item = this.ending.remove(lease);
+		if (item != null) {
+			this.holdings.computeIfPresent(item,
+					(key, holding) -> (holding.ending && holding.lease == lease) ? null : holding);
+		}
+	}
+
+	/** Ends every hold but those whose done is under way, to hand all back. */
 	List<Holding> finishAll() {
 		List<Holding> all = new ArrayList<>();
 		for (T item : this.holdings.keySet()) {
-			Holding holding = this.holdings.remove(item);
+			Holding holding = finish(item);
 			if (holding != null) {
 				all.add(holding);
 			}
@@ -183,7 +243,7 @@ final class LeaseBook<T> {
 		return all;
 	}
 
-	/** The leases to renew: every live one. */
+	/** The leases to renew: every live one (those whose done is under way too). */
 	List<Lease> live() {
 		List<Lease> live = new ArrayList<>(this.holdings.size());
 		for (Holding holding : this.holdings.values()) {
@@ -198,8 +258,9 @@ final class LeaseBook<T> {
 	/**
 	 * Records a renewal: the leases asked for whose tokens came back hold until
 	 * {@code validUntilNanos}; the others are lost (a worker keeps its item until its
-	 * {@code done}, which then changes nothing; a parked lease is dropped). Each holding
-	 * changes atomically, so a lease taken meanwhile stays.
+	 * {@code done}, which then changes nothing; a parked lease is dropped), but for those
+	 * whose done is under way (which may have ended them). Each holding changes
+	 * atomically, so a lease taken meanwhile stays.
 	 * @param asked the leases the renewal named
 	 * @param renewed the tokens it renewed
 	 * @param validUntilNanos until when the renewed ones hold
@@ -226,7 +287,7 @@ final class LeaseBook<T> {
 					holding.parked = null;
 					count[0]++;
 				}
-				if (!holding.lost && lost.get(holding.lease.token) == holding.lease) {
+				if (!holding.lost && !holding.ending && lost.get(holding.lease.token) == holding.lease) {
 					holding.lost = true;
 					count[0]++;
 				}
@@ -261,7 +322,10 @@ final class LeaseBook<T> {
 		return !this.orphans.isEmpty();
 	}
 
-	/** Every token this handle knows it holds or must hand back. */
+	/**
+	 * Every token this handle knows it holds, must hand back, or is ending with a done
+	 * under way.
+	 */
 	long[] tokens() {
 		List<Long> tokens = new ArrayList<>(this.orphans.keySet());
 		for (Holding holding : this.holdings.values()) {

@@ -3,7 +3,6 @@ package dev.workqueue.postgres;
 import java.lang.System.Logger.Level;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,11 +20,12 @@ import dev.workqueue.time.Nanos;
 /**
  * The timed work of one handle, on a daemon thread of its own
  * ({@code workqueue-<name>-leases}): every third of the lease it renews every lease the
- * handle holds in one statement (those claimed ahead too); every tick (the shorter of
- * that and the poll interval) it queues again the items whose lease ran out, whoever held
- * them, and takes or keeps the role of reporting the shared gauges; at once when woken,
- * it hands back what the handle could not (failed hand-backs, claims whose answer was
- * lost).
+ * handle holds in one statement (those claimed ahead too, and those whose {@code done} is
+ * under way), on the lease rows only ({@link LeaseRenewal}): a renewal never waits for an
+ * item row that an application or an operator locks; every tick (the shorter of that and
+ * the poll interval) it queues again the items whose lease ran out, whoever held them,
+ * and takes or keeps the role of reporting the shared gauges; at once when woken, it
+ * hands back what the handle could not (failed hand-backs, claims whose answer was lost).
  * <p>
  * Failures never end it: it logs once per cause, backs off (never past a renewal), and
  * says when the database answers again. Once the handle is shut down, holds nothing and
@@ -48,6 +48,8 @@ final class LeaseKeeper implements Runnable {
 	private final QueueDatabase database;
 
 	private final QueueSql sql;
+
+	private final LeaseRenewal renewal;
 
 	private final LeaseBook<?> book;
 
@@ -89,11 +91,13 @@ final class LeaseKeeper implements Runnable {
 
 	private volatile boolean stopped;
 
-	LeaseKeeper(QueueDatabase database, QueueSql sql, LeaseBook<?> book, HandleLifecycle lifecycle, ReadySignal signal,
-			WorkQueueMetrics metrics, Clock clock, Alarm alarm, QueueNotices notices, FinishedRows rows, Lock claims,
-			String holder, long leaseNanos, long pollIntervalNanos) {
+	LeaseKeeper(QueueDatabase database, QueueSql sql, LeaseRenewal renewal, LeaseBook<?> book,
+			HandleLifecycle lifecycle, ReadySignal signal, WorkQueueMetrics metrics, Clock clock, Alarm alarm,
+			QueueNotices notices, FinishedRows rows, Lock claims, String holder, long leaseNanos,
+			long pollIntervalNanos) {
 		this.database = database;
 		this.sql = sql;
+		this.renewal = renewal;
 		this.book = book;
 		this.lifecycle = lifecycle;
 		this.signal = signal;
@@ -177,23 +181,7 @@ final class LeaseKeeper implements Runnable {
 		if (live.isEmpty()) {
 			return;
 		}
-		long[] tokens = live.stream().mapToLong((lease) -> lease.token).toArray();
-		Set<Long> renewed = this.database.run("renew the leases of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.renew)) {
-
-				this.database.bindNow(statement);
-				statement.setString(2, this.database.name());
-				statement.setArray(3, QueueDatabase.bigints(connection, tokens));
-				statement.setLong(4, Delays.micros(this.leaseNanos));
-				Set<Long> found = new HashSet<>();
-				try (ResultSet rows = statement.executeQuery()) {
-					while (rows.next()) {
-						found.add(rows.getLong(1));
-					}
-				}
-				return found;
-			}
-		});
+		Set<Long> renewed = this.renewal.renew(live.stream().mapToLong((lease) -> lease.token).toArray());
 		this.rows.finished(renewed.size());
 		int lost = this.book.renewed(live, renewed, Nanos.add(sentNanos, this.leaseNanos));
 		if (lost > 0) {
@@ -208,6 +196,8 @@ final class LeaseKeeper implements Runnable {
 				this.database.bindNow(statement);
 				statement.setString(2, this.database.name());
 				statement.setInt(3, REAP_BATCH);
+				statement.setString(4, this.database.name());
+				statement.setInt(5, REAP_BATCH);
 				return statement.executeUpdate();
 			}
 		});

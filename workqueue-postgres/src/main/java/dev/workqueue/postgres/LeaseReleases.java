@@ -77,7 +77,8 @@ final class LeaseReleases<T> {
 	 * Ends a worker's hold of an item whose done rides with the worker's next claim:
 	 * returns the lease for that statement to end when the handle holds it live; else
 	 * ends the hold as {@code done} does and returns {@code null}. A lease returned keeps
-	 * a call under way until {@link #doneSent()} (or {@link #sendDone}).
+	 * a call under way, and stays in the book as ending, until {@link #doneSent} (or
+	 * {@link #sendDone}).
 	 * @param item the item
 	 * @return the lease to end, or {@code null}
 	 */
@@ -86,7 +87,7 @@ final class LeaseReleases<T> {
 		this.lifecycle.enterAlways();
 		Lease owed = null;
 		try {
-			Holding holding = this.book.finish(item);
+			Holding holding = this.book.finishForDone(item);
 			if (holding == null) {
 				return null;
 			}
@@ -94,7 +95,7 @@ final class LeaseReleases<T> {
 				this.metrics.done(this.clock.nanoTime() - holding.lease.startedNanos);
 			}
 			Lease parked = holding.parked;
-			owed = (holding.lost || parked != null) ? null : holding.lease;
+			owed = holding.ending ? holding.lease : null;
 			if (parked != null) {
 				// Claimed anew while this worker held it: it runs again, after.
 				handBackAfter(parked, 0);
@@ -130,7 +131,7 @@ final class LeaseReleases<T> {
 			ended(ended);
 		}
 		finally {
-			doneSent();
+			doneSent(lease);
 		}
 	}
 
@@ -207,8 +208,12 @@ final class LeaseReleases<T> {
 
 	}
 
-	/** Ends the call a lease {@link #finishForNextClaim} returned kept under way. */
-	void doneSent() {
+	/**
+	 * Ends the hold and the call that a lease {@link #finishForNextClaim} returned kept
+	 * under way, once its done's statement has returned or failed.
+	 */
+	void doneSent(Lease lease) {
+		this.book.ended(lease);
 		afterRelease();
 	}
 
@@ -317,9 +322,9 @@ final class LeaseReleases<T> {
 			Long readyInMicros = this.database.run("hand an item back to", (connection) -> {
 				try (PreparedStatement statement = connection.prepareStatement(this.sql.handBackAfter)) {
 					this.database.bindNow(statement);
-					statement.setLong(2, Delays.micros(delayNanos));
-					statement.setString(3, this.database.name());
-					statement.setLong(4, lease.token);
+					statement.setString(2, this.database.name());
+					statement.setLong(3, lease.token);
+					statement.setLong(4, Delays.micros(delayNanos));
 					try (ResultSet row = statement.executeQuery()) {
 						return row.next() ? row.getLong(1) : null;
 					}

@@ -498,11 +498,12 @@ public final class PostgresWorkQueues {
 			ReentrantReadWriteLock claims = new ReentrantReadWriteLock();
 			LeaseReleases<T> releases = new LeaseReleases<>(database, sql, book, lifecycle, metrics, clock, signal,
 					notices, rows, alarm::ring);
-			LeaseKeeper keeper = new LeaseKeeper(database, sql, book, lifecycle, signal, metrics, clock, alarm, notices,
-					rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
+			LeaseRenewal renewal = new LeaseRenewal(database, sql, leaseNanos);
+			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, book, lifecycle, signal, metrics, clock, alarm,
+					notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
-			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, book, releases, signal, lifecycle, metrics, clock,
-					rows, deadLetters, claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
+			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, renewal, book, releases, signal, lifecycle,
+					metrics, clock, rows, deadLetters, claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
 					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,

@@ -19,11 +19,37 @@ import dev.workqueue.spi.ItemTrace;
  * {@code ON CONFLICT} locks the row before its {@code SET} reads it, claims and sweeps
  * lock with {@code FOR UPDATE SKIP LOCKED}, and updates and deletes by token re-check it
  * after waiting for a concurrent writer.
+ * <p>
+ * <b>Leases</b> are rows of {@code {table}_lease} (one per lease, keyed by its token),
+ * apart from the item rows, which applications lock (a re-add of an item being processed
+ * in a transaction left open, an operator's {@code SELECT ... FOR UPDATE}). The claim
+ * that leases an item inserts its lease row; every statement that ends a lease deletes it
+ * in the same statement, and only after it holds the item row's lock (the lease row is
+ * deleted from the item rows the statement changed), so no statement holds a lease row
+ * while it waits for an item row. The renewal changes lease rows only: it never waits for
+ * an item row, whoever locks one. The sweep of expired leases locks both with
+ * {@code SKIP LOCKED}: an item whose row is locked keeps its expired lease until the next
+ * sweep (nobody else can take it meanwhile: it is still processing). An item row of an
+ * earlier release, whose lease is its own {@code lease_until}, is honoured until that
+ * runs out and swept as any. Lease ends are computed from the time after any wait of the
+ * statement ({@link #AFTER_WAITS}), never from a time taken before it.
  */
 final class QueueSql {
 
 	/** A time as microseconds since the epoch. */
 	private static final String MICROS = "(extract(epoch FROM %s) * 1000000)::bigint";
+
+	/**
+	 * The statement's {@code now} moved on by the time the statement has taken so far: a
+	 * lease's end computed from it counts from after any lock the statement waited for.
+	 */
+	private static final String AFTER_WAITS = "(c.now + (clock_timestamp() - statement_timestamp()))";
+
+	/**
+	 * Deletes the lease rows of the leases in {@code %s} (a CTE with a {@code token}
+	 * column) that a statement ended.
+	 */
+	private static final String ENDED = "ended AS (DELETE FROM {t}_lease l USING %1$s e WHERE l.token = e.token)";
 
 	/** Puts a processing row back to the queued state, folding its dirty mark in. */
 	private static final String RELEASE = """
@@ -38,7 +64,7 @@ final class QueueSql {
 	 * that two such statements never wait for each other. Parameters queue, tokens[].
 	 */
 	private static final String HELD = """
-			held AS MATERIALIZED (SELECT r.queue, r.item FROM {t} r
+			held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {t} r
 				WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
 				ORDER BY r.item FOR UPDATE)""";
 
@@ -146,19 +172,24 @@ final class QueueSql {
 	/** Forgets an item's limiter history on its own: parameters kinds[], queue, item. */
 	final String forget;
 
-	/** Extends leases: parameters now, queue, tokens[], lease µs. */
-
+	/**
+	 * Extends leases: parameters now, lease µs, queue, tokens[]; answers the tokens
+	 * renewed.
+	 */
 	final String renew;
 
-	/** Queues expired leases again: parameters now, queue, limit. */
+	/**
+	 * Queues expired leases again: parameters now, queue, limit, then queue, limit for
+	 * the leases an earlier release kept in the item rows.
+	 */
 	final String reap;
 
 	/** Hands leases back in their place in line: parameters now, queue, tokens[]. */
 	final String handBack;
 
 	/**
-	 * Hands one lease back at the back of the line, after a delay: parameters now, delay
-	 * µs, queue, token.
+	 * Hands one lease back at the back of the line, after a delay: parameters now, queue,
+	 * token, delay µs.
 	 */
 	final String handBackAfter;
 
@@ -216,13 +247,14 @@ final class QueueSql {
 		this.claim = "WITH " + clock + ",\n" + claimCtes + "\n" + claimSelect.formatted("");
 		String doneCtes = """
 				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1
-					RETURNING queue, item, dirty_at, dirty_priority, trace),
+					RETURNING queue, item, token, dirty_at, dirty_priority, trace),
+				%s,
 				back AS (INSERT INTO {t} (queue, item, state, priority, ready_at, seq, trace)
 					SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{t}_token'), g.trace
 					FROM gone g, c WHERE g.dirty_at IS NOT NULL
 					RETURNING ready_at),
 				forgot AS (%s)"""
-			.formatted(FORGET)
+			.formatted(ENDED.formatted("gone"), FORGET)
 			.replace("{t}", table);
 		// The claim cannot see the row the done queues again (one snapshot): it waits
 		// for the next claim, which is what client-go's done does too (back of the line).
@@ -231,22 +263,43 @@ final class QueueSql {
 		this.done = "WITH " + clock + ",\n" + doneCtes + "\nSELECT (SELECT count(*) FROM gone), " + micros("b.ready_at")
 				+ ", " + micros("c.now") + " FROM c LEFT JOIN back b ON true";
 		this.forget = FORGET.replace("{t}", table);
-		this.renew = ("WITH " + clock + ",\n" + HELD + """
+		// Lease rows only: no application locks them, and the statements that end leases
+		// lock them only once they hold the item's row, so this never waits for long.
+		this.renew = ("WITH " + clock + """
 
-				UPDATE {t} r SET lease_until = c.now + ?::bigint * interval '1 microsecond'
-				FROM held, c WHERE r.queue = held.queue AND r.item = held.item
-				RETURNING r.token""").replace("{t}", table);
+				UPDATE {t}_lease l SET lease_until = %s + ?::bigint * interval '1 microsecond'
+				FROM c WHERE l.queue = ? AND l.token = ANY(?::bigint[])
+				RETURNING l.token""").formatted(AFTER_WAITS).replace("{t}", table);
+		// The expired leases, then their item rows, both SKIP LOCKED: a lease whose item
+		// row is locked waits for the next sweep. A lease whose item row no longer has
+		// its
+		// token (the row deleted by hand) is deleted as stale; the token is on the item
+		// row
+		// only from the claim that wrote the lease row, in the same transaction, so one
+		// missing from the snapshot never comes back. Then the leases an earlier release
+		// kept in the item rows.
 		this.reap = ("WITH " + clock + """
 				,
-				expired AS MATERIALIZED (SELECT r.queue, r.item FROM {t} r
+				expired AS MATERIALIZED (SELECT l.queue, l.item, l.token FROM {t}_lease l
+					WHERE l.queue = ? AND l.lease_until < (SELECT now FROM c)
+					ORDER BY l.lease_until LIMIT ? FOR UPDATE SKIP LOCKED),
+				freed AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {t} r
+					JOIN expired e ON r.queue = e.queue AND r.item = e.item AND r.token = e.token
+					WHERE r.state = 1 FOR UPDATE OF r SKIP LOCKED),
+				stale AS (SELECT e.token FROM expired e WHERE NOT EXISTS (SELECT 1 FROM {t} r
+					WHERE r.queue = e.queue AND r.item = e.item AND r.token = e.token AND r.state = 1)),
+				earlier AS MATERIALIZED (SELECT r.queue, r.item FROM {t} r
 					WHERE r.queue = ? AND r.state = 1 AND r.lease_until < (SELECT now FROM c)
-					ORDER BY r.lease_until LIMIT ? FOR UPDATE SKIP LOCKED)
+					ORDER BY r.lease_until LIMIT ? FOR UPDATE SKIP LOCKED),
+				%s
 				UPDATE {t} r SET %s,
 					ready_at = c.now, seq = nextval('{t}_token')
-				FROM expired, c WHERE r.queue = expired.queue AND r.item = expired.item""").formatted(RELEASE)
+				FROM (SELECT f.queue, f.item FROM freed f UNION ALL SELECT o.queue, o.item FROM earlier o) x, c
+				WHERE r.queue = x.queue AND r.item = x.item""")
+			.formatted(ENDED.formatted("(SELECT token FROM freed UNION ALL SELECT token FROM stale)"), RELEASE)
 			.replace("{t}", table);
 		// Back in its place: it keeps ready_at and seq, which the claim did not change.
-		this.handBack = ("WITH " + clock + ",\n" + HELD + """
+		this.handBack = ("WITH " + clock + ",\n" + HELD + ",\n" + ENDED.formatted("held") + """
 
 				UPDATE {t} r SET %s
 				FROM held, c WHERE r.queue = held.queue AND r.item = held.item""").formatted(RELEASE)
@@ -254,28 +307,37 @@ final class QueueSql {
 		// As an add of an item that is not queued, folded with its dirty mark: the
 		// earliest of the two times, the higher priority.
 		this.handBackAfter = ("WITH " + clock + """
-
+				,
+				held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {t} r
+					WHERE r.queue = ? AND r.state = 1 AND r.token = ? FOR UPDATE),
+				%s
 				UPDATE {t} r SET state = 0, token = NULL, holder = NULL, lease_until = NULL,
 					ready_at = least(c.now + ?::bigint * interval '1 microsecond',
 						greatest(coalesce(r.dirty_at, 'infinity'), c.now)),
 					seq = nextval('{t}_token'),
 					priority = greatest(r.priority, coalesce(r.dirty_priority, r.priority)),
 					dirty_at = NULL, dirty_priority = NULL
-				FROM c WHERE r.queue = ? AND r.state = 1 AND r.token = ?
-				RETURNING %s""").formatted(micros("r.ready_at - c.now")).replace("{t}", table);
+				FROM held, c WHERE r.queue = held.queue AND r.item = held.item
+				RETURNING %s""").formatted(ENDED.formatted("held"), micros("r.ready_at - c.now")).replace("{t}", table);
 		this.reconcile = ("WITH " + clock + """
-
+				,
+				lost AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {t} r
+					WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])
+					ORDER BY r.item FOR UPDATE),
+				%s
 				UPDATE {t} r SET %s
-				FROM c WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])""")
-			.formatted(RELEASE)
+				FROM lost, c WHERE r.queue = lost.queue AND r.item = lost.item""")
+			.formatted(ENDED.formatted("lost"), RELEASE)
 			.replace("{t}", table);
 		this.deadLetter = ("WITH " + clock + """
 				,
-				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1 RETURNING queue, item)
+				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1
+					RETURNING queue, item, token),
+				%s
 				INSERT INTO {t}_limit AS l (queue, kind, item, count, at, holder, expires_at)
 				SELECT g.queue, 'dead-letter', g.item, 1, c.now, ?, 'infinity' FROM gone g, c
 				ON CONFLICT (queue, kind, item) DO UPDATE SET count = l.count + 1, at = EXCLUDED.at,
-					holder = EXCLUDED.holder""").replace("{t}", table);
+					holder = EXCLUDED.holder""").formatted(ENDED.formatted("gone")).replace("{t}", table);
 		this.size = ("WITH " + clock + """
 
 				SELECT count(*) FROM {t} r, c WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= c.now""")
@@ -478,14 +540,14 @@ final class QueueSql {
 
 	/**
 	 * The CTEs of a claim: {@code picked} locks the next ready items, {@code claimed}
-	 * leases them and takes their trace records (read by {@code picked}, under the lock:
-	 * the {@code UPDATE} returns only the new row). An item that still waits for a kept
-	 * delay ({@code dirty_at} to come) keeps its parent for the hand-out that the delay
-	 * brings; every other record is cleared. {@code MATERIALIZED} fences the planner: a
-	 * {@code LIMIT} subquery inlined into the {@code UPDATE} may be run again per row and
-	 * lease more than the limit. With the starvation guard, the items ready longer than
-	 * the timeout come first, oldest first, then the others by the ready order, up to the
-	 * limit in all.
+	 * leases them ({@code leased} writes their lease rows) and takes their trace records
+	 * (read by {@code picked}, under the lock: the {@code UPDATE} returns only the new
+	 * row). An item that still waits for a kept delay ({@code dirty_at} to come) keeps
+	 * its parent for the hand-out that the delay brings; every other record is cleared.
+	 * {@code MATERIALIZED} fences the planner: a {@code LIMIT} subquery inlined into the
+	 * {@code UPDATE} may be run again per row and lease more than the limit. With the
+	 * starvation guard, the items ready longer than the timeout come first, oldest first,
+	 * then the others by the ready order, up to the limit in all.
 	 */
 	private static String claimCtes(String table, ReadyOrder order, boolean starving) {
 		String picked;
@@ -509,14 +571,16 @@ final class QueueSql {
 		}
 		return (picked + """
 
-				claimed AS (UPDATE {t} r SET state = 1, token = nextval('{t}_token'), holder = ?,
-						lease_until = c.now + ?::bigint * interval '1 microsecond',
+				claimed AS (UPDATE {t} r SET state = 1, token = nextval('{t}_token'), holder = ?, lease_until = NULL,
 						dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
 						dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END,
 						trace = CASE WHEN r.dirty_at > c.now THEN nullif(split_part(r.trace, E'\\n', 1), '') END
 					FROM picked, c WHERE r.queue = picked.queue AND r.item = picked.item
-					RETURNING r.item, r.priority, r.token, r.ready_at, r.seq, picked.starving, picked.trace)""")
-			.replace("{t}", table);
+					RETURNING r.queue, r.item, r.priority, r.token, r.holder, r.ready_at, r.seq, picked.starving,
+						picked.trace),
+				leased AS (INSERT INTO {t}_lease (token, queue, item, holder, lease_until)
+					SELECT k.token, k.queue, k.item, k.holder, %s + ?::bigint * interval '1 microsecond'
+					FROM claimed k, c)""".formatted(AFTER_WAITS)).replace("{t}", table);
 	}
 
 	/**

@@ -21,17 +21,31 @@
 --   dirty_at       processing: it was added again meanwhile (client-go's dirty set), to be ready
 --                  at this time, the earliest of those adds; null while not dirty
 --   dirty_priority processing and dirty: the highest priority of those adds
---   token          processing: the lease's fencing token, from {table}_token; a done or a renewal
+--   token          processing: the lease's fencing token, from {table}_token; a done or a hand-back
 --                  that names another token changes nothing
---   holder         processing: the handle that holds the lease (for diagnostics)
---   lease_until    processing: when the lease runs out unless it is renewed; then the item is
---                  queued again (at-least-once)
+--   holder         processing: the handle that holds the lease (for diagnostics, and to find the
+--                  leases of its claims whose answer was lost)
+--   lease_until    null: the lease is kept in {table}_lease. Only a release before that table
+--                  wrote it (its processing rows, read until their lease runs out, then queued
+--                  again as any expired lease)
 --   trace          the trace contexts of the item's adds since its last hand-out, when any had one
 --                  (a queue with a TraceContextSource): the parent ('' for none), then a line
 --                  break and a link for each later add, at most 8 links of at most 2048
 --                  characters each; null otherwise. Written by the adds, taken (cleared) by the
 --                  claim that hands the item out, deleted with the row. Added by this script to a
 --                  table made before it had this column.
+--
+-- {table}_lease: one row per lease of a processing item, written by the claim that leases it,
+-- renewed here by its holder, deleted with the lease (done, hand-back, expiry) in the same
+-- statement that ends it in {table}. Kept apart from the items because applications lock item
+-- rows (a re-add of an item being processed, in a transaction that stays open; an operator's
+-- SELECT ... FOR UPDATE): no application writes or locks this table, so a renewal never waits
+-- for one, and an item whose row is locked keeps its lease.
+--   token          the lease's fencing token (the item row's token)
+--   queue, item    the item it leases
+--   holder         the handle that holds it (for diagnostics)
+--   lease_until    when the lease runs out unless it is renewed; then the item is queued again
+--                  (at-least-once)
 --
 -- {table}_token: fencing tokens and FIFO tie-breaks. A sequence never hands out a number twice,
 -- also after rows are deleted or the table is emptied (it is not owned by the table, so TRUNCATE
@@ -109,10 +123,39 @@ DO $$ BEGIN
 	END IF;
 END $$;
 
--- The sweep that queues again the items whose lease ran out.
+-- The sweep that queues again the items whose lease, kept here by a release before
+-- {table}_lease, ran out.
 DO $$ BEGIN
 	IF to_regclass('{schema}{name}_leases') IS NULL THEN
 		CREATE INDEX IF NOT EXISTS {name}_leases ON {table} (queue, lease_until) WHERE state = 1;
+	END IF;
+END $$;
+
+CREATE TABLE IF NOT EXISTS {table}_lease (
+	token       bigint      PRIMARY KEY,
+	queue       text        NOT NULL,
+	item        text        NOT NULL,
+	holder      text        NOT NULL,
+	lease_until timestamptz NOT NULL
+);
+
+-- Every lease is an insert, an update per renewal and a delete: as the queue table, vacuumed
+-- after a fixed number of dead rows; updated in place.
+ALTER TABLE {table}_lease SET (
+	fillfactor = 70,
+	autovacuum_vacuum_scale_factor = 0,
+	autovacuum_vacuum_threshold = 2000,
+	autovacuum_vacuum_insert_scale_factor = 0,
+	autovacuum_vacuum_insert_threshold = 2000,
+	autovacuum_analyze_scale_factor = 0,
+	autovacuum_analyze_threshold = 5000,
+	autovacuum_vacuum_cost_delay = 0
+);
+
+-- The sweep that queues again the items whose lease ran out.
+DO $$ BEGIN
+	IF to_regclass('{schema}{name}_lease_ends') IS NULL THEN
+		CREATE INDEX IF NOT EXISTS {name}_lease_ends ON {table}_lease (queue, lease_until);
 	END IF;
 END $$;
 

@@ -150,8 +150,7 @@ class PostgresConnectionTests {
 	}
 
 	private long leaseUntilMicros(String item) {
-		return TestSql.queryLong("SELECT (extract(epoch FROM lease_until) * 1000000)::bigint FROM "
-				+ this.fixture.table() + " WHERE item = ?", item);
+		return TestSql.leaseUntilMicros(this.fixture.table(), item);
 	}
 
 }

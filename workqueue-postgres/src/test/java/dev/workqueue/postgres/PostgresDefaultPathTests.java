@@ -174,8 +174,9 @@ class PostgresDefaultPathTests {
 		assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("later");
 		// The claim leased it at its statement's time: on the database's clock, not
 		// before the item was due (the default lease is 30 s, and no renewal ran yet).
-		assertThat(TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table()
-				+ " WHERE item = 'later' AND state = 1 AND lease_until - interval '30 seconds' >= ready_at"))
+		assertThat(TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + " r JOIN " + this.fixture.table()
+				+ "_lease l ON l.token = r.token"
+				+ " WHERE r.item = 'later' AND r.state = 1 AND l.lease_until - interval '30 seconds' >= r.ready_at"))
 			.as("claimed at or after its due time")
 			.isOne();
 		b.done("later");

@@ -37,7 +37,7 @@ final class PostgresFixture implements AutoCloseable {
 
 	@Override
 	public void close() {
-		PostgresDatabase.execute("DROP TABLE IF EXISTS " + this.table + ", " + this.table
+		PostgresDatabase.execute("DROP TABLE IF EXISTS " + this.table + ", " + this.table + "_lease, " + this.table
 				+ "_limit; DROP SEQUENCE IF EXISTS " + this.table + "_token");
 	}
 

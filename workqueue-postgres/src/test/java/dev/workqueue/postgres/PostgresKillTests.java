@@ -72,7 +72,7 @@ class PostgresKillTests {
 		this.process.destroyForcibly().waitFor();
 		long killedAtMicros = TestSql.queryLong("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint");
 		assertThat(TestSql.queryLong("SELECT max((extract(epoch FROM lease_until) * 1000000)::bigint) FROM "
-				+ this.fixture.table() + " WHERE holder LIKE ?", pid + "-%"))
+				+ this.fixture.table() + "_lease WHERE holder LIKE ?", pid + "-%"))
 			.as("no lease outlives its holder by more than a lease")
 			.isLessThanOrEqualTo(killedAtMicros + LEASE.toNanos() / 1000);
 		await().atMost(Duration.ofSeconds(30)).until(() -> held(pid) == 0);

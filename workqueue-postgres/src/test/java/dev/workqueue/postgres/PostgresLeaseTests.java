@@ -37,8 +37,7 @@ class PostgresLeaseTests {
 
 	/** The lease's end, in µs on the fake clock's time line. */
 	private Long leaseUntilMicros(String item) {
-		return TestSql.queryLong("SELECT (extract(epoch FROM lease_until) * 1000000)::bigint FROM "
-				+ this.fixture.table() + " WHERE item = ?", item);
+		return TestSql.leaseUntilMicros(this.fixture.table(), item);
 	}
 
 	@Test

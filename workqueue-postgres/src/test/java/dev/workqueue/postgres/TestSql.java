@@ -74,13 +74,21 @@ final class TestSql {
 		return queryLong("SELECT token FROM " + table + " WHERE item = ? AND state = 1", item);
 	}
 
+	/** When an item's lease runs out, in µs since the epoch, or {@code null} for none. */
+	static Long leaseUntilMicros(String table, String item) {
+		return queryLong(
+				"SELECT (extract(epoch FROM lease_until) * 1000000)::bigint FROM " + table + "_lease WHERE item = ?",
+				item);
+	}
+
 	/**
 	 * What the reaper does to an item whose lease ran out: queued again at the back of
 	 * the line, its lease gone.
 	 */
 	static void expireLeaseByHand(String table, String item) {
-		int changed = update("UPDATE " + table + " SET state = 0, token = NULL, holder = NULL, lease_until = NULL, "
-				+ "seq = nextval('" + table + "_token') WHERE item = ? AND state = 1", item);
+		int changed = update("WITH ended AS (DELETE FROM " + table + "_lease WHERE item = ?) UPDATE " + table
+				+ " SET state = 0, token = NULL, holder = NULL, lease_until = NULL, seq = nextval('" + table
+				+ "_token') WHERE item = ? AND state = 1", item, item);
 		if (changed != 1) {
 			throw new IllegalStateException(item + " was not leased");
 		}

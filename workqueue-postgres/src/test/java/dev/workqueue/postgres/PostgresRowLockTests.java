@@ -1,0 +1,209 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A held item's row locked by another session (an operator's {@code SELECT ... FOR
+ * UPDATE}, or an application transaction that re-added the item while it is processed)
+ * for four leases holds up nothing of the queue's: the holder keeps every lease, another
+ * handle gets none of its items, a {@code done} of another item returns at once, and once
+ * the lock is gone the holder's {@code done} of the locked item works. Also where the
+ * queue's connections have a {@code lock_timeout} (common in production), which a renewal
+ * that waited for the row would run into at every retry.
+ */
+@RequiresPostgres
+class PostgresRowLockTests {
+
+	private static final Duration LEASE = Duration.ofMillis(1500);
+
+	private static final List<String> ITEMS = List.of("i0", "i1", "i2", "i3", "i4", "i5");
+
+	/** The item whose row the other session locks. */
+	private static final String LOCKED = "i2";
+
+	private final EngineFixture fixture = new EngineFixture();
+
+	private HikariDataSource timeoutPool;
+
+	@AfterEach
+	void close() {
+		try {
+			this.fixture.close();
+		}
+		finally {
+			if (this.timeoutPool != null) {
+				this.timeoutPool.close();
+			}
+		}
+	}
+
+	@Test
+	void aRowLockedForUpdateByAnotherSessionHoldsUpNoLease() throws Exception {
+		holdsEveryLeaseWhileLocked(this.fixture.tableFixture().dataSource(), this::lockForUpdate);
+	}
+
+	@Test
+	void aCallersTransactionThatReAddsAHeldItemHoldsUpNoLease() throws Exception {
+		holdsEveryLeaseWhileLocked(this.fixture.tableFixture().dataSource(), this::reAddInATransaction);
+	}
+
+	@Test
+	void withALockTimeoutOnTheQueuesConnectionsARowLockHoldsUpNoLease() throws Exception {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(PostgresDatabase.URL);
+		config.setMaximumPoolSize(8);
+		config.setConnectionInitSql("SET lock_timeout = '300ms'");
+		this.timeoutPool = new HikariDataSource(config);
+		holdsEveryLeaseWhileLocked(this.timeoutPool, this::lockForUpdate);
+	}
+
+	private DelayingQueue<String> handle(DataSource pool) {
+		return this.fixture.track(PostgresWorkQueues.builder(pool, ItemCodec.strings())
+			.table(this.fixture.table())
+			.name("locked")
+			.lease(LEASE)
+			.listen(false)
+			.vacuum(VacuumPolicy.NEVER)
+			.buildDelayingQueue());
+	}
+
+	private void holdsEveryLeaseWhileLocked(DataSource pool, Locker locker) throws Exception {
+		DelayingQueue<String> holder = handle(pool);
+		DelayingQueue<String> other = handle(pool);
+		holder.addAll(ITEMS);
+		List<String> held = new ArrayList<>();
+		for (int i = 0; i < ITEMS.size(); i++) {
+			held.add(holder.poll(Duration.ZERO));
+		}
+		assertThat(held).containsExactlyElementsOf(ITEMS);
+		boolean reAdded;
+		try (Lock lock = locker.lock(LOCKED)) {
+			reAdded = lock.reAdded();
+			nobodyElseGetsAnItemFor(other, LEASE.multipliedBy(2));
+			long startNanos = System.nanoTime();
+			CompletableFuture.runAsync(() -> holder.done("i0")).get(LEASE.toMillis() / 2, TimeUnit.MILLISECONDS);
+			assertThat(Duration.ofNanos(System.nanoTime() - startNanos)).as("a done of an item nobody locked")
+				.isLessThan(LEASE.dividedBy(2));
+			nobodyElseGetsAnItemFor(other, LEASE.multipliedBy(2));
+			lock.release();
+		}
+		for (String item : ITEMS.subList(1, ITEMS.size())) {
+			holder.done(item);
+		}
+		if (reAdded) {
+			assertThat(holder.poll(Duration.ZERO)).as("re-added while held: queued again by its done")
+				.isEqualTo(LOCKED);
+			holder.done(LOCKED);
+		}
+		assertThat(TestSql.count(this.fixture.table())).as("every done worked").isZero();
+		assertThat(EngineFixture.handle(holder).stalled() + EngineFixture.handle(other).stalled())
+			.as("no lease ran out")
+			.isZero();
+	}
+
+	private void nobodyElseGetsAnItemFor(DelayingQueue<String> other, Duration duration) {
+		List<String> taken = new ArrayList<>();
+		await().during(duration).atMost(duration.plusSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() -> {
+			String item = other.poll(Duration.ZERO);
+			if (item != null) {
+				taken.add(item);
+			}
+			return true;
+		});
+		assertThat(taken).as("items another handle holds, taken by this one").isEmpty();
+	}
+
+	/** {@code SELECT ... FOR UPDATE} of the item's row in a transaction left open. */
+	private Lock lockForUpdate(String item) throws SQLException {
+		Connection connection = PostgresDatabase.connect();
+		connection.setAutoCommit(false);
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("SELECT * FROM " + this.fixture.table() + " WHERE queue = 'locked' AND item = '" + item
+					+ "' FOR UPDATE");
+		}
+		return new Lock() {
+
+			@Override
+			public void release() throws SQLException {
+				connection.rollback();
+			}
+
+			@Override
+			public void close() throws SQLException {
+				connection.close();
+			}
+
+		};
+	}
+
+	/** An add of the item in a caller's transaction left open: the row stays locked. */
+	private Lock reAddInATransaction(String item) throws SQLException {
+		CallerTransaction transaction = new CallerTransaction();
+		DelayingQueue<String> adder = this.fixture
+			.track(this.fixture.builder("locked", transaction.dataSource()).lease(LEASE).buildDelayingQueue());
+		adder.add(item);
+		return new Lock() {
+
+			@Override
+			public boolean reAdded() {
+				return true;
+			}
+
+			@Override
+			public void release() throws SQLException {
+				transaction.commit();
+			}
+
+			@Override
+			public void close() throws SQLException {
+				transaction.close();
+			}
+
+		};
+	}
+
+	/** Locks an item's row until released. */
+	@FunctionalInterface
+	private interface Locker {
+
+		Lock lock(String item) throws SQLException;
+
+	}
+
+	/** A row lock held by another session. */
+	private interface Lock extends AutoCloseable {
+
+		/** Whether the lock is that of an add of the item. */
+		default boolean reAdded() {
+			return false;
+		}
+
+		/** Ends the other session's transaction. */
+		void release() throws SQLException;
+
+		@Override
+		void close() throws SQLException;
+
+	}
+
+}
