@@ -397,7 +397,8 @@ final class TableKeeper {
 	 */
 	private boolean vacuum(Connection connection) throws SQLException {
 		boolean full = (this.vacuums.get() + 1) % this.settings.limitEvery() == 0;
-		boolean done = vacuum(connection, this.table, full);
+		// The leases' table with it: every item passes through both.
+		boolean done = vacuum(connection, this.table + ", " + this.table + "_lease", full);
 		if (done && full) {
 			vacuum(connection, this.limitTable, false);
 		}

@@ -87,7 +87,7 @@ class PostgresPermissionTests {
 
 	@Test
 	void aUserWhoMayNotUseTheSequenceIsToldSo() {
-		grant("GRANT SELECT, INSERT, UPDATE, DELETE ON {t}, {t}_limit");
+		grant("GRANT SELECT, INSERT, UPDATE, DELETE ON {t}, {t}_lease, {t}_limit");
 		DelayingQueue<String> queue = handle();
 		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.add("a"))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.NO_PERMISSION))
@@ -97,7 +97,7 @@ class PostgresPermissionTests {
 
 	@Test
 	void theGrantsTheMessageNamesAreEnough() throws Exception {
-		grant("GRANT SELECT, INSERT, UPDATE, DELETE ON {t}, {t}_limit");
+		grant("GRANT SELECT, INSERT, UPDATE, DELETE ON {t}, {t}_lease, {t}_limit");
 		grant("GRANT USAGE ON SEQUENCE {t}_token");
 		DelayingQueue<String> queue = handle();
 		queue.add("a");

@@ -17,10 +17,10 @@ import org.springframework.core.log.LogMessage;
 /**
  * Checks at start-up that the postgres queues' table exists, with the objects
  * {@code PostgresWorkQueues.schema(table)} makes beside it (the sequence of fencing
- * tokens, the limiters' table), so that a missing one fails the start-up naming it rather
- * than the first add. A database that cannot be reached now is not a reason to fail: the
- * queues recover by themselves when it comes back, and the health contributor says
- * {@code DOWN} meanwhile.
+ * tokens, the leases' table, the limiters' table), so that a missing one fails the
+ * start-up naming it rather than the first add. A database that cannot be reached now is
+ * not a reason to fail: the queues recover by themselves when it comes back, and the
+ * health contributor says {@code DOWN} meanwhile.
  */
 final class PostgresQueueTable {
 
@@ -32,7 +32,7 @@ final class PostgresQueueTable {
 	 * failing.
 	 */
 	private static final String EXISTS = "SELECT to_regclass(?) IS NOT NULL, to_regclass(?) IS NOT NULL, "
-			+ "to_regclass(?) IS NOT NULL";
+			+ "to_regclass(?) IS NOT NULL, to_regclass(?) IS NOT NULL";
 
 	private PostgresQueueTable() {
 	}
@@ -44,7 +44,7 @@ final class PostgresQueueTable {
 	 * @throws PostgresQueueTableMissingException if one of them is missing
 	 */
 	static void check(DataSource dataSource, String table) {
-		List<String> names = List.of(table, table + "_token", table + "_limit");
+		List<String> names = List.of(table, table + "_token", table + "_lease", table + "_limit");
 		List<String> missing = new ArrayList<>();
 		try (Connection connection = dataSource.getConnection();
 				PreparedStatement statement = connection.prepareStatement(EXISTS)) {

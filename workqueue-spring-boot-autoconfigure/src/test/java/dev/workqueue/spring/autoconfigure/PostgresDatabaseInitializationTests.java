@@ -74,6 +74,7 @@ class PostgresDatabaseInitializationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(LocalPostgres.exists(this.table)).isTrue();
 			assertThat(LocalPostgres.exists(this.table + "_token")).isTrue();
+			assertThat(LocalPostgres.exists(this.table + "_lease")).isTrue();
 			assertThat(LocalPostgres.exists(this.table + "_limit")).isTrue();
 			assertThat(context.getBean(PostgresSchemaInitializer.class).table()).isEqualTo(this.table);
 			context.getBean(QueueUser.class).orders.add("a");

@@ -59,7 +59,8 @@ class PostgresStartUpTests {
 				.rootCause()
 				.isInstanceOf(PostgresQueueTableMissingException.class)
 				.hasMessage("The work queue table '" + this.table + "' is missing from the application's database "
-						+ "(not found: " + this.table + ", " + this.table + "_token, " + this.table + "_limit)"));
+						+ "(not found: " + this.table + ", " + this.table + "_token, " + this.table + "_lease, "
+						+ this.table + "_limit)"));
 	}
 
 	@Test
