@@ -34,6 +34,12 @@ import dev.workqueue.time.Nanos;
  * without them, and at shutdown. A worker's {@code done} can ride with its next claim
  * ({@link PostgresPoller#doneAndPoll}).
  * <p>
+ * <b>Late answers.</b> A claim's leases count from when it was sent. One answered a third
+ * of the lease or more later (a pause, a slow link) may come after its leases ran out and
+ * their items went to another handle: its leases are renewed before any item is handed
+ * out, and an item whose lease was not renewed is not handed out (see
+ * {@link #stillHeld}).
+ * <p>
  * A claim that fails may still have leased items (the answer was lost after the commit):
  * their rows name this handle as holder, so the {@link LeaseKeeper} finds them and hands
  * them back. Claims take {@code claims} (shared) while their leases are not yet in the

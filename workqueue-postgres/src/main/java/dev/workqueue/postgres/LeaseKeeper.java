@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
@@ -264,10 +265,16 @@ final class LeaseKeeper implements Runnable {
 	/**
 	 * Hands back the rows leased to this handle under tokens it does not know: claims
 	 * whose answer was lost. No claim runs meanwhile (their leases would not be in the
-	 * book yet).
+	 * book yet), and the book still knows the leases whose done is under way, so that a
+	 * done that then returns normally is never undone.
 	 */
 	private void reconcile() {
-		this.claims.lock();
+		if (!lockClaims()) {
+			// A claim is under way and may wait for a row: this thread renews meanwhile,
+			// and its next run looks again.
+			this.reconcile.set(true);
+			return;
+		}
 		try {
 			long[] known = this.book.tokens();
 			int back = this.database.run("hand back lost claims to", (connection) -> {
@@ -291,6 +298,20 @@ final class LeaseKeeper implements Runnable {
 		}
 		finally {
 			this.claims.unlock();
+		}
+	}
+
+	/**
+	 * Takes {@code claims} exclusively, waiting a tenth of the renewal interval at most
+	 * (the claims under way end first; new ones wait behind this).
+	 */
+	private boolean lockClaims() {
+		try {
+			return this.claims.tryLock(this.renewIntervalNanos / 10, TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			// Nobody interrupts this daemon thread: look again at the next run.
+			return false;
 		}
 	}
 

@@ -45,9 +45,10 @@ final class PostgresPoller<T> implements Poller<T> {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * The hold ends here at once; the lease ends in the table in the statement of the
-	 * next claim, or alone when the poll hands out an item claimed ahead or ends before
-	 * it looks (see {@link ItemTaker#take}).
+	 * The hold ends here at once (the lease stays in the book, ending, until its
+	 * statement returned: see {@link LeaseBook}); the lease ends in the table in the
+	 * statement of the next claim, or alone when the poll hands out an item claimed ahead
+	 * or ends before it looks (see {@link ItemTaker#take}).
 	 */
 	@Override
 	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {

@@ -59,14 +59,15 @@ final class QueueSql {
 			dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END""";
 
 	/**
-	 * Locks the rows of some leases, in the order of their items: the order in which
-	 * every statement that waits for several rows locks them (a batch of adds too), so
-	 * that two such statements never wait for each other. Parameters queue, tokens[].
+	 * Locks the rows of some leases that no other session locks ({@code SKIP LOCKED}: a
+	 * hand-back of many never waits for an application's lock; a row skipped keeps its
+	 * lease, which nobody renews any more, and comes back when it runs out). Parameters
+	 * queue, tokens[].
 	 */
 	private static final String HELD = """
 			held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {t} r
 				WHERE r.queue = ? AND r.state = 1 AND r.token = ANY(?::bigint[])
-				ORDER BY r.item FOR UPDATE)""";
+				FOR UPDATE SKIP LOCKED)""";
 
 	/**
 	 * The trace record of a row after a traced add ({@code EXCLUDED.trace}: the add's
@@ -184,7 +185,10 @@ final class QueueSql {
 	 */
 	final String reap;
 
-	/** Hands leases back in their place in line: parameters now, queue, tokens[]. */
+	/**
+	 * Hands leases back in their place in line, but for those whose item row another
+	 * session locks (see {@link #HELD}): parameters now, queue, tokens[].
+	 */
 	final String handBack;
 
 	/**
@@ -195,7 +199,8 @@ final class QueueSql {
 
 	/**
 	 * Hands back the leases of this holder that it does not know of (claims whose answer
-	 * was lost): parameters now, queue, holder, known tokens[].
+	 * was lost), but for those whose item row another session locks (they run out):
+	 * parameters now, queue, holder, known tokens[].
 	 */
 	final String reconcile;
 
@@ -323,7 +328,7 @@ final class QueueSql {
 				,
 				lost AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {t} r
 					WHERE r.queue = ? AND r.state = 1 AND r.holder = ? AND r.token <> ALL(?::bigint[])
-					ORDER BY r.item FOR UPDATE),
+					FOR UPDATE SKIP LOCKED),
 				%s
 				UPDATE {t} r SET %s
 				FROM lost, c WHERE r.queue = lost.queue AND r.item = lost.item""")
