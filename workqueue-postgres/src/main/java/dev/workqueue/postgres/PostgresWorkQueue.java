@@ -34,9 +34,8 @@ import dev.workqueue.time.Nanos;
  * <p>
  * <b>State.</b> All shared state is the queue's rows (one per item, {@code schema.sql});
  * each change of an item's state is one statement ({@link QueueSql}), so client-go's
- * rules hold across instances. Leases are rows of their own ({@code
- * <table>
- * _lease}, see {@link QueueSql}), which applications never lock, so that an item row held
+ * rules hold across instances. Leases are rows of their own (the table's {@code _lease}
+ * table, see {@link QueueSql}), which applications never lock, so that an item row held
  * by another session never holds up a renewal. The handle keeps only the leases it holds
  * ({@link LeaseBook}), renewed by its {@link LeaseKeeper}; its adds go as
  * {@link ItemAdds} says, its consumers take items as {@link ItemTaker} says, and its
