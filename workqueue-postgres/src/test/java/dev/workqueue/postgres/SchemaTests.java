@@ -3,16 +3,22 @@ package dev.workqueue.postgres;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.time.FakeClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link PostgresWorkQueues#schema(String)}: runs twice without error (also while a
  * transaction that added holds its lock), qualifies names, brings a table of an earlier
- * release up to date, refuses what is not an identifier.
+ * release up to date (and the leases it kept in the item rows are honoured), refuses what
+ * is not an identifier.
  */
 @RequiresPostgres
 class SchemaTests {
@@ -23,6 +29,7 @@ class SchemaTests {
 			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
 			assertThat(PostgresWorkQueues.schema(fixture.table())).contains(fixture.table() + "_token")
 				.contains(fixture.table() + "_ready")
+				.contains(fixture.table() + "_lease")
 				.contains(fixture.table() + "_limit");
 		}
 	}
@@ -75,6 +82,39 @@ class SchemaTests {
 			assertThat(TestSql
 				.queryLong("SELECT count(*) FROM " + fixture.table() + " WHERE item = 'a'" + " AND trace IS NULL"))
 				.isOne();
+		}
+	}
+
+	@Test
+	void aTableOfTheReleaseBeforeTheLeaseTableGetsItAndItsLeasesAreHonouredUntilTheyRunOut() throws Exception {
+		try (PostgresFixture fixture = new PostgresFixture()) {
+			// The table as the release before <table>_lease left it: a processing row
+			// whose lease is its own lease_until, until 3 s on the clock.
+			PostgresDatabase.execute("DROP TABLE " + fixture.table() + "_lease");
+			PostgresDatabase.execute("INSERT INTO " + fixture.table()
+					+ " (queue, item, state, priority, ready_at, seq, "
+					+ "token, holder, lease_until) VALUES ('q', 'held', 1, 0, to_timestamp(0), 1, 2, 'old', to_timestamp(3))");
+			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
+			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
+			FakeClock clock = new FakeClock();
+			DelayingQueue<String> queue = fixture.builder("q")
+				.clock(clock)
+				.lease(Duration.ofSeconds(3))
+				.listen(false)
+				.vacuum(VacuumPolicy.NEVER)
+				.buildDelayingQueue();
+			try {
+				clock.step(Duration.ofMillis(2900));
+				assertThat(queue.poll(Duration.ZERO)).as("leased by an instance of the earlier release").isNull();
+				// Past the lease and the next tick (a third of the lease).
+				clock.step(Duration.ofMillis(1200));
+				await().atMost(Duration.ofSeconds(10)).until(() -> "held".equals(queue.poll(Duration.ZERO)));
+				queue.done("held");
+				assertThat(TestSql.count(fixture.table())).isZero();
+			}
+			finally {
+				queue.shutDown();
+			}
 		}
 	}
 
