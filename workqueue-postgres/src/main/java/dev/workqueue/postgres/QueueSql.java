@@ -278,9 +278,8 @@ final class QueueSql {
 		// The expired leases, then their item rows, both SKIP LOCKED: a lease whose item
 		// row is locked waits for the next sweep. A lease whose item row no longer has
 		// its
-		// token (the row deleted by hand) is deleted as stale; the token is on the item
-		// row
-		// only from the claim that wrote the lease row, in the same transaction, so one
+		// token (the row deleted by hand) is deleted as stale: a token is on an item row
+		// only from the claim that wrote its lease row, in the same transaction, so one
 		// missing from the snapshot never comes back. Then the leases an earlier release
 		// kept in the item rows.
 		this.reap = ("WITH " + clock + """
