@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
@@ -269,9 +268,10 @@ final class LeaseKeeper implements Runnable {
 	 * done that then returns normally is never undone.
 	 */
 	private void reconcile() {
-		if (!lockClaims()) {
-			// A claim is under way and may wait for a row: this thread renews meanwhile,
-			// and its next run looks again.
+		if (!this.claims.tryLock()) {
+			// A claim is under way, and may wait for a row: this thread renews meanwhile,
+			// and its next run looks again (rows it never gets to run out, and come
+			// back).
 			this.reconcile.set(true);
 			return;
 		}
@@ -298,20 +298,6 @@ final class LeaseKeeper implements Runnable {
 		}
 		finally {
 			this.claims.unlock();
-		}
-	}
-
-	/**
-	 * Takes {@code claims} exclusively, waiting a tenth of the renewal interval at most
-	 * (the claims under way end first; new ones wait behind this).
-	 */
-	private boolean lockClaims() {
-		try {
-			return this.claims.tryLock(this.renewIntervalNanos / 10, TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			// Nobody interrupts this daemon thread: look again at the next run.
-			return false;
 		}
 	}
 

@@ -33,6 +33,15 @@ import dev.workqueue.spi.ItemTrace;
  * earlier release, whose lease is its own {@code lease_until}, is honoured until that
  * runs out and swept as any. Lease ends are computed from the time after any wait of the
  * statement ({@link #AFTER_WAITS}), never from a time taken before it.
+ * <p>
+ * One row per lease rather than one heartbeat row per handle (an item held while its
+ * holder's row lives, renewals of one row): a lease of its own keeps per-item loss as it
+ * was (a lost lease, a parked one, a late claim's check), and the sweep re-checks the
+ * expiry on the very row it locks (EvalPlanQual on {@code lease_until}). With heartbeats
+ * a handle's leases live or die together, a heartbeat that ran out must never be renewed
+ * (the handle would need a new identity), and the sweep would judge an item row by
+ * another table's row, which its snapshot may not show yet. The cost is a row written per
+ * claimed item and an update per held item and renewal, in the same statements as before.
  */
 final class QueueSql {
 
@@ -276,12 +285,11 @@ final class QueueSql {
 				FROM c WHERE l.queue = ? AND l.token = ANY(?::bigint[])
 				RETURNING l.token""").formatted(AFTER_WAITS).replace("{t}", table);
 		// The expired leases, then their item rows, both SKIP LOCKED: a lease whose item
-		// row is locked waits for the next sweep. A lease whose item row no longer has
-		// its
-		// token (the row deleted by hand) is deleted as stale: a token is on an item row
-		// only from the claim that wrote its lease row, in the same transaction, so one
-		// missing from the snapshot never comes back. Then the leases an earlier release
-		// kept in the item rows.
+		// row is locked waits for the next sweep. A lease whose item row lost its token
+		// (deleted by hand) is deleted as stale: a token is on an item row only from the
+		// claim that wrote its lease row, in the same transaction, so one missing from
+		// the snapshot never comes back. Then the leases an earlier release kept in the
+		// item rows.
 		this.reap = ("WITH " + clock + """
 				,
 				expired AS MATERIALIZED (SELECT l.queue, l.item, l.token FROM {t}_lease l
