@@ -71,7 +71,7 @@ class PostgresStartUpTests {
 				.rootCause()
 				.isInstanceOf(PostgresQueueTableMissingException.class)
 				.satisfies((ex) -> assertThat(((PostgresQueueTableMissingException) ex).getMissing())
-					.containsExactly(this.table + "_token", this.table + "_limit")));
+					.containsExactly(this.table + "_token", this.table + "_lease", this.table + "_limit")));
 	}
 
 	@Test
