@@ -73,11 +73,11 @@ public final class PostgresWorkQueues {
 
 	/**
 	 * Returns everything the queues of {@code table} need in the database: the table, its
-	 * indexes and storage settings, the sequence of fencing tokens, and the table of the
-	 * shared rate limiters (named after {@code table}, with {@code _limit} appended). It
-	 * is idempotent ({@code IF NOT EXISTS}), and one
-	 * {@link java.sql.Statement#execute(String)} runs it, so it fits a migration (Flyway,
-	 * Liquibase) as well as a start-up.
+	 * indexes and storage settings, the sequence of fencing tokens, the table of the
+	 * leases ({@code _lease} appended) and the table of the shared rate limiters (named
+	 * after {@code table}, with {@code _limit} appended). It is idempotent
+	 * ({@code IF NOT EXISTS}), and one {@link java.sql.Statement#execute(String)} runs
+	 * it, so it fits a migration (Flyway, Liquibase) as well as a start-up.
 	 * @param table the table's name, optionally schema-qualified
 	 * ({@code jobs.workqueue_item})
 	 * @return the SQL script
