@@ -36,11 +36,12 @@ public final class HoldLedger {
 	}
 
 	/**
-	 * Records that a fault began on a handle's link now.
+	 * Records that a fault began on a handle's link.
 	 * @param handle the handle's index
+	 * @param at when, in {@link System#nanoTime()}
 	 */
-	public synchronized void faulted(int handle) {
-		this.faults.add(new long[] { handle, System.nanoTime() });
+	public synchronized void faulted(int handle, long at) {
+		this.faults.add(new long[] { handle, at });
 	}
 
 	/** How many holds were recorded. */
