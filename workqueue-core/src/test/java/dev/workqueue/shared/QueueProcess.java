@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -33,12 +34,16 @@ public final class QueueProcess implements AutoCloseable {
 
 	private final List<String> output = new ArrayList<>();
 
+	private final List<String> events = new CopyOnWriteArrayList<>();
+
+	private final Thread reader;
+
 	private QueueProcess(Process process) {
 		this.process = process;
 		this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-		Thread reader = new Thread(this::read, "queue-process-" + process.pid());
-		reader.setDaemon(true);
-		reader.start();
+		this.reader = new Thread(this::read, "queue-process-" + process.pid());
+		this.reader.setDaemon(true);
+		this.reader.start();
 	}
 
 	/**
@@ -63,12 +68,37 @@ public final class QueueProcess implements AutoCloseable {
 		try (BufferedReader lines = new BufferedReader(
 				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
 			for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-				this.answers.add(line);
+				if (line.startsWith("got ") || line.startsWith("held ")) {
+					this.events.add(line);
+				}
+				else {
+					this.answers.add(line);
+				}
 			}
 		}
 		catch (IOException ex) {
 			// The process ended.
 		}
+	}
+
+	/**
+	 * What the child's consumers reported so far, in order: {@code got <item> <nanos>}
+	 * and {@code held <item> <from> <until>} (see {@link SharedQueueProcess}).
+	 * @return the report lines
+	 */
+	public List<String> events() {
+		return List.copyOf(this.events);
+	}
+
+	/**
+	 * The child for a failure message: its pid, whether it runs, and what it wrote that
+	 * answered no command.
+	 */
+	@Override
+	public synchronized String toString() {
+		List<String> unanswered = new ArrayList<>(this.output);
+		unanswered.addAll(this.answers);
+		return "JVM " + pid() + (this.process.isAlive() ? " (running)" : " (ended)") + ", other output: " + unanswered;
 	}
 
 	/** The child's process id. */
@@ -90,6 +120,8 @@ public final class QueueProcess implements AutoCloseable {
 			case "take" -> "took";
 			case "done" -> "done";
 			case "add" -> "added";
+			case "hold" -> "holding";
+			case "work" -> "working";
 			default -> throw new IllegalArgumentException("command: unknown, was '" + command + "'");
 		};
 		return answer(verb, deadline);
@@ -130,9 +162,13 @@ public final class QueueProcess implements AutoCloseable {
 		}
 	}
 
-	/** Kills the JVM ({@code SIGKILL}) and waits until it is gone. */
+	/**
+	 * Kills the JVM ({@code SIGKILL}) and waits until it is gone and everything it wrote
+	 * is in {@link #events()}.
+	 */
 	public void kill() throws InterruptedException {
 		this.process.destroyForcibly().waitFor();
+		this.reader.join(TimeUnit.SECONDS.toMillis(10));
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.workqueue.shared;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,8 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +30,7 @@ import org.junit.jupiter.api.Timeout;
 import dev.workqueue.DelayingQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -117,8 +121,7 @@ public abstract class SharedQueueContract {
 		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
 	}
 
-	// --- Faults of the store: another session's row lock
-	// --------------------------------
+	// Faults of the store: another session's row lock
 
 	@Test
 	@Timeout(60)
@@ -152,8 +155,7 @@ public abstract class SharedQueueContract {
 		assertThat(other.poll(LEASE.multipliedBy(2))).as("an item back after its done").isNull();
 	}
 
-	// --- A done that returned
-	// --------------------------------------------------------------
+	// A done that returned
 
 	@Test
 	@Timeout(120)
@@ -230,8 +232,7 @@ public abstract class SharedQueueContract {
 		}
 	}
 
-	// --- A claim's late answer
-	// ----------------------------------------------------------
+	// A claim's late answer
 
 	@Test
 	@Timeout(60)
@@ -259,8 +260,7 @@ public abstract class SharedQueueContract {
 		other.done("x");
 	}
 
-	// --- Never two live holders
-	// ----------------------------------------------------------
+	// Never two live holders
 
 	@Test
 	@Timeout(120)
@@ -352,8 +352,7 @@ public abstract class SharedQueueContract {
 	@Test
 	@Timeout(90)
 	void aPausedHoldersLateDoneChangesNothingAndNobodyElseHeldTheItemWhileItRan() throws Exception {
-		QueueProcess paused = QueueProcess.start(this.store, LEASE);
-		this.processes.add(paused);
+		QueueProcess paused = process();
 		DelayingQueue<String> other = handle();
 		DelayingQueue<String> third = handle();
 		other.add("x");
@@ -373,8 +372,161 @@ public abstract class SharedQueueContract {
 		assertThat(third.poll(LEASE)).as("back after its holder's done").isNull();
 	}
 
-	// --- Shutdown
-	// --------------------------------------------------------------------------
+	// Processes killed
+
+	@Test
+	@Timeout(90)
+	void itemsAKilledProcessHeldComeBackWithinTheirLeaseAndTheSurvivorProcessesThem() throws Exception {
+		int consumers = 8;
+		QueueProcess killed = process();
+		DelayingQueue<String> survivor = handle();
+		// Every consumer waits before the items come: one claim leases several.
+		assertThat(killed.send("hold " + consumers, SOON)).isEqualTo(Integer.toString(consumers));
+		List<String> items = IntStream.range(0, consumers).mapToObj((i) -> "item-" + i).toList();
+		survivor.addAll(items);
+		await().atMost(SOON.multipliedBy(2)).until(() -> got(killed).size() == consumers);
+		killed.kill();
+		long killedAt = System.nanoTime();
+		List<String> back = new ArrayList<>();
+		for (int i = 0; i < consumers; i++) {
+			back.add(take(survivor));
+		}
+		assertThat(millisSince(killedAt)).as("ms from the kill until the survivor had every item back")
+			.isLessThanOrEqualTo(LEASE.plusSeconds(3).toMillis());
+		assertThat(back).containsExactlyInAnyOrderElementsOf(items);
+		items.forEach(survivor::done);
+		assertThat(survivor.poll(LEASE)).as("an item back after its done").isNull();
+	}
+
+	@Test
+	@Timeout(180)
+	void threeProcessesShareTheQueueOneIsKilledEveryItemIsProcessedAndNoneHasTwoLiveHolders() throws Exception {
+		int count = 600;
+		DelayingQueue<String> producer = handle();
+		QueueProcess victim = process();
+		// The victim's first item is a stuck job: held, its lease renewed, until the
+		// kill.
+		victim.send("work 2 hang", SOON);
+		producer.add("item-0");
+		await().atMost(SOON.multipliedBy(3)).until(() -> got(victim).contains("item-0"));
+		List<QueueProcess> workers = List.of(process(), process());
+		for (QueueProcess worker : workers) {
+			worker.send("work 2", SOON);
+		}
+		producer.addAll(IntStream.range(1, count).mapToObj((i) -> "item-" + i).toList());
+		List<QueueProcess> all = List.of(victim, workers.get(0), workers.get(1));
+		awaitHeld(all, count / 3);
+		assertThat(got(workers)).as("handed out again while its holder lives").doesNotContain("item-0");
+		victim.kill();
+		long killedAt = System.nanoTime();
+		Set<String> stranded = new HashSet<>(got(victim));
+		stranded.removeAll(held(List.of(victim)));
+		assertThat(stranded).contains("item-0");
+		awaitHeld(all, count);
+		HoldLedger ledger = new HoldLedger();
+		for (int i = 0; i < all.size(); i++) {
+			record(all.get(i), i, ledger);
+		}
+		// The killed JVM's holds that no done ended ended with it.
+		for (String line : victim.events()) {
+			String[] got = line.split(" ");
+			if (got[0].equals("got") && stranded.contains(got[1])) {
+				ledger.held(got[1], 0, Long.parseLong(got[2]), killedAt);
+			}
+		}
+		assertThat(ledger.violations()).as("holds that overlap a live hold").isEmpty();
+		Map<String, Long> handOuts = gotLines(all).stream()
+			.collect(Collectors.groupingBy((line) -> line.split(" ")[1], Collectors.counting()));
+		Set<String> victims = got(victim);
+		assertThat(handOuts.entrySet()).filteredOn((entry) -> !victims.contains(entry.getKey()))
+			.as("items the killed JVM never held: handed out once")
+			.allSatisfy((entry) -> assertThat(entry.getValue()).as(entry.getKey()).isOne());
+	}
+
+	@Test
+	@Timeout(120)
+	void delayedItemsOutliveEveryHandleAndAFreshOneProcessesThem() throws Exception {
+		DelayingQueue<String> producer = handle();
+		List<QueueProcess> first = List.of(process(), process());
+		for (QueueProcess worker : first) {
+			worker.send("work 2", SOON);
+		}
+		List<String> items = IntStream.range(0, 20).mapToObj((i) -> "later-" + i).toList();
+		for (String item : items) {
+			producer.addAfter(item, LEASE.multipliedBy(3));
+		}
+		producer.shutDown();
+		for (QueueProcess worker : first) {
+			worker.kill();
+		}
+		assertThat(got(first)).as("handed out before they were due").isEmpty();
+		QueueProcess fresh = process();
+		fresh.send("work 2", SOON);
+		await().atMost(Duration.ofSeconds(30)).until(() -> held(List.of(fresh)).size() == items.size());
+		assertThat(held(List.of(fresh))).containsExactlyInAnyOrderElementsOf(items);
+		assertThat(gotLines(List.of(fresh))).as("each handed out once").hasSize(items.size());
+	}
+
+	/** Waits until the processes finished {@code count} items, for up to a minute. */
+	private static void awaitHeld(List<QueueProcess> processes, int count) {
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> held(processes).size() >= count);
+		}
+		catch (ConditionTimeoutException ex) {
+			Set<String> held = held(processes);
+			List<String> missing = IntStream.range(0, count)
+				.mapToObj((i) -> "item-" + i)
+				.filter((item) -> !held.contains(item))
+				.limit(10)
+				.toList();
+			throw new AssertionError(held.size() + " items finished within a minute, not " + count + " (not: " + missing
+					+ ", handed out: "
+					+ gotLines(processes).stream().filter((line) -> missing.contains(line.split(" ")[1])).toList()
+					+ ") by " + processes, ex);
+		}
+	}
+
+	private QueueProcess process() throws Exception {
+		QueueProcess process = QueueProcess.start(this.store, LEASE);
+		this.processes.add(process);
+		return process;
+	}
+
+	private static List<String> gotLines(List<QueueProcess> processes) {
+		return processes.stream()
+			.flatMap((process) -> process.events().stream())
+			.filter((line) -> line.startsWith("got "))
+			.toList();
+	}
+
+	/** The items the processes' consumers were handed. */
+	private static Set<String> got(List<QueueProcess> processes) {
+		return gotLines(processes).stream().map((line) -> line.split(" ")[1]).collect(Collectors.toSet());
+	}
+
+	private static Set<String> got(QueueProcess process) {
+		return got(List.of(process));
+	}
+
+	/** The items the processes' consumers finished (their done returned or failed). */
+	private static Set<String> held(List<QueueProcess> processes) {
+		return processes.stream()
+			.flatMap((process) -> process.events().stream())
+			.filter((line) -> line.startsWith("held "))
+			.map((line) -> line.split(" ")[1])
+			.collect(Collectors.toSet());
+	}
+
+	private static void record(QueueProcess process, int index, HoldLedger ledger) {
+		for (String line : process.events()) {
+			String[] held = line.split(" ");
+			if (held[0].equals("held")) {
+				ledger.held(held[1], index, Long.parseLong(held[2]), Long.parseLong(held[3]));
+			}
+		}
+	}
+
+	// Shutdown
 
 	@Test
 	void anAddAfterAHandlesShutDownWritesNothing() throws Exception {
@@ -417,8 +569,7 @@ public abstract class SharedQueueContract {
 		assertThat(other.poll(LEASE)).isNull();
 	}
 
-	// --- Leases that ran out
-	// -----------------------------------------------------------------
+	// Leases that ran out
 
 	@Test
 	@Timeout(60)
