@@ -1,0 +1,98 @@
+package dev.workqueue.redis;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
+import dev.workqueue.shared.SharedQueueContract;
+import dev.workqueue.shared.SharedStore;
+
+/**
+ * Core's {@link SharedQueueContract}, the rules of every shared store, on Redis: each
+ * test's queue lives under a key prefix of its own on the shared server, and each handle
+ * has a client of its own. Redis has no row locks: the test that locks an item's row is
+ * skipped.
+ */
+@RequiresRedis
+class RedisSharedQueueContractTests extends SharedQueueContract {
+
+	@Override
+	protected SharedStore newStore() {
+		return new Store();
+	}
+
+	/** One test's queue: a {@link RedisFixture}'s prefix, a client per handle. */
+	static final class Store implements SharedStore {
+
+		private static final String NAME = "shared";
+
+		private final RedisFixture redis = new RedisFixture();
+
+		private final List<RedisClient> clients = new ArrayList<>();
+
+		@Override
+		public String name() {
+			return "Redis";
+		}
+
+		@Override
+		public String claimMarker() {
+			// A claim is the get script, called by its SHA-1.
+			return LuaScript.GET.sha1();
+		}
+
+		@Override
+		public DelayingQueue<String> open(Duration lease) {
+			return open(RedisServers.shared(), lease);
+		}
+
+		@Override
+		public DelayingQueue<String> open(Duration lease, int port) {
+			return open(RedisURI.create("127.0.0.1", port), lease);
+		}
+
+		private DelayingQueue<String> open(RedisURI uri, Duration lease) {
+			RedisClient client = RedisClient.create(uri);
+			this.clients.add(client);
+			return this.redis.track(handle(client, this.redis.prefix, lease));
+		}
+
+		static DelayingQueue<String> handle(RedisClient client, String prefix, Duration lease) {
+			return RedisWorkQueues.builder(client, ItemCodec.strings())
+				.keyPrefix(prefix)
+				.name(NAME)
+				.lease(lease)
+				.buildDelayingQueue();
+		}
+
+		@Override
+		public InetSocketAddress server() {
+			RedisURI shared = RedisServers.shared();
+			return new InetSocketAddress(shared.getHost(), shared.getPort());
+		}
+
+		@Override
+		public List<String> processOpener() {
+			return List.of(RedisProcessOpener.class.getName(), RedisServers.shared().toURI().toString(),
+					this.redis.prefix);
+		}
+
+		@Override
+		public void close() throws Exception {
+			try {
+				this.redis.close();
+			}
+			finally {
+				this.clients.forEach(RedisClient::shutdown);
+			}
+		}
+
+	}
+
+}
