@@ -17,6 +17,7 @@ import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.postgres.AddGroup.Request;
+import dev.workqueue.postgres.PostgresQueueException.Reason;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
@@ -374,6 +375,16 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	@Override
 	public boolean reachable() {
 		return this.keeper.reachable();
+	}
+
+	/** "unreachable", or the reason itself for a read-only database. */
+	@Override
+	public String failure() {
+		Reason failing = this.keeper.failing();
+		if (failing == null) {
+			return null;
+		}
+		return (failing == Reason.READ_ONLY) ? "read-only: " + failing.description() : "unreachable";
 	}
 
 	/**
