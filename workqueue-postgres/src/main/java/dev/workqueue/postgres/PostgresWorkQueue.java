@@ -89,6 +89,9 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	private final LeaseKeeper keeper;
 
+	/** Stopped by a shutdown: a shut-down handle waits for no notice. */
+	private final QueueNotices notices;
+
 	private final LongAdder retries = new LongAdder();
 
 	/** Where adds get their trace context, guarded; {@code null} for none. */
@@ -96,7 +99,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
-			LeaseReleases<T> releases, LeaseKeeper keeper, TraceContextSource traceSource) {
+			LeaseReleases<T> releases, LeaseKeeper keeper, QueueNotices notices, TraceContextSource traceSource) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;
@@ -109,6 +112,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		this.taker = taker;
 		this.releases = releases;
 		this.keeper = keeper;
+		this.notices = notices;
 		this.traceSource = traceSource;
 	}
 
@@ -346,6 +350,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		this.lifecycle.shutDown();
 		this.signal.signalAll();
 		this.taker.handBackAhead();
+		this.notices.stopListening();
 	}
 
 	@Override
@@ -354,6 +359,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		int shutDowns = this.lifecycle.shutDownForDrain();
 		this.signal.signalAll();
 		this.taker.handBackAhead();
+		this.notices.stopListening();
 		this.lifecycle.awaitDrained(shutDowns, this.book::isEmpty);
 	}
 
