@@ -418,6 +418,9 @@ public final class PostgresWorkQueues {
 			if (this.callerTransaction != null) {
 				limiters.callerTransaction(this.callerTransaction);
 			}
+			if (this.listenConnection != null) {
+				limiters.ownConnections(this.listenConnection);
+			}
 			return limiters;
 		}
 
