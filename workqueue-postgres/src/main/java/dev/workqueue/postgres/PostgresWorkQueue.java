@@ -92,6 +92,9 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	/** Stopped by a shutdown: a shut-down handle waits for no notice. */
 	private final QueueNotices notices;
 
+	/** Tells of a held cleanup horizon. */
+	private final FinishedRows rows;
+
 	private final LongAdder retries = new LongAdder();
 
 	/** Where adds get their trace context, guarded; {@code null} for none. */
@@ -99,7 +102,8 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
-			LeaseReleases<T> releases, LeaseKeeper keeper, QueueNotices notices, TraceContextSource traceSource) {
+			LeaseReleases<T> releases, LeaseKeeper keeper, QueueNotices notices, FinishedRows rows,
+			TraceContextSource traceSource) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;
@@ -113,6 +117,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		this.releases = releases;
 		this.keeper = keeper;
 		this.notices = notices;
+		this.rows = rows;
 		this.traceSource = traceSource;
 	}
 
@@ -381,6 +386,12 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	@Override
 	public boolean reachable() {
 		return this.keeper.reachable();
+	}
+
+	/** Another session holding back the table's cleanup: the queue works, slower. */
+	@Override
+	public String warning() {
+		return this.rows.warning();
 	}
 
 	/** "unreachable", or the reason itself for a read-only database. */

@@ -514,7 +514,7 @@ public final class PostgresWorkQueues {
 					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
-					lifecycle, adds, taker, releases, keeper, notices,
+					lifecycle, adds, taker, releases, keeper, notices, rows,
 					TraceContextSource.guard(this.traceContextSource, name));
 			keeper.start();
 			return queue;
