@@ -201,6 +201,8 @@ class PostgresListenConnectionTests {
 			queue.add("a");
 			assertThat(queue.get()).isEqualTo("a");
 			queue.done("a");
+			// Its notice may still be on its way.
+			queue.add("b");
 			queue.shutDown();
 			own.close();
 			await().during(Duration.ofMillis(1500)).atMost(SOON).untilAsserted(() -> {
