@@ -163,8 +163,7 @@ final class LeaseKeeper implements Runnable {
 				report(ex);
 				this.failures++;
 				// Never past a renewal: the leases held must not run out once it answers.
-				// A
-				// read-only database renews nothing anyway: up to a third of the lease.
+				// A read-only database renews nothing anyway: up to a third of the lease.
 				long capNanos = (this.failing == Reason.READ_ONLY) ? Math.max(this.tickNanos, this.renewIntervalNanos)
 						: this.tickNanos;
 				runAtNanos = Nanos.add(nowNanos,
