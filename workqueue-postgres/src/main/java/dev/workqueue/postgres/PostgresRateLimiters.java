@@ -182,11 +182,13 @@ public final class PostgresRateLimiters {
 		}
 
 		/**
-		 * Sets where the token buckets take their connections (default: the builder's
-		 * data source): connections outside any caller's transaction, such as the plain
-		 * data source that a transaction-aware one wraps. Each reservation then commits
-		 * at once, instead of holding the bucket's row until the caller's transaction
-		 * ends.
+		 * Sets where the token buckets take their connections outside a caller's
+		 * transaction (default: the builder's data source): connections outside any
+		 * caller's transaction, such as the plain data source that a transaction-aware
+		 * one wraps. Inside a caller's transaction they open one outside its pool (see
+		 * the class's Javadoc), and only where none can be opened so take one here, so
+		 * that each reservation commits at once instead of holding the bucket's row until
+		 * the caller's transaction ends.
 		 * @param dataSource a data source whose connections are outside any caller's
 		 * transaction
 		 * @return this builder
