@@ -44,4 +44,23 @@ public interface SharedWorkQueue {
 		return true;
 	}
 
+	/**
+	 * Says why the shared state cannot be used now, for health checks (which then report
+	 * the queue down): {@code "unreachable"}, or a reason of the store's own, such as a
+	 * read-only database.
+	 * @return what is wrong, {@code null} while {@link #reachable()}
+	 */
+	default String failure() {
+		return reachable() ? null : "unreachable";
+	}
+
+	/**
+	 * Says what an operator should know that does not stop the queue (health stays up and
+	 * shows it), such as another session holding back the store's cleanup.
+	 * @return the warning, {@code null} for none
+	 */
+	default String warning() {
+		return null;
+	}
+
 }

@@ -21,6 +21,13 @@ interface FinishedRows {
 	void release();
 
 	/**
+	 * What holds back the cleanup of the table (another session's old snapshot), for
+	 * health.
+	 * @return the description, or {@code null} while nothing does
+	 */
+	String warning();
+
+	/**
 	 * Counts for the JVM's shared keeper of {@code table} under {@code policy}.
 	 * @param dataSource where the keeper takes connections
 	 * @param table the table
@@ -41,6 +48,11 @@ interface FinishedRows {
 			@Override
 			public void release() {
 				keeper.release();
+			}
+
+			@Override
+			public String warning() {
+				return keeper.heldHorizon();
 			}
 
 		};

@@ -27,10 +27,11 @@ import dev.workqueue.time.Nanos;
  * and takes or keeps the role of reporting the shared gauges; at once when woken, it
  * hands back what the handle could not (failed hand-backs, claims whose answer was lost).
  * <p>
- * Failures never end it: it logs once per cause, backs off (never past a renewal), and
- * says when the database answers again. Once the handle is shut down, holds nothing and
- * has no call under way, it gives the reporter role up, closes the handle's notices and
- * table keeper, and ends.
+ * Failures never end it: it logs once per cause, backs off (never past a renewal; up to a
+ * third of the lease on a read-only database), and says when the database answers again;
+ * while it backs off, only a shutdown wakes it early. Once the handle is shut down, holds
+ * nothing and has no call under way, it gives the reporter role up, closes the handle's
+ * notices and table keeper, and ends.
  * <p>
  * Its fields are the thread's own, but for the volatile figures others read; the other
  * parts of the handle wake it through its {@link Alarm}.
@@ -134,6 +135,12 @@ final class LeaseKeeper implements Runnable {
 		long runAtNanos = nowNanos;
 		while (true) {
 			sleepUntil(runAtNanos);
+			// Backing off, a ring (a failed claim asks for a reconcile) does not cut the
+			// wait short, or failing workers would drive this at their speed; a shutdown
+			// does.
+			while (this.failures > 0 && !this.lifecycle.quiet() && this.clock.nanoTime() < runAtNanos) {
+				sleepUntil(runAtNanos);
+			}
 			if (this.lifecycle.quiet() && this.book.isEmpty() && !this.book.hasOrphans()) {
 				stop();
 				return;
@@ -160,8 +167,11 @@ final class LeaseKeeper implements Runnable {
 				report(ex);
 				this.failures++;
 				// Never past a renewal: the leases held must not run out once it answers.
+				// A read-only database renews nothing anyway: up to a third of the lease.
+				long capNanos = (this.failing == Reason.READ_ONLY) ? Math.max(this.tickNanos, this.renewIntervalNanos)
+						: this.tickNanos;
 				runAtNanos = Nanos.add(nowNanos,
-						Math.min(this.tickNanos, MIN_BACKOFF_NANOS << Math.min(this.failures - 1, 10)));
+						Math.min(capNanos, MIN_BACKOFF_NANOS << Math.min(this.failures - 1, 10)));
 			}
 		}
 	}
@@ -353,6 +363,11 @@ final class LeaseKeeper implements Runnable {
 
 	boolean reachable() {
 		return this.failing == null;
+	}
+
+	/** Why the last attempt failed, {@code null} if it worked. */
+	Reason failing() {
+		return this.failing;
 	}
 
 	long stalled() {

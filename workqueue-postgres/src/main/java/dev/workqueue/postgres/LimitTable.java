@@ -10,6 +10,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -26,9 +27,14 @@ import dev.workqueue.time.Clock;
  * by default, the connection the data source hands out has auto-commit off): the count of
  * an {@code addRateLimited} commits or rolls back with the caller's add, and the
  * connection is neither committed nor rolled back here. Outside a transaction each
- * statement commits on its own. Token buckets run outside the caller's transaction when a
- * worker data source is given (so that a long transaction does not hold the queue's one
- * bucket row locked against every other instance); without one, they join it too.
+ * statement commits on its own. Token buckets never run under the caller's transaction (a
+ * long transaction would hold the queue's one bucket row locked against every other
+ * instance), nor on a pool's connection while it is open (the caller holds one, and the
+ * pool may have none left: N transactions on a pool of N would all wait): their statement
+ * then runs on a connection opened for it outside any pool, and closed after. Only where
+ * no such connection can be opened (no listen-connection source given, and no unpooled
+ * data source behind the pool) do they fall back to the worker data source, or without
+ * one to the caller's transaction.
  * <p>
  * <b>Time.</b> Bucket times ({@code at}) are on the given clock (its reading as
  * microseconds from the epoch, shared by every instance that shares the clock), or the
@@ -52,6 +58,9 @@ final class LimitTable {
 
 	private final BooleanSupplier callerTransaction;
 
+	/** Opens connections outside any pool; {@code null} to find them behind a pool. */
+	private final Supplier<Connection> ownConnections;
+
 	private final long historyTtlMillis;
 
 	private final String countSql;
@@ -72,12 +81,16 @@ final class LimitTable {
 	 * @param clock the buckets' clock, {@code null} for the database's
 	 * @param callerTransaction whether the calling thread's transaction is open,
 	 * {@code null} to read it from the connection's auto-commit
+	 * @param ownConnections opens a connection outside any pool for a bucket's token
+	 * taken while the caller's transaction is open; {@code null} to use the pool's own
+	 * unpooled data source ({@link UnpooledConnections})
 	 * @param historyTtlMillis how long a failure count lives after its last failure
 	 */
 	LimitTable(DataSource dataSource, DataSource workerDataSource, String table, String queue, Clock clock,
-			BooleanSupplier callerTransaction, long historyTtlMillis) {
+			BooleanSupplier callerTransaction, Supplier<Connection> ownConnections, long historyTtlMillis) {
 		this.dataSource = dataSource;
 		this.workerDataSource = workerDataSource;
+		this.ownConnections = ownConnections;
 		this.limitTable = table + "_limit";
 		this.queue = queue;
 		this.clock = clock;
@@ -142,15 +155,20 @@ final class LimitTable {
 
 	/** Deletes an item's row of this kind; buckets' outside the caller's transaction. */
 	void delete(String kind, String item, boolean bucket) {
-		run(bucket ? bucketSource() : this.dataSource, !bucket || this.workerDataSource == null, "forget an item of",
-				(connection) -> {
-					try (PreparedStatement statement = connection.prepareStatement(this.deleteSql)) {
-						statement.setString(1, this.queue);
-						statement.setString(2, kind);
-						statement.setString(3, item);
-						return (long) statement.executeUpdate();
-					}
-				});
+		SqlCall call = (connection) -> {
+			try (PreparedStatement statement = connection.prepareStatement(this.deleteSql)) {
+				statement.setString(1, this.queue);
+				statement.setString(2, kind);
+				statement.setString(3, item);
+				return (long) statement.executeUpdate();
+			}
+		};
+		if (bucket) {
+			runOutsideCaller("forget an item of", call);
+		}
+		else {
+			run(this.dataSource, true, "forget an item of", call);
+		}
 	}
 
 	/**
@@ -161,27 +179,26 @@ final class LimitTable {
 	 * @return how long to wait, in µs
 	 */
 	long reserve(String kind, String item, long periodMicros, long toleranceMicros, long capMicros) {
-		long aheadMicros = run(bucketSource(), this.workerDataSource == null, "take a token of the rate limit of",
-				(connection) -> {
-					try (PreparedStatement statement = connection.prepareStatement(this.reserveSql)) {
-						int i = 0;
-						statement.setObject(++i, now(), Types.TIMESTAMP_WITH_TIMEZONE);
-						statement.setString(++i, this.queue);
-						statement.setString(++i, kind);
-						statement.setString(++i, item);
-						statement.setLong(++i, periodMicros);
-						statement.setLong(++i, periodMicros);
-						// at = least(greatest(at + period, excluded.at), excluded.at +
-						// cap)
-						statement.setLong(++i, periodMicros);
-						statement.setLong(++i, capMicros);
-						// expires_at: the same again, then + period
-						statement.setLong(++i, periodMicros);
-						statement.setLong(++i, capMicros);
-						statement.setLong(++i, periodMicros);
-						return single(statement);
-					}
-				});
+		long aheadMicros = runOutsideCaller("take a token of the rate limit of", (connection) -> {
+			try (PreparedStatement statement = connection.prepareStatement(this.reserveSql)) {
+				int i = 0;
+				statement.setObject(++i, now(), Types.TIMESTAMP_WITH_TIMEZONE);
+				statement.setString(++i, this.queue);
+				statement.setString(++i, kind);
+				statement.setString(++i, item);
+				statement.setLong(++i, periodMicros);
+				statement.setLong(++i, periodMicros);
+				// at = least(greatest(at + period, excluded.at), excluded.at +
+				// cap)
+				statement.setLong(++i, periodMicros);
+				statement.setLong(++i, capMicros);
+				// expires_at: the same again, then + period
+				statement.setLong(++i, periodMicros);
+				statement.setLong(++i, capMicros);
+				statement.setLong(++i, periodMicros);
+				return single(statement);
+			}
+		});
 		return Math.max(0, aheadMicros - toleranceMicros);
 	}
 
@@ -236,6 +253,42 @@ final class LimitTable {
 	}
 
 	/**
+	 * Runs a statement of a token bucket, never under the caller's transaction: while one
+	 * is open (its connection taken from the pool, which may have none left), on a
+	 * connection opened for it outside any pool and closed after; else on a connection of
+	 * the worker data source. Without a way to open a connection outside the pool, on the
+	 * worker data source, or on the caller's transaction without one.
+	 */
+	private Long runOutsideCaller(String what, SqlCall call) {
+		if (inCallerTransaction()) {
+			Connection own = openOwn(what);
+			if (own != null) {
+				try (Connection connection = own) {
+					return inOwnTransaction(connection, call);
+				}
+				catch (SQLException ex) {
+					throw SqlErrors.translate(ex, what + " " + describe());
+				}
+			}
+		}
+		return run(bucketSource(), this.workerDataSource == null, what, call);
+	}
+
+	/** A connection outside any pool, or {@code null} if none can be opened so. */
+	private Connection openOwn(String what) {
+		try {
+			if (this.ownConnections != null) {
+				return this.ownConnections.get();
+			}
+			DataSource unpooled = UnpooledConnections.unpooled(bucketSource());
+			return (unpooled != null) ? unpooled.getConnection() : null;
+		}
+		catch (SQLException ex) {
+			throw SqlErrors.translate(ex, what + " " + describe());
+		}
+	}
+
+	/**
 	 * Runs one statement: on the caller's transaction if {@code joinable} and it is open,
 	 * else in a transaction of its own.
 	 */
@@ -244,28 +297,37 @@ final class LimitTable {
 			boolean autoCommit = connection.getAutoCommit();
 			boolean callers = joinable
 					&& ((this.callerTransaction != null) ? this.callerTransaction.getAsBoolean() : !autoCommit);
-			if (callers || autoCommit) {
+			if (callers) {
 				return call.run(connection);
 			}
-			// Auto-commit off outside a caller's transaction (a pool configured so):
-			// this statement's own transaction.
-			try {
-				Long result = call.run(connection);
-				connection.commit();
-				return result;
-			}
-			catch (SQLException ex) {
-				try {
-					connection.rollback();
-				}
-				catch (SQLException rollback) {
-					ex.addSuppressed(rollback);
-				}
-				throw ex;
-			}
+			return inOwnTransaction(connection, call);
 		}
 		catch (SQLException ex) {
 			throw SqlErrors.translate(ex, what + " " + describe());
+		}
+	}
+
+	/**
+	 * Runs one statement in a transaction of its own: committed by auto-commit, or here
+	 * when a pool hands out connections with auto-commit off.
+	 */
+	private static Long inOwnTransaction(Connection connection, SqlCall call) throws SQLException {
+		if (connection.getAutoCommit()) {
+			return call.run(connection);
+		}
+		try {
+			Long result = call.run(connection);
+			connection.commit();
+			return result;
+		}
+		catch (SQLException ex) {
+			try {
+				connection.rollback();
+			}
+			catch (SQLException rollback) {
+				ex.addSuppressed(rollback);
+			}
+			throw ex;
 		}
 	}
 

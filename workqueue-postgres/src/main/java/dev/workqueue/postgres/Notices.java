@@ -71,6 +71,9 @@ final class Notices {
 	 */
 	static final int WAIT_MILLIS = 200;
 
+	/** The longest the last release waits for the listener thread to end. */
+	static final long END_MILLIS = 10_000;
+
 	static final long MIN_BACKOFF_MILLIS = 100;
 
 	static final long MAX_BACKOFF_MILLIS = 5_000;
@@ -122,6 +125,9 @@ final class Notices {
 	/** Set by the last release; guarded by {@code lock}. */
 	private boolean closed;
 
+	/** The listener thread: it alone uses the connection. */
+	private final Thread thread;
+
 	/** The listener thread's connection; touched by that thread only. */
 	private Connection connection;
 
@@ -134,6 +140,8 @@ final class Notices {
 	private Notices(Object key, Supplier<Connection> connections) {
 		this.key = key;
 		this.connections = connections;
+		this.thread = new Thread(this::listen, THREAD_NAME);
+		this.thread.setDaemon(true);
 	}
 
 	/**
@@ -153,9 +161,7 @@ final class Notices {
 			if (notices == null) {
 				notices = new Notices(key, connections);
 				registry.put(key, notices);
-				Thread thread = new Thread(notices::listen, THREAD_NAME);
-				thread.setDaemon(true);
-				thread.start();
+				notices.thread.start();
 			}
 			notices.references++;
 			return notices;
@@ -190,7 +196,11 @@ final class Notices {
 		return subscriber;
 	}
 
-	/** Gives back one {@link #acquire}; the last one closes the connection. */
+	/**
+	 * Gives back one {@link #acquire}; the last one ends the listener thread, which
+	 * closes the connection, and returns once it has (or after {@value #END_MILLIS} ms,
+	 * if the connection hangs), so that a pool closed right after is not in use.
+	 */
 	void release() {
 		synchronized (Notices.class) {
 			if (this.references <= 0) {
@@ -208,6 +218,14 @@ final class Notices {
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (Thread.currentThread() != this.thread) {
+			try {
+				this.thread.join(END_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 
@@ -480,27 +498,32 @@ final class Notices {
 			this.lock.unlock();
 		}
 		if (broken != null) {
-			try {
-				broken.close();
-			}
-			catch (SQLException ex) {
-				logger.log(Level.DEBUG, "Closing the broken LISTEN connection failed", ex);
-			}
+			UnpooledConnections.discard(broken);
 		}
 	}
 
-	/** Closes the connection after the last release, leaving a pooled one clean. */
+	/**
+	 * Closes the connection after the last release, leaving a pooled one clean; one that
+	 * cannot be cleaned is discarded.
+	 */
 	private void close() {
-		if (this.connection != null) {
-			try {
-				execute("UNLISTEN *");
-				execute("RESET application_name");
-			}
-			catch (SQLException ex) {
-				logger.log(Level.DEBUG, "Cleaning up the LISTEN connection failed", ex);
-			}
+		Connection last = this.connection;
+		if (last == null) {
+			return;
 		}
-		drop();
+		try {
+			execute("UNLISTEN *");
+			execute("RESET application_name");
+			last.close();
+		}
+		catch (SQLException ex) {
+			logger.log(Level.DEBUG, "Cleaning up the LISTEN connection failed", ex);
+			UnpooledConnections.discard(last);
+		}
+		finally {
+			this.connection = null;
+			this.backendPid = 0;
+		}
 	}
 
 	private void backOff(long millis) {

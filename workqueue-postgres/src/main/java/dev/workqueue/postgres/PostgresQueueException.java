@@ -6,10 +6,10 @@ import java.util.Objects;
  * A PostgreSQL queue could not do what was asked. The message names the queue, the table
  * and what happened, and {@link #reason()} tells the kinds apart: the database could not
  * be reached (or a statement timed out), the queue's table is missing, the connection's
- * user lacks a privilege, or an item cannot be stored. A failed call loses nothing that
- * was acknowledged before it; when an add or a {@code done} throws
- * {@link Reason#UNREACHABLE}, the change may or may not have been committed (the reply
- * can be lost after the commit), and both are safe to repeat.
+ * user lacks a privilege, the database is read-only, or an item cannot be stored. A
+ * failed call loses nothing that was acknowledged before it; when an add or a
+ * {@code done} throws {@link Reason#UNREACHABLE}, the change may or may not have been
+ * committed (the reply can be lost after the commit), and both are safe to repeat.
  */
 public class PostgresQueueException extends RuntimeException {
 
@@ -29,6 +29,14 @@ public class PostgresQueueException extends RuntimeException {
 
 		/** The connection's user lacks a privilege on the queue's table or sequence. */
 		NO_PERMISSION("permission denied"),
+
+		/**
+		 * The database takes no writes (SQLSTATE 25006): a standby, as the old primary is
+		 * after a failover, or {@code default_transaction_read_only} set for the database
+		 * or the role. Nothing was written; the queue works again once the connections
+		 * reach a database that takes writes.
+		 */
+		READ_ONLY("the database is read-only (a standby, or default_transaction_read_only)"),
 
 		/**
 		 * An item cannot be stored (its encoding holds a character PostgreSQL refuses).

@@ -1,8 +1,10 @@
 package dev.workqueue.postgres;
 
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -38,10 +40,17 @@ import dev.workqueue.time.Clock;
  * <b>Transactions.</b> A failure count (the {@code when} of the exponential and fast-slow
  * limiters, {@code attempts()}) and a {@code forget} made while the calling thread has a
  * transaction open on the data source join that transaction: the count of an
- * {@code addRateLimited} commits or rolls back with the item's add. Token buckets take
- * their token outside it when a {@linkplain Builder#workerDataSource worker data source}
- * is given, so that a long transaction does not hold the queue's one bucket row against
- * every other instance. Outside a transaction each call commits on its own.
+ * {@code addRateLimited} commits or rolls back with the item's add. Token buckets never
+ * take their token under it, so that a long transaction does not hold the queue's one
+ * bucket row against every other instance, nor from the pool while it is open (the
+ * caller's transaction holds a pool connection, and the pool may have none left): they
+ * take it on a connection opened for that statement outside the pool, from the pool's own
+ * unpooled data source (HikariCP's made from its {@code jdbcUrl}, or pgjdbc's
+ * {@code PGSimpleDataSource}) or the queue builder's
+ * {@linkplain PostgresWorkQueues.Builder#listenConnection listen-connection source}.
+ * Where neither exists, they take it from the {@linkplain Builder#workerDataSource worker
+ * data source}, or, without one, in the caller's transaction. Outside a transaction each
+ * call commits on its own.
  * <p>
  * Calls throw {@link PostgresQueueException} when the database fails them, and
  * {@link IllegalArgumentException} for an item whose encoding holds a NUL character.
@@ -92,6 +101,9 @@ public final class PostgresRateLimiters {
 		private Duration historyTtl = Duration.ofDays(1);
 
 		private BooleanSupplier callerTransaction;
+
+		/** Opens connections outside any pool: the queue builder's listen source. */
+		private Supplier<Connection> ownConnections;
 
 		/** Reaches the leases of the queue's handles when preset by its builder. */
 		private Forgets<T> forgets = new Forgets<>();
@@ -170,11 +182,13 @@ public final class PostgresRateLimiters {
 		}
 
 		/**
-		 * Sets where the token buckets take their connections (default: the builder's
-		 * data source): connections outside any caller's transaction, such as the plain
-		 * data source that a transaction-aware one wraps. Each reservation then commits
-		 * at once, instead of holding the bucket's row until the caller's transaction
-		 * ends.
+		 * Sets where the token buckets take their connections outside a caller's
+		 * transaction (default: the builder's data source): connections outside any
+		 * caller's transaction, such as the plain data source that a transaction-aware
+		 * one wraps. Inside a caller's transaction they open one outside its pool (see
+		 * the class's Javadoc), and only where none can be opened so take one here, so
+		 * that each reservation commits at once instead of holding the bucket's row until
+		 * the caller's transaction ends.
 		 * @param dataSource a data source whose connections are outside any caller's
 		 * transaction
 		 * @return this builder
@@ -267,6 +281,16 @@ public final class PostgresRateLimiters {
 			return this;
 		}
 
+		/**
+		 * Lets the buckets open their connections outside any pool as the queue's
+		 * {@code LISTEN} connection is opened: set by
+		 * {@link PostgresWorkQueues.Builder#rateLimiters()}.
+		 */
+		Builder<T> ownConnections(Supplier<Connection> connections) {
+			this.ownConnections = connections;
+			return this;
+		}
+
 		private FailureCounts<T> counts(String kind) {
 			return new PostgresFailureCounts<>(limitTable(), this.codec, kind, this.forgets);
 		}
@@ -276,7 +300,7 @@ public final class PostgresRateLimiters {
 				throw new IllegalStateException("name is required: the limiters' rows carry the queue's name");
 			}
 			return new LimitTable(this.dataSource, this.workerDataSource, this.table, this.name, this.clock,
-					this.callerTransaction, this.historyTtl.toMillis());
+					this.callerTransaction, this.ownConnections, this.historyTtl.toMillis());
 		}
 
 	}

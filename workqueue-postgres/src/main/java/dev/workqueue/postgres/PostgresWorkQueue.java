@@ -17,6 +17,7 @@ import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.postgres.AddGroup.Request;
+import dev.workqueue.postgres.PostgresQueueException.Reason;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
@@ -90,6 +91,12 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	private final LeaseKeeper keeper;
 
+	/** Stopped by a shutdown: a shut-down handle waits for no notice. */
+	private final QueueNotices notices;
+
+	/** Tells of a held cleanup horizon. */
+	private final FinishedRows rows;
+
 	private final LongAdder retries = new LongAdder();
 
 	/** Where adds get their trace context, guarded; {@code null} for none. */
@@ -97,7 +104,8 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
-			LeaseReleases<T> releases, LeaseKeeper keeper, TraceContextSource traceSource) {
+			LeaseReleases<T> releases, LeaseKeeper keeper, QueueNotices notices, FinishedRows rows,
+			TraceContextSource traceSource) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;
@@ -110,6 +118,8 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		this.taker = taker;
 		this.releases = releases;
 		this.keeper = keeper;
+		this.notices = notices;
+		this.rows = rows;
 		this.traceSource = traceSource;
 	}
 
@@ -347,6 +357,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		this.lifecycle.shutDown();
 		this.signal.signalAll();
 		this.taker.handBackAhead();
+		this.notices.stopListening();
 	}
 
 	@Override
@@ -355,6 +366,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		int shutDowns = this.lifecycle.shutDownForDrain();
 		this.signal.signalAll();
 		this.taker.handBackAhead();
+		this.notices.stopListening();
 		this.lifecycle.awaitDrained(shutDowns, this.book::isEmpty);
 	}
 
@@ -376,6 +388,22 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	@Override
 	public boolean reachable() {
 		return this.keeper.reachable();
+	}
+
+	/** Another session holding back the table's cleanup: the queue works, slower. */
+	@Override
+	public String warning() {
+		return this.rows.warning();
+	}
+
+	/** "unreachable", or the reason itself for a read-only database. */
+	@Override
+	public String failure() {
+		Reason failing = this.keeper.failing();
+		if (failing == null) {
+			return null;
+		}
+		return (failing == Reason.READ_ONLY) ? "read-only: " + failing.description() : "unreachable";
 	}
 
 	/**

@@ -256,9 +256,14 @@ public final class PostgresWorkQueues {
 		 * the application the same one.
 		 * <p>
 		 * By default the handles on one {@link #workerDataSource worker data source} (the
-		 * builder's {@code DataSource} unless set) share one connection held from it for
-		 * as long as one of them listens: with a pool, that is one of its connections
-		 * taken for good, and a pool of one connection leaves none for the queues' work.
+		 * builder's {@code DataSource} unless set) share one connection opened outside
+		 * its pool, for as long as one of them listens: the pool's own unpooled data
+		 * source (HikariCP's made from its {@code jdbcUrl}, or pgjdbc's
+		 * {@code PGSimpleDataSource} it wraps) opens it. Where none can be found behind
+		 * the data source, one connection is held from it: with a pool, one of its
+		 * connections taken for good (a pool of one connection then leaves none for the
+		 * queues' work). Either way a connection that fails is closed, down to the
+		 * physical connection under a pool's wrapper, so a pool never hands it out again.
 		 * @param connections opens a new connection each time it is called
 		 * @return this builder
 		 */
@@ -413,6 +418,9 @@ public final class PostgresWorkQueues {
 			if (this.callerTransaction != null) {
 				limiters.callerTransaction(this.callerTransaction);
 			}
+			if (this.listenConnection != null) {
+				limiters.ownConnections(this.listenConnection);
+			}
 			return limiters;
 		}
 
@@ -507,7 +515,8 @@ public final class PostgresWorkQueues {
 					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
-					lifecycle, adds, taker, releases, keeper, TraceContextSource.guard(this.traceContextSource, name));
+					lifecycle, adds, taker, releases, keeper, notices, rows,
+					TraceContextSource.guard(this.traceContextSource, name));
 			keeper.start();
 			return queue;
 		}
@@ -524,7 +533,8 @@ public final class PostgresWorkQueues {
 			String table = this.table;
 			return () -> {
 				try {
-					return workers.getConnection();
+					DataSource unpooled = UnpooledConnections.unpooled(workers);
+					return ((unpooled != null) ? unpooled : workers).getConnection();
 				}
 				catch (SQLException ex) {
 					throw SqlErrors.translate(ex, "open the LISTEN connection for table " + table);

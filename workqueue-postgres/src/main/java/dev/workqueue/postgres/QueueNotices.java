@@ -1,6 +1,7 @@
 package dev.workqueue.postgres;
 
 import java.sql.Connection;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -32,6 +33,10 @@ interface QueueNotices {
 		}
 
 		@Override
+		public void stopListening() {
+		}
+
+		@Override
 		public void close() {
 		}
 
@@ -56,6 +61,13 @@ interface QueueNotices {
 	 * @return the payload
 	 */
 	String payload(long dueEpochMillis);
+
+	/**
+	 * Stops hearing: the handle is shut down and waits for nothing any more. Returns once
+	 * the handle's {@code LISTEN} work has ended, so that a pool closed right after is
+	 * not in use; more calls do nothing.
+	 */
+	void stopListening();
 
 	/** Stops hearing and sending: the handle is done. */
 	void close();
@@ -126,14 +138,28 @@ interface QueueNotices {
 				return Notices.payload(queue, dueEpochMillis);
 			}
 
+			/** Set by the first {@link #stopListening()}. */
+			private final AtomicBoolean stopped = new AtomicBoolean();
+
+			@Override
+			public void stopListening() {
+				if (this.stopped.compareAndSet(false, true)) {
+					try {
+						subscription.close();
+					}
+					finally {
+						notices.release();
+					}
+				}
+			}
+
 			@Override
 			public void close() {
 				try {
 					sender.close();
-					subscription.close();
 				}
 				finally {
-					notices.release();
+					stopListening();
 				}
 			}
 

@@ -47,6 +47,8 @@ final class SqlErrors {
 			case "55P03" -> "a lock held by another transaction was not released in time (lock_timeout)";
 			case "40P01" -> "the server rolled the statement back to break a deadlock";
 			case "40001" -> "the server rolled the statement back (serialization failure)";
+			case "25006" ->
+				"nothing was written; writes work again once the connections reach a database that takes them";
 			case "42P01" ->
 				"create it (and its _lease and _limit tables and _token sequence) with PostgresWorkQueues.schema(table)";
 			case "42501" -> "the connection's user needs SELECT, INSERT, UPDATE and DELETE on the queue's table and "
@@ -69,6 +71,7 @@ final class SqlErrors {
 			return Reason.UNREACHABLE;
 		}
 		return switch (state) {
+			case "25006" -> Reason.READ_ONLY; // read_only_sql_transaction
 			case "42P01" -> Reason.MISSING_TABLE; // undefined_table (the sequence too)
 			case "42501" -> Reason.NO_PERMISSION; // insufficient_privilege
 			case "22021", "22P05", "54000" -> Reason.BAD_ITEM; // bad encoding,

@@ -60,6 +60,16 @@ import dev.workqueue.time.Clock;
  * later (the ownership may change). Database failures are logged once per outage. The
  * work never fails the queue.
  * <p>
+ * <b>A held horizon.</b> No vacuum (the keeper's or autovacuum's) removes a row that a
+ * snapshot still open anywhere in the database may see: a forgotten
+ * {@code REPEATABLE READ} transaction, a long report, leaves the table to grow with every
+ * item and slows every claim. At each sweep, and before each of its vacuums, the keeper
+ * looks for the session with the oldest snapshot whose transaction is older than
+ * {@link Settings#heldAfter()}: it logs a warning naming it (pid, application, user, age)
+ * once, shows it to health ({@link #heldHorizon()}: the queue works, slower), and backs
+ * its vacuums off (doubling to the sweep interval), since they remove nothing more; once
+ * no session holds it, it says so and vacuums as before.
+ * <p>
  * <b>Concurrency.</b> {@link #finished} adds to an atomic counter and, when the count
  * crosses the threshold, signals the keeper's thread
  * (<code>workqueue-&lt;table&gt;-keeper</code>, daemon) under {@code lock}, which is held
@@ -71,6 +81,11 @@ import dev.workqueue.time.Clock;
 final class TableKeeper {
 
 	private static final System.Logger logger = System.getLogger(TableKeeper.class.getName());
+
+	/**
+	 * The first wait of vacuums while the horizon is held, at least: doubled, then 2x.
+	 */
+	private static final long MIN_HELD_BACKOFF_NANOS = 50_000_000L;
 
 	/** Rows deleted per statement of the expiry sweep. */
 	private static final int SWEEP_BATCH = 5_000;
@@ -128,6 +143,14 @@ final class TableKeeper {
 	private boolean failing;
 
 	private boolean refused;
+
+	/** How long vacuums wait while the horizon is held; 0 when it is not. */
+	private long heldBackoffNanos;
+
+	/**
+	 * The session holding back the cleanup horizon, as health shows it; null for none.
+	 */
+	private volatile String heldHorizon;
 
 	private TableKeeper(Key key, DataSource dataSource, String table, Settings settings) {
 		this.key = key;
@@ -218,6 +241,16 @@ final class TableKeeper {
 	/** Completed expiry sweeps; for tests. */
 	long sweeps() {
 		return this.sweeps.get();
+	}
+
+	/**
+	 * What holds back the database's cleanup horizon (so that no vacuum removes the rows
+	 * of the items that passed since), for health: the session, its application and the
+	 * age of its snapshot.
+	 * @return the description, or {@code null} while nothing does
+	 */
+	String heldHorizon() {
+		return this.heldHorizon;
 	}
 
 	/** Runs that took a connection (whatever came of them); for tests. */
@@ -333,19 +366,82 @@ final class TableKeeper {
 				this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
 				sweep(connection, this.settings.policy().vacuumsItself(this.autovacuumRuns));
 			}
+			if (vacuum && this.autovacuumRuns == null) {
+				this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
+			}
+			boolean vacuumsItself = vacuum && this.settings.policy().vacuumsItself(this.autovacuumRuns);
+			if (sweep || vacuumsItself) {
+				// Whoever vacuums (autovacuum too) is held back alike: look at each
+				// sweep.
+				watchHorizon(connection);
+			}
 			if (vacuum) {
-				if (this.autovacuumRuns == null) {
-					this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
-				}
 				long counted = this.finishedRows.get();
-				if (!this.settings.policy().vacuumsItself(this.autovacuumRuns) || vacuum(connection)) {
+				if (!vacuumsItself || vacuum(connection)) {
 					this.finishedRows.addAndGet(-counted);
+				}
+				if (vacuumsItself && this.heldBackoffNanos > 0) {
+					// It removed what died before the horizon, and will remove nothing
+					// more
+					// while the horizon stays: back off.
+					this.nextVacuumNanos = this.clock.nanoTime() + this.heldBackoffNanos;
+					this.heldBackoffNanos = Math.min(2 * this.heldBackoffNanos, maxHeldBackoffNanos());
 				}
 			}
 		}
 		finally {
 			unlock(connection);
 		}
+	}
+
+	/**
+	 * Finds the session whose snapshot holds back the cleanup horizon of this database
+	 * (the oldest {@code backend_xmin} among the sessions whose transaction, or query,
+	 * began at least {@link Settings#heldAfter()} ago), warns once naming it and backs
+	 * vacuums off, or says the horizon moves again and returns to normal. Another role's
+	 * sessions show their {@code backend_xmin} only to a superuser or a member of
+	 * {@code pg_read_all_stats}.
+	 */
+	private void watchHorizon(Connection connection) throws SQLException {
+		String holder = null;
+		try (PreparedStatement statement = connection.prepareStatement(
+				"SELECT pid, coalesce(application_name, ''), coalesce(usename::text, ''), (extract(epoch FROM"
+						+ " clock_timestamp() - coalesce(xact_start, query_start)) * 1000)::bigint, age(backend_xmin)"
+						+ " FROM pg_stat_activity WHERE datname = current_database() AND backend_xmin IS NOT NULL"
+						+ " AND pid <> pg_backend_pid()"
+						+ " AND coalesce(xact_start, query_start) < clock_timestamp() - ? * interval '1 millisecond'"
+						+ " ORDER BY age(backend_xmin) DESC LIMIT 1")) {
+			statement.setLong(1, this.settings.heldAfter().toMillis());
+			try (ResultSet result = statement.executeQuery()) {
+				if (result.next()) {
+					holder = "session pid " + result.getInt(1) + " (application '" + result.getString(2) + "', user '"
+							+ result.getString(3) + "') has held a snapshot for " + (result.getLong(4) / 1000) + " s ("
+							+ result.getLong(5) + " transactions ago)";
+				}
+			}
+		}
+		String was = this.heldHorizon;
+		if (holder != null) {
+			if (was == null) {
+				this.heldBackoffNanos = Math.min(
+						2 * Math.max(this.settings.minVacuumInterval().toNanos(), MIN_HELD_BACKOFF_NANOS),
+						maxHeldBackoffNanos());
+				logger.log(Level.WARNING, "Cleanup of table " + this.table + " is held back: " + holder
+						+ "; no vacuum removes the rows of the items that passed since, so the table grows and "
+						+ "claims slow down until that transaction ends. Vacuums of the table back off meanwhile");
+			}
+			this.heldHorizon = "cleanup held back: " + holder;
+		}
+		else if (was != null) {
+			this.heldHorizon = null;
+			this.heldBackoffNanos = 0;
+			this.nextVacuumNanos = this.clock.nanoTime();
+			logger.log(Level.INFO, "Cleanup of table " + this.table + " is no longer held back (was: " + was + ")");
+		}
+	}
+
+	private long maxHeldBackoffNanos() {
+		return Math.max(this.settings.sweepInterval().toNanos(), this.settings.minVacuumInterval().toNanos());
 	}
 
 	private boolean tryLock(Connection connection) throws SQLException {
@@ -454,13 +550,18 @@ final class TableKeeper {
 	 * @param sweepInterval the time between two expiry sweeps (and autovacuum probes)
 	 * @param limitEvery every how many vacuums the limiters' table is vacuumed too, and
 	 * the table analyzed
+	 * @param heldAfter how old a session's transaction must be to count as holding back
+	 * the cleanup horizon
 	 */
 	record Settings(VacuumPolicy policy, long vacuumRows, Duration minVacuumInterval, Duration sweepInterval,
-			int limitEvery) {
+			int limitEvery, Duration heldAfter) {
 
 		static final long DEFAULT_VACUUM_ROWS = 1_000;
 
 		static final int DEFAULT_LIMIT_EVERY = 10;
+
+		/** A transaction this old holds back a busy queue's cleanup noticeably. */
+		static final Duration DEFAULT_HELD_AFTER = Duration.ofSeconds(30);
 
 		/** The defaults: vacuum where autovacuum does not. */
 		static final Settings DEFAULT = of(VacuumPolicy.AUTO);
@@ -469,10 +570,18 @@ final class TableKeeper {
 			Objects.requireNonNull(policy, "policy");
 			Objects.requireNonNull(minVacuumInterval, "minVacuumInterval");
 			Objects.requireNonNull(sweepInterval, "sweepInterval");
-			if (vacuumRows < 1 || limitEvery < 1 || minVacuumInterval.isNegative() || sweepInterval.isNegative()) {
+			Objects.requireNonNull(heldAfter, "heldAfter");
+			if (heldAfter.isNegative() || vacuumRows < 1 || limitEvery < 1 || minVacuumInterval.isNegative()
+					|| sweepInterval.isNegative()) {
 				throw new IllegalArgumentException("Bad keeper settings: " + vacuumRows + " rows, every " + limitEvery
 						+ ", " + minVacuumInterval + ", " + sweepInterval);
 			}
+		}
+
+		/** As the canonical constructor, with the default {@code heldAfter}. */
+		Settings(VacuumPolicy policy, long vacuumRows, Duration minVacuumInterval, Duration sweepInterval,
+				int limitEvery) {
+			this(policy, vacuumRows, minVacuumInterval, sweepInterval, limitEvery, DEFAULT_HELD_AFTER);
 		}
 
 		/**

@@ -1,5 +1,7 @@
 package dev.workqueue.postgres;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,6 +153,44 @@ class PostgresTransactionTests {
 		}
 		assertThat(worker.poll(Duration.ZERO)).isEqualTo("a");
 		worker.done("a");
+	}
+
+	/**
+	 * The rule of a re-add in a transaction (docs/postgres.md, Transactions): it is
+	 * processed after the commit and sees the committed data, also when the item was
+	 * queued already; so the re-add locks the item's row, and the queued item is handed
+	 * out to nobody until that transaction ends.
+	 */
+	@Test
+	void aReAddInAnOpenTransactionHoldsTheQueuedItemUntilTheCommitAndItsProcessingSeesTheCommittedData()
+			throws Exception {
+		String orders = this.fixture.table() + "_orders";
+		PostgresDatabase.execute("CREATE TABLE " + orders + " (id text)");
+		try {
+			DelayingQueue<String> worker = worker();
+			worker.add("a");
+			worker.add("b");
+			try (CallerTransaction transaction = new CallerTransaction()) {
+				DelayingQueue<String> adder = adder(transaction);
+				try (Connection connection = transaction.dataSource().getConnection();
+						Statement statement = connection.createStatement()) {
+					statement.execute("INSERT INTO " + orders + " VALUES ('a')");
+				}
+				adder.add("a");
+				assertThat(worker.poll(Duration.ZERO)).as("the other ready item").isEqualTo("b");
+				assertThat(worker.poll(Duration.ZERO)).as("a, queued and committed before the transaction").isNull();
+				transaction.commit();
+			}
+			assertThat(worker.poll(Duration.ZERO)).isEqualTo("a");
+			assertThat(TestSql.queryLong("SELECT count(*) FROM " + orders + " WHERE id = 'a'"))
+				.as("what a's processing reads")
+				.isEqualTo(1);
+			worker.done("a");
+			worker.done("b");
+		}
+		finally {
+			PostgresDatabase.execute("DROP TABLE " + orders);
+		}
 	}
 
 }

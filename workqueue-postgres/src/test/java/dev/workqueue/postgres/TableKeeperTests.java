@@ -14,6 +14,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.time.Clock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
@@ -321,6 +323,69 @@ class TableKeeperTests {
 	}
 
 	/** Items that stay queued while others pass through. */
+	/**
+	 * A {@code REPEATABLE READ} transaction that took its snapshot on another connection
+	 * (of a database of the test's own, so that no other session is older) holds back the
+	 * cleanup horizon while items pass through: the keeper names that session in a
+	 * warning and to health, backs its vacuums off, and returns to normal once the
+	 * transaction ends.
+	 */
+	@Test
+	void aSnapshotHeldOpenElsewhereIsNamedAndVacuumsBackOffUntilItEnds() throws Exception {
+		try (PrivateDatabase database = new PrivateDatabase(); LogRecords logs = new LogRecords(TableKeeper.class)) {
+			DataSource pool = database.pool();
+			String table = "wq_held";
+			execute(pool, PostgresWorkQueues.schema(table));
+			String application = "wq-held-" + ProcessHandle.current().pid();
+			TableKeeper keeper = TableKeeper.acquire(pool, table, new TableKeeper.Settings(VacuumPolicy.ALWAYS, 100,
+					Duration.ofMillis(20), Duration.ofSeconds(2), 10, Duration.ofMillis(200)));
+			Clock clock = Clock.system();
+			int[] round = { 0 };
+			try (Connection holder = pool.getConnection()) {
+				execute(holder, "SET application_name = '" + application + "'");
+				holder.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+				holder.setAutoCommit(false);
+				execute(holder, "SELECT count(*) FROM " + table);
+				long pid = single(pool,
+						"SELECT pid FROM pg_stat_activity WHERE application_name = '" + application + "'");
+				await().atMost(WAIT).until(() -> {
+					passThrough(pool, table, ++round[0], 100);
+					keeper.finished(100);
+					return keeper.heldHorizon() != null;
+				});
+				assertThat(keeper.heldHorizon()).contains("session pid " + pid + " (application '" + application + "'");
+				assertThat(logs.messages(Level.WARNING)).singleElement()
+					.asString()
+					.contains("Cleanup of table " + table + " is held back: session pid " + pid)
+					.contains(application);
+				long before = keeper.vacuums();
+				long endNanos = clock.nanoTime() + Duration.ofSeconds(3).toNanos();
+				while (clock.nanoTime() < endNanos) {
+					passThrough(pool, table, ++round[0], 100);
+					keeper.finished(100);
+				}
+				// Every 20 ms but for the hold: 100, 200, 400 ms ... up to the sweep's 2
+				// s.
+				assertThat(keeper.vacuums() - before).as("vacuums in 3 s of traffic").isBetween(1L, 6L);
+				holder.rollback();
+			}
+			await().atMost(WAIT).until(() -> {
+				passThrough(pool, table, ++round[0], 100);
+				keeper.finished(100);
+				return keeper.heldHorizon() == null;
+			});
+			assertThat(logs.messages(Level.INFO)).anySatisfy((message) -> assertThat(message)
+				.startsWith("Cleanup of table " + table + " is no longer held back"));
+			long before = keeper.vacuums();
+			await().atMost(WAIT).until(() -> {
+				passThrough(pool, table, ++round[0], 100);
+				keeper.finished(100);
+				return keeper.vacuums() >= before + 10;
+			});
+			keeper.release();
+		}
+	}
+
 	private static void addLiveItems(DataSource dataSource, String table, int count) throws SQLException {
 		execute(dataSource,
 				"INSERT INTO " + table + " (queue, item, state, priority, ready_at, seq) SELECT 'q', "

@@ -43,9 +43,11 @@ import dev.workqueue.time.Clock;
  * caller's transaction. The one {@code LISTEN} connection of the application is opened
  * with {@code DriverManager} from Boot's {@link JdbcConnectionDetails}, outside the pool
  * (when the application defines its own {@code DataSource} and so has no such details,
- * workqueue-postgres holds one from the data source instead). The table is
- * {@code workqueue.postgres.table}; it must exist once the application's database
- * initialization has run, else the start-up fails naming it.
+ * workqueue-postgres opens it outside the pool where the pool tells how, and holds one of
+ * its connections otherwise). The same source opens the connection of a shared token
+ * bucket's token taken inside the application's transaction, which never waits for the
+ * pool. The table is {@code workqueue.postgres.table}; it must exist once the
+ * application's database initialization has run, else the start-up fails naming it.
  * <p>
  * Each queue, a priority queue too, is customized by every
  * {@link PostgresWorkQueueCustomizer} bean in order, after its name, table, lease, clock,
@@ -157,8 +159,9 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 			PostgresQueueTable.check(dataSource.getBeanInstance(), this.properties.getTable());
 			JdbcConnectionDetails details = this.beanFactory.getBeanProvider(JdbcConnectionDetails.class).getIfUnique();
 			if (details == null && this.properties.isListen()) {
-				logger.info("Work queues with backend postgres listen on a connection of the application's "
-						+ "DataSource: there is no JdbcConnectionDetails bean to open one outside its pool");
+				logger.info("Work queues with backend postgres open their LISTEN connection through the application's "
+						+ "DataSource (there is no JdbcConnectionDetails bean): outside its pool where the pool tells "
+						+ "how (HikariCP, pgjdbc's PGSimpleDataSource), else one of its connections held for good");
 			}
 			this.connections = new Connections(dataSource.getBeanInstance(),
 					new TransactionAwareDataSourceProxy(dataSource.getBeanInstance()),

@@ -26,7 +26,9 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
  * workers were paused on purpose: they do not make it {@code DOWN} either.
  * <p>
  * Details map each queue's name to its state: {@code "running"}, {@code "paused"}, or
- * what is wrong. Thread-safe: each call reads the queues and containers afresh.
+ * what is wrong; a store's warning that does not stop the queue (a database's cleanup
+ * held back by another session) follows the state, and leaves the indicator {@code UP}.
+ * Thread-safe: each call reads the queues and containers afresh.
  */
 public final class WorkQueuesHealthIndicator implements HealthIndicator {
 
@@ -61,7 +63,7 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 			down |= stopped && !expectStopped;
 			String unreachable = stopped ? null : unreachable(queue);
 			down |= unreachable != null;
-			states.put(name, stopped ? "shut down" : (unreachable != null) ? unreachable : "running");
+			states.put(name, stopped ? "shut down" : (unreachable != null) ? unreachable : running(queue));
 		}
 		if (this.workers != null) {
 			for (WorkerContainerStatus container : this.workers.containers()) {
@@ -71,7 +73,8 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 					states.merge(container.queue(), problem, WorkQueuesHealthIndicator::join);
 				}
 				else if (container.paused()) {
-					states.replace(container.queue(), "running", "paused");
+					states.computeIfPresent(container.queue(), (queue, state) -> state.startsWith("running")
+							? "paused" + state.substring("running".length()) : state);
 				}
 			}
 		}
@@ -95,7 +98,16 @@ public final class WorkQueuesHealthIndicator implements HealthIndicator {
 		catch (RuntimeException ex) {
 			return "unreachable: " + ex.getMessage();
 		}
-		return shared.get().reachable() ? null : "unreachable";
+		return shared.get().failure();
+	}
+
+	/**
+	 * A running queue's state: {@code "running"}, with what its store warns of (another
+	 * session holding back a database's cleanup, say), which does not make it down.
+	 */
+	private static String running(WorkQueue<?> queue) {
+		String warning = queue.capability(SharedWorkQueue.class).map(SharedWorkQueue::warning).orElse(null);
+		return (warning != null) ? "running, " + warning : "running";
 	}
 
 	private static @Nullable String problem(WorkerContainerStatus container) {

@@ -142,11 +142,38 @@ class WorkQueuesHealthIndicatorTests {
 		given(this.registry.<String>get("invoices"))
 			.willReturn(WorkQueues.rateLimiting(shared, RateLimiters.defaultControllerRateLimiter()));
 		given(((SharedWorkQueue) shared).reachable()).willReturn(false);
+		given(((SharedWorkQueue) shared).failure()).willCallRealMethod();
 		Health health = this.indicator.health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("invoices", "unreachable");
 		given(((SharedWorkQueue) shared).reachable()).willReturn(true);
 		assertThat(this.indicator.health().getStatus()).isEqualTo(Status.UP);
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void downWithTheStoresOwnReasonWhileItsDatabaseIsReadOnly() {
+		RateLimitingQueue<String> shared = mock(RateLimitingQueue.class,
+				withSettings().extraInterfaces(SharedWorkQueue.class));
+		given(shared.capability(any())).willCallRealMethod();
+		given(this.registry.<String>get("invoices")).willReturn(shared);
+		given(((SharedWorkQueue) shared).failure()).willReturn("read-only: the database is read-only");
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("invoices", "read-only: the database is read-only");
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void upWithTheStoresWarningWhileAnotherSessionHoldsBackItsCleanup() {
+		RateLimitingQueue<String> shared = mock(RateLimitingQueue.class,
+				withSettings().extraInterfaces(SharedWorkQueue.class));
+		given(shared.capability(any())).willCallRealMethod();
+		given(this.registry.<String>get("invoices")).willReturn(shared);
+		given(((SharedWorkQueue) shared).warning()).willReturn("cleanup held back: session pid 42");
+		Health health = this.indicator.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("invoices", "running, cleanup held back: session pid 42");
 	}
 
 	private void pools(WorkerContainerStatus... pools) {
