@@ -144,6 +144,8 @@ final class QueueScripts {
 	/**
 	 * Names the key of a wrong-type failure that Redis reported without it (the scripts
 	 * read some keys before they write, and such a read fails with Redis's own message).
+	 * Every script meets a key of another type before its first write, or puts back what
+	 * it wrote before it fails, so the script wrote nothing.
 	 */
 	private RedisQueueException named(RedisQueueException failure) {
 		if (failure.reason() != RedisQueueException.Reason.WRONG_TYPE
@@ -156,7 +158,7 @@ final class QueueScripts {
 				return new RedisQueueException(failure.reason(),
 						this.who + " on " + this.link.server() + ": " + failure.reason().description() + ": key "
 								+ wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
-								+ " the queue keeps there; nothing was written",
+								+ " the queue keeps there; the script that met it wrote nothing",
 						failure.getCause());
 			}
 		}
