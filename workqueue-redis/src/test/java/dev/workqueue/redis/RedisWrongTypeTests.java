@@ -20,10 +20,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.workqueue.WorkQueue;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A key of the queue's keyspace that holds another type than the queue keeps there (a
@@ -44,8 +46,23 @@ class RedisWrongTypeTests {
 
 	private final FakeClock clock = new FakeClock();
 
+	/** The case's handle. */
+	private RedisWorkQueue<?> handle;
+
+	/**
+	 * Shuts the handle down and lets its timer end: one that failed (a hand-back it
+	 * retries, say) backs off on the fake clock, which only the test moves.
+	 */
 	@AfterEach
 	void close() throws Exception {
+		if (this.handle != null) {
+			this.handle.shutDown();
+			this.handle.handBack();
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				this.clock.step(Duration.ofSeconds(10));
+				return this.handle.timer().stopped();
+			});
+		}
 		this.redis.close();
 	}
 
@@ -65,6 +82,9 @@ class RedisWrongTypeTests {
 		operations.put("add of a new item", (queue) -> queue.add("new-1"));
 		operations.put("add of the held item", (queue) -> queue.add("held"));
 		operations.put("poll", (queue) -> queue.poll(Duration.ZERO));
+		operations.put("done", (queue) -> queue.done("held"));
+		operations.put("hand-back",
+				(queue) -> queue.capability(SharedWorkQueue.class).orElseThrow().handBack("held", Duration.ZERO));
 		List<Arguments> cases = new ArrayList<>();
 		for (boolean prioritized : List.of(false, true)) {
 			for (Map.Entry<String, Operation> operation : operations.entrySet()) {
@@ -89,6 +109,7 @@ class RedisWrongTypeTests {
 				? builder.buildPriorityQueue(
 						new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)))
 				: builder.buildDelayingQueue());
+		this.handle = (RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow();
 		queue.add("held");
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("held");
 		queue.add("queued");
@@ -118,8 +139,6 @@ class RedisWrongTypeTests {
 			}
 		}
 		redis.del(key);
-		// A timer that failed meanwhile backs off on the clock: let it end.
-		this.clock.step(Duration.ofMinutes(1));
 	}
 
 	/** Each key of the queue and its value, dumped. */
