@@ -293,22 +293,28 @@ class DelayingQueueTests {
 	}
 
 	/**
-	 * On the system clock: a fake clock wakes every thread waiting on the queue's
-	 * condition when stepped, which would hide a consumer left waiting without a
-	 * deadline.
+	 * The leader (the consumer that sleeps on the clock until the earliest ready time)
+	 * stops waiting, here interrupted, while another consumer waits for an hour: that one
+	 * must take the role on, or it sleeps past the item. Its wait ends without a step of
+	 * the clock, which would wake every thread waiting on the queue's condition and hide
+	 * a consumer left waiting; each step below comes once both threads are parked on the
+	 * clock, so nothing depends on timing.
 	 */
 	@Test
 	void aConsumerThatStopsWaitingHandsTheWaitOnToAnother() throws Exception {
-		try (DelayingQueue<String> queue = WorkQueues.<String>builder().buildDelayingQueue()) {
+		try (DelayingQueue<String> queue = queue(QueueKind.DELAYING)) {
 			queue.addAfter("a", Duration.ofMillis(600));
-			try (BlockingCall<String> poll = BlockingCall.start(() -> queue.poll(Duration.ofMillis(300)));
-					BlockingCall<String> get = BlockingCall.start(() -> {
-						poll.awaitBlocked();
-						return queue.get();
-					})) {
-				assertThat(poll.result()).as("its timeout came first").isNull();
-				Await.atMost(Duration.ofSeconds(5)).until(get::isDone);
-				assertThat(get.result()).as("it waited for the item in the poll's place").isEqualTo("a");
+			try (BlockingCall<String> leader = BlockingCall.start(queue::get)) {
+				Await.atMost(Duration.ofSeconds(30)).until(() -> this.clock.numWaiters() == 1);
+				try (BlockingCall<String> poll = BlockingCall.start(() -> queue.poll(Duration.ofHours(1)))) {
+					Await.atMost(Duration.ofSeconds(30)).until(() -> this.clock.numWaiters() == 2);
+					leader.interrupt();
+					Await.atMost(Duration.ofSeconds(30)).until(leader::isDone);
+					assertThat(leader.failure()).isInstanceOf(InterruptedException.class);
+					this.clock.step(Duration.ofMillis(600));
+					Await.atMost(Duration.ofSeconds(30)).until(poll::isDone);
+					assertThat(poll.result()).as("it waited for the item in the leader's place").isEqualTo("a");
+				}
 			}
 		}
 	}

@@ -30,8 +30,10 @@ import dev.workqueue.time.Nanos;
  * decoded before: an item whose decode (or the decodes before it in one reply) took a
  * third of the lease or more is renewed before it is handed out, and dropped if its lease
  * was lost meanwhile, so that no item goes to a worker while another instance holds it.
- * Two encodings that decode to equal items (a codec that breaks its contract) fail the
- * get, naming the codec, instead of parking one behind the other for ever.
+ * Two encodings that decode to equal items (a codec that breaks its contract) are said
+ * once per handle, naming the codec; the second is held aside until the worker that holds
+ * the first is done ({@link LeaseBook}), so a worker that gets again waits for other
+ * items instead of meeting the copy again and again.
  * <p>
  * <b>One round trip per item.</b> A get leases an item for itself and one for each
  * consumer of the handle waiting for a notice (at most {@link QueueLayout#maxLeases}),
@@ -266,7 +268,6 @@ final class ItemTaker<T> {
 			return NONE;
 		}
 		Prioritized<T> mine = null;
-		IllegalStateException inconsistent = null;
 		// Read with or without durations: the leases' start times give stats() the
 		// unfinished work and longest running processor.
 		long nowNanos = this.clock.nanoTime();
@@ -274,15 +275,8 @@ final class ItemTaker<T> {
 			int at = first + (n - 1) * group;
 			String encoded = (String) reply.get(at);
 			long queuedNanos = (Long) reply.get(at + 1) * 1000;
-			Prioritized<T> item;
-			try {
-				item = inHand(encoded, LeaseBook.nth(token, n), layout.priority(reply, at), sentNanos, nowNanos);
-			}
-			catch (IllegalStateException ex) {
-				// Thrown once every item of the reply is in hand or handed back.
-				inconsistent = ex;
-				continue;
-			}
+			Prioritized<T> item = inHand(encoded, LeaseBook.nth(token, n), layout.priority(reply, at), sentNanos,
+					nowNanos);
 			if (item == null) {
 				continue;
 			}
@@ -305,18 +299,13 @@ final class ItemTaker<T> {
 			// Shut down while they were put aside: whoever sees it hands them back.
 			handBackAhead();
 		}
-		if (mine == null && inconsistent != null) {
-			throw inconsistent;
-		}
 		return mine;
 	}
 
 	/**
 	 * Decodes a leased item and takes its lease in hand: the item to hand out, or
-	 * {@code null} if it was dead-lettered, parked, or its lease ran out while it was
-	 * decoded.
-	 * @throws IllegalStateException if one of the handle's workers holds an equal item
-	 * under another encoding (the item is handed back)
+	 * {@code null} if it was dead-lettered, parked, held aside as a copy of an item a
+	 * worker holds under another encoding, or its lease ran out while it was decoded.
 	 */
 	private Prioritized<T> inHand(String encoded, String token, int priority, long sentNanos, long nowNanos) {
 		T item;
@@ -332,8 +321,7 @@ final class ItemTaker<T> {
 		}
 		LeaseBook.Taken taken = this.book.take(item, new Lease(encoded, token, nowNanos));
 		if (taken == LeaseBook.Taken.OTHER_ENCODING) {
-			handBack(encoded, token);
-			throw inconsistentCodec(item, encoded);
+			inconsistentCodec(item, encoded);
 		}
 		return (taken == LeaseBook.Taken.HELD) ? new Prioritized<>(item, priority) : null;
 	}
@@ -373,18 +361,16 @@ final class ItemTaker<T> {
 	/**
 	 * The codec decoded two encodings to equal items, against its contract (equal items,
 	 * equal encodings; the encoding is the item's identity in Redis): said once per
-	 * handle, and thrown each time.
+	 * handle.
 	 */
-	private IllegalStateException inconsistentCodec(T item, String encoded) {
-		IllegalStateException ex = new IllegalStateException(
-				this.scripts.who() + ": its codec " + this.codec + " encodes equal items differently: '" + encoded
-						+ "' decodes to an item equal to one a worker holds as '" + this.book.heldEncoding(item)
-						+ "'; an item's encoding is its identity in Redis, so equal items must"
-						+ " encode to the same string (the item was handed back, and waits until the codec is fixed)");
+	private void inconsistentCodec(T item, String encoded) {
 		if (this.inconsistencyLogged.compareAndSet(false, true)) {
-			logger.log(Level.ERROR, ex.getMessage());
+			logger.log(Level.ERROR, this.scripts.who() + ": its codec " + this.codec
+					+ " encodes equal items differently: '" + encoded + "' decodes to an item equal to one a worker"
+					+ " holds as '" + this.book.heldEncoding(item) + "'; an item's encoding is its identity in Redis,"
+					+ " so equal items must encode to the same string (the copy is held until the worker is done with"
+					+ " the item, then goes back to the queue: each copy runs, one after the other)");
 		}
-		return ex;
 	}
 
 	/** Hands out an item leased ahead, if there is one. */

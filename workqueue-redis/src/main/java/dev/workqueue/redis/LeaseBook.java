@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * server holds the parked token instead), so it changes nothing, and the parked lease is
  * handed back to the ready list: the item runs again, after, as client-go's
  * dirty-while-processing item does. A lease of an equal item under another encoding is
- * another item in Redis, which only a codec that breaks its contract makes: it is not
- * parked, and the worker's lease stays live.
+ * another item in Redis, which only a codec that breaks its contract makes: it is held
+ * aside as a copy, renewed with the others and not handed out, while the worker's lease
+ * stays live; the worker's {@code done} hands the copies back to the ready list, so they
+ * run after, one at a time, as re-adds of a consistent codec would.
  * <p>
  * <b>Tokens</b> are made here: this handle's random id and a count, unique for ever, so
  * neither a restart of Redis nor a failover that loses writes can repeat one.
@@ -46,7 +48,7 @@ final class LeaseBook<T> {
 
 	/**
 	 * What a handle holds of one item: the lease its worker has, whether that was found
-	 * lost, and a parked lease.
+	 * lost, a parked lease, and the leases of copies under other encodings.
 	 */
 	static final class Holding {
 
@@ -56,6 +58,9 @@ final class LeaseBook<T> {
 
 		volatile Lease parked;
 
+		/** Replaced, never changed, inside the map's atomic operation on the item. */
+		volatile List<Lease> copies = List.of();
+
 		Holding(Lease lease) {
 			this.lease = lease;
 		}
@@ -64,6 +69,18 @@ final class LeaseBook<T> {
 		Lease live() {
 			Lease parked = this.parked;
 			return (parked != null) ? parked : (this.lost ? null : this.lease);
+		}
+
+		/** A new list of the copies with one added, in place of one of its encoding. */
+		private List<Lease> withCopy(Lease copy) {
+			List<Lease> copies = new ArrayList<>(this.copies.size() + 1);
+			for (Lease held : this.copies) {
+				if (!held.encoded().equals(copy.encoded())) {
+					copies.add(held);
+				}
+			}
+			copies.add(copy);
+			return List.copyOf(copies);
 		}
 
 	}
@@ -110,9 +127,10 @@ final class LeaseBook<T> {
 		PARKED,
 
 		/**
-		 * Refused: a worker holds an equal item under another encoding, which only a
-		 * codec that breaks its contract makes (equal items, equal encodings). The lease
-		 * is the caller's to hand back; what the worker holds stays as it was.
+		 * Held aside as a copy: a worker holds an equal item under another encoding,
+		 * which only a codec that breaks its contract makes (equal items, equal
+		 * encodings). The worker's lease stays as it was; its {@code done} hands the copy
+		 * back.
 		 */
 		OTHER_ENCODING
 
@@ -132,7 +150,10 @@ final class LeaseBook<T> {
 				return fresh;
 			}
 			if (!held.lease.encoded().equals(lease.encoded())) {
-				// Another item in Redis: the held one's lease is not touched.
+				// Another item in Redis: the held one's lease is not touched. A copy of
+				// an encoding held aside already was re-leased by the server: the old
+				// lease is lost.
+				held.copies = held.withCopy(lease);
 				taken[0] = Taken.OTHER_ENCODING;
 				return held;
 			}
@@ -176,7 +197,7 @@ final class LeaseBook<T> {
 		return all;
 	}
 
-	/** The leases to renew: every live one. */
+	/** The leases to renew: every live one, and the copies held aside. */
 	List<Lease> live() {
 		List<Lease> live = new ArrayList<>(this.holdings.size());
 		for (Holding holding : this.holdings.values()) {
@@ -184,14 +205,16 @@ final class LeaseBook<T> {
 			if (lease != null) {
 				live.add(lease);
 			}
+			live.addAll(holding.copies);
 		}
 		return live;
 	}
 
 	/**
 	 * Records the leases the server no longer holds for this handle: a worker's lease is
-	 * marked lost (the worker keeps the item until its {@code done}), a parked one is
-	 * dropped. Each holding changes atomically, so a lease parked meanwhile stays.
+	 * marked lost (the worker keeps the item until its {@code done}), a parked one or a
+	 * copy is dropped. Each holding changes atomically, so a lease parked meanwhile
+	 * stays.
 	 * @param tokens the lost tokens
 	 * @return how many leases were lost
 	 */
@@ -208,6 +231,9 @@ final class LeaseBook<T> {
 					holding.lost = true;
 					lost[0]++;
 				}
+				List<Lease> copies = holding.copies.stream().filter((copy) -> !tokens.contains(copy.token())).toList();
+				lost[0] += holding.copies.size() - copies.size();
+				holding.copies = copies;
 				return holding;
 			});
 		}

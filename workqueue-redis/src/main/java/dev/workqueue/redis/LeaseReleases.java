@@ -13,11 +13,11 @@ import dev.workqueue.time.Nanos;
 
 /**
  * How a queue handle ends its holds: {@code done} (fenced off when the lease was lost; a
- * parked lease is handed back, so the item runs again after), hand-backs of one item or
- * all, and the remembering of a lease whose release failed ({@link #orphan}), which the
- * {@link QueueTimer} then hands back: this wakes it through its slot. Each counts as a
- * call under way in the handle's {@link HandleLifecycle}, and wakes a drain when the last
- * hold ends.
+ * parked lease and the copies a rule-breaking codec made are handed back, so the item
+ * runs again after), hand-backs of one item or all, and the remembering of a lease whose
+ * release failed ({@link #orphan}), which the {@link QueueTimer} then hands back: this
+ * wakes it through its slot. Each counts as a call under way in the handle's
+ * {@link HandleLifecycle}, and wakes a drain when the last hold ends.
  *
  * @param <T> the item type
  */
@@ -76,6 +76,7 @@ final class LeaseReleases<T> {
 			if (this.metrics.recordsDurations()) {
 				this.metrics.done(this.clock.nanoTime() - holding.lease.startedNanos());
 			}
+			handBackCopies(holding);
 			Lease parked = holding.parked;
 			if (parked != null) {
 				// Leased again while this worker held it: it runs again, after.
@@ -155,9 +156,25 @@ final class LeaseReleases<T> {
 	}
 
 	private void releaseLive(Holding holding, long delayNanos) {
+		handBackCopies(holding);
 		Lease live = holding.live();
 		if (live != null) {
 			releaseOrOrphan(live.encoded(), live.token(), (live == holding.parked) ? 0 : delayNanos);
+		}
+	}
+
+	/**
+	 * Hands back, ready at once, the copies of a holding's item under other encodings;
+	 * one whose release fails is handed back by the timer (an orphan).
+	 */
+	private void handBackCopies(Holding holding) {
+		for (Lease copy : holding.copies) {
+			try {
+				releaseOrOrphan(copy.encoded(), copy.token(), 0);
+			}
+			catch (RedisQueueException ex) {
+				// Remembered: the timer hands it back, and reports the failure.
+			}
 		}
 	}
 

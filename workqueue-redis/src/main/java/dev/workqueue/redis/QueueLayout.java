@@ -171,6 +171,16 @@ enum QueueLayout {
 	}
 
 	/**
+	 * How many items one of the add scripts of {@link #addAllArgs} holds.
+	 * @param args its arguments
+	 * @param context the adds' trace context, {@code null} for none
+	 * @return how many items
+	 */
+	int itemsIn(String[] args, String context) {
+		return this.prioritized ? 1 : args.length - ((context != null) ? 1 : 0);
+	}
+
+	/**
 	 * How many items an add script's reply says it added: a priority script adds one
 	 * item, and replies 2 when it queued it, 1 when it marked it dirty, 0 when it was
 	 * queued already.

@@ -144,6 +144,9 @@ final class QueueScripts {
 	/**
 	 * Names the key of a wrong-type failure that Redis reported without it (the scripts
 	 * read some keys before they write, and such a read fails with Redis's own message).
+	 * Every script meets a key of another type before its first write, or puts back what
+	 * it wrote before it fails, so the script wrote nothing; a done that rides with the
+	 * next get is done before the get starts, and stays done.
 	 */
 	private RedisQueueException named(RedisQueueException failure) {
 		if (failure.reason() != RedisQueueException.Reason.WRONG_TYPE
@@ -153,11 +156,11 @@ final class QueueScripts {
 		try {
 			List<Object> wrong = RedisLink.answer(sendAt(0, LuaScript.CHECK_TYPES), this.timeout);
 			if (!wrong.isEmpty()) {
-				return new RedisQueueException(failure.reason(),
-						this.who + " on " + this.link.server() + ": " + failure.reason().description() + ": key "
-								+ wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
-								+ " the queue keeps there; nothing was written",
-						failure.getCause());
+				return new RedisQueueException(failure.reason(), this.who + " on " + this.link.server() + ": "
+						+ failure.reason().description() + ": key " + wrong.get(0) + " holds a " + wrong.get(1)
+						+ ", not the " + wrong.get(2)
+						+ " the queue keeps there; the script that met it wrote nothing (but for a done sent with"
+						+ " the next get, which stays done)", failure.getCause());
 			}
 		}
 		catch (RedisException ex) {

@@ -72,9 +72,6 @@ final class RedisLink {
 
 	};
 
-	/** What Lettuce says when a connection closed for good refuses a write. */
-	private static final String CONNECTION_CLOSED = "Connection is closed";
-
 	private final Map<String, List<Consumer<String>>> listeners = new ConcurrentHashMap<>();
 
 	private final Map<Clock, TimerThread> timers = new HashMap<>();
@@ -176,7 +173,8 @@ final class RedisLink {
 
 	/**
 	 * Sends a script; its answer completes the future, or its failure (the client's
-	 * exception) fails it.
+	 * exception, or a {@link ClientShutDownException} once the client was shut down)
+	 * fails it.
 	 * @param script the script
 	 * @param keys its keys
 	 * @param args its arguments
@@ -193,28 +191,43 @@ final class RedisLink {
 					QueueCommand.script(CommandType.EVALSHA, script.sha1(), script.output(), keys, args));
 		}
 		catch (RuntimeException ex) {
-			throw refused(connection, ex);
+			throw closedByTheClient(connection) ? new ClientShutDownException(ex) : ex;
 		}
-		return sha.exceptionallyCompose((ex) -> (unwrap(ex) instanceof RedisNoScriptException)
-				? dispatch(connection,
-						QueueCommand.script(CommandType.EVAL, script.source(), script.output(), keys, args))
-				: CompletableFuture.failedFuture(unwrap(ex)));
+		return sha.exceptionallyCompose((ex) -> {
+			if (!(unwrap(ex) instanceof RedisNoScriptException)) {
+				return failed(connection, ex);
+			}
+			CompletableFuture<R> eval = dispatch(connection,
+					QueueCommand.script(CommandType.EVAL, script.source(), script.output(), keys, args));
+			return eval.exceptionallyCompose((again) -> failed(connection, again));
+		});
+	}
+
+	/** A failed answer, read as {@link #closedByTheClient} says. */
+	private <R> CompletableFuture<R> failed(StatefulConnection<String, String> connection, Throwable ex) {
+		Throwable cause = unwrap(ex);
+		return CompletableFuture
+			.failedFuture((closedByTheClient(connection) && !(cause instanceof ClientShutDownException))
+					? new ClientShutDownException(cause) : cause);
 	}
 
 	/**
-	 * What a write the connection refused means. The link closes its connection only when
-	 * the last queue gives it back, and Lettuce reconnects a dropped one by itself: a
-	 * connection of the link's that refuses a write as closed for good ("Connection is
-	 * closed", or the client's timers stopped) was closed by the application's shutdown
-	 * of the client. From then on the link sends nothing more.
+	 * What a failure of a command means, whether the connection refused to send it or its
+	 * answer failed. The link closes its connection only when the last queue gives it
+	 * back (and forgets it first), and Lettuce reconnects a dropped one by itself without
+	 * closing it: a failure on the link's connection once that connection is closed is
+	 * the application's shutdown of the client. Lettuce refuses such a command through
+	 * its answer ("Connection is closed"), or, once the client's event loops are gone, by
+	 * throwing; a command under way when the connection closed fails too. The connection
+	 * is closed before any of these, so the check never comes too early. From then on the
+	 * link sends nothing more.
 	 */
-	private RuntimeException refused(StatefulConnection<String, String> connection, RuntimeException ex) {
-		boolean closedForGood = !(ex instanceof RedisException) || CONNECTION_CLOSED.equals(ex.getMessage());
-		if (!closedForGood || connection != this.connection) {
-			return ex;
+	private boolean closedByTheClient(StatefulConnection<String, String> connection) {
+		if (connection != this.connection || !((RedisChannelHandler<?, ?>) connection).isClosed()) {
+			return false;
 		}
 		this.clientShutDown = true;
-		return new ClientShutDownException(ex);
+		return true;
 	}
 
 	/**

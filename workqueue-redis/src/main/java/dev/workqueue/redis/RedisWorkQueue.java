@@ -163,7 +163,9 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	 * <p>
 	 * Every item is encoded before anything is sent, and every script is sent before the
 	 * first answer is awaited: the layout says how many items each takes
-	 * ({@link QueueLayout#addAllArgs}).
+	 * ({@link QueueLayout#addAllArgs}). Each script is atomic, and one that fails writes
+	 * nothing; when the items went in several scripts and some failed, the exception (the
+	 * first failure's reason) says how many items those held: the others were added.
 	 */
 	@Override
 	public void addAll(Collection<? extends T> items) {
@@ -178,15 +180,33 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 			QueueLayout layout = this.scripts.layout();
 			List<CompletableFuture<Long>> answers = new ArrayList<>();
 			String context = currentContext();
-			for (String[] args : layout.addAllArgs(encoded, context)) {
+			List<String[]> scripts = layout.addAllArgs(encoded, context);
+			for (String[] args : scripts) {
 				answers.add(this.scripts.send(layout.add(context), args));
 			}
 			long added = 0;
-			for (CompletableFuture<Long> answer : answers) {
-				added += layout.added(this.scripts.answer(answer));
+			int notAdded = 0;
+			RedisQueueException failure = null;
+			for (int i = 0; i < answers.size(); i++) {
+				try {
+					added += layout.added(this.scripts.answer(answers.get(i)));
+				}
+				catch (RedisQueueException ex) {
+					failure = (failure != null) ? failure : ex;
+					notAdded += layout.itemsIn(scripts.get(i), context);
+				}
 			}
 			for (long i = 0; i < added; i++) {
 				this.metrics.added();
+			}
+			if (failure != null && scripts.size() > 1) {
+				throw new RedisQueueException(failure.reason(), failure.getMessage() + "; " + notAdded + " of the "
+						+ encoded.size()
+						+ " items were in the scripts that failed, which wrote nothing, and the others were added",
+						failure.getCause());
+			}
+			if (failure != null) {
+				throw failure;
 			}
 		}
 		catch (RedisQueueException ex) {

@@ -1,12 +1,16 @@
 -- add_list: the list layout's add of the items ARGV[first_item] to ARGV[#ARGV] (see
 -- list/add.lua), each with the trace context `context` ('' for none; see trace_add), whose
 -- key is checked before any write when one comes. Returns how many were not duplicates.
+-- Every read comes before the first write, so a key of another type fails the script
+-- before it writes anything: the reads check the keys they read (Redis fails a read of a
+-- key of another type), the one RPUSH of the items queued is the first write and checks
+-- its key, and the dirty marks and trace records follow on keys checked already. A batch
+-- holds at most 1000 items (QueueLayout.ADD_BATCH): one RPUSH and one HSET take them all.
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
 -- @include queue_due_list
 -- @include notify_if_was_empty
--- @include write_or_undo
 -- @include notify
 -- @include check
 -- @include trace_add
@@ -17,28 +21,35 @@ local function add_list(context, first_item)
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
   notify_if_was_empty(queued_due)
-  local added = 0
-  local woken = queued_due > 0
+  -- The reads: which items are new (neither dirty nor earlier in the batch), which of
+  -- those to queue (not being processed), and for each add whether it is the item's
+  -- first effective one (trace_add).
+  local seen, marks, queued, firsts, added = {}, {}, {}, {}, 0
   for i = first_item, #ARGV do
     local item = ARGV[i]
-    local processing = redis.call('HEXISTS', leasesKey, item) == 1
     local waits = context ~= '' and redis.call('ZSCORE', waitingKey, item)
-    local marked = redis.call('HSETNX', dirtyKey, item, now) == 1
-    trace_add(item, context, marked and not waits)
+    local marked = not seen[item] and redis.call('HEXISTS', dirtyKey, item) == 0
+    seen[item] = true
+    firsts[i] = marked and not waits
     if marked then
       added = added + 1
-      if not processing then
-        local length = write_or_undo(function()
-          redis.call('HDEL', dirtyKey, item)
-        end, 'RPUSH', queueKey, item)
-        if length == 1 and not woken then
-          -- The list was empty: wake the consumers of every instance (see
-          -- notify_if_was_empty).
-          woken = true
-          notify('r')
-        end
+      marks[#marks + 1] = item
+      marks[#marks + 1] = now
+      if redis.call('HEXISTS', leasesKey, item) == 0 then
+        queued[#queued + 1] = item
       end
     end
+  end
+  -- The writes.
+  if #queued > 0 and redis.call('RPUSH', queueKey, unpack(queued)) == #queued and queued_due == 0 then
+    -- The list was empty: wake the consumers of every instance (see notify_if_was_empty).
+    notify('r')
+  end
+  if #marks > 0 then
+    redis.call('HSET', dirtyKey, unpack(marks))
+  end
+  for i = first_item, #ARGV do
+    trace_add(ARGV[i], context, firsts[i])
   end
   return added
 end

@@ -3,8 +3,12 @@
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
 -- list ran out; run again with the same token, the reply of the first run (see grant);
 -- arms the wake list while items are left, else removes it (see includes/notify.lua).
--- LPOP is the first write and checks its key; the dirty and grants hashes are read before
--- they are written; the other two writes undo the change if their key holds another type.
+-- LPOP is the first write and checks its key; the grants hash is read before it is
+-- written, the dirty hash right after LPOP, which it puts back if the hash holds another
+-- type; the two writes that follow undo the change if their key holds another type;
+-- the trace records, the grant and the wake-ups come after them. So a key of another type
+-- leaves the keys as they were (the due items are moved only once the keys they go to and
+-- the processing set are checked).
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -15,6 +19,8 @@
 -- @include check
 -- @include trace_take
 -- @include grant
+-- The keys a lease writes, checked before the due items move (see move_due).
+local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
 local function lease_list(lease_us, token, count)
   local replayed = granted(token)
   if replayed then
@@ -27,20 +33,20 @@ local function lease_list(lease_us, token, count)
     check(prioritiesKey)
   end
   local now = now_us()
-  local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
+  local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES)
   local items = redis.call('LPOP', queueKey, count)
   if not items then
     wake_next(0)
     return {}
   end
   local left = (#items == count) and redis.call('LLEN', queueKey) or 0
-  if queued_due > 0 and left > 0 then
-    -- More of the items just moved are ready: wake the consumers of every instance.
-    notify('r')
-  else
-    wake_next(left)
+  local back = {}
+  for i, item in ipairs(items) do
+    back[#items + 1 - i] = item
   end
-  local queued_at = redis.call('HMGET', dirtyKey, unpack(items))
+  local queued_at = write_or_undo(function()
+    redis.call('LPUSH', queueKey, unpack(back))
+  end, 'HMGET', dirtyKey, unpack(items))
   redis.call('HDEL', dirtyKey, unpack(items))
   local records = {}
   if traced then
@@ -49,12 +55,9 @@ local function lease_list(lease_us, token, count)
       fields[i] = 't' .. item
     end
     records = redis.call('HMGET', prioritiesKey, unpack(fields))
-    for i, item in ipairs(items) do
-      records[i] = trace_take(item, records[i])
-    end
   end
   local expiry = now + tonumber(lease_us)
-  local scored, held, reply, back = {}, {}, {}, {}
+  local scored, held, reply = {}, {}, {}
   for i, item in ipairs(items) do
     local at = tonumber(queued_at[i] or now)
     scored[2 * i - 1] = expiry
@@ -63,8 +66,6 @@ local function lease_list(lease_us, token, count)
     held[2 * i] = token_of(token, i)
     reply[3 * i - 2] = item
     reply[3 * i - 1] = math.max(0, now - at)
-    reply[3 * i] = records[i] or false
-    back[#items + 1 - i] = item
   end
   local function put_back()
     redis.call('LPUSH', queueKey, unpack(back))
@@ -77,6 +78,15 @@ local function lease_list(lease_us, token, count)
     redis.call('ZREM', processingKey, unpack(items))
     put_back()
   end, 'HSET', leasesKey, unpack(held))
+  for i, item in ipairs(items) do
+    reply[3 * i] = trace_take(item, records[i])
+  end
   grant(token, reply)
+  if queued_due > 0 and left > 0 then
+    -- More of the items just moved are ready: wake the consumers of every instance.
+    notify('r')
+  else
+    wake_next(left)
+  end
   return reply
 end

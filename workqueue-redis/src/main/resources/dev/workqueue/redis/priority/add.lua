@@ -6,7 +6,9 @@
 -- Output: 0 (already queued; raised if the priority was higher), 1 (marked dirty while
 -- being processed) or 2 (queued)
 -- Invariants: the reads come first and check the types of the keys they read; the
--- others written are checked before the first write.
+-- others written are checked before the first write; the trace record, on a key checked
+-- first, is written last. So a key of another type fails the script before it writes
+-- anything.
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -27,16 +29,17 @@ end
 local now = now_us()
 local _, queued_due = move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
 notify_if_none_was_ready(queued_due)
-if context ~= '' then
-  trace_add(item, context, trace_first(item))
-end
+local first = context ~= '' and trace_first(item)
+local added
 if redis.call('HEXISTS', leasesKey, item) == 1 then
-  return add_dirty(item, priority, now)
+  added = add_dirty(item, priority, now)
+else
+  local ready_before = redis.call('ZCARD', readyKey)
+  check(dirtyKey, sinceKey)
+  added = add_ready(item, priority, now)
+  if added == 2 and ready_before == 0 then
+    notify('r')
+  end
 end
-local ready_before = redis.call('ZCARD', readyKey)
-check(dirtyKey, sinceKey)
-local added = add_ready(item, priority, now)
-if added == 2 and ready_before == 0 then
-  notify('r')
-end
+trace_add(item, context, first)
 return added

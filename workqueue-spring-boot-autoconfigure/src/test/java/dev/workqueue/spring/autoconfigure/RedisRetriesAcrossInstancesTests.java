@@ -39,7 +39,13 @@ import static org.awaitility.Awaitility.await;
  */
 class RedisRetriesAcrossInstancesTests {
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+	/**
+	 * How long a step may take: the retries wait for real time (a second each, on the
+	 * system clock, which the queues of these instances use), so a deadline is the only
+	 * way; generous, for a loaded machine (10 s timed out under a load of 11). Each wait
+	 * ends as soon as its condition holds.
+	 */
+	private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
 	private static final String PREFIX = LocalRedis.uniquePrefix();
 
