@@ -157,7 +157,9 @@ public class WorkQueueProperties {
 	}
 
 	/**
-	 * Where a queue keeps its items.
+	 * Where a queue keeps its items. The property is bound as text and read with
+	 * {@link #of(String)}, so that an unknown value is reported with the other invalid
+	 * values rather than by the binder alone.
 	 */
 	public enum Backend {
 
@@ -196,12 +198,35 @@ public class WorkQueueProperties {
 		}
 
 		/**
+		 * Reads a {@code backend} property as a user writes it, ignoring case.
+		 * @param value the property's value
+		 * @return the backend, or {@code null} if {@code value} names none
+		 */
+		static @Nullable Backend of(@Nullable String value) {
+			for (Backend backend : values()) {
+				if (backend.value().equalsIgnoreCase((value != null) ? value.trim() : "")) {
+					return backend;
+				}
+			}
+			return null;
+		}
+
+		/**
+		 * Returns this backend as a user writes it: {@code memory}, {@code redis} or
+		 * {@code postgres}.
+		 * @return the property value
+		 */
+		String value() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+		/**
 		 * Says what is missing when this backend's classes are not on the class path.
 		 * @param queueName the queue that needs the backend
 		 * @return the message
 		 */
 		String notOnClassPath(String queueName) {
-			return "Queue '" + queueName + "' has backend " + name().toLowerCase(Locale.ROOT) + ", but " + this.missing
+			return "Queue '" + queueName + "' has backend " + value() + ", but " + this.missing
 					+ " is not on the class path: add " + this.toAdd;
 		}
 
@@ -426,10 +451,10 @@ public class WorkQueueProperties {
 		private @Nullable RateLimit rateLimiter;
 
 		/**
-		 * Where queues keep their items: in this JVM, or in Redis or PostgreSQL, shared
-		 * by every instance of the application.
+		 * Where queues keep their items: memory (in this JVM), redis or postgres (shared
+		 * by every instance of the application).
 		 */
-		private Backend backend = Backend.MEMORY;
+		private String backend = "memory";
 
 		/**
 		 * Whether queues record the two latency timers, workqueue.queue.duration and
@@ -448,11 +473,11 @@ public class WorkQueueProperties {
 			return this.priority;
 		}
 
-		public Backend getBackend() {
+		public String getBackend() {
 			return this.backend;
 		}
 
-		public void setBackend(Backend backend) {
+		public void setBackend(String backend) {
 			this.backend = backend;
 		}
 
@@ -542,7 +567,7 @@ public class WorkQueueProperties {
 		/**
 		 * Where this queue keeps its items: memory, redis or postgres.
 		 */
-		private @Nullable Backend backend;
+		private @Nullable String backend;
 
 		/**
 		 * Whether this queue records the two latency timers, workqueue.queue.duration and
@@ -559,11 +584,11 @@ public class WorkQueueProperties {
 			return this.priority;
 		}
 
-		public @Nullable Backend getBackend() {
+		public @Nullable String getBackend() {
 			return this.backend;
 		}
 
-		public void setBackend(@Nullable Backend backend) {
+		public void setBackend(@Nullable String backend) {
 			this.backend = backend;
 		}
 

@@ -4,6 +4,7 @@ import java.beans.PropertyDescriptor;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,8 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import dev.workqueue.spring.worker.WorkerSettings;
 
 /**
  * The one place where {@code workqueue.*} properties are checked: binds them from the
@@ -50,6 +53,10 @@ final class WorkQueuePropertiesValidator {
 	 * a new property cannot be left out of the hint.
 	 */
 	static final String KNOWN_KEYS = String.join(", ", keysOf(WorkQueueProperties.Queue.class, ""));
+
+	/** The values of a {@code backend} key, as a user writes them. */
+	static final String BACKENDS = String.join(", ",
+			Arrays.stream(WorkQueueProperties.Backend.values()).map(WorkQueueProperties.Backend::value).toList());
 
 	/** The shortest Redis or PostgreSQL lease: its holder renews it every third. */
 	private static final Duration MIN_LEASE = Duration.ofSeconds(1);
@@ -161,6 +168,7 @@ final class WorkQueuePropertiesValidator {
 	static List<String> validate(WorkQueueProperties properties) {
 		List<String> problems = new ArrayList<>();
 		WorkQueueProperties.Defaults defaults = properties.getDefaults();
+		backend(problems, PREFIX + ".defaults.backend", defaults.getBackend());
 		queueKeys(problems, PREFIX + ".defaults", defaults.getConcurrency(), defaults.getMaxRetries(),
 				defaults.getShutdownTimeout(), defaults.getPollTimeout(), defaults.getRateLimiter(),
 				defaults.getPriority());
@@ -171,11 +179,21 @@ final class WorkQueuePropertiesValidator {
 			problems.add(PREFIX + ".redis.key-prefix must be given and hold no braces, was '" + keyPrefix + "'");
 		}
 		postgres(problems, PREFIX + ".postgres", properties.getPostgres());
-		properties.getQueues()
-			.forEach((name, queue) -> queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(),
-					queue.getMaxRetries(), queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(),
-					queue.getPriority()));
+		properties.getQueues().forEach((name, queue) -> {
+			if (queue.getBackend() != null) {
+				backend(problems, PREFIX + ".queues." + name + ".backend", queue.getBackend());
+			}
+			queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(), queue.getMaxRetries(),
+					queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(), queue.getPriority());
+		});
 		return problems;
+	}
+
+	private static void backend(List<String> problems, String key, @Nullable String value) {
+		if (WorkQueueProperties.Backend.of(value) == null) {
+			problems.add(key + " must be one of " + BACKENDS + ", was "
+					+ ((value != null && !value.isEmpty()) ? "'" + value + "'" : "empty"));
+		}
 	}
 
 	private static void postgres(List<String> problems, String prefix, WorkQueueProperties.Postgres postgres) {
@@ -201,6 +219,10 @@ final class WorkQueuePropertiesValidator {
 			WorkQueueProperties.@Nullable RateLimit rateLimit, WorkQueueProperties.Priority priority) {
 		if (concurrency != null) {
 			atLeast(problems, prefix + ".concurrency", concurrency, 1);
+			if (concurrency > WorkerSettings.MAX_CONCURRENCY) {
+				problems.add(prefix + ".concurrency must be <= " + WorkerSettings.MAX_CONCURRENCY
+						+ " (one thread each), was " + concurrency);
+			}
 		}
 		if (maxRetries != null) {
 			atLeast(problems, prefix + ".max-retries", maxRetries, -1);

@@ -321,10 +321,13 @@ class QueueWorkerTests {
 								+ "java.lang.String"),
 				Arguments.of(ZeroConcurrencyWorker.class,
 						prefix + "ZeroConcurrencyWorker.process(String) has concurrency '0', which must resolve to an "
-								+ "integer >= 1, was '0'"),
+								+ "integer from 1 to 1024, was '0'"),
+				Arguments.of(HugeConcurrencyWorker.class, prefix
+						+ "HugeConcurrencyWorker.process(String) has concurrency '${test.workers:100000}', which "
+						+ "must resolve to an integer from 1 to 1024, was '100000'"),
 				Arguments.of(TextConcurrencyWorker.class,
 						prefix + "TextConcurrencyWorker.process(String) has concurrency '${test.workers:many}', which "
-								+ "must resolve to an integer >= 1, was 'many'"),
+								+ "must resolve to an integer from 1 to 1024, was 'many'"),
 				Arguments.of(UnknownQueueWorker.class,
 						prefix + "UnknownQueueWorker.process(String) names queue 'invoices', which does not exist; "
 								+ "known queues: [orders] (configure it under workqueue.queues.invoices or "
@@ -559,6 +562,14 @@ class QueueWorkerTests {
 	static class ZeroConcurrencyWorker {
 
 		@QueueWorker(queue = "orders", concurrency = "0")
+		void process(String item) {
+		}
+
+	}
+
+	static class HugeConcurrencyWorker {
+
+		@QueueWorker(queue = "orders", concurrency = "${test.workers:100000}")
 		void process(String item) {
 		}
 

@@ -29,6 +29,7 @@ import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.WorkerSettings;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.spring.worker.WorkerContainerStatus;
 
@@ -51,8 +52,11 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
 @Endpoint(id = "workqueues", defaultAccess = Access.READ_ONLY)
 public final class WorkQueuesEndpoint {
 
-	/** The most worker threads the write operation gives a queue. */
-	public static final int MAX_CONCURRENCY = 1024;
+	/**
+	 * The most worker threads the write operation gives a queue: the cap of
+	 * {@link WorkerSettings#MAX_CONCURRENCY} that start-up applies too.
+	 */
+	public static final int MAX_CONCURRENCY = WorkerSettings.MAX_CONCURRENCY;
 
 	private static final Log logger = LogFactory.getLog(WorkQueuesEndpoint.class);
 
