@@ -110,19 +110,43 @@ class TwoInstanceRedisTests {
 		assertThat(outboxKeys).as("outbox keys left").isEmpty();
 	}
 
-	private ConfigurableApplicationContext start() {
+	@Test
+	void oneInstanceOpensTheConnectionsTheDocsCount() throws Exception {
+		String clientName = "wq-sample-" + UUID.randomUUID();
+		ConfigurableApplicationContext instance = start("--spring.data.redis.client-name=" + clientName);
+		HttpResponse<String> posted = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(uri(instance, "/webhooks"))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("{\"targetId\":\"shop-1\",\"payload\":\"x\"}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(posted.statusCode()).isEqualTo(202);
+		await().atMost(Duration.ofSeconds(20)).until(() -> totals(instance).deliveries() == 1);
+		HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(uri(instance, "/actuator/health")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		List<String> connections = withRedis((redis) -> redis.clientList()
+			.lines()
+			.filter((line) -> line.contains(" name=" + clientName + " "))
+			.toList());
+		connections.forEach((line) -> System.err.println("CONNECTION " + line));
+		assertThat(connections).hasSizeLessThanOrEqualTo(5);
+	}
+
+	private ConfigurableApplicationContext start(String... more) {
+		List<String> args = new ArrayList<>(List.of("--server.port=0", "--workqueue.redis.key-prefix=" + PREFIX,
+				"--sample.downstream.failure-rate=0.2", "--sample.downstream.latency=1ms",
+				"--sample.receipts.poll-interval=20ms", "--workqueue.queues.deliveries.max-retries=-1",
+				"--workqueue.queues.deliveries.rate-limiter.exponential.base-delay=1ms",
+				"--workqueue.queues.deliveries.rate-limiter.exponential.max-delay=20ms",
+				"--workqueue.queues.deliveries.rate-limiter.bucket.qps=1000",
+				"--workqueue.queues.deliveries.rate-limiter.bucket.burst=1000",
+				"--workqueue.queues.deliveries.rate-limiter.item-bucket.qps=1000",
+				"--workqueue.queues.deliveries.rate-limiter.item-bucket.burst=1000"));
+		args.addAll(List.of(more));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class).profiles("redis")
 			.initializers((initializing) -> ((GenericApplicationContext) initializing)
 				.registerBean(RecordingDownstream.class, (definition) -> definition.setPrimary(true)))
-			.run("--server.port=0", "--workqueue.redis.key-prefix=" + PREFIX, "--sample.downstream.failure-rate=0.2",
-					"--sample.downstream.latency=1ms", "--sample.receipts.poll-interval=20ms",
-					"--workqueue.queues.deliveries.max-retries=-1",
-					"--workqueue.queues.deliveries.rate-limiter.exponential.base-delay=1ms",
-					"--workqueue.queues.deliveries.rate-limiter.exponential.max-delay=20ms",
-					"--workqueue.queues.deliveries.rate-limiter.bucket.qps=1000",
-					"--workqueue.queues.deliveries.rate-limiter.bucket.burst=1000",
-					"--workqueue.queues.deliveries.rate-limiter.item-bucket.qps=1000",
-					"--workqueue.queues.deliveries.rate-limiter.item-bucket.burst=1000");
+			.run(args.toArray(String[]::new));
 		this.instances.add(context);
 		assertThat(context.getBean(Outbox.class)).isInstanceOf(RedisOutbox.class);
 		return context;

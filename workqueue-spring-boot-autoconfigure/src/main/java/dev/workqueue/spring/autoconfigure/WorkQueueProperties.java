@@ -34,6 +34,13 @@ public class WorkQueueProperties {
 	private boolean enabled = true;
 
 	/**
+	 * Whether log lines about an item (a worker giving up on it) show the item's text,
+	 * cut to 200 characters with control characters escaped. False: a short hash of it
+	 * instead, for items that hold personal data.
+	 */
+	private boolean logItems = true;
+
+	/**
 	 * Settings of every queue that does not set its own.
 	 */
 	private final Defaults defaults = new Defaults();
@@ -69,6 +76,14 @@ public class WorkQueueProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isLogItems() {
+		return this.logItems;
+	}
+
+	public void setLogItems(boolean logItems) {
+		this.logItems = logItems;
 	}
 
 	public Defaults getDefaults() {

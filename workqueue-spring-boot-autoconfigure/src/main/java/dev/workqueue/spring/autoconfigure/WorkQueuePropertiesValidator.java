@@ -25,6 +25,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
@@ -115,12 +116,56 @@ final class WorkQueuePropertiesValidator {
 			.bind(PREFIX, Bindable.of(WorkQueueProperties.class),
 					new BoundPropertiesTrackingBindHandler((property) -> boundNames.add(property.getName())))
 			.orElseGet(WorkQueueProperties::new);
-		List<String> problems = new ArrayList<>(unboundKeys(environment, boundNames).values());
+		List<String> problems = new ArrayList<>(renamedQueues(environment).values());
+		problems.addAll(unboundKeys(environment, boundNames).values());
 		problems.addAll(validate(properties));
 		if (!problems.isEmpty()) {
 			throw new InvalidWorkQueuePropertiesException(problems);
 		}
 		return properties;
+	}
+
+	/**
+	 * Finds the queue names that Boot would bind under another name: without brackets, a
+	 * map key keeps only letters, digits, {@code -} and {@code _} ({@code a:b} becomes
+	 * {@code ab}, {@code my queue} becomes {@code myqueue}), so two queues could merge.
+	 * Compares each name as written in the property sources with the name Boot makes of
+	 * it. A name written with brackets ({@code workqueue.queues[a:b]}) is kept whole.
+	 * @return a problem per renamed queue, by name as written
+	 */
+	private static Map<String, String> renamedQueues(Environment environment) {
+		String queuesPrefix = QUEUES + ".";
+		Map<String, String> problems = new TreeMap<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source.getUnderlyingSource() instanceof EnumerablePropertySource<?> enumerable
+					&& !(enumerable instanceof SystemEnvironmentPropertySource)) {
+				for (String key : enumerable.getPropertyNames()) {
+					if (!key.startsWith(queuesPrefix)) {
+						continue;
+					}
+					int end = key.indexOf('.', queuesPrefix.length());
+					String written = key.substring(queuesPrefix.length(), (end >= 0) ? end : key.length());
+					String read = boundQueueName(written);
+					if (!written.equals(read)) {
+						problems.putIfAbsent(written,
+								queuesPrefix + written + " names queue '" + written + "', which Boot would read as '"
+										+ read + "' (a key keeps only letters, digits, '-' and '_'): write it as "
+										+ QUEUES + "[" + written + "]");
+					}
+				}
+			}
+		}
+		return problems;
+	}
+
+	/** The map key Boot binds from a queue name written without brackets. */
+	private static String boundQueueName(String written) {
+		if (written.isEmpty() || written.startsWith("[")) {
+			return written;
+		}
+		ConfigurationPropertyName name = ConfigurationPropertyName.adapt(QUEUES + "." + written, '.');
+		return (name.getNumberOfElements() > QUEUES.getNumberOfElements())
+				? name.getElement(QUEUES.getNumberOfElements(), ConfigurationPropertyName.Form.ORIGINAL) : "";
 	}
 
 	/**
@@ -182,6 +227,11 @@ final class WorkQueuePropertiesValidator {
 		properties.getQueues().forEach((name, queue) -> {
 			if (queue.getBackend() != null) {
 				backend(problems, PREFIX + ".queues." + name + ".backend", queue.getBackend());
+			}
+			String backend = (queue.getBackend() != null) ? queue.getBackend() : defaults.getBackend();
+			if (WorkQueueProperties.Backend.of(backend) == WorkQueueProperties.Backend.REDIS
+					&& (name.indexOf('{') >= 0 || name.indexOf('}') >= 0)) {
+				problems.add(PREFIX + ".queues[" + name + "] names a redis queue, whose name must hold no braces");
 			}
 			queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(), queue.getMaxRetries(),
 					queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(), queue.getPriority());

@@ -1,7 +1,9 @@
 package dev.workqueue.spring.autoconfigure;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 
 import dev.workqueue.spring.diagnostics.RecordingFailureAnalysisReporter;
 
@@ -233,6 +236,37 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	@Test
+	void aQueueNameBootWouldRenameIsRefusedNamingTheBracketForm() {
+		// As a properties or YAML file gives them (withPropertyValues would split at
+		// ':').
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("workqueue.queues.a:b.concurrency", "2");
+		properties.put("workqueue.queues.my queue.max-retries", "1");
+		properties.put("workqueue.queues[c:d].concurrency", "1");
+		properties.put("workqueue.queues.My_Queue-1.concurrency", "1");
+		this.contextRunner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("queue names", properties)))
+			.run((context) -> assertThat(
+					((InvalidWorkQueuePropertiesException) context.getStartupFailure()).getProblems())
+				.containsExactly(
+						"workqueue.queues.a:b names queue 'a:b', which Boot would read as 'ab' (a key keeps only "
+								+ "letters, digits, '-' and '_'): write it as workqueue.queues[a:b]",
+						"workqueue.queues.my queue names queue 'my queue', which Boot would read as 'myqueue' (a key "
+								+ "keeps only letters, digits, '-' and '_'): write it as workqueue.queues[my queue]"));
+	}
+
+	@Test
+	void aRedisQueueNameWithBracesIsRefusedNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("workqueue.queues[a{b}].backend=redis", "workqueue.queues[c{d}].concurrency=1")
+			.run((context) -> assertThat(
+					((InvalidWorkQueuePropertiesException) context.getStartupFailure()).getProblems())
+				.containsExactly("workqueue.queues[a{b}] names a redis queue, whose name must hold no braces"));
+	}
+
+	@Test
 	void keysOfAQueueGivenAnEmptyValueAreReportedAsIgnored() {
 		this.contextRunner.withSystemProperties("workqueue.queues.orders.concurrency=3")
 			.withPropertyValues("workqueue.queues.orders=")
@@ -248,7 +282,7 @@ class WorkQueuePropertiesValidationTests {
 			"workqueue.queues.orders.priority.enabled=maybe", "workqueue.defaults.priority.starvation-timeout=soon",
 			"workqueue.defaults.latency-timers=maybe", "workqueue.queues.orders.latency-timers=maybe",
 			"workqueue.defaults.latency-timers=", "workqueue.postgres.initialize-schema=sometimes",
-			"workqueue.postgres.listen=maybe", "workqueue.postgres.lease=long" })
+			"workqueue.postgres.listen=maybe", "workqueue.log-items=maybe", "workqueue.postgres.lease=long" })
 	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey(String property) {
 		this.contextRunner.withPropertyValues(property)
 			.run((context) -> assertThat(context).getFailure()

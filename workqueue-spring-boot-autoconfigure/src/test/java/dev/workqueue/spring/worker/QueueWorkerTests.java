@@ -123,6 +123,36 @@ class QueueWorkerTests {
 	}
 
 	@Test
+	void giveUpLineCutsTheItemTo200CharactersAndEscapesControlCharacters(CapturedOutput output) {
+		String forged = "x\n2026-01-01T00:00:00Z  INFO forged line\r\u0007" + "y".repeat(300);
+		givesUp(forged, output, "workqueue.queues.orders.max-retries=0");
+		String shown = "x\\n2026-01-01T00:00:00Z  INFO forged line\\r\\u0007" + "y".repeat(200 - 42) + "... ("
+				+ forged.length() + " characters)";
+		assertThat(output).contains("Gave up on item " + shown + " of queue 'orders' after 1 failed attempt(s)")
+			.doesNotContain("y".repeat(201))
+			.doesNotContain("\n2026-01-01T00:00:00Z  INFO forged line");
+	}
+
+	@Test
+	void logItemsFalseLogsAShortHashOfTheItemInstead(CapturedOutput output) {
+		givesUp("alice@example.com", output, "workqueue.queues.orders.max-retries=0", "workqueue.log-items=false");
+		assertThat(output).containsPattern("Gave up on item #[0-9a-f]{12} of queue 'orders' after 1 failed attempt")
+			.doesNotContain("Gave up on item alice@example.com");
+	}
+
+	private void givesUp(String item, CapturedOutput output, String... properties) {
+		this.contextRunner.withBean("scriptedWorker", ScriptedWorker.class)
+			.withPropertyValues(properties)
+			.run((context) -> {
+				context.getBean(ScriptedWorker.class).script = (failing) -> {
+					throw new IllegalStateException("failed");
+				};
+				context.getBean(WorkQueueRegistry.class).get("orders").add(item);
+				await().atMost(TIMEOUT).until(() -> output.toString().contains("Gave up on item"));
+			});
+	}
+
+	@Test
 	void maxRetriesMinusOneRetriesForever() {
 		this.contextRunner.withBean("scriptedWorker", ScriptedWorker.class)
 			.withPropertyValues("workqueue.queues.orders.max-retries=-1")
