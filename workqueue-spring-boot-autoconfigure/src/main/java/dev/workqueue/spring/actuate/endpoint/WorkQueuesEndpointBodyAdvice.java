@@ -39,6 +39,10 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAd
  * parser's message: Spring MVC reads the body before the endpoint is called, and would
  * answer a bare 400.
  * <p>
+ * Before the body is read, it also refuses a control field given as a JSON string, such
+ * as {@code {"concurrency":"3"}}, with a 400 naming the field: once read, Boot hands
+ * every value to the operation as text, where {@code "3"} and {@code 3} look alike.
+ * <p>
  * Applies only to Boot's Actuator handlers over Spring MVC, and of those only to the
  * requests mapped to the {@code workqueues} endpoint: for the others it rethrows, which
  * leaves the exception to Spring MVC's default handling. It comes first among advice (an
