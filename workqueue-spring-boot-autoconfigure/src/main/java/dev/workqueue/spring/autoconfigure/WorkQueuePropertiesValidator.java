@@ -37,9 +37,11 @@ import dev.workqueue.spring.worker.WorkerSettings;
  * of them, each naming the full key.
  * <p>
  * Besides the values' ranges it reports keys under {@code workqueue.defaults} and
- * {@code workqueue.queues.<name>} that bind to nothing, typically typos. Keys given as
- * environment variables are not checked for that, as their names cannot be told apart
- * reliably.
+ * {@code workqueue.queues.<name>} that bind to nothing, typically typos, and queue names
+ * that Boot would bind under another name (written without brackets). Keys given as
+ * environment variables are not checked for either, as their names cannot be told apart
+ * reliably. The {@code backend} keys are bound as text and checked here, so that an
+ * unknown one is reported with the other problems rather than alone by the binder.
  */
 final class WorkQueuePropertiesValidator {
 
