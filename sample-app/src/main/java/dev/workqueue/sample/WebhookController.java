@@ -9,6 +9,7 @@ import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -28,7 +29,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/webhooks")
 class WebhookController {
 
-	private static final int MAX_BURST = 100_000;
+	/**
+	 * The most payloads one burst stages: each is held by the outbox (in memory with the
+	 * default profile) until delivered, so one request must not stage without bound.
+	 */
+	static final int MAX_BURST = 10_000;
 
 	/** The priority of the targets of a burst: below that of a webhook, 0 by default. */
 	static final int BURST_PRIORITY = -10;
@@ -46,7 +51,12 @@ class WebhookController {
 		this.deliveries = deliveries;
 	}
 
-	@PostMapping
+	/**
+	 * Stages a webhook's payload and queues its target. JSON only: anything else is
+	 * answered {@code 415}, so that a cross-site form (which needs no preflight) cannot
+	 * post one.
+	 */
+	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseStatus(HttpStatus.ACCEPTED)
 	Map<String, Object> enqueue(@RequestBody JsonNode body) {
 		WebhookRequest request = WebhookRequest.read(body);

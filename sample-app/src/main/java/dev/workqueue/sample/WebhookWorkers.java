@@ -7,6 +7,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkItemGivenUpEvent;
 import dev.workqueue.spring.WorkResult;
+import dev.workqueue.spring.worker.ItemLogging;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,14 +43,18 @@ public class WebhookWorkers {
 
 	private final Duration receiptPollInterval;
 
+	private final ItemLogging itemLogging;
+
 	public WebhookWorkers(Downstream downstream, Outbox outbox, DeliveryLedger ledger,
 			@Qualifier(RECEIPTS) RateLimitingQueue<String> receipts,
-			@Value("${sample.receipts.poll-interval:1s}") Duration receiptPollInterval) {
+			@Value("${sample.receipts.poll-interval:1s}") Duration receiptPollInterval,
+			@Value("${workqueue.log-items:true}") boolean logItems) {
 		this.downstream = downstream;
 		this.outbox = outbox;
 		this.ledger = ledger;
 		this.receipts = receipts;
 		this.receiptPollInterval = receiptPollInterval;
+		this.itemLogging = ItemLogging.of(logItems);
 	}
 
 	/**
@@ -96,7 +101,12 @@ public class WebhookWorkers {
 		int dropped = DELIVERIES.equals(event.getQueueName()) ? this.outbox.drop(item) : 0;
 		DeadLetter deadLetter = this.ledger.deadLetter(event.getQueueName(), item, event.getAttempts(),
 				(cause != null) ? String.valueOf(cause.getMessage()) : "unknown", dropped);
-		logger.info("Dead-lettered {}", deadLetter);
+		// The item and the failure's message may be anything (a multi-line text, personal
+		// data): the log line shows the item as the starter does (workqueue.log-items),
+		// and the reason only in GET /webhooks/dead-letters.
+		logger.info("Dead-lettered item {} of queue '{}' after {} attempt(s), {} payload(s) dropped",
+				this.itemLogging.describe(item), deadLetter.queue(), deadLetter.attempts(),
+				deadLetter.droppedPayloads());
 	}
 
 }

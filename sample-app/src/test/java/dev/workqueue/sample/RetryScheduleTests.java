@@ -3,11 +3,14 @@ package dev.workqueue.sample;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 
 import dev.workqueue.RateLimitingQueue;
@@ -28,6 +31,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=0ms",
 		"workqueue.queues.deliveries.rate-limiter.item-bucket.qps=1000",
 		"workqueue.queues.deliveries.rate-limiter.item-bucket.burst=1000" })
+@ExtendWith(OutputCaptureExtension.class)
 class RetryScheduleTests {
 
 	@Autowired
@@ -47,7 +51,7 @@ class RetryScheduleTests {
 	private RateLimitingQueue<String> deliveries;
 
 	@Test
-	void failedDeliveryIsRetriedAfterEachBackoffThenDeadLettered() {
+	void failedDeliveryIsRetriedAfterEachBackoffThenDeadLettered(CapturedOutput output) {
 		this.outbox.stage("gone-shop", "order 1 shipped");
 		this.deliveries.add("gone-shop");
 		awaitRetries(1);
@@ -65,6 +69,10 @@ class RetryScheduleTests {
 		Idle.await(this.queues, Duration.ofSeconds(5));
 		assertThat(this.ledger.deadLetters()).singleElement()
 			.satisfies((letter) -> assertThat(letter.attempts()).isEqualTo(4));
+		// The log line shows the item as the starter does, and never the failure's text.
+		assertThat(output)
+			.contains("Dead-lettered item gone-shop of queue 'deliveries' after 4 attempt(s), 1 payload(s) dropped")
+			.doesNotContain("DeadLetter[");
 	}
 
 	/**

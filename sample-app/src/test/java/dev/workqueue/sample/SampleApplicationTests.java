@@ -98,12 +98,16 @@ class SampleApplicationTests {
 			.exchange()
 			.expectStatus()
 			.isEqualTo(405);
+		// Health details (a store's host, port and SQLSTATE when it is down) are not
+		// shown to an anonymous caller.
 		this.client.get()
 			.uri("/actuator/health")
 			.exchange()
 			.expectBody()
-			.jsonPath("$.components.workqueues.status")
-			.isEqualTo("UP");
+			.jsonPath("$.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components")
+			.doesNotExist();
 
 		String scrape = this.client.get()
 			.uri("/actuator/prometheus")
@@ -157,6 +161,50 @@ class SampleApplicationTests {
 			.expectBody()
 			.jsonPath("$[?(@.targetId == 'shop-9')]")
 			.doesNotExist();
+	}
+
+	@Test
+	void aBurstStagesAtMostMaxBurstPayloads() {
+		this.client.post()
+			.uri("/webhooks/burst?count={count}", WebhookController.MAX_BURST + 1)
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.field")
+			.isEqualTo("count")
+			.jsonPath("$.detail")
+			.isEqualTo("count must be between 1 and 10000, was 10001");
+	}
+
+	@Test
+	void aWebhookMustBeJson() {
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.TEXT_PLAIN)
+			.body("{\"targetId\":\"shop-7\",\"payload\":\"x\"}")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(415);
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.body("targetId=shop-7&payload=x")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(415);
+	}
+
+	@Test
+	void aBodyOverTheLimitIsRefusedWith413() {
+		String payload = "x".repeat(RequestBodyLimit.MAX_BYTES);
+		this.client.post()
+			.uri("/webhooks")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"targetId\":\"shop-8\",\"payload\":\"" + payload + "\"}")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(413);
 	}
 
 	@ParameterizedTest(name = "{0}")

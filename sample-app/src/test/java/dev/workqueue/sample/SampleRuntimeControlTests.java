@@ -30,7 +30,10 @@ import static org.awaitility.Awaitility.await;
  * 404s of bad requests.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "management.endpoint.workqueues.access=unrestricted", "sample.downstream.failure-rate=0",
+		properties = { "management.endpoint.workqueues.access=unrestricted",
+				// The sample shows health details only when authorized; this test reads
+				// them.
+				"management.endpoint.health.show-details=always", "sample.downstream.failure-rate=0",
 				"sample.downstream.latency=0ms", "logging.level.dev.workqueue.spring.actuate.endpoint=debug" })
 @AutoConfigureRestTestClient
 @ExtendWith(OutputCaptureExtension.class)
@@ -152,9 +155,15 @@ class SampleRuntimeControlTests {
 		return Stream.of(Arguments.of("{\"concurrency\":0}", "concurrency", range + "0"),
 				Arguments.of("{\"concurrency\":1025}", "concurrency", range + "1025"),
 				Arguments.of("{\"concurrency\":1.5}", "concurrency", whole + "'1.5'"),
-				Arguments.of("{\"concurrency\":\"many\"}", "concurrency", whole + "'many'"),
+				Arguments.of("{\"concurrency\":\"many\"}", "concurrency",
+						"concurrency must be a JSON number, not a string, was 'many'"),
+				Arguments.of("{\"concurrency\":\"3\"}", "concurrency",
+						"concurrency must be a JSON number, not a string, was '3'"),
+				Arguments.of("{\"paused\":\"true\"}", "paused",
+						"paused must be a JSON true or false, not a string, was 'true'"),
 				Arguments.of("{\"concurrency\":99999999999}", "concurrency", whole + "'99999999999'"),
-				Arguments.of("{\"paused\":\"yes\"}", "paused", "paused must be true or false, was 'yes'"),
+				Arguments.of("{\"paused\":\"yes\"}", "paused",
+						"paused must be a JSON true or false, not a string, was 'yes'"),
 				Arguments.of("{\"paused\":1}", "paused", "paused must be true or false, was '1'"),
 				Arguments.of("{\"pause\":true}", "pause", "Unknown field 'pause': give " + give),
 				Arguments.of("{\"paused\":true,\"extra\":1}", "extra", "Unknown field 'extra': give " + give),

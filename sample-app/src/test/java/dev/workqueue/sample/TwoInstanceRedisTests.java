@@ -110,19 +110,80 @@ class TwoInstanceRedisTests {
 		assertThat(outboxKeys).as("outbox keys left").isEmpty();
 	}
 
-	private ConfigurableApplicationContext start() {
+	/**
+	 * Counts the connections of one instance by the client name they share (the queues
+	 * use the client of the application's connection factory): once with its queues in
+	 * Redis, once with the same application keeping its queues in memory (its outbox and
+	 * health still on Redis). The difference is the queues' own (contract: at most 4);
+	 * docs/redis.md states both numbers.
+	 */
+	@Test
+	void theQueuesOpenThreeConnectionsOfTheirOwn() throws Exception {
+		Connections withRedisQueues = connectionsOfAnInstance("redis");
+		Connections withMemoryQueues = connectionsOfAnInstance("memory");
+		assertThat(withRedisQueues.beforeHealth - withMemoryQueues.beforeHealth).as("the queues' own connections")
+			.isEqualTo(3);
+		assertThat(withRedisQueues.afterHealth - withRedisQueues.beforeHealth).as("opened by a health request")
+			.isEqualTo(withMemoryQueues.afterHealth - withMemoryQueues.beforeHealth);
+		assertThat(withRedisQueues.afterHealth).as("all connections of an instance of the sample").isEqualTo(5);
+	}
+
+	private Connections connectionsOfAnInstance(String backend) throws Exception {
+		String clientName = "wq-sample-" + UUID.randomUUID();
+		ConfigurableApplicationContext instance = start("--spring.data.redis.client-name=" + clientName,
+				"--workqueue.defaults.backend=" + backend);
+		HttpResponse<String> posted = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(uri(instance, "/webhooks"))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("{\"targetId\":\"shop-1\",\"payload\":\"x\"}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(posted.statusCode()).isEqualTo(202);
+		await().atMost(Duration.ofSeconds(20)).until(() -> totals(instance).deliveries() == 1);
+		// The queues' wait for work: their blocking connection is open once a worker
+		// waits.
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> instance.getBean(WorkerContainerRegistry.class)
+				.containers()
+				.stream()
+				.allMatch((container) -> container.aliveThreads() == container.concurrency()));
+		long beforeHealth = connectionsNamed(clientName);
+		HttpResponse<String> health = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(uri(instance, "/actuator/health")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(health.statusCode()).isEqualTo(200);
+		long afterHealth = connectionsNamed(clientName);
+		System.err.println(
+				"Connections with " + backend + " queues: " + beforeHealth + ", after a health request " + afterHealth);
+		instance.close();
+		this.instances.remove(instance);
+		return new Connections(beforeHealth, afterHealth);
+	}
+
+	private static long connectionsNamed(String clientName) {
+		return withRedis((redis) -> redis.clientList()
+			.lines()
+			.filter((line) -> line.contains(" name=" + clientName + " "))
+			.count());
+	}
+
+	private record Connections(long beforeHealth, long afterHealth) {
+	}
+
+	private ConfigurableApplicationContext start(String... more) {
+		List<String> args = new ArrayList<>(List.of("--server.port=0", "--workqueue.redis.key-prefix=" + PREFIX,
+				"--sample.downstream.failure-rate=0.2", "--sample.downstream.latency=1ms",
+				"--sample.receipts.poll-interval=20ms", "--workqueue.queues.deliveries.max-retries=-1",
+				"--workqueue.queues.deliveries.rate-limiter.exponential.base-delay=1ms",
+				"--workqueue.queues.deliveries.rate-limiter.exponential.max-delay=20ms",
+				"--workqueue.queues.deliveries.rate-limiter.bucket.qps=1000",
+				"--workqueue.queues.deliveries.rate-limiter.bucket.burst=1000",
+				"--workqueue.queues.deliveries.rate-limiter.item-bucket.qps=1000",
+				"--workqueue.queues.deliveries.rate-limiter.item-bucket.burst=1000"));
+		args.addAll(List.of(more));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class).profiles("redis")
 			.initializers((initializing) -> ((GenericApplicationContext) initializing)
 				.registerBean(RecordingDownstream.class, (definition) -> definition.setPrimary(true)))
-			.run("--server.port=0", "--workqueue.redis.key-prefix=" + PREFIX, "--sample.downstream.failure-rate=0.2",
-					"--sample.downstream.latency=1ms", "--sample.receipts.poll-interval=20ms",
-					"--workqueue.queues.deliveries.max-retries=-1",
-					"--workqueue.queues.deliveries.rate-limiter.exponential.base-delay=1ms",
-					"--workqueue.queues.deliveries.rate-limiter.exponential.max-delay=20ms",
-					"--workqueue.queues.deliveries.rate-limiter.bucket.qps=1000",
-					"--workqueue.queues.deliveries.rate-limiter.bucket.burst=1000",
-					"--workqueue.queues.deliveries.rate-limiter.item-bucket.qps=1000",
-					"--workqueue.queues.deliveries.rate-limiter.item-bucket.burst=1000");
+			.run(args.toArray(String[]::new));
 		this.instances.add(context);
 		assertThat(context.getBean(Outbox.class)).isInstanceOf(RedisOutbox.class);
 		return context;

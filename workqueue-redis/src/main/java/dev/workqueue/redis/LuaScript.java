@@ -71,6 +71,9 @@ import io.lettuce.core.ScriptOutputType;
  */
 record LuaScript(String name, String source, String sha1, ScriptOutputType output) {
 
+	/** The shebang of the scripts that write nothing. */
+	private static final String READ_ONLY_SHEBANG = "#!lua flags=no-writes\n";
+
 	/** Where the includes live, below this class's package. */
 	static final String INCLUDES_FOLDER = "includes/";
 
@@ -148,7 +151,16 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	}
 
 	private static LuaScript readOnly(String name, ScriptOutputType output) {
-		return resolved(name, "#!lua flags=no-writes\n", output);
+		return resolved(name, READ_ONLY_SHEBANG, output);
+	}
+
+	/**
+	 * Returns whether this script only reads (a gauge's stats, the ready levels, the
+	 * reporter role, a sweep's look): sent for the backend's own figures, never traced.
+	 * @return whether it writes nothing
+	 */
+	boolean readOnly() {
+		return this.source.startsWith(READ_ONLY_SHEBANG);
 	}
 
 	private static LuaScript resolved(String name, String shebang, ScriptOutputType output) {

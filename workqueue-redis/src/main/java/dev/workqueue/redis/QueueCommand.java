@@ -1,5 +1,9 @@
 package dev.workqueue.redis;
 
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.codec.StringCodec;
@@ -31,8 +35,22 @@ import io.lettuce.core.pubsub.PubSubOutput;
  */
 final class QueueCommand<T> extends Command<String, String, T> {
 
+	/** The SHA-1s and sources of the scripts that only read, as sent. */
+	private static final Set<String> READ_ONLY_SCRIPTS = LuaScript.ALL.stream()
+		.filter(LuaScript::readOnly)
+		.flatMap((script) -> Stream.of(script.sha1(), script.source()))
+		.collect(Collectors.toUnmodifiableSet());
+
+	private final boolean read;
+
 	private QueueCommand(CommandType type, CommandOutput<String, String, T> output, CommandArgs<String, String> args) {
+		this(type, output, args, false);
+	}
+
+	private QueueCommand(CommandType type, CommandOutput<String, String, T> output, CommandArgs<String, String> args,
+			boolean read) {
 		super(type, output, args);
+		this.read = read;
 	}
 
 	/**
@@ -51,7 +69,7 @@ final class QueueCommand<T> extends Command<String, String, T> {
 			.add(keys.length)
 			.addKeys(keys)
 			.addValues(args);
-		return new QueueCommand<>(type, output(output), commandArgs);
+		return new QueueCommand<>(type, output(output), commandArgs, READ_ONLY_SCRIPTS.contains(shaOrSource));
 	}
 
 	/**
@@ -125,6 +143,18 @@ final class QueueCommand<T> extends Command<String, String, T> {
 	 */
 	static boolean isQueueCommand(RedisCommand<?, ?, ?> command) {
 		return CommandWrapper.unwrap(command, QueueCommand.class) != null;
+	}
+
+	/**
+	 * Returns whether {@code command} (or the command it wraps) is a call of a script of
+	 * this library that only reads: stats, levels and the like, which make no traces
+	 * whoever sends them (a health check, a scrape).
+	 * @param command a Lettuce command
+	 * @return whether it is one
+	 */
+	static boolean isReadCommand(RedisCommand<?, ?, ?> command) {
+		QueueCommand<?> queueCommand = CommandWrapper.unwrap(command, QueueCommand.class);
+		return queueCommand != null && queueCommand.read;
 	}
 
 }

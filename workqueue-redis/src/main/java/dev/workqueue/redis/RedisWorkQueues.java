@@ -142,6 +142,18 @@ public final class RedisWorkQueues {
 	}
 
 	/**
+	 * Returns whether a Lettuce command is a read of this library's queues (their stats,
+	 * ready levels and the like, as gauges, health checks and the Actuator endpoint read
+	 * them): such a command makes no trace even when sent inside an observation, as a
+	 * health request is (contract: gauge reads make no traces).
+	 * @param command a command, as Lettuce's {@code LettuceObservationContext} holds it
+	 * @return whether it is one of the library's reads
+	 */
+	public static boolean isReadCommand(RedisCommand<?, ?, ?> command) {
+		return QueueCommand.isReadCommand(command);
+	}
+
+	/**
 	 * Configures and builds Redis work queues. The name is required; every other option
 	 * has a default: key prefix {@code workqueue:}, 30 second leases, the Redis server's
 	 * clock, no metrics, 5 second command timeout, 10 second heartbeat. Each

@@ -49,7 +49,12 @@ class PostgresSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
 	@Override
 	protected void runScripts(Scripts scripts) {
-		new JdbcTemplate(getDataSource()).execute(PostgresWorkQueues.schema(this.table));
+		try {
+			new JdbcTemplate(getDataSource()).execute(PostgresWorkQueues.schema(this.table));
+		}
+		catch (RuntimeException ex) {
+			throw new PostgresSchemaInitializationException(this.table, ex);
+		}
 	}
 
 	/**

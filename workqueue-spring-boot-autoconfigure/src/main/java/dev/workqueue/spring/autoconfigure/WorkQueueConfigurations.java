@@ -24,6 +24,7 @@ import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.observation.MicrometerWorkObservations;
 import dev.workqueue.spring.observation.WorkItemObservationConvention;
+import dev.workqueue.spring.worker.ItemLogging;
 import dev.workqueue.spring.worker.QueueWorkerAnnotationBeanPostProcessor;
 import dev.workqueue.spring.worker.WorkObservations;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
@@ -107,6 +108,7 @@ final class WorkQueueConfigurations {
 					(name) -> workQueueSettings.get(name).workers(), workQueueFactory::failureTracking,
 					clock.getIfAvailable(Clock::system), publisher, Threading.VIRTUAL.isActive(environment));
 			registry.setKeepAlive(properties.getWorkers().isKeepAlive());
+			registry.setItemLogging(ItemLogging.of(properties.isLogItems()));
 			observations.ifAvailable(registry::setObservations);
 			return registry;
 		}

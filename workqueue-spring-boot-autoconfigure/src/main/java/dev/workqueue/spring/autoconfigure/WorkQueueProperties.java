@@ -34,6 +34,13 @@ public class WorkQueueProperties {
 	private boolean enabled = true;
 
 	/**
+	 * Whether log lines about an item (a worker giving up on it) show the item's text,
+	 * cut to 200 characters with control characters escaped. False: a short hash of it
+	 * instead, for items that hold personal data.
+	 */
+	private boolean logItems = true;
+
+	/**
 	 * Settings of every queue that does not set its own.
 	 */
 	private final Defaults defaults = new Defaults();
@@ -69,6 +76,14 @@ public class WorkQueueProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isLogItems() {
+		return this.logItems;
+	}
+
+	public void setLogItems(boolean logItems) {
+		this.logItems = logItems;
 	}
 
 	public Defaults getDefaults() {
@@ -157,7 +172,9 @@ public class WorkQueueProperties {
 	}
 
 	/**
-	 * Where a queue keeps its items.
+	 * Where a queue keeps its items. The property is bound as text and read with
+	 * {@link #of(String)}, so that an unknown value is reported with the other invalid
+	 * values rather than by the binder alone.
 	 */
 	public enum Backend {
 
@@ -196,12 +213,35 @@ public class WorkQueueProperties {
 		}
 
 		/**
+		 * Reads a {@code backend} property as a user writes it, ignoring case.
+		 * @param value the property's value
+		 * @return the backend, or {@code null} if {@code value} names none
+		 */
+		static @Nullable Backend of(@Nullable String value) {
+			for (Backend backend : values()) {
+				if (backend.value().equalsIgnoreCase((value != null) ? value.trim() : "")) {
+					return backend;
+				}
+			}
+			return null;
+		}
+
+		/**
+		 * Returns this backend as a user writes it: {@code memory}, {@code redis} or
+		 * {@code postgres}.
+		 * @return the property value
+		 */
+		String value() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+		/**
 		 * Says what is missing when this backend's classes are not on the class path.
 		 * @param queueName the queue that needs the backend
 		 * @return the message
 		 */
 		String notOnClassPath(String queueName) {
-			return "Queue '" + queueName + "' has backend " + name().toLowerCase(Locale.ROOT) + ", but " + this.missing
+			return "Queue '" + queueName + "' has backend " + value() + ", but " + this.missing
 					+ " is not on the class path: add " + this.toAdd;
 		}
 
@@ -426,10 +466,10 @@ public class WorkQueueProperties {
 		private @Nullable RateLimit rateLimiter;
 
 		/**
-		 * Where queues keep their items: in this JVM, or in Redis or PostgreSQL, shared
-		 * by every instance of the application.
+		 * Where queues keep their items: memory (in this JVM), redis or postgres (shared
+		 * by every instance of the application).
 		 */
-		private Backend backend = Backend.MEMORY;
+		private String backend = "memory";
 
 		/**
 		 * Whether queues record the two latency timers, workqueue.queue.duration and
@@ -448,11 +488,11 @@ public class WorkQueueProperties {
 			return this.priority;
 		}
 
-		public Backend getBackend() {
+		public String getBackend() {
 			return this.backend;
 		}
 
-		public void setBackend(Backend backend) {
+		public void setBackend(String backend) {
 			this.backend = backend;
 		}
 
@@ -542,7 +582,7 @@ public class WorkQueueProperties {
 		/**
 		 * Where this queue keeps its items: memory, redis or postgres.
 		 */
-		private @Nullable Backend backend;
+		private @Nullable String backend;
 
 		/**
 		 * Whether this queue records the two latency timers, workqueue.queue.duration and
@@ -559,11 +599,11 @@ public class WorkQueueProperties {
 			return this.priority;
 		}
 
-		public @Nullable Backend getBackend() {
+		public @Nullable String getBackend() {
 			return this.backend;
 		}
 
-		public void setBackend(@Nullable Backend backend) {
+		public void setBackend(@Nullable String backend) {
 			this.backend = backend;
 		}
 

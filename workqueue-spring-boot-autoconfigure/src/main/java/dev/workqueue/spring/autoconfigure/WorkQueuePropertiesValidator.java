@@ -4,6 +4,7 @@ import java.beans.PropertyDescriptor;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,11 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import dev.workqueue.spring.worker.WorkerSettings;
 
 /**
  * The one place where {@code workqueue.*} properties are checked: binds them from the
@@ -33,9 +37,11 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * of them, each naming the full key.
  * <p>
  * Besides the values' ranges it reports keys under {@code workqueue.defaults} and
- * {@code workqueue.queues.<name>} that bind to nothing, typically typos. Keys given as
- * environment variables are not checked for that, as their names cannot be told apart
- * reliably.
+ * {@code workqueue.queues.<name>} that bind to nothing, typically typos, and queue names
+ * that Boot would bind under another name (written without brackets). Keys given as
+ * environment variables are not checked for either, as their names cannot be told apart
+ * reliably. The {@code backend} keys are bound as text and checked here, so that an
+ * unknown one is reported with the other problems rather than alone by the binder.
  */
 final class WorkQueuePropertiesValidator {
 
@@ -50,6 +56,10 @@ final class WorkQueuePropertiesValidator {
 	 * a new property cannot be left out of the hint.
 	 */
 	static final String KNOWN_KEYS = String.join(", ", keysOf(WorkQueueProperties.Queue.class, ""));
+
+	/** The values of a {@code backend} key, as a user writes them. */
+	static final String BACKENDS = String.join(", ",
+			Arrays.stream(WorkQueueProperties.Backend.values()).map(WorkQueueProperties.Backend::value).toList());
 
 	/** The shortest Redis or PostgreSQL lease: its holder renews it every third. */
 	private static final Duration MIN_LEASE = Duration.ofSeconds(1);
@@ -108,12 +118,56 @@ final class WorkQueuePropertiesValidator {
 			.bind(PREFIX, Bindable.of(WorkQueueProperties.class),
 					new BoundPropertiesTrackingBindHandler((property) -> boundNames.add(property.getName())))
 			.orElseGet(WorkQueueProperties::new);
-		List<String> problems = new ArrayList<>(unboundKeys(environment, boundNames).values());
+		List<String> problems = new ArrayList<>(renamedQueues(environment).values());
+		problems.addAll(unboundKeys(environment, boundNames).values());
 		problems.addAll(validate(properties));
 		if (!problems.isEmpty()) {
 			throw new InvalidWorkQueuePropertiesException(problems);
 		}
 		return properties;
+	}
+
+	/**
+	 * Finds the queue names that Boot would bind under another name: without brackets, a
+	 * map key keeps only letters, digits, {@code -} and {@code _} ({@code a:b} becomes
+	 * {@code ab}, {@code my queue} becomes {@code myqueue}), so two queues could merge.
+	 * Compares each name as written in the property sources with the name Boot makes of
+	 * it. A name written with brackets ({@code workqueue.queues[a:b]}) is kept whole.
+	 * @return a problem per renamed queue, by name as written
+	 */
+	private static Map<String, String> renamedQueues(Environment environment) {
+		String queuesPrefix = QUEUES + ".";
+		Map<String, String> problems = new TreeMap<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source.getUnderlyingSource() instanceof EnumerablePropertySource<?> enumerable
+					&& !(enumerable instanceof SystemEnvironmentPropertySource)) {
+				for (String key : enumerable.getPropertyNames()) {
+					if (!key.startsWith(queuesPrefix)) {
+						continue;
+					}
+					int end = key.indexOf('.', queuesPrefix.length());
+					String written = key.substring(queuesPrefix.length(), (end >= 0) ? end : key.length());
+					String read = boundQueueName(written);
+					if (!written.equals(read)) {
+						problems.putIfAbsent(written,
+								queuesPrefix + written + " names queue '" + written + "', which Boot would read as '"
+										+ read + "' (a key keeps only letters, digits, '-' and '_'): write it as "
+										+ QUEUES + "[" + written + "]");
+					}
+				}
+			}
+		}
+		return problems;
+	}
+
+	/** The map key Boot binds from a queue name written without brackets. */
+	private static String boundQueueName(String written) {
+		if (written.isEmpty() || written.startsWith("[")) {
+			return written;
+		}
+		ConfigurationPropertyName name = ConfigurationPropertyName.adapt(QUEUES + "." + written, '.');
+		return (name.getNumberOfElements() > QUEUES.getNumberOfElements())
+				? name.getElement(QUEUES.getNumberOfElements(), ConfigurationPropertyName.Form.ORIGINAL) : "";
 	}
 
 	/**
@@ -161,6 +215,7 @@ final class WorkQueuePropertiesValidator {
 	static List<String> validate(WorkQueueProperties properties) {
 		List<String> problems = new ArrayList<>();
 		WorkQueueProperties.Defaults defaults = properties.getDefaults();
+		backend(problems, PREFIX + ".defaults.backend", defaults.getBackend());
 		queueKeys(problems, PREFIX + ".defaults", defaults.getConcurrency(), defaults.getMaxRetries(),
 				defaults.getShutdownTimeout(), defaults.getPollTimeout(), defaults.getRateLimiter(),
 				defaults.getPriority());
@@ -171,11 +226,26 @@ final class WorkQueuePropertiesValidator {
 			problems.add(PREFIX + ".redis.key-prefix must be given and hold no braces, was '" + keyPrefix + "'");
 		}
 		postgres(problems, PREFIX + ".postgres", properties.getPostgres());
-		properties.getQueues()
-			.forEach((name, queue) -> queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(),
-					queue.getMaxRetries(), queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(),
-					queue.getPriority()));
+		properties.getQueues().forEach((name, queue) -> {
+			if (queue.getBackend() != null) {
+				backend(problems, PREFIX + ".queues." + name + ".backend", queue.getBackend());
+			}
+			String backend = (queue.getBackend() != null) ? queue.getBackend() : defaults.getBackend();
+			if (WorkQueueProperties.Backend.of(backend) == WorkQueueProperties.Backend.REDIS
+					&& (name.indexOf('{') >= 0 || name.indexOf('}') >= 0)) {
+				problems.add(PREFIX + ".queues[" + name + "] names a redis queue, whose name must hold no braces");
+			}
+			queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(), queue.getMaxRetries(),
+					queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(), queue.getPriority());
+		});
 		return problems;
+	}
+
+	private static void backend(List<String> problems, String key, @Nullable String value) {
+		if (WorkQueueProperties.Backend.of(value) == null) {
+			problems.add(key + " must be one of " + BACKENDS + ", was "
+					+ ((value != null && !value.isEmpty()) ? "'" + value + "'" : "empty"));
+		}
 	}
 
 	private static void postgres(List<String> problems, String prefix, WorkQueueProperties.Postgres postgres) {
@@ -201,6 +271,10 @@ final class WorkQueuePropertiesValidator {
 			WorkQueueProperties.@Nullable RateLimit rateLimit, WorkQueueProperties.Priority priority) {
 		if (concurrency != null) {
 			atLeast(problems, prefix + ".concurrency", concurrency, 1);
+			if (concurrency > WorkerSettings.MAX_CONCURRENCY) {
+				problems.add(prefix + ".concurrency must be <= " + WorkerSettings.MAX_CONCURRENCY
+						+ " (one thread each), was " + concurrency);
+			}
 		}
 		if (maxRetries != null) {
 			atLeast(problems, prefix + ".max-retries", maxRetries, -1);

@@ -46,7 +46,7 @@ final class WorkQueueSettings {
 			WorkQueueProperties.Defaults defaults) {
 		WorkQueueProperties.Priority priority = queue.getPriority();
 		WorkQueueProperties.Priority defaultPriority = defaults.getPriority();
-		return new QueueSettings(name, or(queue.getBackend(), defaults.getBackend()),
+		return new QueueSettings(name, backend(or(queue.getBackend(), defaults.getBackend())),
 				RateLimiterSettings.of(or(queue.getRateLimiter(), defaults.getRateLimiter())),
 				new QueuePriority(Boolean.TRUE.equals(or(priority.getEnabled(), defaultPriority.getEnabled())),
 						or(priority.getStarvationTimeout(), defaultPriority.getStarvationTimeout())),
@@ -55,6 +55,15 @@ final class WorkQueueSettings {
 						or(queue.getMaxRetries(), defaults.getMaxRetries()),
 						or(queue.getShutdownTimeout(), defaults.getShutdownTimeout()),
 						or(queue.getPollTimeout(), defaults.getPollTimeout())));
+	}
+
+	private static WorkQueueProperties.Backend backend(String value) {
+		WorkQueueProperties.Backend backend = WorkQueueProperties.Backend.of(value);
+		if (backend == null) {
+			throw new IllegalArgumentException(
+					"backend must be one of " + WorkQueuePropertiesValidator.BACKENDS + ", was '" + value + "'");
+		}
+		return backend;
 	}
 
 	private static <T extends @Nullable Object> T or(@Nullable T own, T fallback) {

@@ -18,17 +18,26 @@ import dev.workqueue.redis.RedisWorkQueues;
  * from its own threads, or from a worker between two items, where none is. A script sent
  * inside an observation (an add made while a request is handled, a retry made by a
  * worker) still shows as a child span; the application's own commands are never touched.
+ * <p>
+ * A read of the queues' figures (their stats and ready levels, as gauges, the health
+ * indicator and the Actuator endpoint read them) is dropped wherever it was sent: a
+ * health request or a scrape would otherwise show a script span per shared queue.
  */
 public final class QueueCommandObservationPredicate implements ObservationPredicate {
 
 	@Override
 	public boolean test(String name, Observation.Context context) {
-		if (!(context instanceof LettuceObservationContext lettuce) || lettuce.getParentObservation() != null
-				|| !lettuce.hasCommand()) {
+		if (!(context instanceof LettuceObservationContext lettuce) || !lettuce.hasCommand()) {
 			return true;
 		}
 		RedisCommand<?, ?, ?> command = lettuce.getRequiredCommand();
-		return !RedisWorkQueues.isQueueCommand(command) || sentInObservation(command);
+		if (RedisWorkQueues.isReadCommand(command)) {
+			// A read of the queues' figures: a health check's or a scrape's, sent inside
+			// their request's observation.
+			return false;
+		}
+		return lettuce.getParentObservation() != null || !RedisWorkQueues.isQueueCommand(command)
+				|| sentInObservation(command);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.workqueue.spring.worker;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -51,6 +52,8 @@ final class QueueContainers {
 	private volatile boolean paused;
 
 	private int waitingAtShutdown;
+
+	private long shutdownStartNanos;
 
 	private long deadlineNanos;
 
@@ -118,21 +121,27 @@ final class QueueContainers {
 	/**
 	 * Starts the shutdown: the containers stop expecting work, the queue is shut down
 	 * (new adds are ignored, delayed items dropped) and the drain deadline is set. Worker
-	 * threads keep taking what is queued and end once the queue is empty.
+	 * threads keep taking what is queued and end once the queue is empty. Logs at INFO
+	 * that the drain starts, with what is in flight and queued and the timeout.
 	 * @param nowNanos the clock's reading when the registry began stopping
 	 */
 	void beginShutdown(long nowNanos) {
 		this.containers.forEach(WorkerContainer::stopping);
+		WorkQueueStats stats = statsAtShutdown();
 		// A shared queue keeps its delayed items in Redis for the other instances.
-		this.waitingAtShutdown = this.queue.capability(SharedWorkQueue.class).isPresent() ? 0
-				: this.queue.stats().waiting();
+		this.waitingAtShutdown = this.queue.capability(SharedWorkQueue.class).isPresent() ? 0 : stats.waiting();
 		this.queue.shutDown();
+		this.shutdownStartNanos = nowNanos;
 		this.deadlineNanos = Nanos.add(nowNanos, Nanos.of(this.settings.shutdownTimeout()));
+		logger.info(LogMessage.format(
+				"Queue '%s' draining: %d in flight, %d queued; waiting at most %dms (its " + "shutdown-timeout)",
+				this.queueName, stats.processing(), stats.depth(), this.settings.shutdownTimeout().toMillis()));
 	}
 
 	/**
 	 * Waits until every worker thread has ended or the deadline has passed, interrupts
-	 * the threads still busy at the deadline, and logs at WARN what was left undone.
+	 * the threads still busy at the deadline, and logs how long the drain took: at INFO
+	 * when nothing was left, else at WARN with what was left undone.
 	 */
 	void awaitShutdown() {
 		boolean drained = true;
@@ -143,17 +152,36 @@ final class QueueContainers {
 		// their items: those are reported as in flight.
 		WorkQueueStats stats = statsAfterShutdown();
 		int dropped = this.waitingAtShutdown + this.outcomes.refusedRequeues();
+		long tookMillis = Duration.ofNanos(this.clock.nanoTime() - this.shutdownStartNanos).toMillis();
 		if (!drained) {
 			this.containers.forEach(WorkerContainer::abandon);
 			handBack();
 		}
-		if (!drained || stats.depth() > 0 || stats.processing() > 0 || dropped > 0) {
+		if (drained && stats.depth() == 0 && stats.processing() == 0 && dropped == 0) {
+			logger.info(LogMessage.format("Queue '%s' drained in %dms", this.queueName, tookMillis));
+		}
+		else {
 			logger.warn(LogMessage.format(
-					"Queue '%s' stopped with work left%s: %d queued, %d in flight, %d delayed or requeued and dropped",
+					"Queue '%s' stopped with work left%s: %d queued, %d in flight, %d delayed or requeued and dropped "
+							+ "(drain took %dms)",
 					this.queueName,
 					drained ? ""
 							: " after its shutdown-timeout of " + this.settings.shutdownTimeout().toMillis() + "ms",
-					stats.depth(), stats.processing(), dropped));
+					stats.depth(), stats.processing(), dropped, tookMillis));
+		}
+	}
+
+	/**
+	 * The queue's stats for the line that says the drain starts; a store out of reach
+	 * must not stop the shutdown.
+	 */
+	private WorkQueueStats statsAtShutdown() {
+		try {
+			return this.queue.stats();
+		}
+		catch (RuntimeException ex) {
+			logger.debug(LogMessage.format("Queue '%s' could not be read at its shutdown", this.queueName), ex);
+			return NOTHING_LEFT;
 		}
 	}
 

@@ -195,9 +195,10 @@ public final class QueueWorkerAnnotationBeanPostProcessor
 			return null;
 		}
 		Integer concurrency = parseInteger(resolved);
-		if (concurrency == null || concurrency < 1) {
-			throw new InvalidQueueWorkerException(worker, "has concurrency '" + expression
-					+ "', which must resolve to an integer >= 1, was '" + resolved + "'");
+		if (concurrency == null || concurrency < 1 || concurrency > WorkerSettings.MAX_CONCURRENCY) {
+			throw new InvalidQueueWorkerException(worker,
+					"has concurrency '" + expression + "', which must resolve to an integer from 1 to "
+							+ WorkerSettings.MAX_CONCURRENCY + ", was '" + resolved + "'");
 		}
 		return concurrency;
 	}

@@ -62,10 +62,12 @@ final class WorkOutcomes {
 
 	private final ApplicationEventPublisher publisher;
 
+	private final ItemLogging itemLogging;
+
 	private final AtomicInteger refusedRequeues = new AtomicInteger();
 
 	WorkOutcomes(String queueName, RateLimitingQueue<Object> queue, WorkerSettings settings, FailureTracking tracking,
-			ApplicationEventPublisher publisher) {
+			ApplicationEventPublisher publisher, ItemLogging itemLogging) {
 		this.queueName = queueName;
 		this.queue = queue;
 		this.shared = queue.capability(SharedWorkQueue.class);
@@ -74,6 +76,7 @@ final class WorkOutcomes {
 		this.failures = tracking.failures();
 		this.rateLimiter = tracking.rateLimiter();
 		this.publisher = publisher;
+		this.itemLogging = itemLogging;
 	}
 
 	/**
@@ -120,7 +123,7 @@ final class WorkOutcomes {
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug(LogMessage.format("Retrying item %s of queue '%s' after %d failed attempt(s)",
-					Items.describe(item), this.queueName, attempts), exception);
+					this.itemLogging.describe(item), this.queueName, attempts), exception);
 		}
 		requeueRateLimited(item, priority);
 		return WorkOutcome.FAILED;
@@ -140,7 +143,7 @@ final class WorkOutcomes {
 	private void giveUp(Object item, int attempts, Throwable exception) {
 		forget(item);
 		logger.warn(LogMessage.format("Gave up on item %s of queue '%s' after %d failed attempt(s)",
-				Items.describe(item), this.queueName, attempts), exception);
+				this.itemLogging.describe(item), this.queueName, attempts), exception);
 		try {
 			this.publisher
 				.publishEvent(new WorkItemGivenUpEvent(this.queue, this.queueName, item, attempts, exception));

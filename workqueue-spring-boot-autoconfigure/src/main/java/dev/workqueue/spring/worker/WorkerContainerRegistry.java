@@ -96,6 +96,8 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	private volatile WorkObservations observations = WorkObservations.NONE;
 
+	private volatile ItemLogging itemLogging = ItemLogging.TEXT;
+
 	/** Started with the first container, stopped after the workers; guarded by lock. */
 	private @Nullable KeepAlive keepAlive = new KeepAlive("workqueue-keep-alive");
 
@@ -159,6 +161,16 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * Sets how items appear in the workers' log lines ({@code workqueue.log-items});
+	 * {@link ItemLogging#TEXT} unless set. Takes effect for the queues whose workers
+	 * start after the call.
+	 * @param itemLogging how items are logged
+	 */
+	public void setItemLogging(ItemLogging itemLogging) {
+		this.itemLogging = Objects.requireNonNull(itemLogging, "itemLogging");
+	}
+
+	/**
 	 * Starts a container for every worker method found so far, and for each one found
 	 * later. Does nothing if already running.
 	 * @throws IllegalStateException if the registry was stopped
@@ -200,9 +212,10 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		executor.setDaemon(true);
 		executor.setVirtualThreads(this.virtualThreads);
 		WorkerSettings settings = this.settings.apply(name);
-		QueueContainers group = new QueueContainers(name, queue, settings, executor,
-				new WorkOutcomes(name, queue, settings, this.failureTracking.apply(name), this.publisher), this.clock,
-				this.observations);
+		QueueContainers group = new QueueContainers(
+				name, queue, settings, executor, new WorkOutcomes(name, queue, settings,
+						this.failureTracking.apply(name), this.publisher, this.itemLogging),
+				this.clock, this.observations);
 		if (this.pausedQueues.contains(name)) {
 			group.setPaused(true);
 		}
@@ -340,11 +353,16 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	 * missing threads start at once, surplus ones end after their item.
 	 * @param queueName the queue's name
 	 * @param concurrency the number of threads, at least the number of worker methods
-	 * serving the queue (one thread each)
+	 * serving the queue (one thread each), at most
+	 * {@value WorkerSettings#MAX_CONCURRENCY}
 	 * @throws IllegalArgumentException if no running worker serves the queue or
-	 * {@code concurrency} is too small
+	 * {@code concurrency} is too small or too large
 	 */
 	public void setConcurrency(String queueName, int concurrency) {
+		if (concurrency > WorkerSettings.MAX_CONCURRENCY) {
+			throw new IllegalArgumentException("concurrency must be at most " + WorkerSettings.MAX_CONCURRENCY
+					+ " for queue '" + queueName + "', was " + concurrency);
+		}
 		checkQueue(queueName);
 		synchronized (this.lock) {
 			checkRunning(queueName);

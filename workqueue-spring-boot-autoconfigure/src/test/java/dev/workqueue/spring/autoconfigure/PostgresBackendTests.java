@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -22,6 +23,8 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.core.Ordered;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
@@ -51,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  * limiters, the same meters, endpoint fields and health. Needs the {@link LocalPostgres};
  * each test has a table of its own.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class PostgresBackendTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -199,6 +203,28 @@ class PostgresBackendTests {
 				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 				assertThat(health.getDetails()).containsEntry("local", "running");
 				assertThat((String) health.getDetails().get("orders")).startsWith("unreachable");
+			});
+	}
+
+	@Test
+	void endpointDescribesAQueueWhoseDatabaseCannotBeReachedWithTheReason(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(WorkQueuesEndpointAutoConfiguration.class))
+			.withPropertyValues(
+					"spring.datasource.url=jdbc:postgresql://127.0.0.1:" + LocalPostgres.deadPort() + "/test",
+					"spring.datasource.hikari.connection-timeout=250", "workqueue.postgres.initialize-schema=never",
+					"management.endpoints.web.exposure.include=workqueues")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				WorkQueuesEndpoint endpoint = context.getBean(WorkQueuesEndpoint.class);
+				assertThat(endpoint.queues().queues()).extracting(WorkQueuesEndpoint.WorkQueueDescriptor::name)
+					.containsExactly("local", "orders");
+				WorkQueuesEndpoint.WorkQueueDescriptor orders = endpoint.queue("orders");
+				assertThat(orders.backend()).isEqualTo("postgres");
+				assertThat(orders.error()).startsWith("cannot read the queue: ");
+				assertThat(orders.depth()).isNull();
+				assertThat(endpoint.queue("local").depth()).isZero();
+				assertThat(endpoint.queue("local").error()).isNull();
+				assertThat(output).doesNotContain("ERROR");
 			});
 	}
 

@@ -11,9 +11,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 import dev.workqueue.RateLimitingQueue;
@@ -79,6 +82,29 @@ class PostgresDatabaseInitializationTests {
 			assertThat(context.getBean(PostgresSchemaInitializer.class).table()).isEqualTo(this.table);
 			context.getBean(QueueUser.class).orders.add("a");
 		});
+	}
+
+	@Test
+	void anUnreachableDatabaseFailsStartUpSayingSoFirst() {
+		int port = LocalPostgres.deadPort();
+		this.contextRunner
+			.withPropertyValues("spring.datasource.url=jdbc:postgresql://127.0.0.1:" + port + "/test",
+					"spring.datasource.hikari.connection-timeout=250")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new PostgresSchemaInitializationFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).startsWith("Connection to 127.0.0.1:" + port + " refused")
+					.contains("could not create their table '" + this.table + "' at start-up");
+				assertThat(analysis.getAction()).contains("spring.datasource.url")
+					.contains("workqueue.postgres.initialize-schema=never");
+			});
+		// Registered, so that Boot reports the failure with it (the analyzers of Boot's
+		// own that need constructor arguments are left out here).
+		assertThat(SpringFactoriesLoader.forDefaultResourceLocation()
+			.load(FailureAnalyzer.class, null, (type, name, failure) -> {
+			})).anyMatch(PostgresSchemaInitializationFailureAnalyzer.class::isInstance);
 	}
 
 	@Test

@@ -26,6 +26,8 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint;
+import dev.workqueue.spring.autoconfigure.endpoint.WorkQueuesEndpointAutoConfiguration;
 import dev.workqueue.spring.autoconfigure.metrics.WorkQueueMetricsAutoConfiguration;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 
@@ -146,6 +148,28 @@ class RedisBackendTests {
 				assertThat(registry.find("workqueue.queue.duration").tag("name", "orders").meters()).isEmpty();
 				assertThat(registry.find("workqueue.work.duration").tag("name", "orders").meters()).isEmpty();
 				assertThat(registry.find("workqueue.work.duration").tag("name", "local").timer()).isNotNull();
+			});
+	}
+
+	@Test
+	void endpointDescribesAQueueWhoseRedisCannotBeReachedWithTheReason(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(WorkQueuesEndpointAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.port=" + LocalPostgres.deadPort(), "spring.data.redis.timeout=250ms",
+					"management.endpoints.web.exposure.include=workqueues")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				WorkQueuesEndpoint endpoint = context.getBean(WorkQueuesEndpoint.class);
+				WorkQueuesEndpoint.WorkQueueDescriptor orders = endpoint.queues()
+					.queues()
+					.stream()
+					.filter((queue) -> queue.name().equals("orders"))
+					.findFirst()
+					.orElseThrow();
+				assertThat(orders.backend()).isEqualTo("redis");
+				assertThat(orders.error()).startsWith("cannot read the queue: ");
+				assertThat(orders.depth()).isNull();
+				assertThat(endpoint.queue("local").depth()).isZero();
+				assertThat(output).doesNotContain("ERROR");
 			});
 	}
 

@@ -1,7 +1,9 @@
 package dev.workqueue.spring.autoconfigure;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 
 import dev.workqueue.spring.diagnostics.RecordingFailureAnalysisReporter;
 
@@ -52,6 +55,10 @@ class WorkQueuePropertiesValidationTests {
 		String defaults = "workqueue.defaults.";
 		return Stream.of(Arguments.of(orders + "concurrency=0", orders + "concurrency must be >= 1, was 0"),
 				Arguments.of(defaults + "concurrency=-2", defaults + "concurrency must be >= 1, was -2"),
+				Arguments.of(orders + "concurrency=100000",
+						orders + "concurrency must be <= 1024 (one thread each), was 100000"),
+				Arguments.of(defaults + "concurrency=1025",
+						defaults + "concurrency must be <= 1024 (one thread each), was 1025"),
 				Arguments.of(orders + "max-retries=-2", orders + "max-retries must be >= -1, was -2"),
 				Arguments.of(defaults + "max-retries=-5", defaults + "max-retries must be >= -1, was -5"),
 				Arguments.of(orders + "shutdown-timeout=-1s",
@@ -217,6 +224,49 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	@Test
+	void anUnknownBackendIsReportedWithTheOtherProblemsNamingTheValidValues() {
+		this.contextRunner
+			.withPropertyValues("workqueue.defaults.backend=kafka", "workqueue.queues.orders.backend=mysql",
+					"workqueue.queues.orders.concurrency=0", "workqueue.queues.emails.backend=REDIS")
+			.run((context) -> assertThat(
+					((InvalidWorkQueuePropertiesException) context.getStartupFailure()).getProblems())
+				.containsExactly("workqueue.defaults.backend must be one of memory, redis, postgres, was 'kafka'",
+						"workqueue.queues.orders.backend must be one of memory, redis, postgres, was 'mysql'",
+						"workqueue.queues.orders.concurrency must be >= 1, was 0"));
+	}
+
+	@Test
+	void aQueueNameBootWouldRenameIsRefusedNamingTheBracketForm() {
+		// As a properties or YAML file gives them (withPropertyValues would split at
+		// ':').
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("workqueue.queues.a:b.concurrency", "2");
+		properties.put("workqueue.queues.my queue.max-retries", "1");
+		properties.put("workqueue.queues[c:d].concurrency", "1");
+		properties.put("workqueue.queues.My_Queue-1.concurrency", "1");
+		this.contextRunner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("queue names", properties)))
+			.run((context) -> assertThat(
+					((InvalidWorkQueuePropertiesException) context.getStartupFailure()).getProblems())
+				.containsExactly(
+						"workqueue.queues.a:b names queue 'a:b', which Boot would read as 'ab' (a key keeps only "
+								+ "letters, digits, '-' and '_'): write it as workqueue.queues[a:b]",
+						"workqueue.queues.my queue names queue 'my queue', which Boot would read as 'myqueue' (a key "
+								+ "keeps only letters, digits, '-' and '_'): write it as workqueue.queues[my queue]"));
+	}
+
+	@Test
+	void aRedisQueueNameWithBracesIsRefusedNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("workqueue.queues[a{b}].backend=redis", "workqueue.queues[c{d}].concurrency=1")
+			.run((context) -> assertThat(
+					((InvalidWorkQueuePropertiesException) context.getStartupFailure()).getProblems())
+				.containsExactly("workqueue.queues[a{b}] names a redis queue, whose name must hold no braces"));
+	}
+
+	@Test
 	void keysOfAQueueGivenAnEmptyValueAreReportedAsIgnored() {
 		this.contextRunner.withSystemProperties("workqueue.queues.orders.concurrency=3")
 			.withPropertyValues("workqueue.queues.orders=")
@@ -232,8 +282,7 @@ class WorkQueuePropertiesValidationTests {
 			"workqueue.queues.orders.priority.enabled=maybe", "workqueue.defaults.priority.starvation-timeout=soon",
 			"workqueue.defaults.latency-timers=maybe", "workqueue.queues.orders.latency-timers=maybe",
 			"workqueue.defaults.latency-timers=", "workqueue.postgres.initialize-schema=sometimes",
-			"workqueue.postgres.listen=maybe", "workqueue.postgres.lease=long",
-			"workqueue.queues.orders.backend=mysql" })
+			"workqueue.postgres.listen=maybe", "workqueue.log-items=maybe", "workqueue.postgres.lease=long" })
 	void valueOfTheWrongTypeFailsWithBootsBindingErrorNamingTheKey(String property) {
 		this.contextRunner.withPropertyValues(property)
 			.run((context) -> assertThat(context).getFailure()
@@ -246,6 +295,7 @@ class WorkQueuePropertiesValidationTests {
 		this.contextRunner
 			.withPropertyValues("workqueue.defaults.max-retries=-1", "workqueue.defaults.shutdown-timeout=0s",
 					"workqueue.queues.orders.concurrency=1", "workqueue.queues.orders.max-retries=0",
+					"workqueue.defaults.concurrency=1024",
 					"workqueue.queues.orders.rate-limiter.exponential.base-delay=0ms",
 					"workqueue.queues.orders.rate-limiter.exponential.max-delay=0ms",
 					"workqueue.queues.orders.rate-limiter.fast-slow.max-fast-attempts=0",

@@ -18,12 +18,12 @@ class WorkQueueSettingsTests {
 	void aQueueTakesEachKeyItLeavesOutFromTheDefaults() {
 		WorkQueueProperties properties = new WorkQueueProperties();
 		properties.getDefaults().setConcurrency(3);
-		properties.getDefaults().setBackend(WorkQueueProperties.Backend.REDIS);
+		properties.getDefaults().setBackend("redis");
 		properties.getDefaults().setLatencyTimers(false);
 		properties.getDefaults().getPriority().setStarvationTimeout(Duration.ofMinutes(1));
 		WorkQueueProperties.Queue orders = new WorkQueueProperties.Queue();
 		orders.setMaxRetries(2);
-		orders.setBackend(WorkQueueProperties.Backend.MEMORY);
+		orders.setBackend("MEMORY");
 		orders.getPriority().setEnabled(true);
 		properties.getQueues().put("orders", orders);
 		assertThat(WorkQueueSettings.of(properties).get("orders"))

@@ -31,6 +31,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -43,6 +44,10 @@ import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.spring.PostgresWorkQueueCustomizer;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint;
+import dev.workqueue.spring.actuate.health.WorkQueuesHealthIndicator;
+import dev.workqueue.spring.autoconfigure.endpoint.WorkQueuesEndpointAutoConfiguration;
+import dev.workqueue.spring.autoconfigure.health.WorkQueuesHealthContributorAutoConfiguration;
 import dev.workqueue.spring.autoconfigure.tracing.WorkQueueTracingAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -243,6 +248,38 @@ class WorkQueueTracingTests {
 					.anySatisfy((span) -> assertThat(span.parentId()).isEqualTo(request.context().spanId()));
 				assertThat(spans.redisRoots()).extracting((span) -> span.name().toLowerCase(Locale.ROOT))
 					.containsOnly("hello", "client", "ping");
+			});
+	}
+
+	@Test
+	void healthAndTheEndpointReadTheRedisQueuesWithoutSpans() {
+		on("redis")
+			.withConfiguration(AutoConfigurations.of(LettuceObservationAutoConfiguration.class,
+					WorkQueuesHealthContributorAutoConfiguration.class, WorkQueuesEndpointAutoConfiguration.class))
+			.withPropertyValues("workqueue.queues.emails.backend=redis",
+					"management.endpoints.web.exposure.include=workqueues")
+			.run((context) -> {
+				FinishedSpans spans = context.getBean(FinishedSpans.class);
+				// As a health request and an endpoint request are handled: in an
+				// observation, which Lettuce would make the parent of every command.
+				Span request = inObservation(context, "health request", () -> {
+					assertThat(context.getBean(WorkQueuesHealthIndicator.class).health().getStatus())
+						.isEqualTo(Status.UP);
+					assertThat(context.getBean(WorkQueuesEndpoint.class).queues().queues()).hasSize(2);
+					orders(context).add("in the request");
+				});
+				// The add is the application's own and is traced: once its span is in,
+				// every command sent before it has reported too.
+				await().atMost(TIMEOUT)
+					.until(() -> spans.all()
+						.stream()
+						.anyMatch((span) -> span.kind() == brave.Span.Kind.CLIENT
+								&& request.context().spanId().equals(span.parentId())));
+				assertThat(spans.all())
+					.filteredOn((span) -> span.kind() == brave.Span.Kind.CLIENT
+							&& request.context().spanId().equals(span.parentId()))
+					.singleElement()
+					.satisfies((span) -> assertThat(span.name()).isEqualToIgnoringCase("evalsha"));
 			});
 	}
 

@@ -123,6 +123,36 @@ class QueueWorkerTests {
 	}
 
 	@Test
+	void giveUpLineCutsTheItemTo200CharactersAndEscapesControlCharacters(CapturedOutput output) {
+		String forged = "x\n2026-01-01T00:00:00Z  INFO forged line\r\u0007" + "y".repeat(300);
+		givesUp(forged, output, "workqueue.queues.orders.max-retries=0");
+		String shown = "x\\n2026-01-01T00:00:00Z  INFO forged line\\r\\u0007" + "y".repeat(200 - 42) + "... ("
+				+ forged.length() + " characters)";
+		assertThat(output).contains("Gave up on item " + shown + " of queue 'orders' after 1 failed attempt(s)")
+			.doesNotContain("y".repeat(201))
+			.doesNotContain("\n2026-01-01T00:00:00Z  INFO forged line");
+	}
+
+	@Test
+	void logItemsFalseLogsAShortHashOfTheItemInstead(CapturedOutput output) {
+		givesUp("alice@example.com", output, "workqueue.queues.orders.max-retries=0", "workqueue.log-items=false");
+		assertThat(output).containsPattern("Gave up on item #[0-9a-f]{12} of queue 'orders' after 1 failed attempt")
+			.doesNotContain("Gave up on item alice@example.com");
+	}
+
+	private void givesUp(String item, CapturedOutput output, String... properties) {
+		this.contextRunner.withBean("scriptedWorker", ScriptedWorker.class)
+			.withPropertyValues(properties)
+			.run((context) -> {
+				context.getBean(ScriptedWorker.class).script = (failing) -> {
+					throw new IllegalStateException("failed");
+				};
+				context.getBean(WorkQueueRegistry.class).get("orders").add(item);
+				await().atMost(TIMEOUT).until(() -> output.toString().contains("Gave up on item"));
+			});
+	}
+
+	@Test
 	void maxRetriesMinusOneRetriesForever() {
 		this.contextRunner.withBean("scriptedWorker", ScriptedWorker.class)
 			.withPropertyValues("workqueue.queues.orders.max-retries=-1")
@@ -321,10 +351,13 @@ class QueueWorkerTests {
 								+ "java.lang.String"),
 				Arguments.of(ZeroConcurrencyWorker.class,
 						prefix + "ZeroConcurrencyWorker.process(String) has concurrency '0', which must resolve to an "
-								+ "integer >= 1, was '0'"),
+								+ "integer from 1 to 1024, was '0'"),
+				Arguments.of(HugeConcurrencyWorker.class, prefix
+						+ "HugeConcurrencyWorker.process(String) has concurrency '${test.workers:100000}', which "
+						+ "must resolve to an integer from 1 to 1024, was '100000'"),
 				Arguments.of(TextConcurrencyWorker.class,
 						prefix + "TextConcurrencyWorker.process(String) has concurrency '${test.workers:many}', which "
-								+ "must resolve to an integer >= 1, was 'many'"),
+								+ "must resolve to an integer from 1 to 1024, was 'many'"),
 				Arguments.of(UnknownQueueWorker.class,
 						prefix + "UnknownQueueWorker.process(String) names queue 'invoices', which does not exist; "
 								+ "known queues: [orders] (configure it under workqueue.queues.invoices or "
@@ -559,6 +592,14 @@ class QueueWorkerTests {
 	static class ZeroConcurrencyWorker {
 
 		@QueueWorker(queue = "orders", concurrency = "0")
+		void process(String item) {
+		}
+
+	}
+
+	static class HugeConcurrencyWorker {
+
+		@QueueWorker(queue = "orders", concurrency = "${test.workers:100000}")
 		void process(String item) {
 		}
 

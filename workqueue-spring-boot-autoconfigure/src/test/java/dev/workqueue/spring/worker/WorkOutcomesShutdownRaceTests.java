@@ -81,7 +81,7 @@ class WorkOutcomesShutdownRaceTests {
 		return new WorkOutcomes("orders", queue,
 				new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
 				new FailureTracking(FailureCounts.inMemory(), this.limiter), (event) -> {
-				});
+				}, ItemLogging.TEXT);
 	}
 
 	/**

@@ -232,6 +232,8 @@ class WorkerControlTests {
 				.withMessage("No work queue named 'invoices'");
 			assertThatIllegalArgumentException().isThrownBy(() -> workers.setConcurrency("orders", 0))
 				.withMessage("concurrency must be at least 1 for queue 'orders' (one thread per worker method), was 0");
+			assertThatIllegalArgumentException().isThrownBy(() -> workers.setConcurrency("orders", 100_000))
+				.withMessage("concurrency must be at most 1024 for queue 'orders', was 100000");
 			assertThat(workers.isPaused("invoices")).isFalse();
 			context.close();
 			assertThatIllegalArgumentException().isThrownBy(() -> workers.setPaused("orders", true))

@@ -63,7 +63,10 @@ class WorkerShutdownTests {
 			}
 			closing.get(1, TimeUnit.SECONDS);
 			assertThat(worker.finished).containsExactly("a", "b", "c");
-			assertThat(output).doesNotContain("stopped with work left");
+			assertThat(output).doesNotContain("stopped with work left")
+				.contains("Queue 'orders' draining: 1 in flight, 2 queued; waiting at most 30000ms "
+						+ "(its shutdown-timeout)")
+				.containsPattern("INFO .* Queue 'orders' drained in \\d+ms");
 		});
 	}
 
@@ -87,7 +90,7 @@ class WorkerShutdownTests {
 					clock.step(Duration.ofMillis(1));
 					closing.get(1, TimeUnit.SECONDS);
 					assertThat(output).contains("Queue 'orders' stopped with work left after its shutdown-timeout of "
-							+ "5000ms: 2 queued, 1 in flight, 0 delayed or requeued and dropped");
+							+ "5000ms: 2 queued, 1 in flight, 0 delayed or requeued and dropped (drain took 5000ms)");
 					// The busy worker was interrupted and took nothing more.
 					await().atMost(TIMEOUT).until(() -> worker.interrupted.contains("a"));
 					assertThat(worker.started).containsExactly("a");

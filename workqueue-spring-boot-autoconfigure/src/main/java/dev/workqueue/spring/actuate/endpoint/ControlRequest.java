@@ -65,8 +65,17 @@ record ControlRequest(@Nullable Boolean paused, @Nullable Integer concurrency) {
 
 	/** Text as the caller wrote it, cut short: the log and the answer repeat it. */
 	private static String quoted(String text) {
+		return "'" + cut(text) + "'";
+	}
+
+	/**
+	 * Cuts a caller's text short for a message.
+	 * @param text the text
+	 * @return its first 40 characters, and "..." if there were more
+	 */
+	static String cut(String text) {
 		int max = 40;
-		return "'" + ((text.length() > max) ? text.substring(0, max) + "..." : text) + "'";
+		return (text.length() > max) ? text.substring(0, max) + "..." : text;
 	}
 
 }

@@ -29,6 +29,7 @@ import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.worker.WorkerSettings;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.spring.worker.WorkerContainerStatus;
 
@@ -51,8 +52,11 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
 @Endpoint(id = "workqueues", defaultAccess = Access.READ_ONLY)
 public final class WorkQueuesEndpoint {
 
-	/** The most worker threads the write operation gives a queue. */
-	public static final int MAX_CONCURRENCY = 1024;
+	/**
+	 * The most worker threads the write operation gives a queue: the cap of
+	 * {@link WorkerSettings#MAX_CONCURRENCY} that start-up applies too.
+	 */
+	public static final int MAX_CONCURRENCY = WorkerSettings.MAX_CONCURRENCY;
 
 	private static final Log logger = LogFactory.getLog(WorkQueuesEndpoint.class);
 
@@ -187,7 +191,6 @@ public final class WorkQueuesEndpoint {
 
 	private WorkQueueDescriptor describe(String name, List<WorkerContainerStatus> containers) {
 		WorkQueue<?> queue = this.queues.get(name);
-		WorkQueueStats stats = queue.stats();
 		int concurrency = 0;
 		int workersAlive = 0;
 		for (WorkerContainerStatus container : containers) {
@@ -200,16 +203,42 @@ public final class WorkQueuesEndpoint {
 			.toList();
 		boolean paused = this.workers != null && this.workers.isPaused(name);
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
-		List<PriorityQueue.Level> levels = (queue instanceof PriorityQueue<?> priorityQueue)
-				? priorityQueue.readyLevels() : null;
+		String backend = this.backends.apply(name);
+		WorkQueueStats stats;
+		List<PriorityQueue.Level> levels;
+		try {
+			stats = queue.stats();
+			levels = (queue instanceof PriorityQueue<?> priorityQueue) ? priorityQueue.readyLevels() : null;
+		}
+		catch (RuntimeException ex) {
+			// A shared store out of reach: say so for this queue and describe the rest;
+			// health is DOWN with the same reason, so no stack trace per request.
+			logger.debug(LogMessage.format("Could not read queue '%s'", name), ex);
+			return new WorkQueueDescriptor(name, backend, null, null, null, concurrency, null, workersAlive, null, null,
+					rateLimiter, queue.isShuttingDown(), paused, workers, null, null, reason(ex));
+		}
 		// Ages only from a queue that tracks them (-1: built without metrics or guard).
 		List<PriorityQueue.Level> aged = (levels != null
 				&& levels.stream().allMatch((level) -> level.oldestReadyNanos() >= 0)) ? levels : null;
-		return new WorkQueueDescriptor(name, this.backends.apply(name), stats.depth(), stats.processing(),
-				stats.waiting(), concurrency, stats.retries(), workersAlive, seconds(stats.headQueuedNanos()),
+		return new WorkQueueDescriptor(name, backend, stats.depth(), stats.processing(), stats.waiting(), concurrency,
+				stats.retries(), workersAlive, seconds(stats.headQueuedNanos()),
 				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), paused, workers,
 				byPriority(levels, PriorityQueue.Level::ready),
-				byPriority(aged, (level) -> seconds(level.oldestReadyNanos())));
+				byPriority(aged, (level) -> seconds(level.oldestReadyNanos())), null);
+	}
+
+	/** Why a queue could not be read, as its exception and its causes say it. */
+	private static String reason(Throwable ex) {
+		StringBuilder reason = new StringBuilder("cannot read the queue: ");
+		Throwable cause = ex;
+		for (int depth = 0; cause != null && depth < 4; depth++) {
+			if (depth > 0) {
+				reason.append("; caused by: ");
+			}
+			reason.append((cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getName());
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		}
+		return reason.toString();
 	}
 
 	/**
@@ -245,7 +274,8 @@ public final class WorkQueuesEndpoint {
 	 * @param name the queue's name
 	 * @param backend where the queue keeps its items: its {@code backend} property's
 	 * value ({@code memory}, {@code redis}, ...)
-	 * @param depth items ready to be handed out
+	 * @param depth items ready to be handed out; {@code null} (left out of the JSON) when
+	 * the queue could not be read, as for the other figures read from the queue
 	 * @param processing items handed out and not yet done; for a queue shared through
 	 * Redis or a database, the items under lease in every instance
 	 * @param waiting items waiting for a delay
@@ -269,12 +299,15 @@ public final class WorkQueuesEndpoint {
 	 * {@code priorities}, how long the item ready longest has been ready, in seconds
 	 * (what the starvation timeout is compared with); {@code null} otherwise, left out of
 	 * the JSON
+	 * @param error why the queue could not be read (its store is out of reach), its
+	 * figures then left out; {@code null} (left out of the JSON) when it was read
 	 */
-	public record WorkQueueDescriptor(String name, String backend, int depth, int processing, int waiting,
-			int concurrency, long retries, int workersAlive, double nextItemAgeSeconds, double longestRunningSeconds,
+	public record WorkQueueDescriptor(String name, String backend, @Nullable Integer depth,
+			@Nullable Integer processing, @Nullable Integer waiting, int concurrency, @Nullable Long retries,
+			int workersAlive, @Nullable Double nextItemAgeSeconds, @Nullable Double longestRunningSeconds,
 			@Nullable String rateLimiter, boolean shuttingDown, boolean paused, List<WorkerDescriptor> workers,
-			@Nullable Map<String, Integer> priorities,
-			@Nullable Map<String, Double> oldestReadySeconds) implements OperationResponseBody {
+			@Nullable Map<String, Integer> priorities, @Nullable Map<String, Double> oldestReadySeconds,
+			@Nullable String error) implements OperationResponseBody {
 
 	}
 

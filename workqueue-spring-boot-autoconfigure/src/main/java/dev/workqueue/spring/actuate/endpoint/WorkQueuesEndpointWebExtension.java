@@ -26,8 +26,10 @@ import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkQueueDescrip
  * <p>
  * The body's values are read strictly, from their text: Boot hands a JSON body's values
  * to the operation as text, and its conversion would take {@code "yes"} or {@code "on"}
- * for {@code true}. Fields the operation does not know are refused by
- * {@link WorkQueuesControlFieldsAdvisor}, before this extension is called.
+ * for {@code true}. A value given as a JSON string ({@code {"concurrency":"3"}}) is
+ * refused before, over Spring MVC, by {@link WorkQueuesEndpointBodyAdvice}. Fields the
+ * operation does not know are refused by {@link WorkQueuesControlFieldsAdvisor}, before
+ * this extension is called.
  */
 @EndpointWebExtension(endpoint = WorkQueuesEndpoint.class)
 public final class WorkQueuesEndpointWebExtension {
