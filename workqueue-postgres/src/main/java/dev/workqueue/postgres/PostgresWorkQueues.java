@@ -461,8 +461,12 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
-		 * Makes the parts of a handle, each with what it uses, then the handle, and
-		 * starts its lease keeper. Nothing is asked of the database here.
+		 * Checks the queue's mark (format and kind of clock, {@link StoreMark}) if the
+		 * database answers (else its first statement does), makes the parts of a handle,
+		 * each with what it uses, then the handle, and starts its lease keeper.
+		 * @throws IllegalStateException if the queue's data is kept in another format, or
+		 * timed by the other kind of clock, or an instance of the previous release is
+		 * live
 		 */
 		private PostgresWorkQueue<T> handle(ReadyOrder order) {
 			if (this.name == null) {
@@ -477,12 +481,14 @@ public final class PostgresWorkQueues {
 			boolean starving = order == ReadyOrder.PRIORITY && this.starvationTimeout != null;
 			QueueSql sql = new QueueSql(this.table, order, starving, this.synchronousCommit);
 			QueueDatabase database = new QueueDatabase(workers, this.clock, name, this.table);
+			database.ensureMarkIfReachable();
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
 			String holder = holderId();
 			ItemText<T> text = new ItemText<>(this.codec);
 			LeaseBook<T> book = new LeaseBook<>();
 			this.forgets.attach(book);
-			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos, this.clock != null);
+			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos,
+					(this.clock != null) ? ClockAnchor.knownOffsetMicros(this.clock) : null);
 			Alarm alarm = new Alarm(clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(alarm::ring);
 			FinishedRows rows = FinishedRows.kept(workers, this.table, this.vacuum);
