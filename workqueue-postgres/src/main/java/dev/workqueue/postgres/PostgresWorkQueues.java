@@ -223,8 +223,12 @@ public final class PostgresWorkQueues {
 		/**
 		 * Sets the clock of delays, leases and waits. By default delays and leases use
 		 * the database's clock and waits the system clock; a clock given here is used for
-		 * all three, and every instance sharing the queue must then share it (tests step
-		 * a {@code FakeClock}).
+		 * all three (tests step a {@code FakeClock}). Its readings, whose origin is
+		 * arbitrary, are anchored on the database's time once, at the build or before the
+		 * first statement, and count from there, so instances given different clocks
+		 * agree. The queue keeps its kind of clock (the database's, or given) with its
+		 * data: a build of the other kind fails with an {@link IllegalStateException}
+		 * naming both ({@code docs/postgres.md}, "Upgrading").
 		 * @param clock the clock
 		 * @return this builder
 		 */
