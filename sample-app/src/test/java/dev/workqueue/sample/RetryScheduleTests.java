@@ -24,9 +24,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A worker's retry schedule, driven by stepping a {@link FakeClock}: the starter builds
- * every queue and limiter on the application's {@code Clock} bean, so the test decides
- * when each backoff has passed. {@code gone-shop} always fails; with a 200 ms base delay
- * and {@code max-retries: 3} it is retried after 200, 400 and 800 ms, then dead-lettered.
+ * every memory queue (the default profile's) and its limiters on the application's
+ * {@code Clock} bean, so the test decides when each backoff has passed. {@code gone-shop}
+ * always fails; with a 200 ms base delay and {@code max-retries: 3} it is retried after
+ * 200, 400 and 800 ms, then dead-lettered.
  */
 @SpringBootTest(properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=0ms",
 		"workqueue.queues.deliveries.rate-limiter.item-bucket.qps=1000",

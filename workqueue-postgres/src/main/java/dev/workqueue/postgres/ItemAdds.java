@@ -66,6 +66,8 @@ final class ItemAdds {
 	 * @return what each did, in order
 	 */
 	List<Added> add(List<Request> requests) {
+		// Before the caller's connection is taken: the check takes one of its own.
+		this.database.ensureMark("add to");
 		List<Added> results = (this.callerTransaction != null) ? addAs(this.callerTransaction.getAsBoolean(), requests)
 				: addOnConnection(requests);
 		if (results == null) {

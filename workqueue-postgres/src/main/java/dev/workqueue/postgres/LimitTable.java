@@ -36,11 +36,10 @@ import dev.workqueue.time.Clock;
  * data source behind the pool) do they fall back to the worker data source, or without
  * one to the caller's transaction.
  * <p>
- * <b>Time.</b> Bucket times ({@code at}) are on the given clock (its reading as
- * microseconds from the epoch, shared by every instance that shares the clock), or the
- * database's; {@code expires_at} is always the database's, since the keeper's expiry
- * sweep compares it with the database's clock. An expired failure count reads as none
- * even before the sweep deletes it.
+ * <b>Time.</b> Bucket times ({@code at}) are on the given clock, anchored on the
+ * database's time once ({@link ClockAnchor}), or the database's; {@code expires_at} is
+ * always the database's, since the keeper's expiry sweep compares it with the database's
+ * clock. An expired failure count reads as none even before the sweep deletes it.
  * <p>
  * Immutable and thread-safe.
  */
@@ -182,7 +181,7 @@ final class LimitTable {
 		long aheadMicros = runOutsideCaller("take a token of the rate limit of", (connection) -> {
 			try (PreparedStatement statement = connection.prepareStatement(this.reserveSql)) {
 				int i = 0;
-				statement.setObject(++i, now(), Types.TIMESTAMP_WITH_TIMEZONE);
+				statement.setObject(++i, now(connection), Types.TIMESTAMP_WITH_TIMEZONE);
 				statement.setString(++i, this.queue);
 				statement.setString(++i, kind);
 				statement.setString(++i, item);
@@ -225,9 +224,13 @@ final class LimitTable {
 		return (this.workerDataSource != null) ? this.workerDataSource : this.dataSource;
 	}
 
-	private OffsetDateTime now() {
-		return (this.clock != null)
-				? OffsetDateTime.ofInstant(Instant.ofEpochSecond(0, this.clock.nanoTime()), ZoneOffset.UTC) : null;
+	/** The given clock's time on the database ({@link ClockAnchor}), or {@code null}. */
+	private OffsetDateTime now(Connection connection) throws SQLException {
+		if (this.clock == null) {
+			return null;
+		}
+		long micros = ClockAnchor.micros(this.clock, connection);
+		return OffsetDateTime.ofInstant(Instant.ofEpochSecond(0, Math.multiplyExact(micros, 1000)), ZoneOffset.UTC);
 	}
 
 	private static long single(PreparedStatement statement) throws SQLException {

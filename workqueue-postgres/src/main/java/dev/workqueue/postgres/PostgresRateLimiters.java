@@ -140,8 +140,9 @@ public final class PostgresRateLimiters {
 		}
 
 		/**
-		 * Sets the clock of the token buckets (default: the database's); every instance
-		 * must then share it.
+		 * Sets the clock of the token buckets (default: the database's), anchored on the
+		 * database's time at its first use (as a queue builder's clock is); every
+		 * instance should then be given a clock.
 		 * @param clock the clock
 		 * @return this builder
 		 */

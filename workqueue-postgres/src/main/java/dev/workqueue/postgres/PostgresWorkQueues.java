@@ -223,8 +223,12 @@ public final class PostgresWorkQueues {
 		/**
 		 * Sets the clock of delays, leases and waits. By default delays and leases use
 		 * the database's clock and waits the system clock; a clock given here is used for
-		 * all three, and every instance sharing the queue must then share it (tests step
-		 * a {@code FakeClock}).
+		 * all three (tests step a {@code FakeClock}). Its readings, whose origin is
+		 * arbitrary, are anchored on the database's time once, at the build or before the
+		 * first statement, and count from there, so instances given different clocks
+		 * agree. The queue keeps its kind of clock (the database's, or given) with its
+		 * data: a build of the other kind fails with an {@link IllegalStateException}
+		 * naming both ({@code docs/postgres.md}, "Upgrading").
 		 * @param clock the clock
 		 * @return this builder
 		 */
@@ -469,8 +473,12 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
-		 * Makes the parts of a handle, each with what it uses, then the handle, and
-		 * starts its lease keeper. Nothing is asked of the database here.
+		 * Checks the queue's mark (format and kind of clock, {@link StoreMark}) if the
+		 * database answers (else its first statement does), makes the parts of a handle,
+		 * each with what it uses, then the handle, and starts its lease keeper.
+		 * @throws IllegalStateException if the queue's data is kept in another format, or
+		 * timed by the other kind of clock, or an instance of the previous release is
+		 * live
 		 */
 		private PostgresWorkQueue<T> handle(ReadyOrder order) {
 			if (this.name == null) {
@@ -485,12 +493,14 @@ public final class PostgresWorkQueues {
 			boolean starving = order == ReadyOrder.PRIORITY && this.starvationTimeout != null;
 			QueueSql sql = new QueueSql(this.table, order, starving, this.synchronousCommit);
 			QueueDatabase database = new QueueDatabase(workers, this.clock, name, this.table);
+			database.ensureMarkIfReachable();
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
 			String holder = holderId();
 			ItemText<T> text = new ItemText<>(this.codec);
 			LeaseBook<T> book = new LeaseBook<>();
 			this.forgets.attach(book);
-			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos, this.clock != null);
+			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos,
+					(this.clock != null) ? ClockAnchor.knownOffsetMicros(this.clock) : null);
 			Alarm alarm = new Alarm(clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(alarm::ring);
 			FinishedRows rows = FinishedRows.kept(workers, this.table, this.vacuum);

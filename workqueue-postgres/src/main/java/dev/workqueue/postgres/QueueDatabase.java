@@ -43,6 +43,8 @@ final class QueueDatabase {
 
 	private final String table;
 
+	private final StoreMark mark;
+
 	/**
 	 * @param workers connections outside any caller's transaction
 	 * @param clock the given clock, or {@code null} for the database's
@@ -54,6 +56,34 @@ final class QueueDatabase {
 		this.clock = clock;
 		this.name = name;
 		this.table = table;
+		this.mark = new StoreMark(workers, clock, name, table);
+	}
+
+	/**
+	 * Checks the queue's {@link StoreMark} (and anchors a given clock) unless done:
+	 * before the first statement of the handle, on a connection of its own, taken and
+	 * given back before the statement's. Once it succeeded, a volatile read.
+	 * @throws IllegalStateException if the queue is kept in another format or timed by
+	 * the other kind of clock
+	 * @param action what is about to be done ("add to"), for a failure's message
+	 * @throws PostgresQueueException if the database fails
+	 */
+	void ensureMark(String action) {
+		try {
+			this.mark.ensure();
+		}
+		catch (SQLException ex) {
+			throw failure(ex, action);
+		}
+	}
+
+	/**
+	 * Checks the mark at a build; a database that cannot be asked leaves it to the first
+	 * statement.
+	 * @throws IllegalStateException as {@link #ensureMark(String)}
+	 */
+	void ensureMarkIfReachable() {
+		this.mark.ensureIfReachable();
 	}
 
 	/**
@@ -65,6 +95,7 @@ final class QueueDatabase {
 	 * connection broke during the commit)
 	 */
 	<R> R run(String action, Work<R> work) {
+		ensureMark(action);
 		for (int attempt = 1;; attempt++) {
 			try {
 				return runOnce(work);
@@ -126,15 +157,16 @@ final class QueueDatabase {
 	}
 
 	/**
-	 * Binds the first parameter of every statement: the given clock's time in µs since
-	 * the epoch, or {@code null} for the database's.
+	 * Binds the first parameter of every statement: the given clock's time on the
+	 * database ({@link ClockAnchor}, anchored by {@link #ensureMark(String)} before the
+	 * first statement) in µs since the epoch, or {@code null} for the database's.
 	 */
 	void bindNow(PreparedStatement statement) throws SQLException {
 		if (this.clock == null) {
 			statement.setNull(1, Types.DOUBLE);
 		}
 		else {
-			statement.setDouble(1, Math.floorDiv(this.clock.nanoTime(), 1000));
+			statement.setDouble(1, ClockAnchor.micros(this.clock, statement.getConnection()));
 		}
 	}
 

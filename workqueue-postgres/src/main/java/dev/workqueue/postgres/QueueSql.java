@@ -8,9 +8,10 @@ import dev.workqueue.spi.ItemTrace;
  * {@code schema.sql}.
  * <p>
  * <b>Time.</b> Every statement's first parameter is the time in microseconds since the
- * epoch of a given clock, or {@code null} for the database's clock: the CTE {@code c}
- * turns it into {@code now} once, so one text serves both. Times come back as
- * microseconds, relative to that {@code now} where the handle waits for them.
+ * epoch of a given clock (anchored on the database's time, {@link ClockAnchor}), or
+ * {@code null} for the database's clock: the CTE {@code c} turns it into {@code now}
+ * once, so one text serves both. Times come back as microseconds, relative to that
+ * {@code now} where the handle waits for them.
  * <p>
  * <b>Races.</b> Each statement runs alone in its own transaction (auto-commit) under READ
  * COMMITTED, except an add made in the caller's transaction. None reads a row and then

@@ -80,13 +80,13 @@ final class ReadySignal {
 	/**
 	 * @param clock the handle's clock
 	 * @param pollIntervalNanos how long the leader waits after a look found nothing
-	 * @param givenClock whether the statements use {@code clock} too (then the offset is
-	 * zero), rather than the database's clock
+	 * @param offsetMicros the database's clock minus this clock in µs if known (a given
+	 * clock's {@link ClockAnchor}), else {@code null}: the first claim measures it
 	 */
-	ReadySignal(Clock clock, long pollIntervalNanos, boolean givenClock) {
+	ReadySignal(Clock clock, long pollIntervalNanos, Long offsetMicros) {
 		this.clock = clock;
 		this.pollIntervalNanos = pollIntervalNanos;
-		this.offsetMicros = givenClock ? 0L : null;
+		this.offsetMicros = offsetMicros;
 	}
 
 	/** The epoch now: a consumer reads it before it looks. */

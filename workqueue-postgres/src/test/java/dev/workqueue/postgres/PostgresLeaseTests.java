@@ -35,9 +35,22 @@ class PostgresLeaseTests {
 		return this.fixture.track(this.fixture.builder("leased").clock(this.clock).lease(LEASE).buildDelayingQueue());
 	}
 
-	/** The lease's end, in µs on the fake clock's time line. */
+	/**
+	 * The lease's end, in µs on the fake clock's time line (the statements write the
+	 * clock's readings anchored on the database's time, {@link ClockAnchor}).
+	 */
 	private Long leaseUntilMicros(String item) {
-		return TestSql.leaseUntilMicros(this.fixture.table(), item);
+		Long untilMicros = TestSql.leaseUntilMicros(this.fixture.table(), item);
+		return (untilMicros != null) ? untilMicros - anchorMicros() : null;
+	}
+
+	/** The time a fake clock reading of {@code seconds} stands for, in SQL. */
+	private String onClock(int seconds) {
+		return "to_timestamp(" + (anchorMicros() + seconds * 1_000_000L) + "::float8 / 1000000)";
+	}
+
+	private long anchorMicros() {
+		return ClockAnchor.knownOffsetMicros(this.clock);
 	}
 
 	@Test
@@ -45,9 +58,9 @@ class PostgresLeaseTests {
 		DelayingQueue<String> survivor = handle();
 		// A killed process's lease, as its claim left it: until 3 s on the clock.
 		TestSql.update("INSERT INTO " + this.fixture.table() + " (queue, item, state, priority, ready_at, seq, "
-				+ "token, holder, lease_until) VALUES ('leased', 'x', 1, 0, to_timestamp(0), nextval('"
-				+ this.fixture.table() + "_token'), nextval('" + this.fixture.table()
-				+ "_token'), 'killed', to_timestamp(3))");
+				+ "token, holder, lease_until) VALUES ('leased', 'x', 1, 0, " + onClock(0) + ", nextval('"
+				+ this.fixture.table() + "_token'), nextval('" + this.fixture.table() + "_token'), 'killed', "
+				+ onClock(3) + ")");
 		long deadToken = TestSql.token(this.fixture.table(), "x");
 		assertThat(survivor.poll(Duration.ZERO)).isNull();
 		this.clock.step(Duration.ofSeconds(2));
@@ -88,7 +101,7 @@ class PostgresLeaseTests {
 		String holder = holderOf("x");
 		// y leased to this handle under a token it never heard of.
 		TestSql.update("UPDATE " + this.fixture.table() + " SET state = 1, token = nextval('" + this.fixture.table()
-				+ "_token'), holder = ?, lease_until = to_timestamp(3) WHERE item = 'y'", holder);
+				+ "_token'), holder = ?, lease_until = " + onClock(3) + " WHERE item = 'y'", holder);
 		EngineFixture.handle(queue).keeper().reconcileSoon();
 		await().atMost(SOON).until(() -> TestSql.token(this.fixture.table(), "y") == null);
 		assertThat(TestSql.token(this.fixture.table(), "x")).as("a lease it knows stays").isNotNull();

@@ -5,10 +5,12 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Which clock times a queue's delays and leases: the Redis server's, or one given to the
  * builder. The handles of one queue must all use the same kind: a lease made on one clock
- * and reaped on the other runs out at once, or never. A handle's id starts with the mark
- * of its kind (upper case, which the id's random base-36 digits never are), so that the
- * reporter role, which holds a live handle's id, tells a joining handle which kind the
- * others use.
+ * and reaped on the other runs out at once, or never. The queue keeps its kind with its
+ * data, in its mark key ({@code mark.lua}: the format, a colon, the kind's letter), set
+ * by its first handle. A handle's id starts with the letter of its kind too (upper case,
+ * which the id's random base-36 digits never are), so that the reporter role, which holds
+ * a live handle's id, tells which kind a live handle of the previous release, which kept
+ * no mark, uses.
  */
 enum ClockKind {
 
@@ -27,6 +29,20 @@ enum ClockKind {
 		this.description = description;
 	}
 
+	/**
+	 * The kind of this letter.
+	 * @param letter a kind's letter
+	 * @return its kind, or {@code null} for another letter
+	 */
+	static ClockKind ofLetter(char letter) {
+		for (ClockKind kind : values()) {
+			if (kind.mark == letter) {
+				return kind;
+			}
+		}
+		return null;
+	}
+
 	static ClockKind of(boolean serverTime) {
 		return serverTime ? SERVER : CALLER;
 	}
@@ -38,12 +54,12 @@ enum ClockKind {
 	 * version)
 	 */
 	static ClockKind ofHandle(String id) {
-		for (ClockKind kind : values()) {
-			if (!id.isEmpty() && id.charAt(0) == kind.mark) {
-				return kind;
-			}
-		}
-		return null;
+		return id.isEmpty() ? null : ofLetter(id.charAt(0));
+	}
+
+	/** The letter of this kind, in handle ids and in the queue's mark. */
+	char letter() {
+		return this.mark;
 	}
 
 	/** A new handle's id: this kind's mark, then random, short base-36 digits. */

@@ -25,7 +25,7 @@ import io.lettuce.core.ScriptOutputType;
  * for the priority queue's ready ZSET and its companions, and {@code levels}.</li>
  * <li>the top level: the operations both layouts share ({@code check_types},
  * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign},
- * {@code reporter}).</li>
+ * {@code mark}).</li>
  * <li>{@code limiter/}: the shared rate limiters' scripts ({@code bucket},
  * {@code failures}, {@code delete}), which stand alone: their own keys, no includes.</li>
  * <li>{@code includes/}: the helpers, one per file, named after what it defines, each
@@ -52,8 +52,8 @@ import io.lettuce.core.ScriptOutputType;
  * move items between the queue's keys (the tick may also set the reporter role, one small
  * key per queue); {@code get} moves items from the ready list to the leases and keeps its
  * reply for a replay until the first of its leases ends, growth bounded by the items in
- * flight and freed by their {@code done}; {@code check_types} only reads and
- * publishes;</li>
+ * flight and freed by their {@code done}; {@code check_types} only reads and publishes;
+ * {@code mark} sets one small key once per queue, at a handle's start;</li>
  * <li>the read-only ones say {@code no-writes}, which Redis runs out of memory too.</li>
  * </ul>
  * Scripts run with {@code EVALSHA}, falling back to {@code EVAL} once per server, whose
@@ -125,7 +125,7 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript RESIGN = draining("resign", ScriptOutputType.INTEGER);
 
-	static final LuaScript REPORTER = readOnly("reporter", ScriptOutputType.VALUE);
+	static final LuaScript MARK = draining("mark", ScriptOutputType.MULTI);
 
 	static final LuaScript FAILURES = of("limiter/failures", ScriptOutputType.INTEGER);
 
@@ -136,7 +136,7 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	/** Every script, for the tests that check their headers. */
 	static final List<LuaScript> ALL = List.of(ADD, ADD_TRACED, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS,
 			PADD, PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS, PLEVELS, RENEW, RECONCILE, DEAD_LETTER,
-			CHECK_TYPES, RESIGN, REPORTER, FAILURES, BUCKET, DELETE);
+			CHECK_TYPES, RESIGN, MARK, FAILURES, BUCKET, DELETE);
 
 	private static LuaScript of(String name, ScriptOutputType output) {
 		return resolved(name, "#!lua\n", output);

@@ -28,10 +28,14 @@ import java.util.Objects;
  * the connection) answers what the first run leased
  * @param wake the wake list, a LIST: armed when items became ready, popped by one waiting
  * consumer of all the instances ({@link WakeWatch})
+ * @param mark the queue's format and kind of clock ({@link ClockKind}), a STRING such as
+ * {@code 2:S}, set by the first handle and kept (no expiry) until the queue's keys are
+ * deleted
  * @param channel wake-up notices for the instances (not a key)
  */
 record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String dead,
-		String reporter, String ready, String since, String priorities, String grants, String wake, String channel) {
+		String reporter, String ready, String since, String priorities, String grants, String wake, String mark,
+		String channel) {
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -77,13 +81,13 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "dead"),
 				key(prefix, name, "reporter"), key(prefix, name, "ready"), key(prefix, name, "since"),
 				key(prefix, name, "priorities"), key(prefix, name, "grants"), key(prefix, name, "wake"),
-				key(prefix, name, "events"));
+				key(prefix, name, "mark"), key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
 		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.dead,
-				this.reporter, this.ready, this.since, this.priorities, this.grants, this.wake };
+				this.reporter, this.ready, this.since, this.priorities, this.grants, this.wake, this.mark };
 	}
 
 }

@@ -43,6 +43,13 @@ final class QueueTimer implements TimerThread.Job {
 
 	private static final System.Logger logger = System.getLogger(QueueTimer.class.getName());
 
+	/**
+	 * The format of what this release keeps in Redis, in each queue's mark: 2 since the
+	 * mark was introduced (a queue without one was written by the previous release, whose
+	 * keys this release reads as they are).
+	 */
+	static final int FORMAT = 2;
+
 	/** Most due items, and most expired leases, one tick moves. */
 	static final int BATCH = 500;
 
@@ -99,6 +106,9 @@ final class QueueTimer implements TimerThread.Job {
 
 	private volatile boolean stopped;
 
+	/** Whether the queue's mark was checked: at the start, or by the first run after. */
+	private boolean marked;
+
 	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?> book, HandleLifecycle lifecycle,
 			ReadySignal signal, Clock clock, TimerThread.Slot slot, String id, Duration lease, Duration heartbeat) {
 		this.scripts = scripts;
@@ -130,7 +140,7 @@ final class QueueTimer implements TimerThread.Job {
 		try {
 			subscribe();
 			checkTypes();
-			checkClock();
+			checkMark();
 		}
 		catch (IllegalStateException ex) {
 			stop();
@@ -168,18 +178,65 @@ final class QueueTimer implements TimerThread.Job {
 	}
 
 	/**
-	 * Refuses to join a queue whose live handles use the other kind of clock: the one
-	 * that holds the reporter role says which (a queue without a live handle takes any).
+	 * Refuses to join a queue kept in another format or timed by the other kind of clock,
+	 * as its mark says ({@code mark.lua}, which sets the mark on a queue without one), or
+	 * one that a live handle of the previous release uses with the other kind, or, before
+	 * kinds, at all.
+	 * @throws IllegalStateException naming both formats or both kinds, and the way out
 	 */
-	private void checkClock() {
-		String reporter = this.scripts.run(LuaScript.REPORTER);
-		ClockKind theirs = (reporter != null) ? ClockKind.ofHandle(reporter) : null;
+	private void checkMark() {
 		ClockKind mine = ClockKind.ofHandle(this.id);
-		if (theirs != null && theirs != mine) {
-			throw new IllegalStateException(this.scripts.who() + " on " + this.scripts.link().server()
-					+ ": its live handles time delays and leases with " + theirs.description() + ", and this one with "
-					+ mine.description() + "; every handle of a queue must use the same kind of clock, or one would"
-					+ " take the items another holds (leases made on one clock run out at once on the other)");
+		List<String> answer = this.scripts.run(LuaScript.MARK, Integer.toString(FORMAT), String.valueOf(mine.letter()));
+		this.marked = true;
+		String mark = answer.get(0);
+		String where = this.scripts.who() + " on " + this.scripts.link().server();
+		String key = this.scripts.keys().mark();
+		String upgrading = " (see \"Upgrading\" in docs/redis.md)";
+		if (mark.isEmpty()) {
+			ClockKind theirs = ClockKind.ofHandle(answer.get(1));
+			throw new IllegalStateException((theirs == null)
+					? where + ": a handle of an earlier release that does not say its kind of clock is live (id "
+							+ answer.get(1) + "); stop every instance of that release before this one uses the queue"
+							+ upgrading
+					: mismatch(where, theirs, mine) + ", or stop every instance of the previous release" + upgrading);
+		}
+		int colon = mark.indexOf(':');
+		ClockKind theirs = (colon >= 0 && colon == mark.length() - 2) ? ClockKind.ofLetter(mark.charAt(colon + 1))
+				: null;
+		String format = (colon >= 0) ? mark.substring(0, colon) : mark;
+		if (theirs == null || !format.equals(Integer.toString(FORMAT))) {
+			throw new IllegalStateException(where + ": the queue is kept in format " + format + " (its mark " + key
+					+ " holds '" + mark + "'), and this release reads and writes format " + FORMAT
+					+ "; instances of different formats may not share a queue" + upgrading);
+		}
+		if (theirs != mine) {
+			throw new IllegalStateException(mismatch(where, theirs, mine) + " (the queue keeps its kind in " + key
+					+ "), or stop every instance and delete that key" + upgrading);
+		}
+	}
+
+	private static String mismatch(String where, ClockKind theirs, ClockKind mine) {
+		return where + ": its handles time delays and leases with " + theirs.description() + ", and this one with "
+				+ mine.description() + "; every handle of a queue must use the same kind of clock, or one would"
+				+ " take the items another holds (leases made on one clock run out at once on the other): build it "
+				+ ((mine == ClockKind.CALLER) ? "without a clock" : "with a clock");
+	}
+
+	/**
+	 * Checks the mark at the first run after a start that could not (Redis did not
+	 * answer): a handle refused then is shut down, said at ERROR.
+	 * @return whether the handle may go on
+	 */
+	private boolean markedLate() {
+		try {
+			checkMark();
+			return true;
+		}
+		catch (IllegalStateException ex) {
+			logger.log(Level.ERROR, ex.getMessage() + "; this handle is shut down");
+			this.lifecycle.shutDown();
+			this.signal.signalAll();
+			return false;
 		}
 	}
 
@@ -251,6 +308,9 @@ final class QueueTimer implements TimerThread.Job {
 			if (!this.subscribed && !this.lifecycle.isShuttingDown()) {
 				subscribe();
 				checkTypes();
+			}
+			if (!this.marked && !this.lifecycle.isShuttingDown() && !markedLate()) {
+				return nowNanos;
 			}
 			if (nowNanos >= this.renewAtNanos) {
 				renew();

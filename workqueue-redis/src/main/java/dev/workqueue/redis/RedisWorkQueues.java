@@ -39,8 +39,8 @@ import dev.workqueue.time.Clock;
  * changes nothing: at-least-once, never two live holders.</li>
  * <li>Delays live in Redis, timed by the Redis server's clock (so instances with skewed
  * clocks agree), or by the {@link Builder#clock(Clock) clock} given to the builder, which
- * then every instance must share (a {@code FakeClock} in tests). A handle built with the
- * other kind of clock than the live handles of its queue is refused.</li>
+ * then every instance must share (a {@code FakeClock} in tests). The queue keeps its kind
+ * of clock with its data: a handle built with the other kind is refused.</li>
  * <li>{@code shutDown} stops this instance only: it takes no more items and leaves queued
  * and delayed ones in Redis for the others.</li>
  * <li>A Redis that cannot be reached, or does not answer in time, makes {@code add},
@@ -231,10 +231,10 @@ public final class RedisWorkQueues {
 		 * Sets the clock of delays, leases and waits. By default delays and leases use
 		 * the Redis server's clock and waits the system clock; a clock given here is used
 		 * for all three, and every instance sharing the queue must then share it (tests
-		 * step a {@code FakeClock}). A build whose kind of clock (the server's, or one
-		 * given here) is not that of the queue's live handles fails with an
-		 * {@link IllegalStateException}: the handle that holds the queue's reporter role
-		 * tells which kind they use.
+		 * step a {@code FakeClock}). The queue keeps its kind of clock (the server's, or
+		 * one given here) with its data, set by its first handle: a build of the other
+		 * kind fails with an {@link IllegalStateException} naming both, as does one that
+		 * meets another format ({@code docs/redis.md}, "Upgrading").
 		 * @param clock the clock
 		 * @return this builder
 		 */

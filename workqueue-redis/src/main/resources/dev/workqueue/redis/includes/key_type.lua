@@ -9,7 +9,7 @@ local function key_type(key)
     return 'hash'
   elseif key == processingKey or key == waitingKey or key == readyKey or key == sinceKey then
     return 'zset'
-  elseif key == reporterKey then
+  elseif key == reporterKey or key == markKey then
     return 'string'
   end
 end

@@ -7,7 +7,9 @@
 -- the live holder; waiting ZSET item -> ready time in µs; dead LIST of records; reporter
 -- STRING, the id of the handle that reports the shared gauges; wake LIST of at most a
 -- few elements, armed when items became ready for a waiting consumer, which one waiting
--- consumer of all the instances pops (BLPOP; see includes/notify.lua).
+-- consumer of all the instances pops (BLPOP; see includes/notify.lua); mark STRING, the
+-- queue's format and the kind of clock of its handles ('2:S' or '2:C', see mark.lua), set
+-- by its first handle and never expiring.
 -- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
 -- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
 -- digits, from the '#' field of priorities) ':' item, so that the order is exactly
@@ -44,5 +46,6 @@ local sinceKey = KEYS[9]
 local prioritiesKey = KEYS[10]
 local grantsKey = KEYS[11]
 local wakeKey = KEYS[12]
+local markKey = KEYS[13]
 local givenNow = ARGV[1]
 local channel = ARGV[2]

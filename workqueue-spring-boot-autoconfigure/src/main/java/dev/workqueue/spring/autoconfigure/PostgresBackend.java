@@ -50,12 +50,13 @@ import dev.workqueue.time.Clock;
  * application's database initialization has run, else the start-up fails naming it.
  * <p>
  * Each queue, a priority queue too, is customized by every
- * {@link PostgresWorkQueueCustomizer} bean in order, after its name, table, lease, clock,
+ * {@link PostgresWorkQueueCustomizer} bean in order, after its name, table, lease,
  * metrics and wake-up options are set. An item type other than {@code String} needs an
- * {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time is the database's
- * unless the application defines a {@link Clock} bean. The queues are shut down when this
- * backend stops, after the workers, handing back what they claimed and nobody took, and
- * before the data source closes.
+ * {@link ItemCodec} bean named {@code <queue>ItemCodec}. The time is the database's
+ * unless a customizer gives the builder a clock: the application's {@link Clock} bean
+ * times its memory queues only (contract §3). The queues are shut down when this backend
+ * stops, after the workers, handing back what they claimed and nobody took, and before
+ * the data source closes.
  */
 final class PostgresBackend extends SharedQueuesLifecycle implements QueueBackend {
 
@@ -68,8 +69,6 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
-	private final ObjectProvider<Clock> clock;
-
 	private final ObjectProvider<WorkQueueMetricsFactory> metrics;
 
 	private final ObjectProvider<PostgresWorkQueueCustomizer> customizers;
@@ -81,16 +80,13 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 	 * Creates the backend.
 	 * @param properties the {@code workqueue.postgres.*} properties
 	 * @param beanFactory where to find the data source and the connection details
-	 * @param clock the application's clock, if any
 	 * @param metrics the metrics of each queue, if any
 	 * @param customizers the customizers of the queue builders
 	 */
 	PostgresBackend(WorkQueueProperties.Postgres properties, ConfigurableListableBeanFactory beanFactory,
-			ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
-			ObjectProvider<PostgresWorkQueueCustomizer> customizers) {
+			ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<PostgresWorkQueueCustomizer> customizers) {
 		this.properties = properties;
 		this.beanFactory = beanFactory;
-		this.clock = clock;
 		this.metrics = metrics;
 		this.customizers = customizers;
 	}
@@ -112,10 +108,6 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 			.vacuum(VacuumPolicy.valueOf(this.properties.getVacuum().name()));
 		if (this.properties.isListen() && connections.listen() != null) {
 			queues.listenConnection(connections.listen());
-		}
-		Clock clock = this.clock.getIfAvailable();
-		if (clock != null) {
-			queues.clock(clock);
 		}
 		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
 		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);

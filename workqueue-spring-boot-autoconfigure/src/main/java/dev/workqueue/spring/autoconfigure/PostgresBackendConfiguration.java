@@ -22,7 +22,6 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 
 import dev.workqueue.postgres.PostgresWorkQueues;
 import dev.workqueue.spring.PostgresWorkQueueCustomizer;
-import dev.workqueue.time.Clock;
 
 /**
  * The postgres backend, when workqueue-postgres, Spring JDBC and Spring Boot's JDBC
@@ -47,9 +46,9 @@ class PostgresBackendConfiguration {
 	@Bean(PostgresBackend.BEAN_NAME)
 	@DependsOnDatabaseInitialization
 	PostgresBackend workQueuePostgresBackend(WorkQueueProperties properties,
-			ConfigurableListableBeanFactory beanFactory, ObjectProvider<Clock> clock,
-			ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<PostgresWorkQueueCustomizer> customizers) {
-		return new PostgresBackend(properties.getPostgres(), beanFactory, clock, metrics, customizers);
+			ConfigurableListableBeanFactory beanFactory, ObjectProvider<WorkQueueMetricsFactory> metrics,
+			ObjectProvider<PostgresWorkQueueCustomizer> customizers) {
+		return new PostgresBackend(properties.getPostgres(), beanFactory, metrics, customizers);
 	}
 
 	@Bean

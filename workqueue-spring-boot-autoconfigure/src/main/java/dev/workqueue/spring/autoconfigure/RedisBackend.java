@@ -44,10 +44,11 @@ import dev.workqueue.time.Clock;
  * that owns the client is destroyed.
  * <p>
  * Each queue, a priority queue too, is customized by every
- * {@link RedisWorkQueueCustomizer} bean in order, after its name, key prefix, lease,
- * clock and metrics are set. An item type other than {@code String} needs an
- * {@link ItemCodec} bean named {@code <queue>ItemCodec}; the time is the Redis server's
- * unless the application defines a {@link Clock} bean.
+ * {@link RedisWorkQueueCustomizer} bean in order, after its name, key prefix, lease and
+ * metrics are set. An item type other than {@code String} needs an {@link ItemCodec} bean
+ * named {@code <queue>ItemCodec}. The time is the Redis server's unless a customizer
+ * gives the builder a clock: the application's {@link Clock} bean times its memory queues
+ * only (contract §3), and the limiters take the queue builder's clock.
  */
 final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, DisposableBean {
 
@@ -60,8 +61,6 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 	private final Duration lease;
 
 	private final ConfigurableListableBeanFactory beanFactory;
-
-	private final ObjectProvider<Clock> clock;
 
 	private final ObjectProvider<WorkQueueMetricsFactory> metrics;
 
@@ -76,18 +75,15 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 	 * @param beanName its own bean name, which the queues depend on
 	 * @param redis the {@code workqueue.redis.*} properties
 	 * @param beanFactory where to find the client
-	 * @param clock the application's clock, if any
 	 * @param metrics the metrics of each queue, if any
 	 * @param customizers the customizers of the queue builders
 	 */
 	RedisBackend(String beanName, WorkQueueProperties.Redis redis, ConfigurableListableBeanFactory beanFactory,
-			ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
-			ObjectProvider<RedisWorkQueueCustomizer> customizers) {
+			ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<RedisWorkQueueCustomizer> customizers) {
 		this.beanName = beanName;
 		this.keyPrefix = redis.getKeyPrefix();
 		this.lease = redis.getLease();
 		this.beanFactory = beanFactory;
-		this.clock = clock;
 		this.metrics = metrics;
 		this.customizers = customizers;
 	}
@@ -97,21 +93,15 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 		String name = settings.name();
 		AbstractRedisClient client = client(name);
 		ItemCodec<Object> codec = QueueItemCodecs.of(this.beanFactory, name);
-		RedisRateLimiters.Builder<Object> limiters = RedisRateLimiters.builder(client, codec)
-			.name(name)
-			.keyPrefix(this.keyPrefix);
 		RedisWorkQueues.Builder<Object> queues = RedisWorkQueues.builder(client, codec)
 			.name(name)
 			.keyPrefix(this.keyPrefix)
 			.lease(this.lease);
-		Clock clock = this.clock.getIfAvailable();
-		if (clock != null) {
-			limiters.clock(clock);
-			queues.clock(clock);
-		}
 		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
 		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);
 		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
+		// The queue builder's own limiters: on its clock, if a customizer gave one.
+		RedisRateLimiters.Builder<Object> limiters = queues.rateLimiters();
 		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(settings.rateLimiter());
 		RateLimitingQueue<Object> queue = settings.priority()
 			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),

@@ -77,10 +77,9 @@ final class WorkQueueConfigurations {
 
 		@Bean(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME)
 		RedisBackend workQueueRedisBackend(WorkQueueProperties properties, ConfigurableListableBeanFactory beanFactory,
-				ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
-				ObjectProvider<RedisWorkQueueCustomizer> customizers) {
+				ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<RedisWorkQueueCustomizer> customizers) {
 			return new RedisBackend(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME, properties.getRedis(), beanFactory,
-					clock, metrics, customizers);
+					metrics, customizers);
 		}
 
 	}

@@ -43,6 +43,7 @@ import dev.workqueue.spring.autoconfigure.endpoint.WorkQueuesEndpointAutoConfigu
 import dev.workqueue.spring.autoconfigure.health.WorkQueuesHealthContributorAutoConfiguration;
 import dev.workqueue.spring.autoconfigure.metrics.WorkQueueMetricsAutoConfiguration;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -101,6 +102,48 @@ class PostgresBackendTests {
 				.until(() -> LocalPostgres
 					.count("SELECT count(*) FROM " + this.table + " WHERE queue = 'orders'") == 0);
 		});
+	}
+
+	@Test
+	void theClockBeanTimesTheMemoryQueuesOnlyAndThePostgresQueueKeepsTheDatabasesClock() {
+		this.contextRunner.withUserConfiguration(WorkQueueAutoConfigurationTests.FakeClockConfiguration.class)
+			.run((context) -> {
+				FakeClock clock = context.getBean(FakeClock.class);
+				RateLimitingQueue<String> local = context.getBean(WorkQueueRegistry.class).get("local");
+				RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+				local.addAfter("memory", Duration.ofHours(1));
+				orders.addAfter("postgres", Duration.ofHours(1));
+				clock.step(Duration.ofHours(2));
+				assertThat(local.poll(Duration.ZERO)).isEqualTo("memory");
+				assertThat(orders.poll(Duration.ZERO)).as("an hour on the database's clock").isNull();
+				assertThat(clockKind()).isEqualTo("database");
+			});
+	}
+
+	@Test
+	void aCustomizerGivesAPostgresQueueItsClock() {
+		FakeClock clock = new FakeClock();
+		this.contextRunner.withBean(PostgresWorkQueueCustomizer.class, () -> (name, builder) -> builder.clock(clock))
+			.run((context) -> {
+				RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+				orders.addAfter("postgres", Duration.ofHours(1));
+				assertThat(orders.poll(Duration.ZERO)).isNull();
+				clock.step(Duration.ofHours(1));
+				assertThat(orders.poll(Duration.ZERO)).isEqualTo("postgres");
+				orders.done("postgres");
+				assertThat(clockKind()).isEqualTo("given");
+			});
+	}
+
+	/** The kind of clock the queue's mark keeps with its data. */
+	private String clockKind() {
+		for (String kind : new String[] { "database", "given" }) {
+			if (LocalPostgres.count("SELECT count(*) FROM " + this.table + "_limit WHERE queue = 'orders'"
+					+ " AND kind = 'mark' AND holder = '" + kind + "'") == 1) {
+				return kind;
+			}
+		}
+		return null;
 	}
 
 	@Test

@@ -25,11 +25,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.spring.QueueWorker;
+import dev.workqueue.spring.RedisWorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint;
 import dev.workqueue.spring.autoconfigure.endpoint.WorkQueuesEndpointAutoConfiguration;
 import dev.workqueue.spring.autoconfigure.metrics.WorkQueueMetricsAutoConfiguration;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -79,6 +81,42 @@ class RedisBackendTests {
 			assertThat(context.getBean(WorkerContainerRegistry.class).containers())
 				.allSatisfy((status) -> assertThat(status.running()).isTrue());
 		});
+	}
+
+	@Test
+	void theClockBeanTimesTheMemoryQueuesOnlyAndTheRedisQueueKeepsTheServersClock() {
+		this.contextRunner.withUserConfiguration(WorkQueueAutoConfigurationTests.FakeClockConfiguration.class)
+			.run((context) -> {
+				FakeClock clock = context.getBean(FakeClock.class);
+				RateLimitingQueue<String> local = context.getBean(WorkQueueRegistry.class).get("local");
+				RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+				local.addAfter("memory", Duration.ofHours(1));
+				orders.addAfter("redis", Duration.ofHours(1));
+				clock.step(Duration.ofHours(2));
+				assertThat(local.poll(Duration.ZERO)).isEqualTo("memory");
+				assertThat(orders.poll(Duration.ZERO)).as("an hour on the server's clock").isNull();
+				assertThat(mark()).isEqualTo("2:S");
+			});
+	}
+
+	@Test
+	void aCustomizerGivesARedisQueueItsClock() {
+		FakeClock clock = new FakeClock();
+		this.contextRunner.withBean(RedisWorkQueueCustomizer.class, () -> (name, builder) -> builder.clock(clock))
+			.run((context) -> {
+				RateLimitingQueue<String> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+				orders.addAfter("redis", Duration.ofHours(1));
+				assertThat(orders.poll(Duration.ZERO)).isNull();
+				clock.step(Duration.ofHours(1));
+				await().atMost(Duration.ofSeconds(5)).until(() -> "redis".equals(orders.poll(Duration.ZERO)));
+				orders.done("redis");
+				assertThat(mark()).isEqualTo("2:C");
+			});
+	}
+
+	/** The format and kind of clock the queue keeps with its data. */
+	private static String mark() {
+		return LocalRedis.call((commands) -> commands.get(PREFIX + "{orders}:mark"));
 	}
 
 	@Test

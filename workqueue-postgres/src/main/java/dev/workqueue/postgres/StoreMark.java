@@ -1,0 +1,188 @@
+package dev.workqueue.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+import dev.workqueue.time.Clock;
+
+/**
+ * The mark a queue keeps with its data: the format its rows are stored in and the kind of
+ * clock that times them, one row of the {@code _limit} table ({@code kind = 'mark'},
+ * {@code item = ''}, {@code count} the format, {@code holder} the clock's kind,
+ * {@code expires_at = 'infinity'}). Every handle checks it once, before its first
+ * statement: the first handle of a queue writes it ({@code INSERT ... ON CONFLICT}, so of
+ * two handles that write at once, one writes and the other reads what it wrote), and a
+ * handle that meets another format or the other kind of clock fails, naming both.
+ * <p>
+ * <b>The previous release</b> wrote no mark. Its rows are read as they are; but while an
+ * instance of it is live it must not share the queue (it keeps leases in the item rows,
+ * and its given clocks wrote readings as timestamps). A live instance of it shows as the
+ * queue's gauges reporter role held and not lapsed while the queue has no mark (every
+ * instance of this release writes the mark before its first statement, the role's
+ * included): the check then fails, naming the holder and when the role lapses.
+ * <p>
+ * The mark stays when the queue empties: to change the kind of clock, stop every instance
+ * and delete the row ({@code docs/postgres.md}, "Upgrading").
+ * <p>
+ * Thread-safe: {@link #ensure} runs the check under this object's lock until it succeeded
+ * once; after that it costs one volatile read.
+ */
+final class StoreMark {
+
+	/** The format this release stores: 2, leases and clock kind as of the fault round. */
+	static final int FORMAT = 2;
+
+	/** The {@code holder} of a mark whose queue runs on the database's clock. */
+	static final String DATABASE_CLOCK = "database";
+
+	/** The {@code holder} of a mark whose queue runs on clocks given to its builders. */
+	static final String GIVEN_CLOCK = "given";
+
+	private final DataSource workers;
+
+	private final Clock clock;
+
+	private final String name;
+
+	private final String table;
+
+	private final String readSql;
+
+	private final String writeSql;
+
+	private volatile boolean checked;
+
+	/**
+	 * @param workers connections outside any caller's transaction
+	 * @param clock the given clock, or {@code null} for the database's
+	 * @param name the queue's name
+	 * @param table the queue table
+	 */
+	StoreMark(DataSource workers, Clock clock, String name, String table) {
+		this.workers = workers;
+		this.clock = clock;
+		this.name = name;
+		this.table = table;
+		String limit = table + "_limit";
+		this.readSql = "SELECT m.count, m.holder, g.holder, g.at FROM (SELECT 1) one" + " LEFT JOIN " + limit
+				+ " m ON m.queue = ? AND m.kind = 'mark' AND m.item = ''" + " LEFT JOIN " + limit
+				+ " g ON g.queue = ? AND g.kind = 'gauges' AND g.item = ''" + " AND g.at > statement_timestamp()";
+		this.writeSql = "INSERT INTO " + limit + " AS l (queue, kind, item, count, holder, at, expires_at)"
+				+ " VALUES (?, 'mark', '', ?, ?, statement_timestamp(), 'infinity')"
+				+ " ON CONFLICT (queue, kind, item) DO UPDATE SET count = l.count RETURNING l.count, l.holder";
+	}
+
+	/**
+	 * Checks the mark unless it was checked already: on a connection of its own, in a
+	 * transaction of its own, and anchors a given clock on the database's time.
+	 * @throws IllegalStateException if the queue's data has another format or the other
+	 * kind of clock, or an instance of the previous release is live
+	 * @throws SQLException if the database fails
+	 */
+	void ensure() throws SQLException {
+		if (this.checked) {
+			return;
+		}
+		synchronized (this) {
+			if (this.checked) {
+				return;
+			}
+			try (Connection connection = this.workers.getConnection()) {
+				boolean autoCommit = connection.getAutoCommit();
+				try {
+					check(connection);
+					if (!autoCommit) {
+						connection.commit();
+					}
+				}
+				finally {
+					if (!autoCommit) {
+						connection.rollback();
+					}
+				}
+			}
+			this.checked = true;
+		}
+	}
+
+	/**
+	 * Checks at a build, leaving the check to the first statement if the database cannot
+	 * be asked now (a build does not need it: health tells).
+	 * @throws IllegalStateException as {@link #ensure}
+	 */
+	void ensureIfReachable() {
+		try {
+			ensure();
+		}
+		catch (SQLException ex) {
+			// Checked again before the handle's first statement, which fails as this did.
+		}
+	}
+
+	private void check(Connection connection) throws SQLException {
+		if (this.clock != null) {
+			ClockAnchor.offsetMicros(this.clock, connection);
+		}
+		String kind = (this.clock != null) ? GIVEN_CLOCK : DATABASE_CLOCK;
+		int format;
+		String theirs;
+		try (PreparedStatement read = connection.prepareStatement(this.readSql)) {
+			read.setString(1, this.name);
+			read.setString(2, this.name);
+			try (ResultSet row = read.executeQuery()) {
+				row.next();
+				format = row.getInt(1);
+				theirs = row.getString(2);
+				String reporter = row.getString(3);
+				if (theirs == null && reporter != null) {
+					throw new IllegalStateException(who() + " is in use by an instance of the previous release"
+							+ " (its handle " + reporter + " reports the queue's gauges until " + row.getString(4)
+							+ "): this release stores leases and times in format " + FORMAT
+							+ ", which the previous release does not read; stop every instance of it before this"
+							+ " release uses the queue (see \"Upgrading\" in docs/postgres.md)");
+				}
+			}
+		}
+		if (theirs == null) {
+			try (PreparedStatement write = connection.prepareStatement(this.writeSql)) {
+				write.setString(1, this.name);
+				write.setInt(2, FORMAT);
+				write.setString(3, kind);
+				try (ResultSet row = write.executeQuery()) {
+					row.next();
+					format = row.getInt(1);
+					theirs = row.getString(2);
+				}
+			}
+		}
+		if (format != FORMAT) {
+			throw new IllegalStateException(who() + " holds data in format " + format + " (its mark in " + this.table
+					+ "_limit), and this release reads and writes format " + FORMAT
+					+ "; instances of different formats may not share a queue (see \"Upgrading\" in docs/postgres.md)");
+		}
+		if (!kind.equals(theirs)) {
+			throw new IllegalStateException(who() + " is timed by " + describe(theirs)
+					+ " (kept with the queue's data), and this handle by " + describe(kind)
+					+ "; every instance sharing a queue must use the same kind of clock, or one would take the items"
+					+ " another holds: build it " + ((this.clock != null) ? "without a clock" : "with a clock")
+					+ ", or stop every instance and delete the mark (see \"Upgrading\" in docs/postgres.md)");
+		}
+	}
+
+	private static String describe(String kind) {
+		return switch (kind) {
+			case DATABASE_CLOCK -> "the database's clock";
+			case GIVEN_CLOCK -> "clocks given to its builders";
+			default -> "an unknown kind of clock ('" + kind + "')";
+		};
+	}
+
+	private String who() {
+		return "Queue '" + this.name + "' (table " + this.table + ")";
+	}
+
+}
