@@ -14,6 +14,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One handle of a test's shared queue in a JVM of its own ({@link SharedQueueProcess}),
@@ -153,6 +154,22 @@ public final class QueueProcess implements AutoCloseable {
 	/** Lets a paused JVM go on ({@code SIGCONT}). */
 	public void resume() throws Exception {
 		signal("CONT");
+	}
+
+	/**
+	 * Has a running JVM print its threads ({@code SIGQUIT}), for a failure message: they
+	 * show in {@link #toString()} once the JVM wrote them (given a second).
+	 */
+	public void dumpThreads() {
+		if (this.process.isAlive()) {
+			try {
+				signal("QUIT");
+			}
+			catch (Exception ex) {
+				// Only for a failure message.
+			}
+			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+		}
 	}
 
 	private void signal(String signal) throws Exception {
