@@ -1,6 +1,7 @@
 package dev.workqueue.shared;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -14,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One handle of a test's shared queue in a JVM of its own ({@link SharedQueueProcess}),
@@ -21,8 +23,10 @@ import java.util.concurrent.TimeUnit;
  * sends commands and reads their answers ({@link #send}), and can pause the JVM
  * ({@code SIGSTOP}), let it go on ({@code SIGCONT}) or kill it ({@code SIGKILL}).
  * <p>
- * One reader thread moves the child's output lines into a queue; lines that do not answer
- * a command (the child's logging) are kept for the failure message.
+ * One reader thread moves the lines of the child's standard output: its consumers'
+ * reports ({@code got ...}, {@code held ...}) into {@link #events()}, the others into a
+ * queue the commands take their answers from; lines that answer no command (a thread
+ * dump) are kept for the failure message. Its standard error goes to a file.
  */
 public final class QueueProcess implements AutoCloseable {
 
@@ -38,8 +42,11 @@ public final class QueueProcess implements AutoCloseable {
 
 	private final Thread reader;
 
-	private QueueProcess(Process process) {
+	private final File errors;
+
+	private QueueProcess(Process process, File errors) {
 		this.process = process;
+		this.errors = errors;
 		this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
 		this.reader = new Thread(this::read, "queue-process-" + process.pid());
 		this.reader.setDaemon(true);
@@ -59,7 +66,11 @@ public final class QueueProcess implements AutoCloseable {
 						System.getProperty("java.class.path"), SharedQueueProcess.class.getName(),
 						Long.toString(lease.toMillis())));
 		command.addAll(store.processOpener());
-		QueueProcess child = new QueueProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+		// Its standard error (the stores' logging) goes to a file of its own: written to
+		// the same pipe, a log record could land inside a report line.
+		File errors = File.createTempFile("queue-process-", ".log");
+		errors.deleteOnExit();
+		QueueProcess child = new QueueProcess(new ProcessBuilder(command).redirectError(errors).start(), errors);
 		child.answer("ready", Duration.ofSeconds(30));
 		return child;
 	}
@@ -98,7 +109,8 @@ public final class QueueProcess implements AutoCloseable {
 	public synchronized String toString() {
 		List<String> unanswered = new ArrayList<>(this.output);
 		unanswered.addAll(this.answers);
-		return "JVM " + pid() + (this.process.isAlive() ? " (running)" : " (ended)") + ", other output: " + unanswered;
+		return "JVM " + pid() + (this.process.isAlive() ? " (running)" : " (ended)") + ", other output: " + unanswered
+				+ ", its standard error in " + this.errors;
 	}
 
 	/** The child's process id. */
@@ -153,6 +165,22 @@ public final class QueueProcess implements AutoCloseable {
 	/** Lets a paused JVM go on ({@code SIGCONT}). */
 	public void resume() throws Exception {
 		signal("CONT");
+	}
+
+	/**
+	 * Has a running JVM print its threads ({@code SIGQUIT}), for a failure message: they
+	 * show in {@link #toString()} once the JVM wrote them (given a second).
+	 */
+	public void dumpThreads() {
+		if (this.process.isAlive()) {
+			try {
+				signal("QUIT");
+			}
+			catch (Exception ex) {
+				// Only for a failure message.
+			}
+			LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+		}
 	}
 
 	private void signal(String signal) throws Exception {

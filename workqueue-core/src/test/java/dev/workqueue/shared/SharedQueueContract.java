@@ -240,24 +240,22 @@ public abstract class SharedQueueContract {
 		FaultProxy proxy = proxy();
 		DelayingQueue<String> late = handle(proxy);
 		DelayingQueue<String> other = handle();
-		other.add("x");
-		proxy.holdAnswerTo(this.store.claimMarker(), LEASE.multipliedBy(4));
-		CompletableFuture<String> lateTake = CompletableFuture.supplyAsync(() -> {
-			try {
-				return late.poll(LEASE.multipliedBy(6));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return null;
-			}
-		});
-		// The claim ran in the store and leased x; its answer is on hold. Once its lease
-		// ran out, x is ready again and another handle gets it.
-		assertThat(other.poll(LEASE.multipliedBy(3))).as("the item back once its lease ran out").isEqualTo("x");
-		assertThat(lateTake.get(SOON.toMillis(), TimeUnit.MILLISECONDS))
-			.as("handed out by a claim whose answer came after its lease ran out")
-			.isNotEqualTo("x");
-		other.done("x");
+		// Three rounds: where the store's answer to a late claim depends on timing, one
+		// round may miss it.
+		for (String item : List.of("x", "y", "z")) {
+			other.add(item);
+			proxy.holdAnswerTo(this.store.claimMarker(), LEASE.multipliedBy(4));
+			CompletableFuture<String> lateTake = pollAsync(late, LEASE.multipliedBy(6));
+			// The claim ran in the store and leased the item; its answer is on hold. Once
+			// its lease ran out, the item is ready again and another handle gets it.
+			assertThat(other.poll(LEASE.multipliedBy(3))).as("the item back once its lease ran out").isEqualTo(item);
+			assertThat(lateTake.get(SOON.toMillis(), TimeUnit.MILLISECONDS))
+				.as("handed out by a claim whose answer came after its lease ran out")
+				.isNotEqualTo(item);
+			assertThat(late.poll(LEASE)).as("handed out later by that claim, while another handle holds it")
+				.isNotEqualTo(item);
+			other.done(item);
+		}
 	}
 
 	// Never two live holders
@@ -359,9 +357,8 @@ public abstract class SharedQueueContract {
 		assertThat(paused.send("take " + SOON.toMillis(), SOON.multipliedBy(2))).isEqualTo("x");
 		assertThat(other.poll(LEASE.multipliedBy(3))).as("handed out while its holder's JVM runs").isNull();
 		paused.pause();
-		long pausedAt = System.nanoTime();
+		assertNoLeaseOutlivesItsHolderByMoreThanALease();
 		assertThat(other.poll(LEASE.multipliedBy(10))).as("back once the paused holder's lease ran out").isEqualTo("x");
-		assertThat(millisSince(pausedAt)).as("ms from the pause until another handle held the item").isGreaterThan(0);
 		paused.resume();
 		assertThat(paused.send("done x", SOON)).isEqualTo("x");
 		assertThat(third.poll(LEASE.multipliedBy(3)))
@@ -387,6 +384,7 @@ public abstract class SharedQueueContract {
 		await().atMost(SOON.multipliedBy(2)).until(() -> got(killed).size() == consumers);
 		killed.kill();
 		long killedAt = System.nanoTime();
+		assertNoLeaseOutlivesItsHolderByMoreThanALease();
 		List<String> back = new ArrayList<>();
 		for (int i = 0; i < consumers; i++) {
 			back.add(take(survivor));
@@ -419,6 +417,7 @@ public abstract class SharedQueueContract {
 		assertThat(got(workers)).as("handed out again while its holder lives").doesNotContain("item-0");
 		victim.kill();
 		long killedAt = System.nanoTime();
+		assertNoLeaseOutlivesItsHolderByMoreThanALease();
 		Set<String> stranded = new HashSet<>(got(victim));
 		stranded.removeAll(held(List.of(victim)));
 		assertThat(stranded).contains("item-0");
@@ -479,11 +478,24 @@ public abstract class SharedQueueContract {
 				.filter((item) -> !held.contains(item))
 				.limit(10)
 				.toList();
+			StringBuilder handedOut = new StringBuilder();
+			for (QueueProcess process : processes) {
+				process.events()
+					.stream()
+					.filter((line) -> missing.contains(line.split(" ")[1]))
+					.forEach((line) -> handedOut.append(line).append(" in JVM ").append(process.pid()).append("; "));
+				process.dumpThreads();
+			}
 			throw new AssertionError(held.size() + " items finished within a minute, not " + count + " (not: " + missing
-					+ ", handed out: "
-					+ gotLines(processes).stream().filter((line) -> missing.contains(line.split(" ")[1])).toList()
-					+ ") by " + processes, ex);
+					+ ", handed out: " + handedOut + ") by " + processes, ex);
 		}
+	}
+
+	/** On the store's clock, so that a loaded machine cannot make it fail or pass. */
+	private void assertNoLeaseOutlivesItsHolderByMoreThanALease() throws Exception {
+		assertThat(this.store.latestLease()).as("the killed JVM's leases")
+			.hasValueSatisfying(
+					(left) -> assertThat(left).as("time left of the latest lease").isLessThanOrEqualTo(LEASE));
 	}
 
 	private QueueProcess process() throws Exception {

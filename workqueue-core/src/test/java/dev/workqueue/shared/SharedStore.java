@@ -68,6 +68,14 @@ public interface SharedStore extends AutoCloseable {
 	List<String> processOpener();
 
 	/**
+	 * How long until the latest lease of the test's queue runs out, on the store's own
+	 * clock: never more than a lease, whatever happened to its holder.
+	 * @return the time left, or empty while no item is held
+	 * @throws Exception if the store cannot be asked
+	 */
+	Optional<Duration> latestLease() throws Exception;
+
+	/**
 	 * Locks an item's record in the store from another session, as an application's
 	 * transaction or an operator's {@code SELECT ... FOR UPDATE} does, where the store
 	 * has such locks.

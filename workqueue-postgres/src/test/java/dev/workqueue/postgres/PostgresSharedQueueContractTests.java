@@ -109,6 +109,14 @@ class PostgresSharedQueueContractTests extends SharedQueueContract {
 		}
 
 		@Override
+		public Optional<Duration> latestLease() {
+			Long micros = TestSql
+				.queryLong("SELECT (extract(epoch FROM max(lease_until) - clock_timestamp()) * 1000000)::bigint"
+						+ " FROM " + this.table.table() + "_lease WHERE queue = ?", NAME);
+			return Optional.ofNullable(micros).map((left) -> Duration.ofNanos(left * 1000));
+		}
+
+		@Override
 		public List<String> processOpener() {
 			return List.of(PostgresProcessOpener.class.getName(), PostgresDatabase.URL, this.table.table());
 		}

@@ -4,9 +4,11 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScoredValue;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
@@ -75,6 +77,20 @@ class RedisSharedQueueContractTests extends SharedQueueContract {
 		public InetSocketAddress server() {
 			RedisURI shared = RedisServers.shared();
 			return new InetSocketAddress(shared.getHost(), shared.getPort());
+		}
+
+		@Override
+		public Optional<Duration> latestLease() {
+			// The processing set's scores are the leases' ends, in µs on the server's
+			// clock.
+			List<ScoredValue<String>> latest = this.redis.redis()
+				.zrangeWithScores(this.redis.key(NAME, "processing"), -1, -1);
+			if (latest.isEmpty()) {
+				return Optional.empty();
+			}
+			List<String> time = this.redis.redis().time();
+			long nowMicros = Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+			return Optional.of(Duration.ofNanos(((long) latest.get(0).getScore() - nowMicros) * 1000));
 		}
 
 		@Override
