@@ -63,6 +63,9 @@
 --   A payload the queue's codec cannot decode is moved here, out of the queue, as kind 'dead-letter':
 --   item = the payload, count = how often, at = the last time, holder = why, expires_at = 'infinity'
 --   (kept until an operator deletes it).
+--   The queue's mark, written by its first handle and checked by every build, is kind 'mark':
+--   item = '', count = the format its rows are stored in, holder = the kind of clock that times
+--   them ('database' or 'given'), expires_at = 'infinity' (see StoreMark).
 
 CREATE SEQUENCE IF NOT EXISTS {table}_token AS bigint;
 
