@@ -79,7 +79,7 @@ public final class QueueProcess implements AutoCloseable {
 		try (BufferedReader lines = new BufferedReader(
 				new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8))) {
 			for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-				if (line.startsWith("got ") || line.startsWith("held ")) {
+				if (line.startsWith("got ") || line.startsWith("ending ") || line.startsWith("held ")) {
 					this.events.add(line);
 				}
 				else {
@@ -93,8 +93,9 @@ public final class QueueProcess implements AutoCloseable {
 	}
 
 	/**
-	 * What the child's consumers reported so far, in order: {@code got <item> <nanos>}
-	 * and {@code held <item> <from> <until>} (see {@link SharedQueueProcess}).
+	 * What the child's consumers reported so far, in order: {@code got <item> <nanos>},
+	 * {@code ending <item> <nanos>} and {@code held <item> <from> <until>} (see
+	 * {@link SharedQueueProcess}).
 	 * @return the report lines
 	 */
 	public List<String> events() {

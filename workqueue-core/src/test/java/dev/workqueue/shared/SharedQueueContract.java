@@ -2,6 +2,7 @@ package dev.workqueue.shared;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.WorkQueueStats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -421,7 +423,11 @@ public abstract class SharedQueueContract {
 		Set<String> stranded = new HashSet<>(got(victim));
 		stranded.removeAll(held(List.of(victim)));
 		assertThat(stranded).contains("item-0");
-		awaitHeld(all, count);
+		// A done under way at the kill may have ended its item before the JVM could say
+		// so: then nothing brings the item back, and the store holds nothing of it.
+		Set<String> doneUnderWay = ending(victim);
+		doneUnderWay.retainAll(stranded);
+		awaitFinished(all, count, doneUnderWay, producer);
 		HoldLedger ledger = new HoldLedger();
 		for (int i = 0; i < all.size(); i++) {
 			record(all.get(i), i, ledger);
@@ -478,16 +484,9 @@ public abstract class SharedQueueContract {
 				.filter((item) -> !held.contains(item))
 				.limit(10)
 				.toList();
-			StringBuilder handedOut = new StringBuilder();
-			for (QueueProcess process : processes) {
-				process.events()
-					.stream()
-					.filter((line) -> missing.contains(line.split(" ")[1]))
-					.forEach((line) -> handedOut.append(line).append(" in JVM ").append(process.pid()).append("; "));
-				process.dumpThreads();
-			}
+			processes.forEach(QueueProcess::dumpThreads);
 			throw new AssertionError(held.size() + " items finished within a minute, not " + count + " (not: " + missing
-					+ ", handed out: " + handedOut + ") by " + processes, ex);
+					+ ", what the processes said of them: " + eventsOf(processes, missing) + ") by " + processes, ex);
 		}
 	}
 
@@ -498,10 +497,56 @@ public abstract class SharedQueueContract {
 					(left) -> assertThat(left).as("time left of the latest lease").isLessThanOrEqualTo(LEASE));
 	}
 
+	/**
+	 * Waits, for up to a minute, until the processes finished item-0 to item-(count - 1)
+	 * and the queue holds nothing more, neither queued nor processing. An item of
+	 * {@code doneUnderWay} (its done was under way when its JVM was killed) counts as
+	 * finished unless it comes back: its done may have ended it before the kill.
+	 */
+	private static void awaitFinished(List<QueueProcess> processes, int count, Set<String> doneUnderWay,
+			DelayingQueue<String> queue) {
+		try {
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> unfinished(processes, count, doneUnderWay).isEmpty() && isEmpty(queue.stats()));
+		}
+		catch (ConditionTimeoutException ex) {
+			List<String> missing = unfinished(processes, count, doneUnderWay).stream().limit(10).toList();
+			throw new AssertionError(
+					"Not every item finished within a minute (not: " + missing + ", what the processes said of them: "
+							+ eventsOf(processes, missing) + "; done under way at the kill: " + doneUnderWay
+							+ "; the queue: " + queue.stats() + ") by " + processes,
+					ex);
+		}
+	}
+
+	private static List<String> unfinished(List<QueueProcess> processes, int count, Set<String> doneUnderWay) {
+		Set<String> held = held(processes);
+		return IntStream.range(0, count)
+			.mapToObj((i) -> "item-" + i)
+			.filter((item) -> !held.contains(item) && !doneUnderWay.contains(item))
+			.toList();
+	}
+
+	private static boolean isEmpty(WorkQueueStats stats) {
+		return stats.depth() == 0 && stats.processing() == 0 && stats.waiting() == 0;
+	}
+
 	private QueueProcess process() throws Exception {
 		QueueProcess process = QueueProcess.start(this.store, LEASE);
 		this.processes.add(process);
 		return process;
+	}
+
+	/**
+	 * The processes' report lines about {@code items}, each with the JVM that wrote it.
+	 */
+	private static List<String> eventsOf(List<QueueProcess> processes, Collection<String> items) {
+		return processes.stream()
+			.flatMap((process) -> process.events()
+				.stream()
+				.filter((line) -> items.contains(line.split(" ")[1]))
+				.map((line) -> "JVM " + process.pid() + ": " + line))
+			.toList();
 	}
 
 	private static List<String> gotLines(List<QueueProcess> processes) {
@@ -518,6 +563,15 @@ public abstract class SharedQueueContract {
 
 	private static Set<String> got(QueueProcess process) {
 		return got(List.of(process));
+	}
+
+	/** The items whose done the process's consumers called (returned or not). */
+	private static Set<String> ending(QueueProcess process) {
+		return process.events()
+			.stream()
+			.filter((line) -> line.startsWith("ending "))
+			.map((line) -> line.split(" ")[1])
+			.collect(Collectors.toSet());
 	}
 
 	/** The items the processes' consumers finished (their done returned or failed). */

@@ -30,11 +30,11 @@ import dev.workqueue.DelayingQueue;
  * <li>{@code exit}: shuts the handle down and ends the JVM.</li>
  * </ul>
  * Consumers report, each on a line of its own, {@code got <item> <nanos>} when
- * {@code get} handed them an item and {@code held <item> <from> <until>} when its
- * {@code done} returned or failed, in {@link System#nanoTime()} (on Linux the system's
- * monotonic clock, which every JVM of the machine reads alike). A command that throws
- * answers {@code error <exception>}. It prints {@code ready <pid>} once the handle is
- * open.
+ * {@code get} handed them an item, {@code ending <item> <nanos>} just before they call
+ * its {@code done}, and {@code held <item> <from> <until>} when that {@code done}
+ * returned or failed, in {@link System#nanoTime()} (on Linux the system's monotonic
+ * clock, which every JVM of the machine reads alike). A command that throws answers
+ * {@code error <exception>}. It prints {@code ready <pid>} once the handle is open.
  * <p>
  * Arguments: lease in milliseconds, the opener's class name, the opener's arguments.
  */
@@ -123,6 +123,7 @@ public final class SharedQueueProcess {
 					if (hung.compareAndSet(false, true)) {
 						new CountDownLatch(1).await();
 					}
+					print("ending " + item + " " + System.nanoTime());
 					try {
 						queue.done(item);
 					}
