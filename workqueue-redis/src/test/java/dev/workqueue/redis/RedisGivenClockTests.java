@@ -1,11 +1,16 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
+import java.util.List;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.time.Clock;
 
@@ -17,7 +22,8 @@ import static org.awaitility.Awaitility.await;
  * apart (as two JVMs' {@link Clock#system()} count from their own start), are each
  * anchored on the Redis server's time ({@link ClockAnchor}), so the instances agree: an
  * add is visible to the other at once, a delay falls due on time for the other, never
- * early, a live lease is never reaped by the other, and a shared bucket is shared.
+ * early, a live lease is never reaped by the other, and a shared bucket is shared. A
+ * handle built while Redis is down anchors its clock at its first use.
  */
 @RequiresRedis
 class RedisGivenClockTests {
@@ -34,9 +40,19 @@ class RedisGivenClockTests {
 	/** The same time line, as a JVM started just now reads it. */
 	private final Clock younger = () -> Clock.system().nanoTime();
 
+	private RedisServers.Server server;
+
+	private RedisClient client;
+
 	@AfterEach
 	void close() throws Exception {
 		this.redis.close();
+		if (this.client != null) {
+			this.client.shutdown();
+		}
+		if (this.server != null) {
+			this.server.kill();
+		}
 	}
 
 	private DelayingQueue<String> handle(Clock clock) {
@@ -105,6 +121,39 @@ class RedisGivenClockTests {
 		assertThat(younger.when("x")).as("the burst").isZero();
 		assertThat(older.when("x")).as("the next token, a second after the burst's")
 			.isGreaterThan(Duration.ofMillis(800));
+	}
+
+	@Test
+	void aHandleBuiltWhileRedisIsDownAnchorsItsClockAtItsFirstUse() throws Exception {
+		RedisServers.assumeRedisServer();
+		this.server = RedisServers.start();
+		this.server.stop();
+		this.client = RedisClient.create(this.server.uri());
+		// A clock object of its own: no handle of this JVM anchored it yet.
+		Clock own = () -> Clock.system().nanoTime() + YEAR_NANOS;
+		DelayingQueue<String> queue = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.name("late")
+			.clock(own)
+			.commandTimeout(Duration.ofSeconds(1))
+			.buildDelayingQueue();
+		try {
+			this.server.startProcess();
+			await().atMost(SOON).ignoreExceptions().until(() -> {
+				queue.addAfter("in a minute", Duration.ofMinutes(1));
+				return true;
+			});
+			try (StatefulRedisConnection<String, String> connection = this.client.connect()) {
+				Double score = connection.sync().zscore(QueueKeys.key("workqueue:", "late", "waiting"), "in a minute");
+				List<String> time = connection.sync().time();
+				long serverMicros = Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
+				assertThat(score).isNotNull();
+				assertThat(score - serverMicros).as("due a minute after the add, on the server's time")
+					.isBetween(55e6, 60e6);
+			}
+		}
+		finally {
+			queue.shutDown();
+		}
 	}
 
 }
