@@ -70,7 +70,8 @@ final class QueueScripts {
 	 * given clock's reading goes to the script anchored on the server's time
 	 * ({@link ClockAnchor}): the first script of a clock not anchored yet waits for the
 	 * server's time first (at the handle's start, or at its first use if Redis did not
-	 * answer then), and fails if that read fails.
+	 * answer then), and fails if that read fails. That wait never happens on the client's
+	 * event loop: what is sent from there follows an answered script.
 	 * @param nowNanos the clock's reading
 	 * @param script the script
 	 * @param args its arguments after the time and the channel
