@@ -4,9 +4,9 @@ import dev.workqueue.time.Nanos;
 
 /**
  * Delays as the scripts take them: whole microseconds added to the scripts' time, which
- * is the clock's reading in µs rounded down (or the server's µs). Rounded so that an item
- * is never ready before its due nanosecond, and clamped so that the scripts' sums stay
- * exact doubles.
+ * is the clock's reading in µs rounded down plus its anchor, a whole number of µs
+ * ({@link ClockAnchor}), or the server's µs. Rounded so that an item is never ready
+ * before its due nanosecond, and clamped so that the scripts' sums stay exact doubles.
  */
 final class Delays {
 

@@ -24,10 +24,24 @@ record LimiterScripts(AbstractRedisClient client, String who, Clock clock, Durat
 	private static final System.Logger logger = System.getLogger(LimiterScripts.class.getName());
 
 	/**
-	 * The time argument of the bucket script: µs on the clock, or "" for the server's.
+	 * The time argument of the bucket script: µs on the clock anchored on the server's
+	 * time ({@link ClockAnchor}, read at the first call), or "" for the server's.
+	 * @throws RedisQueueException if the clock is not anchored yet and the server's time
+	 * cannot be read
 	 */
 	String now() {
-		return (this.clock != null) ? Long.toString(this.clock.nanoTime() / 1000) : "";
+		if (this.clock == null) {
+			return "";
+		}
+		long nowNanos = this.clock.nanoTime();
+		RedisLink link = RedisLink.of(this.client);
+		try {
+			return Long
+				.toString(Math.floorDiv(nowNanos, 1000) + ClockAnchor.offsetMicros(this.clock, link, this.timeout));
+		}
+		catch (RedisException ex) {
+			throw RedisFailures.of(this.who, link.server(), ex);
+		}
 	}
 
 	/**

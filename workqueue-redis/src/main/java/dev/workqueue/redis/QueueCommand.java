@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -13,6 +14,7 @@ import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.KeyValueOutput;
 import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueListOutput;
 import io.lettuce.core.output.ValueOutput;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
@@ -24,12 +26,12 @@ import io.lettuce.core.pubsub.PubSubOutput;
 /**
  * A command of this library's queues and limiters, as sent on the shared connections (a
  * script's {@code EVALSHA} or {@code EVAL}, a channel's {@code SUBSCRIBE} or
- * {@code UNSUBSCRIBE}, the wake watch's {@code BLPOP} and its pushes): one that a Lettuce
- * tracing set-up can tell apart from the application's own commands
- * ({@link #isQueueCommand}), so that the backend's own work (a worker's wait, timer
- * ticks, lease renewals, sweeps, gauge reads) starts no trace of its own. Lettuce still
- * gives it the parent it gives any command: the observation current on the thread that
- * sends it.
+ * {@code UNSUBSCRIBE}, the wake watch's {@code BLPOP} and its pushes, the {@code TIME}
+ * that anchors a given clock): one that a Lettuce tracing set-up can tell apart from the
+ * application's own commands ({@link #isQueueCommand}), so that the backend's own work (a
+ * worker's wait, timer ticks, lease renewals, sweeps, gauge reads) starts no trace of its
+ * own. Lettuce still gives it the parent it gives any command: the observation current on
+ * the thread that sends it.
  *
  * @param <T> the reply type
  */
@@ -119,6 +121,15 @@ final class QueueCommand<T> extends Command<String, String, T> {
 	static QueueCommand<Boolean> expire(String key, long millis) {
 		return new QueueCommand<>(CommandType.PEXPIRE, new BooleanOutput<>(StringCodec.UTF8),
 				new CommandArgs<>(StringCodec.UTF8).addKey(key).add(millis));
+	}
+
+	/**
+	 * Makes a {@code TIME}: the server's time, which anchors a clock given to a builder.
+	 * @return the command, not sent
+	 */
+	static QueueCommand<List<String>> time() {
+		return new QueueCommand<>(CommandType.TIME, new ValueListOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8));
 	}
 
 	@SuppressWarnings("unchecked")

@@ -31,6 +31,9 @@ final class QueueScripts {
 
 	private final Duration timeout;
 
+	/** The given clock's anchor ({@link ClockAnchor}), {@code null} until known. */
+	private volatile Long offsetMicros;
+
 	/**
 	 * Whether a call found the client shut down: every later one fails at once, without
 	 * reconnecting or borrowing a link of the client.
@@ -63,32 +66,59 @@ final class QueueScripts {
 	}
 
 	/**
-	 * Sends a queue script with the time read already (ignored on the server's clock).
+	 * Sends a queue script with the time read already (ignored on the server's clock). A
+	 * given clock's reading goes to the script anchored on the server's time
+	 * ({@link ClockAnchor}): the first script of a clock not anchored yet waits for the
+	 * server's time first (at the handle's start, or at its first use if Redis did not
+	 * answer then), and fails if that read fails. That wait never happens on the client's
+	 * event loop: what is sent from there follows an answered script.
 	 * @param nowNanos the clock's reading
 	 * @param script the script
 	 * @param args its arguments after the time and the channel
 	 * @return the answer to come; a failure is the client's exception
 	 */
 	<R> CompletableFuture<R> sendAt(long nowNanos, LuaScript script, String... args) {
-		String[] all = new String[args.length + 2];
-		all[0] = this.serverTime ? "" : Long.toString(Math.floorDiv(nowNanos, 1000));
-		all[1] = this.keys.channel();
-		System.arraycopy(args, 0, all, 2, args.length);
 		if (this.clientShutDown) {
 			return CompletableFuture.failedFuture(new RedisLink.ClientShutDownException(null));
 		}
 		try {
 			if (!this.released) {
-				return this.link.send(script, this.allKeys, all);
+				return this.link.send(script, this.allKeys, arguments(this.link, nowNanos, args));
 			}
 			RedisLink borrowed = RedisLink.acquire(this.link.client());
-			CompletableFuture<R> answer = borrowed.send(script, this.allKeys, all);
+			CompletableFuture<R> answer;
+			try {
+				answer = borrowed.send(script, this.allKeys, arguments(borrowed, nowNanos, args));
+			}
+			catch (RuntimeException ex) {
+				borrowed.release();
+				throw ex;
+			}
 			answer.whenComplete((reply, failure) -> borrowed.release());
 			return answer;
 		}
 		catch (RedisException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+	}
+
+	/** The time, the channel, then {@code args}. */
+	private String[] arguments(RedisLink link, long nowNanos, String... args) {
+		String[] all = new String[args.length + 2];
+		all[0] = this.serverTime ? "" : Long.toString(Math.floorDiv(nowNanos, 1000) + offsetMicros(link));
+		all[1] = this.keys.channel();
+		System.arraycopy(args, 0, all, 2, args.length);
+		return all;
+	}
+
+	/** The given clock's anchor, in µs, read on {@code link} if not known yet. */
+	private long offsetMicros(RedisLink link) {
+		Long offset = this.offsetMicros;
+		if (offset == null) {
+			offset = ClockAnchor.offsetMicros(this.clock, link, this.timeout);
+			this.offsetMicros = offset;
+		}
+		return offset;
 	}
 
 	/**
@@ -103,7 +133,8 @@ final class QueueScripts {
 	}
 
 	/**
-	 * Returns the reading of the clock the scripts use, or 0 on the server's clock.
+	 * Returns the reading of the clock the scripts use, or 0 on the server's clock: a
+	 * reading for {@link #sendAt}, which anchors it.
 	 * @return the reading
 	 */
 	long now() {

@@ -180,8 +180,8 @@ final class QueueTimer implements TimerThread.Job {
 	/**
 	 * Refuses to join a queue kept in another format or timed by the other kind of clock,
 	 * as its mark says ({@code mark.lua}, which sets the mark on a queue without one), or
-	 * one that a live handle of the previous release uses with the other kind, or, before
-	 * kinds, at all.
+	 * one that a live handle of the previous release uses with the other kind or with a
+	 * given clock (whose readings it did not anchor), or, before kinds, at all.
 	 * @throws IllegalStateException naming both formats or both kinds, and the way out
 	 */
 	private void checkMark() {
@@ -194,11 +194,21 @@ final class QueueTimer implements TimerThread.Job {
 		String upgrading = " (see \"Upgrading\" in docs/redis.md)";
 		if (mark.isEmpty()) {
 			ClockKind theirs = ClockKind.ofHandle(answer.get(1));
-			throw new IllegalStateException((theirs == null)
-					? where + ": a handle of an earlier release that does not say its kind of clock is live (id "
-							+ answer.get(1) + "); stop every instance of that release before this one uses the queue"
-							+ upgrading
-					: mismatch(where, theirs, mine) + ", or stop every instance of the previous release" + upgrading);
+			if (theirs == null) {
+				throw new IllegalStateException(
+						where + ": a handle of an earlier release that does not say its kind of clock is live (id "
+								+ answer.get(1)
+								+ "); stop every instance of that release before this one uses the queue" + upgrading);
+			}
+			if (theirs == mine) {
+				throw new IllegalStateException(where
+						+ ": a handle of the previous release is live on a clock given to its builder (id "
+						+ answer.get(1) + "), whose readings it sends as they are, and this release anchors them on"
+						+ " the server's time, so the two would disagree on every delay and lease; stop every instance"
+						+ " of the previous release" + upgrading);
+			}
+			throw new IllegalStateException(
+					mismatch(where, theirs, mine) + ", or stop every instance of the previous release" + upgrading);
 		}
 		int colon = mark.indexOf(':');
 		ClockKind theirs = (colon >= 0 && colon == mark.length() - 2) ? ClockKind.ofLetter(mark.charAt(colon + 1))

@@ -203,6 +203,25 @@ final class RedisLink {
 		});
 	}
 
+	/**
+	 * Reads the server's time ({@code TIME}), for {@link ClockAnchor}.
+	 * @return the answer to come: the seconds and the microseconds, as Redis says them
+	 */
+	CompletableFuture<List<String>> time() {
+		if (this.clientShutDown) {
+			throw new ClientShutDownException(null);
+		}
+		StatefulConnection<String, String> connection = connection();
+		CompletableFuture<List<String>> time;
+		try {
+			time = dispatch(connection, QueueCommand.time());
+		}
+		catch (RuntimeException ex) {
+			throw closedByTheClient(connection) ? new ClientShutDownException(ex) : ex;
+		}
+		return time.exceptionallyCompose((ex) -> failed(connection, ex));
+	}
+
 	/** A failed answer, read as {@link #closedByTheClient} says. */
 	private <R> CompletableFuture<R> failed(StatefulConnection<String, String> connection, Throwable ex) {
 		Throwable cause = unwrap(ex);

@@ -35,8 +35,9 @@ import dev.workqueue.time.Clock;
  * {@code ...:item-bucket:<item>}. Buckets expire once full again, so idle ones cost
  * nothing; a failure count lives until {@code forget}, or until no failure was counted
  * for the {@linkplain Builder#historyTtl history's time to live}. Time is the Redis
- * server's, or the builder's {@link Clock}. Each call is one script: {@code when} and
- * {@code forget} throw {@link RedisQueueException} when Redis cannot be reached.
+ * server's, or the builder's {@link Clock} anchored on the server's time. Each call is
+ * one script: {@code when} and {@code forget} throw {@link RedisQueueException} when
+ * Redis cannot be reached.
  */
 public final class RedisRateLimiters {
 
@@ -118,8 +119,9 @@ public final class RedisRateLimiters {
 		}
 
 		/**
-		 * Sets the clock of the token buckets (default: the Redis server's); every
-		 * instance must then share it.
+		 * Sets the clock of the token buckets (default: the Redis server's), anchored on
+		 * the server's time at the first call that needs it (its readings count from an
+		 * arbitrary origin); every instance must then be given one.
 		 * @param clock the clock
 		 * @return this builder
 		 */

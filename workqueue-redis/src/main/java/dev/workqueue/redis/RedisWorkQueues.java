@@ -38,9 +38,10 @@ import dev.workqueue.time.Clock;
  * paused or lost Redis, goes back to the queue, and the former holder's {@code done}
  * changes nothing: at-least-once, never two live holders.</li>
  * <li>Delays live in Redis, timed by the Redis server's clock (so instances with skewed
- * clocks agree), or by the {@link Builder#clock(Clock) clock} given to the builder, which
- * then every instance must share (a {@code FakeClock} in tests). The queue keeps its kind
- * of clock with its data: a handle built with the other kind is refused.</li>
+ * clocks agree), or by the {@link Builder#clock(Clock) clock} given to the builder (a
+ * {@code FakeClock} in tests), anchored on the server's time once, so that every instance
+ * given one agrees. The queue keeps its kind of clock with its data: a handle built with
+ * the other kind is refused.</li>
  * <li>{@code shutDown} stops this instance only: it takes no more items and leaves queued
  * and delayed ones in Redis for the others.</li>
  * <li>A Redis that cannot be reached, or does not answer in time, makes {@code add},
@@ -230,11 +231,14 @@ public final class RedisWorkQueues {
 		/**
 		 * Sets the clock of delays, leases and waits. By default delays and leases use
 		 * the Redis server's clock and waits the system clock; a clock given here is used
-		 * for all three, and every instance sharing the queue must then share it (tests
-		 * step a {@code FakeClock}). The queue keeps its kind of clock (the server's, or
-		 * one given here) with its data, set by its first handle: a build of the other
-		 * kind fails with an {@link IllegalStateException} naming both, as does one that
-		 * meets another format ({@code docs/redis.md}, "Upgrading").
+		 * for all three, and every instance sharing the queue must then be given one
+		 * (tests step a {@code FakeClock}). Its readings count from an arbitrary origin,
+		 * so they are anchored on the server's time once, before the handle's first
+		 * script (one {@code TIME} read per clock in a JVM): the scripts get that time
+		 * plus what the clock measured since. The queue keeps its kind of clock (the
+		 * server's, or one given here) with its data, set by its first handle: a build of
+		 * the other kind fails with an {@link IllegalStateException} naming both, as does
+		 * one that meets another format ({@code docs/redis.md}, "Upgrading").
 		 * @param clock the clock
 		 * @return this builder
 		 */

@@ -162,14 +162,33 @@ class RedisClockKindTests {
 	@Test
 	void aLiveHandleOfThePreviousReleaseDecidesTheKindOfAQueueWithoutAMark() {
 		// The previous release kept no mark; its live handle holds the reporter role.
+		this.redis.redis().psetex(this.redis.key("q", "reporter"), 30_000, "Spreviousrelease");
+		assertThatIllegalStateException().isThrownBy(() -> this.redis.builder("q").clock(this.clock).buildQueue())
+			.withMessageContaining("the Redis server's clock, and this one with a clock given to its builder")
+			.withMessageContaining("Upgrading");
+		assertThat(this.redis.redis().get(this.redis.key("q", "mark"))).isNull();
+		this.redis.track(this.redis.builder("q").buildDelayingQueue());
+		assertThat(this.redis.redis().get(this.redis.key("q", "mark"))).as("its kind, kept from now on")
+			.isEqualTo("2:S");
+	}
+
+	/**
+	 * The previous release sent a given clock's readings as they are; this one anchors
+	 * them on the server's time ({@link ClockAnchor}): the two may not share a queue.
+	 */
+	@Test
+	void aLiveHandleOfThePreviousReleaseOnAGivenClockIsRefusedByBothKinds() {
 		this.redis.redis().psetex(this.redis.key("q", "reporter"), 30_000, "Cpreviousrelease");
 		assertThatIllegalStateException().isThrownBy(() -> this.redis.builder("q").buildDelayingQueue())
 			.withMessageContaining("a clock given to its builder, and this one with the Redis server's clock")
 			.withMessageContaining("Upgrading");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.redis.builder("q").clock(this.clock).buildDelayingQueue())
+			.withMessageContaining("a handle of the previous release is live on a clock given to its builder")
+			.withMessageContaining("Cpreviousrelease")
+			.withMessageContaining("anchors")
+			.withMessageContaining("Upgrading");
 		assertThat(this.redis.redis().get(this.redis.key("q", "mark"))).isNull();
-		this.redis.track(this.redis.builder("q").clock(this.clock).buildDelayingQueue());
-		assertThat(this.redis.redis().get(this.redis.key("q", "mark"))).as("its kind, kept from now on")
-			.isEqualTo("2:C");
 	}
 
 	@Test

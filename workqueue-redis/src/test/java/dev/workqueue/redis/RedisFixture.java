@@ -16,6 +16,7 @@ import org.awaitility.Awaitility;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.spi.SharedWorkQueue;
+import dev.workqueue.time.Clock;
 
 /**
  * One test's corner of the shared Redis: a client, a key prefix of its own, the queue
@@ -45,6 +46,15 @@ final class RedisFixture implements AutoCloseable {
 	/** A builder of handles on the queue {@code name} under this test's prefix. */
 	RedisWorkQueues.Builder<String> builder(String name) {
 		return RedisWorkQueues.builder(this.client, ItemCodec.strings()).keyPrefix(this.prefix).name(name);
+	}
+
+	/**
+	 * A clock's time as the scripts get it: its reading in µs plus its anchor on the
+	 * server's time ({@link ClockAnchor}, read here if no handle of the clock read it).
+	 */
+	long scriptMicros(Clock clock) {
+		long offset = ClockAnchor.offsetMicros(clock, RedisLink.of(this.client), Duration.ofSeconds(5));
+		return Math.floorDiv(clock.nanoTime(), 1000) + offset;
 	}
 
 	<Q extends AutoCloseable> Q track(Q queue) {

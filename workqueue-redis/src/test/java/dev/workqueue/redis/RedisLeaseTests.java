@@ -42,7 +42,7 @@ class RedisLeaseTests {
 		RedisCommands<String, String> redis = this.redis.redis();
 		redis.zrem(this.redis.key("q", "processing"), item);
 		redis.hdel(this.redis.key("q", "leases"), item);
-		redis.hsetnx(this.redis.key("q", "dirty"), item, Long.toString(this.clock.nanoTime() / 1000));
+		redis.hsetnx(this.redis.key("q", "dirty"), item, Long.toString(this.redis.scriptMicros(this.clock)));
 		redis.rpush(this.redis.key("q", "queue"), item);
 	}
 
@@ -60,7 +60,7 @@ class RedisLeaseTests {
 		assertThat(this.redis.redis().zcard(this.redis.key("q", "processing"))).isOne();
 		// The parked lease is renewed with the others.
 		for (int i = 0; i < 3; i++) {
-			long nowMicros = this.clock.nanoTime() / 1000;
+			long nowMicros = this.redis.scriptMicros(this.clock);
 			this.clock.step(Duration.ofSeconds(1));
 			await().atMost(SOON)
 				.until(() -> this.redis.redis().zscore(this.redis.key("q", "processing"), "x") > nowMicros + 3_000_000);

@@ -282,16 +282,22 @@ class RedisWorkQueueTests {
 	@Test
 	void anExpiredLeaseReturnsTheItemAndTheFormerHoldersDoneIsFencedOff() throws Exception {
 		// The holder's clock never moves: it never renews, as a frozen or cut-off JVM.
+		// Each clock is anchored on the server's time when its first handle is built, and
+		// a
+		// FakeClock does not follow real time: the holder's, anchored after the other's,
+		// stands a few real milliseconds ahead of it, so its lease runs out a little
+		// after
+		// a second on the other's clock, never before.
 		FakeClock frozen = new FakeClock();
-		DelayingQueue<String> holder = this.redis
-			.track(this.redis.builder("q").clock(frozen).lease(Duration.ofSeconds(1)).buildDelayingQueue());
 		DelayingQueue<String> other = this.redis
 			.track(this.redis.builder("q").clock(this.clock).lease(Duration.ofSeconds(1)).buildDelayingQueue());
+		DelayingQueue<String> holder = this.redis
+			.track(this.redis.builder("q").clock(frozen).lease(Duration.ofSeconds(1)).buildDelayingQueue());
 		holder.add("x");
 		assertThat(holder.poll(Duration.ZERO)).isEqualTo("x");
 		this.clock.step(Duration.ofMillis(999));
 		assertThat(other.poll(Duration.ZERO)).isNull();
-		this.clock.step(Duration.ofMillis(2));
+		this.clock.step(Duration.ofSeconds(1));
 		await().atMost(SOON).until(() -> ((SharedQueue) other).stalled() == 1);
 		assertThat(other.poll(Duration.ZERO)).isEqualTo("x");
 		holder.done("x");
@@ -311,7 +317,7 @@ class RedisWorkQueueTests {
 		String processing = this.redis.key("q", "processing");
 		for (int i = 1; i <= 10; i++) {
 			this.clock.step(Duration.ofSeconds(1));
-			long nowMicros = this.clock.nanoTime() / 1000;
+			long nowMicros = this.redis.scriptMicros(this.clock);
 			// Renewed every third of the lease: the expiry keeps ahead of the clock.
 			await().atMost(SOON).until(() -> this.redis.redis().zscore(processing, "x") > nowMicros + 1_000_000);
 		}
