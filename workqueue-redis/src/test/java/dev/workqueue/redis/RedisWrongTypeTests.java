@@ -115,6 +115,10 @@ class RedisWrongTypeTests {
 		queue.add("queued");
 		String key = this.redis.key(name, part);
 		RedisCommands<String, String> redis = this.redis.redis();
+		// The handle's first tick takes the gauges' reporter role on its own thread: wait
+		// for it, so that the key it writes is not taken for one the call wrote.
+		String reporter = this.redis.key(name, "reporter");
+		await().atMost(Duration.ofSeconds(10)).until(() -> redis.exists(reporter) == 1);
 		String type = redis.type(key);
 		redis.del(key);
 		if (type.equals("string") || part.equals("reporter")) {
