@@ -257,9 +257,8 @@ final class QueueSql {
 		this.addTracedNotifying = "WITH " + callerClock + ",\n" + addOne(table, order, true, true);
 		this.addBatch = "WITH " + clock + addBatch(table, order, false);
 		this.addBatchTraced = "WITH " + clock + addBatch(table, order, true);
-		String claimCtes = claimCtes(table, order, starving);
 		String claimSelect = claimSelect(table, order, starving);
-		this.claim = "WITH " + clock + ",\n" + claimCtes + "\n" + claimSelect.formatted("");
+		this.claim = "WITH " + clock + ",\n" + claimCtes(table, order, starving, "") + "\n" + claimSelect.formatted("");
 		String doneCtes = """
 				gone AS (DELETE FROM {t} WHERE queue = ? AND item = ? AND token = ? AND state = 1
 					RETURNING queue, item, token, dirty_at, dirty_priority, trace),
@@ -273,7 +272,11 @@ final class QueueSql {
 			.replace("{t}", table);
 		// The claim cannot see the row the done queues again (one snapshot): it waits
 		// for the next claim, which is what client-go's done does too (back of the line).
-		this.doneAndClaim = "WITH " + clock + ",\n" + doneCtes + ",\n" + claimCtes + "\n" + claimSelect
+		// It locks nothing before the done has its row: a done that waits for an
+		// application's lock on that row (a re-add in a transaction left open) holds no
+		// other item meanwhile.
+		this.doneAndClaim = "WITH " + clock + ",\n" + doneCtes + ",\n"
+				+ claimCtes(table, order, starving, "AND (SELECT count(*) FROM gone) >= 0") + "\n" + claimSelect
 			.formatted(", (SELECT count(*) FROM gone), (SELECT " + micros("b.ready_at") + " FROM back b)");
 		this.done = "WITH " + clock + ",\n" + doneCtes + "\nSELECT (SELECT count(*) FROM gone), " + micros("b.ready_at")
 				+ ", " + micros("c.now") + " FROM c LEFT JOIN back b ON true";
@@ -560,27 +563,30 @@ final class QueueSql {
 	 * {@code MATERIALIZED} fences the planner: a {@code LIMIT} subquery inlined into the
 	 * {@code UPDATE} may be run again per row and lease more than the limit. With the
 	 * starvation guard, the items ready longer than the timeout come first, oldest first,
-	 * then the others by the ready order, up to the limit in all.
+	 * then the others by the ready order, up to the limit in all. {@code after}: a
+	 * condition that {@code picked} must meet first (empty for none), so that what it
+	 * refers to has run before any item is locked.
 	 */
-	private static String claimCtes(String table, ReadyOrder order, boolean starving) {
+	private static String claimCtes(String table, ReadyOrder order, boolean starving, String after) {
 		String picked;
 		if (starving) {
 			picked = """
 					starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {t} r
 						WHERE r.queue = ? AND r.state = 0
-							AND r.ready_at < (SELECT now FROM c) - ?::bigint * interval '1 microsecond'
+							AND r.ready_at < (SELECT now FROM c) - ?::bigint * interval '1 microsecond' %1$s
 						ORDER BY r.ready_at, r.seq LIMIT ? FOR UPDATE SKIP LOCKED),
 					fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {t} r
 						WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
-							AND r.ready_at >= (SELECT now FROM c) - ?::bigint * interval '1 microsecond'
-						ORDER BY %s LIMIT ?::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
-					picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),""".formatted(order.orderBy("r"));
+							AND r.ready_at >= (SELECT now FROM c) - ?::bigint * interval '1 microsecond' %1$s
+						ORDER BY %2$s LIMIT ?::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
+					picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),""".formatted(after,
+					order.orderBy("r"));
 		}
 		else {
 			picked = """
 					picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {t} r
-						WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
-						ORDER BY %s LIMIT ? FOR UPDATE SKIP LOCKED),""".formatted(order.orderBy("r"));
+						WHERE r.queue = ? AND r.state = 0 AND r.ready_at <= (SELECT now FROM c) %s
+						ORDER BY %s LIMIT ? FOR UPDATE SKIP LOCKED),""".formatted(after, order.orderBy("r"));
 		}
 		return (picked + """
 

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.spi.Poller;
+import dev.workqueue.spi.Pollers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -75,6 +78,48 @@ class PostgresRowLockTests {
 		config.setConnectionInitSql("SET lock_timeout = '300ms'");
 		this.timeoutPool = new HikariDataSource(config);
 		holdsEveryLeaseWhileLocked(this.timeoutPool, this::lockForUpdate);
+	}
+
+	@Test
+	void aDoneWithTheNextClaimThatWaitsForALockedRowHoldsNoOtherItem() throws Exception {
+		DataSource pool = this.fixture.tableFixture().dataSource();
+		DelayingQueue<String> holder = handle(pool);
+		DelayingQueue<String> other = handle(pool);
+		holder.add(LOCKED);
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		holder.addAll(List.of("ready-1", "ready-2"));
+		try (Lock lock = reAddInATransaction(LOCKED)) {
+			Poller<String> poller = Pollers.of(holder);
+			CompletableFuture<Prioritized<String>> next = CompletableFuture.supplyAsync(() -> {
+				try {
+					return poller.doneAndPoll(LOCKED, Duration.ZERO);
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> TestSql.queryLong("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+						+ " AND query LIKE '%gone AS%' AND query LIKE ?", "%" + this.fixture.table() + "%") > 0);
+			List<String> taken = new ArrayList<>();
+			await().atMost(LEASE.dividedBy(2)).pollInterval(Duration.ofMillis(20)).until(() -> {
+				String item = other.poll(Duration.ZERO);
+				if (item != null) {
+					taken.add(item);
+				}
+				return taken.size() == 2;
+			});
+			assertThat(taken).as("ready items, while the done waits for its row")
+				.containsExactlyInAnyOrder("ready-1", "ready-2");
+			assertThat(next).as("the done waits for the caller's commit").isNotDone();
+			lock.release();
+			assertThat(next.get(10, TimeUnit.SECONDS)).as("nothing left to claim").isNull();
+		}
+		other.done("ready-1");
+		other.done("ready-2");
+		assertThat(holder.poll(Duration.ZERO)).as("re-added while held: queued again by its done").isEqualTo(LOCKED);
+		holder.done(LOCKED);
+		assertThat(TestSql.count(this.fixture.table())).as("every done worked").isZero();
 	}
 
 	private DelayingQueue<String> handle(DataSource pool) {
