@@ -277,7 +277,7 @@ final class QueueSql {
 		// other item meanwhile.
 		this.doneAndClaim = "WITH " + clock + ",\n" + doneCtes + ",\n"
 				+ claimCtes(table, order, starving, "AND (SELECT count(*) FROM gone) >= 0") + "\n" + claimSelect
-			.formatted(", (SELECT count(*) FROM gone), (SELECT " + micros("b.ready_at") + " FROM back b)");
+					.formatted(", (SELECT count(*) FROM gone), (SELECT " + micros("b.ready_at") + " FROM back b)");
 		this.done = "WITH " + clock + ",\n" + doneCtes + "\nSELECT (SELECT count(*) FROM gone), " + micros("b.ready_at")
 				+ ", " + micros("c.now") + " FROM c LEFT JOIN back b ON true";
 		this.forget = FORGET.replace("{t}", table);

@@ -41,8 +41,8 @@ class PostgresReadOnlyTests {
 
 	PostgresReadOnlyTests() {
 		PostgresDatabase.execute("CREATE ROLE " + this.role + " LOGIN; GRANT ALL ON " + this.fixture.table() + ", "
-				+ this.fixture.table() + "_lease, " + this.fixture.table() + "_limit, " + this.fixture.table() + "_token TO " + this.role + "; ALTER ROLE "
-				+ this.role + " SET default_transaction_read_only = on");
+				+ this.fixture.table() + "_lease, " + this.fixture.table() + "_limit, " + this.fixture.table()
+				+ "_token TO " + this.role + "; ALTER ROLE " + this.role + " SET default_transaction_read_only = on");
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(PostgresDatabase.URL.replaceAll("user=[^&]*", "user=" + this.role));
 		config.setMaximumPoolSize(3);

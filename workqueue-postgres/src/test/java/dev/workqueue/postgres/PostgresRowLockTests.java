@@ -99,8 +99,10 @@ class PostgresRowLockTests {
 				}
 			});
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> TestSql.queryLong("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-						+ " AND query LIKE '%gone AS%' AND query LIKE ?", "%" + this.fixture.table() + "%") > 0);
+				.until(() -> TestSql.queryLong(
+						"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+								+ " AND query LIKE '%gone AS%' AND query LIKE ?",
+						"%" + this.fixture.table() + "%") > 0);
 			List<String> taken = new ArrayList<>();
 			await().atMost(LEASE.dividedBy(2)).pollInterval(Duration.ofMillis(20)).until(() -> {
 				String item = other.poll(Duration.ZERO);
