@@ -26,7 +26,10 @@ import static org.awaitility.Awaitility.await;
  * itself, and the queue's table and its {@code _lease} table are empty at the end.
  * Producers and consumers retry through the outage; an add that failed is not counted (it
  * may or may not have been written) and never repeated, so each item is added at most
- * once and any hand-out after its {@code done} returned is a {@code done} undone.
+ * once and any hand-out after its {@code done} returned is a {@code done} undone. The
+ * outage (a second, and the recovery) is shorter than the lease (2 s), so no lease runs
+ * out: a late {@code done} of a lease that did is the one case where an item may rightly
+ * be handed out again (docs/postgres.md, "Leases and recovery").
  */
 class PostgresImmediateStopTests {
 

@@ -196,7 +196,7 @@ final class PrivateCluster implements AutoCloseable {
 				.orElseThrow(() -> skip(test, "no initdb and pg_ctl in " + BIN_ROOT + "/*/bin"));
 		}
 		catch (IOException ex) {
-			throw skip(test, "no " + BIN_ROOT + " (" + ex.getMessage() + ")");
+			throw skip(test, "cannot list " + BIN_ROOT + " (" + ex.getClass().getSimpleName() + ")");
 		}
 	}
 
