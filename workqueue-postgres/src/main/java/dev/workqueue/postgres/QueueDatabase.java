@@ -105,7 +105,8 @@ final class QueueDatabase {
 				// several rows lock them in one order, but a caller's transaction or a
 				// done riding with a claim may not): nothing was committed, and each
 				// statement means the same when run again.
-				if (!ROLLED_BACK.contains(ex.getSQLState()) || attempt == MAX_ATTEMPTS) {
+				// A broken connection's exception may have no SQLSTATE at all.
+				if (ex.getSQLState() == null || !ROLLED_BACK.contains(ex.getSQLState()) || attempt == MAX_ATTEMPTS) {
 					throw failure(ex, action);
 				}
 			}
