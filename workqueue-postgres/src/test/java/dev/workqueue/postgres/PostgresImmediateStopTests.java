@@ -9,6 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -26,12 +29,17 @@ import static org.awaitility.Awaitility.await;
  * itself, and the queue's table and its {@code _lease} table are empty at the end.
  * Producers and consumers retry through the outage; an add that failed is not counted (it
  * may or may not have been written) and never repeated, so each item is added at most
- * once and any hand-out after its {@code done} returned is a {@code done} undone. The
- * outage (a second, and the recovery) is shorter than the lease (2 s), so no lease runs
- * out: a late {@code done} of a lease that did is the one case where an item may rightly
- * be handed out again (docs/postgres.md, "Leases and recovery").
+ * once and any hand-out after its {@code done} returned is a {@code done} undone, but for
+ * one case: the outage (a second, and the recovery) can outlast what was left of a lease
+ * (2 s), the lease keeper then queues the item again and its holder's late {@code done}
+ * changes nothing (at-least-once, contract §3, docs/postgres.md "Leases and recovery").
+ * (a lease taken before the stop, for a consumer or claimed ahead for one). Such a
+ * hand-out is allowed only after a {@code done} that returned after the stop, and no more
+ * of them than the leases the keeper logged it queued again.
  */
 class PostgresImmediateStopTests {
+
+	private static final Pattern QUEUED_AGAIN = Pattern.compile("queued again (\\d+) item\\(s\\) whose lease ran out");
 
 	private static final String TABLE = "wq_immediate_stop";
 
@@ -54,7 +62,20 @@ class PostgresImmediateStopTests {
 	/** The tick at which a done of the item returned normally. */
 	private final Map<String, Long> doneAt = new ConcurrentHashMap<>();
 
+	/** The tick at which the first poll that handed the item out began. */
+	private final Map<String, Long> firstHandedAt = new ConcurrentHashMap<>();
+
 	private final List<String> undone = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Items handed out again after a late done of a holder that held them through the
+	 * stop.
+	 */
+	private final List<String> heldThroughTheStop = new CopyOnWriteArrayList<>();
+
+	private volatile long stoppedAt = Long.MAX_VALUE;
+
+	private volatile long startedAt = Long.MAX_VALUE;
 
 	private final List<Throwable> failures = new CopyOnWriteArrayList<>();
 
@@ -64,7 +85,8 @@ class PostgresImmediateStopTests {
 
 	@Test
 	void acknowledgedAddsAndReturnedDonesSurviveAnImmediateStop() throws Exception {
-		try (PrivateCluster cluster = new PrivateCluster("PostgresImmediateStopTests")) {
+		try (PrivateCluster cluster = new PrivateCluster("PostgresImmediateStopTests");
+				LogRecords keeper = new LogRecords(LeaseKeeper.class)) {
 			cluster.execute(PostgresWorkQueues.schema(TABLE));
 			WorkQueue<String> queue = PostgresWorkQueues.builder(cluster.dataSource(16, 500), ItemCodec.strings())
 				.table(TABLE)
@@ -84,11 +106,13 @@ class PostgresImmediateStopTests {
 				}
 				await().atMost(Duration.ofSeconds(20)).until(() -> this.acknowledged.size() >= ADDS_BEFORE_STOP);
 				int acknowledgedAtStop = this.acknowledged.size();
+				this.stoppedAt = this.ticks.incrementAndGet();
 				cluster.stopImmediately();
 				// The outage itself, not a wait for a condition: the server stays down a
 				// second.
 				Thread.sleep(1000);
 				cluster.start();
+				this.startedAt = this.ticks.incrementAndGet();
 				for (Thread producer : producers) {
 					producer.join(30_000);
 					assertThat(producer.isAlive()).as("a producer still adding after 30 s").isFalse();
@@ -109,13 +133,17 @@ class PostgresImmediateStopTests {
 				}
 				System.out.println("PostgresImmediateStopTests: " + this.acknowledged.size() + " adds acknowledged ("
 						+ acknowledgedAtStop + " before the stop), " + this.doneAt.size() + " items done, "
-						+ this.failedCalls.get() + " calls failed during the outage");
+						+ this.failedCalls.get() + " calls failed during the outage, " + this.heldThroughTheStop.size()
+						+ " items handed out again after their lease ran out during it");
 			}
 			finally {
 				this.stop = true;
 				queue.shutDown();
 			}
 			assertThat(this.failures).isEmpty();
+			assertThat(this.heldThroughTheStop)
+				.as("items handed out again after a late done, against the leases queued again")
+				.hasSizeLessThanOrEqualTo(queuedAgain(keeper));
 			assertThat(this.undone).as("%d items handed out after a done of them returned", this.undone.size())
 				.isEmpty();
 			assertThat(cluster.count(TABLE)).as("rows left in the table").isZero();
@@ -134,6 +162,18 @@ class PostgresImmediateStopTests {
 		});
 		thread.start();
 		return thread;
+	}
+
+	/**
+	 * How many items the lease keeper said it queued again because their lease ran out.
+	 */
+	private static int queuedAgain(LogRecords keeper) {
+		return keeper.messages(Level.WARNING)
+			.stream()
+			.map(QUEUED_AGAIN::matcher)
+			.filter(Matcher::find)
+			.mapToInt((found) -> Integer.parseInt(found.group(1)))
+			.sum();
 	}
 
 	/** The acknowledged adds of which no done has returned yet. */
@@ -174,8 +214,12 @@ class PostgresImmediateStopTests {
 					continue;
 				}
 				Long done = this.doneAt.get(item);
+				Long first = this.firstHandedAt.putIfAbsent(item, polledAt);
 				if (done != null && done < polledAt) {
-					this.undone.add(item);
+					boolean heldThroughTheStop = done > this.stoppedAt;
+					(heldThroughTheStop ? this.heldThroughTheStop : this.undone)
+						.add(item + " (first handed out at tick " + first + ", done at " + done + ", again at "
+								+ polledAt + ", stopped at " + this.stoppedAt + ", started at " + this.startedAt + ")");
 				}
 				finish(queue, item);
 			}
