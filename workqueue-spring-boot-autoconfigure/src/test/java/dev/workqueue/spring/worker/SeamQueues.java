@@ -48,7 +48,7 @@ final class SeamQueues {
 				: new Class<?>[] { RateLimitingQueue.class, PollerFactory.class };
 		return proxy(interfaces, (proxy, method, args) -> switch (method.getName()) {
 			// Proxies do not run default methods on their own.
-			case "capability" -> InvocationHandler.invokeDefault(proxy, method, args);
+			case "capability", "failure", "warning" -> InvocationHandler.invokeDefault(proxy, method, args);
 			case "newPoller" -> record.add(new CountingPoller(pollers.get()));
 			case "reachable" -> record.reachable;
 			case "reportsSharedGauges" -> true;
