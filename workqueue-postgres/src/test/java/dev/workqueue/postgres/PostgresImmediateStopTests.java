@@ -23,15 +23,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An immediate stop of the database (as a crash: no checkpoint, every connection cut) in
- * the middle of a run, and a start a second later, on a private cluster
- * ({@link PrivateCluster}): every add that returned normally is processed, no item is
- * handed out after a {@code done} of it returned normally, the same handle recovers by
- * itself, and the queue's table and its {@code _lease} table are empty at the end.
- * Producers and consumers retry through the outage; an add that failed is not counted (it
- * may or may not have been written) and never repeated, so each item is added at most
- * once and any hand-out after its {@code done} returned is a {@code done} undone, but for
- * one case: the outage (a second, and the recovery) can outlast what was left of a lease
- * (2 s), the lease keeper then queues the item again and its holder's late {@code done}
+ * the middle of a run, and a start once the calls have met the outage, on a private
+ * cluster ({@link PrivateCluster}): every add that returned normally is processed, no
+ * item is handed out after a {@code done} of it returned normally, the same handle
+ * recovers by itself, and the queue's table and its {@code _lease} table are empty at the
+ * end. Producers and consumers retry through the outage; an add that failed is not
+ * counted (it may or may not have been written) and never repeated, so each item is added
+ * at most once and any hand-out after its {@code done} returned is a {@code done} undone,
+ * but for one case: the outage (and the recovery) can outlast what was left of a lease (2
+ * s), the lease keeper then queues the item again and its holder's late {@code done}
  * changes nothing (at-least-once, contract §3, docs/postgres.md "Leases and recovery").
  * (a lease taken before the stop, for a consumer or claimed ahead for one). Such a
  * hand-out is allowed only after a {@code done} that returned after the stop, and no more
@@ -107,10 +107,12 @@ class PostgresImmediateStopTests {
 				await().atMost(Duration.ofSeconds(20)).until(() -> this.acknowledged.size() >= ADDS_BEFORE_STOP);
 				int acknowledgedAtStop = this.acknowledged.size();
 				this.stoppedAt = this.ticks.incrementAndGet();
+				int failedBeforeTheStop = this.failedCalls.get();
 				cluster.stopImmediately();
-				// The outage itself, not a wait for a condition: the server stays down a
-				// second.
-				Thread.sleep(1000);
+				// The server stays down until the producers and consumers have met the
+				// outage: calls failed while it was down.
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> this.failedCalls.get() >= failedBeforeTheStop + PRODUCERS + CONSUMERS);
 				cluster.start();
 				this.startedAt = this.ticks.incrementAndGet();
 				for (Thread producer : producers) {

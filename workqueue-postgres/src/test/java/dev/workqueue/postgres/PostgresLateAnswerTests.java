@@ -176,12 +176,13 @@ class PostgresLateAnswerTests {
 								+ "pg_stat_activity WHERE application_name = ? ORDER BY random() LIMIT 1) p",
 						application);
 				terminated.addAndGet((killed != null) ? killed.intValue() : 0);
-				try {
-					Thread.sleep(ThreadLocalRandom.current().nextInt(5, 40));
-				}
-				catch (InterruptedException ex) {
-					return;
-				}
+				// The next termination once the workers finished a few more items (or a
+				// second passed without progress): faults keep pace with the work.
+				int next = doneReturned.size() + ThreadLocalRandom.current().nextInt(1, 8);
+				long deadlineNanos = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+				await().atMost(Duration.ofSeconds(5))
+					.pollInterval(Duration.ofMillis(2))
+					.until(() -> !running.get() || doneReturned.size() >= next || System.nanoTime() > deadlineNanos);
 			}
 		}));
 		try {
