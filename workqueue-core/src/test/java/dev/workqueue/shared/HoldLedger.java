@@ -9,10 +9,12 @@ import java.util.stream.Collectors;
  * An external record of who held which item when, for "never two live holders": each hold
  * runs from the moment {@code get} handed the item to a handle until its {@code done}
  * returned (or failed), in {@link System#nanoTime()}, and each fault the test made on a
- * handle's link has a start time. Two holds of one item that overlap are a violation
- * unless the earlier holder lost its lease to a fault: a fault of its handle began during
- * its hold and before the later hold began (a holder's lease can only run out after its
- * renewals stopped reaching the store). Thread-safe: every method locks the ledger.
+ * handle's link has a start and an end. Two holds of one item that overlap are a
+ * violation unless the earlier holder lost its lease to a fault: a fault of its handle
+ * lasted into its hold and began before the later hold began (a holder's lease can only
+ * run out after its renewals stopped reaching the store; an item claimed ahead is handed
+ * out without a round trip, so a hold can begin while its link is already stalled).
+ * Thread-safe: every method locks the ledger.
  */
 public final class HoldLedger {
 
@@ -36,12 +38,22 @@ public final class HoldLedger {
 	}
 
 	/**
-	 * Records that a fault began on a handle's link.
+	 * Records a fault of a handle's link that took no time (a cut).
 	 * @param handle the handle's index
 	 * @param at when, in {@link System#nanoTime()}
 	 */
-	public synchronized void faulted(int handle, long at) {
-		this.faults.add(new long[] { handle, at });
+	public void faulted(int handle, long at) {
+		faulted(handle, at, at);
+	}
+
+	/**
+	 * Records a fault of a handle's link that lasted (a stall).
+	 * @param handle the handle's index
+	 * @param from when it began, in {@link System#nanoTime()}
+	 * @param until when it ended
+	 */
+	public synchronized void faulted(int handle, long from, long until) {
+		this.faults.add(new long[] { handle, from, until });
 	}
 
 	/** How many holds were recorded. */
@@ -83,7 +95,7 @@ public final class HoldLedger {
 
 	private boolean lostToAFault(Hold hold, long before) {
 		return this.faults.stream()
-			.anyMatch((fault) -> fault[0] == hold.handle() && fault[1] >= hold.from() && fault[1] < before);
+			.anyMatch((fault) -> fault[0] == hold.handle() && fault[2] >= hold.from() && fault[1] < before);
 	}
 
 }

@@ -268,7 +268,7 @@ public abstract class SharedQueueContract {
 	void neverTwoLiveHoldersWhenHoldersStallPastTheirLease() throws Exception {
 		// Faults go on (with more items) until a stall has run a held item's lease out:
 		// whether one does within the first items is up to chance.
-		HoldLedger ledger = stress((proxy) -> proxy.stall(LEASE.multipliedBy(2)), 1200,
+		HoldLedger ledger = stress((proxy) -> proxy.stall(LEASE.multipliedBy(2)), LEASE.multipliedBy(2), 1200,
 				(holds) -> holds.itemsHeldAgain() > 0);
 		assertThat(ledger.violations()).as("holds that overlap a live hold").isEmpty();
 		assertThat(ledger.itemsHeldAgain()).as("items handed out again after a stall ran a lease out").isPositive();
@@ -277,19 +277,20 @@ public abstract class SharedQueueContract {
 	@Test
 	@Timeout(120)
 	void neverTwoLiveHoldersWhenHoldersConnectionsAreTerminated() throws Exception {
-		HoldLedger ledger = stress(FaultProxy::cut, 600, (holds) -> true);
+		HoldLedger ledger = stress(FaultProxy::cut, Duration.ZERO, 600, (holds) -> true);
 		assertThat(ledger.violations()).as("holds that overlap a live hold").isEmpty();
 	}
 
 	/**
 	 * Three handles, each behind a proxy, two workers each, process 300 items (each held
 	 * about 20 ms) while every {@code everyMillis / 2} (on average) one handle's link
-	 * suffers {@code fault}; while {@code enough} does not hold of the ledger once they
-	 * are done, 50 more items at a time (for up to a minute in all).
+	 * suffers {@code fault}, which lasts {@code lasting}; while {@code enough} does not
+	 * hold of the ledger once they are done, 50 more items at a time (for up to a minute
+	 * in all).
 	 * @return the ledger of their holds
 	 */
-	private HoldLedger stress(Consumer<FaultProxy> fault, int everyMillis, Predicate<HoldLedger> enough)
-			throws Exception {
+	private HoldLedger stress(Consumer<FaultProxy> fault, Duration lasting, int everyMillis,
+			Predicate<HoldLedger> enough) throws Exception {
 		int count = 300;
 		List<FaultProxy> links = new ArrayList<>();
 		List<DelayingQueue<String>> handles = new ArrayList<>();
@@ -337,7 +338,8 @@ public abstract class SharedQueueContract {
 			}));
 		}
 		IntConsumer faultOne = (index) -> {
-			ledger.faulted(index, System.nanoTime());
+			long nowNanos = System.nanoTime();
+			ledger.faulted(index, nowNanos, nowNanos + lasting.toNanos());
 			fault.accept(links.get(index));
 		};
 		long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
