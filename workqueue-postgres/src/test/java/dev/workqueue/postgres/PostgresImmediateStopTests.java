@@ -35,7 +35,9 @@ import static org.awaitility.Awaitility.await;
  * changes nothing (at-least-once, contract §3, docs/postgres.md "Leases and recovery").
  * (a lease taken before the stop, for a consumer or claimed ahead for one). Such a
  * hand-out is allowed only after a {@code done} that returned after the stop, and no more
- * of them than the leases the keeper logged it queued again.
+ * of them than the leases the keeper logged it queued again. A {@code done} that failed
+ * is not counted either: the handle no longer holds the item (a repeated {@code done}
+ * returns at once and changes nothing), and the item comes back, at least once.
  */
 class PostgresImmediateStopTests {
 
@@ -72,6 +74,12 @@ class PostgresImmediateStopTests {
 	 * stop.
 	 */
 	private final List<String> heldThroughTheStop = new CopyOnWriteArrayList<>();
+
+	/** Items of which a done failed, until they are handed out again. */
+	private final Set<String> doneFailed = ConcurrentHashMap.newKeySet();
+
+	/** Items handed out again after a done of them failed. */
+	private final List<String> backAfterAFailedDone = new CopyOnWriteArrayList<>();
 
 	private volatile long stoppedAt = Long.MAX_VALUE;
 
@@ -136,7 +144,8 @@ class PostgresImmediateStopTests {
 				System.out.println("PostgresImmediateStopTests: " + this.acknowledged.size() + " adds acknowledged ("
 						+ acknowledgedAtStop + " before the stop), " + this.doneAt.size() + " items done, "
 						+ this.failedCalls.get() + " calls failed during the outage, " + this.heldThroughTheStop.size()
-						+ " items handed out again after their lease ran out during it");
+						+ " items handed out again after their lease ran out during it, "
+						+ this.backAfterAFailedDone.size() + " after a done of them failed");
 			}
 			finally {
 				this.stop = true;
@@ -199,7 +208,10 @@ class PostgresImmediateStopTests {
 		}
 	}
 
-	/** Takes and finishes items, repeating a failed done until it returns normally. */
+	/**
+	 * Takes and finishes items, repeating a failed done until it returns normally (the
+	 * item is then remembered as one whose done failed).
+	 */
 	private void consume(WorkQueue<String> queue) {
 		try {
 			while (!this.stop) {
@@ -218,10 +230,17 @@ class PostgresImmediateStopTests {
 				Long done = this.doneAt.get(item);
 				Long first = this.firstHandedAt.putIfAbsent(item, polledAt);
 				if (done != null && done < polledAt) {
-					boolean heldThroughTheStop = done > this.stoppedAt;
-					(heldThroughTheStop ? this.heldThroughTheStop : this.undone)
-						.add(item + " (first handed out at tick " + first + ", done at " + done + ", again at "
-								+ polledAt + ", stopped at " + this.stoppedAt + ", started at " + this.startedAt + ")");
+					String handedOut = item + " (first handed out at tick " + first + ", done at " + done
+							+ ", again at " + polledAt + ", stopped at " + this.stoppedAt + ", started at "
+							+ this.startedAt + ")";
+					if (this.doneFailed.remove(item)) {
+						this.backAfterAFailedDone.add(handedOut);
+					}
+					else {
+						(done > this.stoppedAt ? this.heldThroughTheStop : this.undone).add(handedOut);
+					}
+					// Handed out anew: its next done is the one that counts.
+					this.doneAt.remove(item);
 				}
 				finish(queue, item);
 			}
@@ -240,6 +259,7 @@ class PostgresImmediateStopTests {
 			}
 			catch (PostgresQueueException ex) {
 				this.failedCalls.incrementAndGet();
+				this.doneFailed.add(item);
 			}
 		}
 	}
