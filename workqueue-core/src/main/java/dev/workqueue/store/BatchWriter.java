@@ -67,7 +67,7 @@ public interface BatchWriter<A, O> {
 		/**
 		 * Gives a request the store's answer.
 		 * @param index its place in the batch
-		 * @param outcome the answer
+		 * @param outcome the answer, not {@code null}
 		 */
 		void written(int index, O outcome);
 

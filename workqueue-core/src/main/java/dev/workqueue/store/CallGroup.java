@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * Grouped calls of one handle on a shared store (group commit): concurrent calls share
@@ -44,11 +45,10 @@ public final class CallGroup<A, O> {
 		/** The call it belongs to: itself, or the requests of one {@link #callAll}. */
 		Object call = this;
 
+		/** The store's answer, {@code null} until written. */
 		O outcome;
 
 		Throwable failure;
-
-		boolean done;
 
 		Request(A argument) {
 			this.argument = argument;
@@ -83,9 +83,8 @@ public final class CallGroup<A, O> {
 		@Override
 		public void written(int index, O outcome) {
 			Request<A, O> request = this.requests.get(index);
-			request.outcome = outcome;
+			request.outcome = Objects.requireNonNull(outcome, "outcome");
 			request.failure = null;
-			request.done = true;
 		}
 
 		@Override
@@ -93,24 +92,15 @@ public final class CallGroup<A, O> {
 			Request<A, O> request = this.requests.get(index);
 			request.outcome = null;
 			request.failure = Objects.requireNonNull(cause, "cause");
-			request.done = true;
 		}
 
-		boolean allDone() {
+		/** Fails every request that has no outcome yet, with what {@code cause} gives. */
+		void failUndone(Supplier<Throwable> cause) {
+			Throwable failure = null;
 			for (Request<A, O> request : this.requests) {
-				if (!request.done) {
-					return false;
-				}
-			}
-			return true;
-		}
-
-		/** Fails every request that has no outcome yet. */
-		void failUndone(Throwable cause) {
-			for (Request<A, O> request : this.requests) {
-				if (!request.done) {
-					request.failure = cause;
-					request.done = true;
+				if (request.outcome == null && request.failure == null) {
+					failure = (failure != null) ? failure : cause.get();
+					request.failure = failure;
 				}
 			}
 		}
@@ -252,17 +242,15 @@ public final class CallGroup<A, O> {
 	private Error write(Taken<A, O> batch, Error earlier) {
 		try {
 			this.writer.write(batch);
-			if (!batch.allDone()) {
-				batch.failUndone(new IllegalStateException(this.writer + " gave a request no outcome"));
-			}
+			batch.failUndone(() -> new IllegalStateException(this.writer + " gave a request no outcome"));
 			return earlier;
 		}
 		catch (RuntimeException ex) {
-			batch.failUndone(ex);
+			batch.failUndone(() -> ex);
 			return earlier;
 		}
 		catch (Error ex) {
-			batch.failUndone(ex);
+			batch.failUndone(() -> ex);
 			return (earlier != null) ? earlier : ex;
 		}
 	}
