@@ -12,25 +12,25 @@ import java.util.List;
 import java.util.Map;
 
 import dev.workqueue.postgres.PostgresQueueException.Reason;
-import dev.workqueue.spi.CallGroup;
 import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.store.BatchWriter;
+import dev.workqueue.store.CallGroup;
 
 /**
- * Group commit of one handle's adds that are not in a caller's transaction: concurrent
- * adds share one statement and one commit ({@link CallGroup}): each returns only once the
- * commit that holds its own add is done (or throws that batch's failure; an item
- * PostgreSQL cannot store fails only the call that added it). A lone add is a batch of
- * one: no wait, no timer.
+ * PostgreSQL's write of a handle's grouped adds that are not in a caller's transaction
+ * ({@link CallGroup}): a batch of adds from many threads goes in one statement and one
+ * commit, and each add returns only once the commit that holds it is done (or throws that
+ * batch's failure; an item PostgreSQL cannot store fails only the call that added it).
  * <p>
  * A batch holds each item once: adds of one item are merged first (the highest priority,
  * the earliest due time, their trace contexts in order), since an upsert may not change
  * one row twice. A batch whose adds carry no trace context runs the plain statement; one
  * with any runs the traced one, in which the adds without a context pass {@code null}.
  * <p>
- * Thread-safe: a request's outcome is written by the leader of its batch and read by its
- * caller after {@link CallGroup#join} returns, which orders them.
+ * Thread-safe: the group writes one batch at a time, and this class keeps no state of its
+ * own beyond the statements.
  */
-final class AddGroup {
+final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	/** Most adds in one statement. */
 	static final int MAX_BATCH = 1000;
@@ -73,32 +73,11 @@ final class AddGroup {
 
 	}
 
-	/** An add waiting for its batch, and its outcome. */
-	private static final class Pending {
-
-		final Request request;
-
-		/** The call it belongs to (one {@link #add} may make several). */
-		final Object call;
-
-		Added result = Added.UNCHANGED;
-
-		PostgresQueueException failure;
-
-		Pending(Request request, Object call) {
-			this.request = request;
-			this.call = call;
-		}
-
-	}
-
 	private final QueueDatabase database;
 
 	private final String sql;
 
 	private final String tracedSql;
-
-	private final CallGroup<Pending> group = new CallGroup<>(MAX_BATCH, this::run);
 
 	AddGroup(QueueDatabase database, String sql, String tracedSql) {
 		this.database = database;
@@ -107,81 +86,70 @@ final class AddGroup {
 	}
 
 	/**
-	 * Adds items and returns once the commit that holds them is done.
-	 * @param requests the adds
-	 * @return what each did, in order
-	 * @throws PostgresQueueException if the batch failed: nothing of it was committed
-	 * (unless the connection broke during the commit)
-	 */
-	List<Added> add(List<Request> requests) {
-		List<Pending> mine = new ArrayList<>(requests.size());
-		Object call = new Object();
-		for (Request request : requests) {
-			mine.add(new Pending(request, call));
-		}
-		this.group.join(mine);
-		List<Added> results = new ArrayList<>(mine.size());
-		for (Pending pending : mine) {
-			if (pending.failure != null) {
-				// Each caller gets an exception of its own, with its own stack trace.
-				PostgresQueueException shared = pending.failure;
-				throw new PostgresQueueException(shared.reason(), shared.getMessage(), shared.getCause());
-			}
-			results.add(pending.result);
-		}
-		return results;
-	}
-
-	/**
-	 * Runs one batch and writes every request's outcome. An item PostgreSQL cannot store
+	 * Writes one batch and gives every add its outcome. An item PostgreSQL cannot store
 	 * (too long for the index, say) fails the statement that holds it: the batch then
 	 * runs again one call at a time, so that it fails its own call only.
 	 */
-	private void run(List<Pending> batch) {
+	@Override
+	public void write(Batch<Request, Added> batch) {
 		try {
-			write(batch);
+			write(batch, null);
 		}
 		catch (PostgresQueueException ex) {
-			Map<Object, List<Pending>> calls = new LinkedHashMap<>();
-			for (Pending pending : batch) {
-				calls.computeIfAbsent(pending.call, (call) -> new ArrayList<>()).add(pending);
+			// The requests of one call are queued together, so they lie side by side.
+			List<Object> calls = new ArrayList<>();
+			for (int i = 0; i < batch.size(); i++) {
+				Object call = batch.call(i);
+				if (calls.isEmpty() || calls.get(calls.size() - 1) != call) {
+					calls.add(call);
+				}
 			}
 			if (ex.reason() != Reason.BAD_ITEM || calls.size() == 1) {
-				fail(batch, ex);
-				return;
+				throw ex;
 			}
-			for (List<Pending> call : calls.values()) {
+			for (Object call : calls) {
 				try {
-					write(call);
+					write(batch, call);
 				}
 				catch (PostgresQueueException alone) {
-					fail(call, alone);
+					for (int i = 0; i < batch.size(); i++) {
+						if (batch.call(i) == call) {
+							batch.failed(i, alone);
+						}
+					}
 				}
 			}
 		}
 	}
 
-	/** Writes adds in one statement and gives each its outcome. */
-	private void write(List<Pending> batch) {
+	/**
+	 * Writes the adds of one call, or of the whole batch ({@code call == null}), in one
+	 * statement, and gives each its outcome.
+	 */
+	private void write(Batch<Request, Added> batch, Object call) {
 		Map<String, Request> merged = new LinkedHashMap<>();
-		for (Pending pending : batch) {
-			merged.merge(pending.request.encoded(), pending.request, Request::merge);
+		for (int i = 0; i < batch.size(); i++) {
+			if (call == null || batch.call(i) == call) {
+				merged.merge(batch.argument(i).encoded(), batch.argument(i), Request::merge);
+			}
 		}
 		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, merged.values()));
-		for (Pending pending : batch) {
-			// The first add of an item takes the outcome; the ones merged into it changed
-			// nothing more.
-			Added result = results.remove(pending.request.encoded());
-			if (result != null) {
-				pending.result = result;
+		for (int i = 0; i < batch.size(); i++) {
+			if (call == null || batch.call(i) == call) {
+				// The first add of an item takes the outcome; the ones merged into it
+				// changed nothing more.
+				Added result = results.remove(batch.argument(i).encoded());
+				batch.written(i, (result != null) ? result : Added.UNCHANGED);
 			}
 		}
 	}
 
-	private static void fail(List<Pending> adds, PostgresQueueException failure) {
-		for (Pending pending : adds) {
-			pending.failure = failure;
+	@Override
+	public RuntimeException failure(Throwable cause) {
+		if (cause instanceof PostgresQueueException known) {
+			return new PostgresQueueException(known.reason(), known.getMessage(), known.getCause());
 		}
+		return new PostgresQueueException(Reason.UNREACHABLE, this.database.what("add to") + ": " + cause, cause);
 	}
 
 	private Map<String, Added> upsert(Connection connection, java.util.Collection<Request> requests)

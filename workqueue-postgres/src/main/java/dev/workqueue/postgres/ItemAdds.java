@@ -11,15 +11,16 @@ import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 import dev.workqueue.postgres.AddGroup.Request;
+import dev.workqueue.store.CallGroup;
 
 /**
  * How a handle's adds reach the table: inside the caller's transaction when the calling
  * thread has one open, else grouped with the handle's concurrent adds into one commit
- * ({@link AddGroup}). After its own commit the handle wakes a local consumer and tells
- * the other instances ({@link QueueNotices}); an add in the caller's transaction wakes
- * nobody here before that transaction commits: its {@code NOTIFY} rides in the same
- * transaction and comes back through {@code LISTEN} once it commits (poll-only: the next
- * poll finds it).
+ * ({@link CallGroup}, {@link AddGroup}). After its own commit the handle wakes a local
+ * consumer and tells the other instances ({@link QueueNotices}); an add in the caller's
+ * transaction wakes nobody here before that transaction commits: its {@code NOTIFY} rides
+ * in the same transaction and comes back through {@code LISTEN} once it commits
+ * (poll-only: the next poll finds it).
  * <p>
  * An add with a trace context runs the traced variant of its statement
  * ({@link QueueSql#addTraced}), which may write only the context into a queued item's
@@ -39,7 +40,7 @@ final class ItemAdds {
 
 	private final QueueSql sql;
 
-	private final AddGroup group;
+	private final CallGroup<Request, Added> group;
 
 	private final QueueNotices notices;
 
@@ -53,7 +54,7 @@ final class ItemAdds {
 		this.callerTransaction = callerTransaction;
 		this.database = database;
 		this.sql = sql;
-		this.group = new AddGroup(database, sql.addBatch, sql.addBatchTraced);
+		this.group = new CallGroup<>(AddGroup.MAX_BATCH, new AddGroup(database, sql.addBatch, sql.addBatchTraced));
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;
@@ -71,7 +72,7 @@ final class ItemAdds {
 		List<Added> results = (this.callerTransaction != null) ? addAs(this.callerTransaction.getAsBoolean(), requests)
 				: addOnConnection(requests);
 		if (results == null) {
-			results = this.group.add(requests);
+			results = this.group.callAll(requests);
 			for (Added added : results) {
 				announce(added);
 			}

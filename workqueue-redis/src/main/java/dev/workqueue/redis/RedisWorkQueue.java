@@ -21,6 +21,7 @@ import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.CallGroup;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -40,8 +41,9 @@ import dev.workqueue.time.Nanos;
  * <b>Parts.</b> The builder makes the parts first, each with what it uses, and this
  * handle last: none of them calls back into it.
  * <p>
- * <b>Adds.</b> Concurrent adds of a plain queue share one script ({@link GroupedAdds});
- * each returns once its own item is written.
+ * <b>Adds.</b> Concurrent adds of a plain queue share one script ({@link CallGroup},
+ * {@link GroupedAdds}); each returns once its own item is written, and counts what it
+ * added on its own thread.
  * <p>
  * <b>Happens-before.</b> Actions before {@code add(x)} in one instance happen before the
  * actions after the {@code get} that returns {@code x} in any instance only through
@@ -87,7 +89,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	private final ItemTaker<T> taker;
 
 	/** The plain layout's adds, grouped across the handle's threads. */
-	private final GroupedAdds adds;
+	private final CallGroup<GroupedAdds.Add, Long> adds;
 
 	private final LongAdder retries = new LongAdder();
 
@@ -96,7 +98,8 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, QueueTimer timer,
-			LeaseReleases<T> releases, ItemTaker<T> taker, GroupedAdds adds, TraceContextSource traceSource) {
+			LeaseReleases<T> releases, ItemTaker<T> taker, CallGroup<GroupedAdds.Add, Long> adds,
+			TraceContextSource traceSource) {
 		this.name = name;
 		this.traceSource = traceSource;
 		this.codec = codec;
@@ -142,11 +145,10 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 		}
 		try {
 			QueueLayout layout = this.scripts.layout();
-			if (layout.groupsAdds()) {
-				this.adds.add(encoded, context);
-			}
-			else if (layout
-				.added(this.scripts.run(layout.add(context), layout.addArgs(encoded, priority, context))) > 0) {
+			long added = layout.groupsAdds() ? this.adds.call(new GroupedAdds.Add(encoded, context))
+					: layout.added(this.scripts.run(layout.add(context), layout.addArgs(encoded, priority, context)));
+			// On this thread, after the group: a hook may add to this queue.
+			for (long i = 0; i < added; i++) {
 				this.metrics.added();
 			}
 		}

@@ -20,6 +20,7 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.CallGroup;
 import dev.workqueue.time.Clock;
 
 /**
@@ -417,7 +418,8 @@ public final class RedisWorkQueues {
 			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
 					metrics, clock, this.lease, this.starvationTimeout, this.deadLetters);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
-					signal, lifecycle, timer, releases, taker, new GroupedAdds(scripts, metrics),
+					signal, lifecycle, timer, releases, taker,
+					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)),
 					TraceContextSource.guard(this.traceContextSource, name));
 			timer.start();
 			return queue;

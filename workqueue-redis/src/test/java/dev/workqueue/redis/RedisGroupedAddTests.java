@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,31 +12,44 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.Adders;
 import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueueMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Adds of a plain queue's handle from many threads share scripts: the adds that come
  * while one runs go together in the next, each caller returns only once the script that
  * holds its own add has answered, a batch may hold one item twice or an item being
- * processed, and a shutdown while adds wait for their batch loses none that was accepted.
+ * processed, a shutdown while adds wait for their batch loses none that was accepted, and
+ * the metrics hook runs outside the group.
  */
 @RequiresRedis
 class RedisGroupedAddTests {
 
 	private final RedisFixture redis = new RedisFixture();
 
+	private ReplyDroppingProxy proxy;
+
+	private RedisClient proxied;
+
 	@AfterEach
 	void close() throws Exception {
 		this.redis.close();
+		if (this.proxied != null) {
+			this.proxied.shutdown();
+			this.proxy.close();
+		}
 	}
 
 	/** Whether the item is queued or marked dirty in Redis: written. */
@@ -44,41 +58,40 @@ class RedisGroupedAddTests {
 	}
 
 	/**
-	 * A handle whose first effective add holds its batch (its writer is in the metrics
-	 * hook, after the script answered) until {@code release}; records which threads wrote
-	 * batches.
+	 * A handle whose first add script's answer is held back on the way (a slow link)
+	 * until {@code release}, and whose add scripts {@link #proxy} counts; its metrics
+	 * hook counts the items added.
 	 */
-	private DelayingQueue<String> gated(CountDownLatch release, Set<String> writers, AtomicInteger added) {
-		AtomicBoolean first = new AtomicBoolean(true);
-		return this.redis.track(this.redis.builder("grouped").metrics(new WorkQueueMetrics() {
-			@Override
-			public void added() {
-				added.incrementAndGet();
-				writers.add(Thread.currentThread().getName());
-				if (first.compareAndSet(true, false)) {
-					try {
-						release.await();
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-					}
+	private DelayingQueue<String> gated(CountDownLatch release, AtomicInteger added) throws IOException {
+		this.redis.redis().scriptLoad(LuaScript.ADD.source());
+		this.proxy = new ReplyDroppingProxy(RedisServers.shared().getPort());
+		this.proxied = RedisClient.create("redis://127.0.0.1:" + this.proxy.port());
+		this.proxy.count(LuaScript.ADD.sha1());
+		this.proxy.holdReplyTo(LuaScript.ADD.sha1(), release);
+		return this.redis.track(RedisWorkQueues.builder(this.proxied, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("grouped")
+			.commandTimeout(Duration.ofSeconds(30))
+			.metrics(new WorkQueueMetrics() {
+				@Override
+				public void added() {
+					added.incrementAndGet();
 				}
-			}
-		}).buildDelayingQueue());
+			})
+			.buildDelayingQueue());
 	}
 
 	@Test
 	void addsThatComeWhileAScriptRunsGoTogetherInTheNextAndEachReturnsAfterItIsWritten() throws Exception {
 		CountDownLatch release = new CountDownLatch(1);
-		Set<String> writers = ConcurrentHashMap.newKeySet();
 		AtomicInteger added = new AtomicInteger();
-		DelayingQueue<String> queue = gated(release, writers, added);
+		DelayingQueue<String> queue = gated(release, added);
 		DelayingQueue<String> other = this.redis.track(this.redis.builder("grouped").buildDelayingQueue());
 		other.add("held");
 		assertThat(other.poll(Duration.ofSeconds(5))).isEqualTo("held");
 		List<Throwable> failures = new CopyOnWriteArrayList<>();
 		Thread leader = Adders.start("adder-leader", () -> queue.add("first"), failures);
-		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.proxy.requestsWith() == 1);
 		List<Thread> followers = new ArrayList<>();
 		for (int i = 0; i < 20; i++) {
 			String item = "item-" + i;
@@ -94,12 +107,12 @@ class RedisGroupedAddTests {
 		for (Thread follower : followers) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
 		}
-		assertThat(writers).as("only the leader's script has answered").containsExactly("adder-leader");
+		assertThat(this.proxy.requestsWith()).as("only the leader's script was sent").isOne();
 		release.countDown();
 		join(leader);
 		followers.forEach(RedisGroupedAddTests::join);
 		assertThat(failures).isEmpty();
-		assertThat(writers).as("the 26 adds that came meanwhile went in one script").hasSize(2);
+		assertThat(this.proxy.requestsWith()).as("the 26 adds that came meanwhile went in one script").isEqualTo(2);
 		assertThat(added).as("the item added five times counts once, the held one is marked dirty").hasValue(23);
 		assertThat(queue.size()).as("first, the 20 items and 'twice', each once").isEqualTo(22);
 		other.done("held");
@@ -114,10 +127,10 @@ class RedisGroupedAddTests {
 	@Test
 	void aShutDownWhileAddsWaitForTheirScriptLosesNoneItAcceptedAndIgnoresTheRest() throws Exception {
 		CountDownLatch release = new CountDownLatch(1);
-		DelayingQueue<String> queue = gated(release, ConcurrentHashMap.newKeySet(), new AtomicInteger());
+		DelayingQueue<String> queue = gated(release, new AtomicInteger());
 		List<Throwable> failures = new CopyOnWriteArrayList<>();
 		Thread leader = Adders.start("adder-leader", () -> queue.add("first"), failures);
-		await().atMost(Duration.ofSeconds(5)).until(() -> leader.getState() == Thread.State.WAITING);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.proxy.requestsWith() == 1);
 		List<Thread> followers = new ArrayList<>();
 		for (int i = 0; i < 10; i++) {
 			String item = "item-" + i;
@@ -138,6 +151,29 @@ class RedisGroupedAddTests {
 		assertThat(written("after-shutdown")).isFalse();
 		DelayingQueue<String> other = this.redis.track(this.redis.builder("grouped").buildDelayingQueue());
 		assertThat(other.size()).isEqualTo(11);
+	}
+
+	/**
+	 * R2: the metrics hook runs on the adding thread once its add returned, never inside
+	 * the script of a group, where a hook that adds to its own queue would wait for that
+	 * very script for good.
+	 */
+	@Test
+	void aMetricsHookThatAddsToItsOwnQueueNeitherHangsNorLosesAnAdd() {
+		AtomicReference<DelayingQueue<String>> self = new AtomicReference<>();
+		AtomicInteger hooks = new AtomicInteger();
+		DelayingQueue<String> queue = this.redis.track(this.redis.builder("grouped").metrics(new WorkQueueMetrics() {
+			@Override
+			public void added() {
+				if (hooks.incrementAndGet() <= 3) {
+					self.get().add("from-hook-" + hooks.get());
+				}
+			}
+		}).buildDelayingQueue());
+		self.set(queue);
+		assertTimeoutPreemptively(Duration.ofSeconds(10), () -> queue.add("a"));
+		assertThat(hooks).as("'a' and the three added by the hook").hasValue(4);
+		assertThat(queue.size()).isEqualTo(4);
 	}
 
 	@Test

@@ -10,6 +10,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -17,7 +19,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * armed} with a marker, the first connection whose request carries the marker is closed
  * when the answer to it comes back, before the client sees it. The command ran; the
  * client reconnects (through the proxy again) and Lettuce sends it again, as after a real
- * network failure.
+ * network failure. It can also {@linkplain #holdReplyTo hold} one answer back until the
+ * test lets it through, as a slow link would, and {@linkplain #requestsWith count} the
+ * requests that carry a marker.
  */
 final class ReplyDroppingProxy implements AutoCloseable {
 
@@ -29,7 +33,18 @@ final class ReplyDroppingProxy implements AutoCloseable {
 
 	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
+	private final AtomicReference<HeldReply> held = new AtomicReference<>();
+
+	private volatile String counted;
+
+	private final AtomicInteger requestsWithCounted = new AtomicInteger();
+
 	private volatile int dropped;
+
+	/** A reply to hold back: the request that asks for it, and when to let it through. */
+	private record HeldReply(String marker, CountDownLatch release) {
+
+	}
 
 	ReplyDroppingProxy(int targetPort) throws IOException {
 		this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
@@ -46,6 +61,24 @@ final class ReplyDroppingProxy implements AutoCloseable {
 	/** Drops the answer to the next request that carries {@code requestMarker}. */
 	void dropReplyTo(String requestMarker) {
 		this.marker.set(requestMarker);
+	}
+
+	/**
+	 * Holds the answer to the next request that carries {@code requestMarker} (and what
+	 * comes after it on its connection) until {@code release} is counted down.
+	 */
+	void holdReplyTo(String requestMarker, CountDownLatch release) {
+		this.held.set(new HeldReply(requestMarker, release));
+	}
+
+	/** Counts the requests that carry {@code requestMarker} from now on. */
+	void count(String requestMarker) {
+		this.counted = requestMarker;
+	}
+
+	/** How many requests carried the marker given to {@link #count}. */
+	int requestsWith() {
+		return this.requestsWithCounted.get();
 	}
 
 	/** How many answers were dropped. */
@@ -94,9 +127,28 @@ final class ReplyDroppingProxy implements AutoCloseable {
 
 		private volatile boolean dropNextReply;
 
+		private volatile CountDownLatch holdNextReply;
+
 		Connection(Socket client, Socket upstream) {
 			this.client = client;
 			this.upstream = upstream;
+		}
+
+		private void count(String request) {
+			String marker = ReplyDroppingProxy.this.counted;
+			for (int at = (marker != null) ? request.indexOf(marker) : -1; at >= 0; at = request.indexOf(marker,
+					at + 1)) {
+				ReplyDroppingProxy.this.requestsWithCounted.incrementAndGet();
+			}
+		}
+
+		private void awaitRelease(CountDownLatch release) {
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
 		}
 
 		void pump(Socket from, Socket to, boolean requests) {
@@ -104,13 +156,24 @@ final class ReplyDroppingProxy implements AutoCloseable {
 			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 				for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
 					if (requests) {
+						String request = new String(buffer, 0, read, StandardCharsets.ISO_8859_1);
+						count(request);
+						HeldReply hold = ReplyDroppingProxy.this.held.get();
+						if (hold != null && request.contains(hold.marker())
+								&& ReplyDroppingProxy.this.held.compareAndSet(hold, null)) {
+							this.holdNextReply = hold.release();
+						}
 						String wanted = ReplyDroppingProxy.this.marker.get();
-						if (wanted != null && new String(buffer, 0, read, StandardCharsets.ISO_8859_1).contains(wanted)
+						if (wanted != null && request.contains(wanted)
 								&& ReplyDroppingProxy.this.marker.compareAndSet(wanted, null)) {
 							this.dropNextReply = true;
 						}
 					}
-					else if (this.dropNextReply) {
+					else if (this.holdNextReply != null) {
+						awaitRelease(this.holdNextReply);
+						this.holdNextReply = null;
+					}
+					if (!requests && this.dropNextReply) {
 						ReplyDroppingProxy.this.dropped++;
 						this.client.close();
 						this.upstream.close();

@@ -1,0 +1,270 @@
+package dev.workqueue.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Grouped calls of one handle on a shared store (group commit): concurrent calls share
+ * one write, one script or one statement and commit, made by a {@link BatchWriter}. The
+ * first caller that finds no batch running leads: it takes everything queued so far (its
+ * own requests included) and hands it to the writer; the others wait, and each returns
+ * only once the batch that holds its last request has been written. Whoever finds its
+ * requests still queued when a batch ends leads the next one. A lone call is a batch of
+ * its own: no wait, no timer.
+ * <p>
+ * <b>Outcomes.</b> Every request gets one: the store's answer, or a failure, which its
+ * caller throws as {@link BatchWriter#failure}. A writer that throws, an {@link Error}
+ * included, fails every request of its batch that has no outcome yet, so no caller
+ * returns as if written when its request may not have been; the leader rethrows an
+ * {@code Error} once its own requests have their outcomes. Callers read their outcomes on
+ * their own threads after the group, where they also call their hooks: the writer calls
+ * no user code, and a call of the group from inside its write (which would wait for
+ * itself for good) fails at once.
+ * <p>
+ * <b>Concurrency.</b> {@code lock} guards {@code queued}, {@code writer}'s thread
+ * ({@code writing}) and the two counts. Batches are taken in queue order and written one
+ * at a time, so a caller whose requests were queued at positions before {@code end} is
+ * done once {@code written >= end}. The writer writes the outcomes before the leader
+ * takes the lock to count the batch written, and a caller reads them after it sees that
+ * count under the lock: the lock orders them.
+ *
+ * @param <A> what a request asks the store to write
+ * @param <O> what the store answers for a request
+ */
+public final class CallGroup<A, O> {
+
+	/** A request waiting for its batch, and then its outcome. */
+	private static final class Request<A, O> {
+
+		final A argument;
+
+		/** The call it belongs to: itself, or the requests of one {@link #callAll}. */
+		Object call = this;
+
+		/** The store's answer, {@code null} until written. */
+		O outcome;
+
+		Throwable failure;
+
+		Request(A argument) {
+			this.argument = argument;
+		}
+
+	}
+
+	/** A batch as its writer sees it. */
+	private static final class Taken<A, O> implements BatchWriter.Batch<A, O> {
+
+		final List<Request<A, O>> requests;
+
+		Taken(List<Request<A, O>> requests) {
+			this.requests = requests;
+		}
+
+		@Override
+		public int size() {
+			return this.requests.size();
+		}
+
+		@Override
+		public A argument(int index) {
+			return this.requests.get(index).argument;
+		}
+
+		@Override
+		public Object call(int index) {
+			return this.requests.get(index).call;
+		}
+
+		@Override
+		public void written(int index, O outcome) {
+			Request<A, O> request = this.requests.get(index);
+			request.outcome = Objects.requireNonNull(outcome, "outcome");
+			request.failure = null;
+		}
+
+		@Override
+		public void failed(int index, Throwable cause) {
+			Request<A, O> request = this.requests.get(index);
+			request.outcome = null;
+			request.failure = Objects.requireNonNull(cause, "cause");
+		}
+
+		/** Fails every request that has no outcome yet, with what {@code cause} gives. */
+		void failUndone(Supplier<Throwable> cause) {
+			Throwable failure = null;
+			for (Request<A, O> request : this.requests) {
+				if (request.outcome == null && request.failure == null) {
+					failure = (failure != null) ? failure : cause.get();
+					request.failure = failure;
+				}
+			}
+		}
+
+	}
+
+	private final int maxBatch;
+
+	private final BatchWriter<A, O> writer;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition batchWritten = this.lock.newCondition();
+
+	private List<Request<A, O>> queued = new ArrayList<>();
+
+	/** Requests ever queued; guarded by the lock. */
+	private long enqueued;
+
+	/** Requests whose batch has been written, in queue order; guarded by the lock. */
+	private long written;
+
+	/** The thread writing a batch, {@code null} when none is; guarded by the lock. */
+	private Thread writing;
+
+	/**
+	 * Creates a group.
+	 * @param maxBatch the most requests handed to the writer at once
+	 * @param writer the store's write
+	 * @throws IllegalArgumentException if {@code maxBatch < 1}
+	 */
+	public CallGroup(int maxBatch, BatchWriter<A, O> writer) {
+		if (maxBatch < 1) {
+			throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+		}
+		this.maxBatch = maxBatch;
+		this.writer = Objects.requireNonNull(writer, "writer");
+	}
+
+	/**
+	 * Makes one request and returns once it has been written. Not interruptible: a caller
+	 * cannot be told that a write it asked for did not happen when it may have (an
+	 * interrupt during the wait is kept for the caller).
+	 * @param argument what to write
+	 * @return the store's answer
+	 * @throws RuntimeException the writer's {@link BatchWriter#failure} if the request
+	 * failed
+	 * @throws IllegalStateException if called from inside this group's write
+	 */
+	public O call(A argument) {
+		Request<A, O> request = new Request<>(argument);
+		join(request, null);
+		return outcome(request);
+	}
+
+	/**
+	 * Makes several requests, one call, and returns once every one of them has been
+	 * written. Not interruptible, as {@link #call}.
+	 * @param arguments what to write, not empty
+	 * @return the store's answers, in order
+	 * @throws RuntimeException the writer's {@link BatchWriter#failure} for the first
+	 * request that failed
+	 * @throws IllegalStateException if called from inside this group's write
+	 */
+	public List<O> callAll(List<? extends A> arguments) {
+		if (arguments.isEmpty()) {
+			throw new IllegalArgumentException("arguments must not be empty");
+		}
+		List<Request<A, O>> mine = new ArrayList<>(arguments.size());
+		for (A argument : arguments) {
+			Request<A, O> request = new Request<>(argument);
+			request.call = mine;
+			mine.add(request);
+		}
+		join(null, mine);
+		List<O> outcomes = new ArrayList<>(mine.size());
+		for (Request<A, O> request : mine) {
+			outcomes.add(outcome(request));
+		}
+		return outcomes;
+	}
+
+	private O outcome(Request<A, O> request) {
+		if (request.failure != null) {
+			throw this.writer.failure(request.failure);
+		}
+		return request.outcome;
+	}
+
+	/** Queues one request or several, and leads or waits until all are written. */
+	private void join(Request<A, O> one, List<Request<A, O>> several) {
+		Error error = null;
+		this.lock.lock();
+		try {
+			if (this.writing == Thread.currentThread()) {
+				throw new IllegalStateException("A call of the group was made from inside its own write (by a hook,"
+						+ " say), where it would wait for itself: call it after the group's call returns");
+			}
+			if (one != null) {
+				this.queued.add(one);
+				this.enqueued++;
+			}
+			else {
+				this.queued.addAll(several);
+				this.enqueued += several.size();
+			}
+			long end = this.enqueued;
+			while (this.written < end) {
+				if (this.writing != null) {
+					this.batchWritten.awaitUninterruptibly();
+					continue;
+				}
+				this.writing = Thread.currentThread();
+				Taken<A, O> batch = new Taken<>(takeBatch());
+				this.lock.unlock();
+				try {
+					error = write(batch, error);
+				}
+				finally {
+					this.lock.lock();
+					this.writing = null;
+					this.written += batch.size();
+					this.batchWritten.signalAll();
+				}
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (error != null) {
+			throw error;
+		}
+	}
+
+	/**
+	 * Writes a batch, failing what has no outcome if the writer throws.
+	 * @return the first error thrown by a write this leader made
+	 */
+	private Error write(Taken<A, O> batch, Error earlier) {
+		try {
+			this.writer.write(batch);
+			batch.failUndone(() -> new IllegalStateException(this.writer + " gave a request no outcome"));
+			return earlier;
+		}
+		catch (RuntimeException ex) {
+			batch.failUndone(() -> ex);
+			return earlier;
+		}
+		catch (Error ex) {
+			batch.failUndone(() -> ex);
+			return (earlier != null) ? earlier : ex;
+		}
+	}
+
+	/** Takes the next batch off the queue. Called under the lock. */
+	private List<Request<A, O>> takeBatch() {
+		if (this.queued.size() <= this.maxBatch) {
+			List<Request<A, O>> batch = this.queued;
+			this.queued = new ArrayList<>();
+			return batch;
+		}
+		List<Request<A, O>> batch = new ArrayList<>(this.queued.subList(0, this.maxBatch));
+		this.queued = new ArrayList<>(this.queued.subList(this.maxBatch, this.queued.size()));
+		return batch;
+	}
+
+}
