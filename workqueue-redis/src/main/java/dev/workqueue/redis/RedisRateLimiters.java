@@ -13,6 +13,7 @@ import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
 import dev.workqueue.ratelimit.MaxOfRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.ratelimit.RateLimiterFactory;
 import dev.workqueue.time.Clock;
 
 /**
@@ -85,7 +86,7 @@ public final class RedisRateLimiters {
 	 *
 	 * @param <T> the item type
 	 */
-	public static final class Builder<T> {
+	public static final class Builder<T> implements RateLimiterFactory<T> {
 
 		private static final Duration MAX_HISTORY_TTL = Duration.ofDays(36_525);
 
@@ -141,16 +142,6 @@ public final class RedisRateLimiters {
 		}
 
 		/**
-		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay}.
-		 * @param baseDelay the first delay, not negative
-		 * @param maxDelay the cap, at least {@code baseDelay}
-		 * @return the limiter
-		 */
-		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
-			return exponential(baseDelay, maxDelay, 0);
-		}
-
-		/**
 		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay},
 		 * each delay then shortened by a random part of at most {@code jitter}.
 		 * @param baseDelay the first delay, not negative
@@ -158,6 +149,7 @@ public final class RedisRateLimiters {
 		 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}
 		 * @return the limiter
 		 */
+		@Override
 		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
 			return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay, jitter, counts("failures:exponential"));
 		}
@@ -170,6 +162,7 @@ public final class RedisRateLimiters {
 		 * @param maxFastAttempts how many failures get the short delay, not negative
 		 * @return the limiter
 		 */
+		@Override
 		public RateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
 			return new ItemFastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts, counts("failures:fast-slow"));
 		}
@@ -181,6 +174,7 @@ public final class RedisRateLimiters {
 		 * A restart of an instance does not reset it.
 		 * @return the store
 		 */
+		@Override
 		public FailureCounts<T> attempts() {
 			return counts("failures:attempts");
 		}
@@ -209,6 +203,7 @@ public final class RedisRateLimiters {
 		 * @param burst the bucket's size, at least 1
 		 * @return the limiter
 		 */
+		@Override
 		public RateLimiter<T> bucket(double qps, int burst) {
 			return new SharedBucketRateLimiter<>(scripts(), this.options.codec, key("bucket"), false, qps, burst);
 		}
@@ -219,18 +214,9 @@ public final class RedisRateLimiters {
 		 * @param burst the bucket's size, at least 1
 		 * @return the limiter
 		 */
+		@Override
 		public RateLimiter<T> itemBucket(double qps, int burst) {
 			return new SharedBucketRateLimiter<>(scripts(), this.options.codec, key("item-bucket:"), true, qps, burst);
-		}
-
-		/**
-		 * client-go's default controller limiter, shared: the longer of
-		 * {@link #exponential exponential(5ms, 1000s)} and {@link #bucket bucket(10,
-		 * 100)}.
-		 * @return the limiter
-		 */
-		public RateLimiter<T> defaultControllerRateLimiter() {
-			return new MaxOfRateLimiter<>(exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)), bucket(10, 100));
 		}
 
 		private String key(String part) {

@@ -1,7 +1,6 @@
 package dev.workqueue.spring.autoconfigure;
 
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -20,12 +19,8 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.workqueue.ItemCodec;
-import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.postgres.PostgresRateLimiters;
 import dev.workqueue.postgres.PostgresWorkQueues;
 import dev.workqueue.postgres.VacuumPolicy;
-import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.PostgresWorkQueueCustomizer;
 import dev.workqueue.time.Clock;
 
@@ -61,7 +56,17 @@ import dev.workqueue.time.Clock;
 final class PostgresBackend extends SharedQueuesLifecycle implements QueueBackend {
 
 	/** This backend's bean name, as {@link QueueBackend#beanName} makes it. */
-	static final String BEAN_NAME = "workQueuePostgresBackend";
+	private static final String BEAN_NAME = QueueBackend.beanName(WorkQueueProperties.Backend.POSTGRES);
+
+	/**
+	 * The builder's own limiters: failure counts join the caller's transaction as its
+	 * adds do (token buckets take their token outside it), and a worker's forgets ride
+	 * with its done.
+	 */
+	private static final QueueBuilderCalls<PostgresWorkQueues.Builder<Object>, PostgresWorkQueueCustomizer> CALLS = new QueueBuilderCalls<>(
+			PostgresWorkQueueCustomizer::customize, PostgresWorkQueues.Builder::metrics,
+			PostgresWorkQueues.Builder::rateLimiters, PostgresWorkQueues.Builder::starvationTimeout,
+			PostgresWorkQueues.Builder::buildPriorityQueue, PostgresWorkQueues.Builder::buildRateLimitingQueue);
 
 	private static final Log logger = LogFactory.getLog(PostgresBackend.class);
 
@@ -95,8 +100,8 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 	public synchronized BuiltQueue create(QueueSettings settings) {
 		String name = settings.name();
 		Connections connections = connections(name);
-		ItemCodec<Object> codec = QueueItemCodecs.of(this.beanFactory, name);
-		PostgresWorkQueues.Builder<Object> queues = PostgresWorkQueues.builder(connections.adds(), codec)
+		PostgresWorkQueues.Builder<Object> queues = PostgresWorkQueues
+			.builder(connections.adds(), QueueItemCodecs.of(this.beanFactory, name))
 			.workerDataSource(connections.workers())
 			.callerTransaction(transactionOf(connections.workers()))
 			.name(name)
@@ -109,19 +114,7 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 		if (this.properties.isListen() && connections.listen() != null) {
 			queues.listenConnection(connections.listen());
 		}
-		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
-		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);
-		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
-		// The queue builder's own limiters: failure counts join the caller's transaction
-		// as its adds do (token buckets take their token outside it), and a worker's
-		// forgets ride with its done.
-		PostgresRateLimiters.Builder<Object> limiters = queues.rateLimiters();
-		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(settings.rateLimiter());
-		RateLimitingQueue<Object> queue = settings.priority()
-			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),
-					() -> queues.buildRateLimitingQueue(rateLimiter));
-		track(queue);
-		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
+		return track(CALLS.build(settings, queues, this.metrics, this.customizers));
 	}
 
 	/**
@@ -173,41 +166,6 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 	 * let workqueue-postgres hold one from the data source
 	 */
 	private record Connections(DataSource workers, DataSource adds, @Nullable Supplier<Connection> listen) {
-
-	}
-
-	/**
-	 * The postgres backend's limiters: workqueue-postgres's, shared by every instance
-	 * through the queues' table.
-	 *
-	 * @param limiters the builder of the queue's limiters
-	 */
-	private record SharedRateLimiterKit(PostgresRateLimiters.Builder<Object> limiters) implements RateLimiterKit {
-
-		@Override
-		public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
-			return this.limiters.exponential(baseDelay, maxDelay, jitter);
-		}
-
-		@Override
-		public RateLimiter<Object> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
-			return this.limiters.fastSlow(fastDelay, slowDelay, maxFastAttempts);
-		}
-
-		@Override
-		public RateLimiter<Object> bucket(double qps, int burst) {
-			return this.limiters.bucket(qps, burst);
-		}
-
-		@Override
-		public RateLimiter<Object> itemBucket(double qps, int burst) {
-			return this.limiters.itemBucket(qps, burst);
-		}
-
-		@Override
-		public RateLimiter<Object> defaultController() {
-			return this.limiters.defaultControllerRateLimiter();
-		}
 
 	}
 

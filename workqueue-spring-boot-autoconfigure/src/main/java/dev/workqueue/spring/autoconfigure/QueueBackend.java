@@ -11,16 +11,17 @@ import dev.workqueue.ratelimit.RateLimiter;
  * rate limiter and the store its workers count failures in. {@link WorkQueueFactory}
  * picks the backend of each queue; a backend knows nothing of the others.
  * <p>
- * The memory backend is built in; every other one is the bean named
- * {@link #beanName(WorkQueueProperties.Backend)}, defined when its classes are on the
- * class path. The queue beans of such a backend depend on that bean, so that they are
+ * Each backend, memory included, is the bean named
+ * {@link #beanName(WorkQueueProperties.Backend)}, defined by its configuration in
+ * {@link QueueBackendConfigurations} when its classes are on the class path and a queue
+ * has that backend. The queue beans of a backend depend on that bean, so that they are
  * created after it and closed before it.
  */
 interface QueueBackend {
 
 	/**
 	 * Returns the name of the bean that builds the queues of {@code backend}: for
-	 * {@code redis}, {@code workQueueRedisBackend}.
+	 * {@code redis}, {@code workQueueRedisBackend}, the name of its {@code @Bean} method.
 	 * @param backend the backend
 	 * @return the bean name
 	 */

@@ -18,10 +18,6 @@ import org.springframework.core.log.LogMessage;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.workqueue.ItemCodec;
-import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.redis.RedisRateLimiters;
 import dev.workqueue.redis.RedisWorkQueues;
 import dev.workqueue.spring.RedisWorkQueueCustomizer;
 import dev.workqueue.time.Clock;
@@ -54,7 +50,14 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 
 	private static final Log logger = LogFactory.getLog(RedisBackend.class);
 
-	private final String beanName;
+	/** This backend's bean name, as {@link QueueBackend#beanName} makes it. */
+	private static final String BEAN_NAME = QueueBackend.beanName(WorkQueueProperties.Backend.REDIS);
+
+	/** The builder's own limiters, on its clock if a customizer gave one. */
+	private static final QueueBuilderCalls<RedisWorkQueues.Builder<Object>, RedisWorkQueueCustomizer> CALLS = new QueueBuilderCalls<>(
+			RedisWorkQueueCustomizer::customize, RedisWorkQueues.Builder::metrics,
+			RedisWorkQueues.Builder::rateLimiters, RedisWorkQueues.Builder::starvationTimeout,
+			RedisWorkQueues.Builder::buildPriorityQueue, RedisWorkQueues.Builder::buildRateLimitingQueue);
 
 	private final String keyPrefix;
 
@@ -72,15 +75,13 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 
 	/**
 	 * Creates the backend.
-	 * @param beanName its own bean name, which the queues depend on
 	 * @param redis the {@code workqueue.redis.*} properties
 	 * @param beanFactory where to find the client
 	 * @param metrics the metrics of each queue, if any
 	 * @param customizers the customizers of the queue builders
 	 */
-	RedisBackend(String beanName, WorkQueueProperties.Redis redis, ConfigurableListableBeanFactory beanFactory,
+	RedisBackend(WorkQueueProperties.Redis redis, ConfigurableListableBeanFactory beanFactory,
 			ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<RedisWorkQueueCustomizer> customizers) {
-		this.beanName = beanName;
 		this.keyPrefix = redis.getKeyPrefix();
 		this.lease = redis.getLease();
 		this.beanFactory = beanFactory;
@@ -91,23 +92,12 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 	@Override
 	public synchronized BuiltQueue create(QueueSettings settings) {
 		String name = settings.name();
-		AbstractRedisClient client = client(name);
-		ItemCodec<Object> codec = QueueItemCodecs.of(this.beanFactory, name);
-		RedisWorkQueues.Builder<Object> queues = RedisWorkQueues.builder(client, codec)
+		RedisWorkQueues.Builder<Object> queues = RedisWorkQueues
+			.builder(client(name), QueueItemCodecs.of(this.beanFactory, name))
 			.name(name)
 			.keyPrefix(this.keyPrefix)
 			.lease(this.lease);
-		WorkQueueMetricsFactory metrics = this.metrics.getIfAvailable();
-		queues.metrics((metrics != null) ? metrics.metrics(name, settings.latencyTimers()) : WorkQueueMetrics.NOOP);
-		this.customizers.orderedStream().forEach((customizer) -> customizer.customize(name, queues));
-		// The queue builder's own limiters: on its clock, if a customizer gave one.
-		RedisRateLimiters.Builder<Object> limiters = queues.rateLimiters();
-		RateLimiter<Object> rateLimiter = new SharedRateLimiterKit(limiters).build(settings.rateLimiter());
-		RateLimitingQueue<Object> queue = settings.priority()
-			.build(queues::starvationTimeout, () -> queues.buildPriorityQueue(rateLimiter),
-					() -> queues.buildRateLimitingQueue(rateLimiter));
-		track(queue);
-		return new BuiltQueue(settings, queue, rateLimiter, limiters.attempts());
+		return track(CALLS.build(settings, queues, this.metrics, this.customizers));
 	}
 
 	private AbstractRedisClient client(String queueName) {
@@ -128,7 +118,7 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 			return Optional.empty();
 		}
 		NamedBeanHolder<B> bean = this.beanFactory.resolveNamedBean(type);
-		this.beanFactory.registerDependentBean(bean.getBeanName(), this.beanName);
+		this.beanFactory.registerDependentBean(bean.getBeanName(), BEAN_NAME);
 		return Optional.of(client.apply(bean.getBeanInstance()));
 	}
 
@@ -157,40 +147,6 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 		if (this.ownedClient != null) {
 			this.ownedClient.shutdown();
 		}
-	}
-
-	/**
-	 * The redis backend's limiters: workqueue-redis's, shared by every instance.
-	 *
-	 * @param limiters the builder of the queue's limiters
-	 */
-	private record SharedRateLimiterKit(RedisRateLimiters.Builder<Object> limiters) implements RateLimiterKit {
-
-		@Override
-		public RateLimiter<Object> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
-			return this.limiters.exponential(baseDelay, maxDelay, jitter);
-		}
-
-		@Override
-		public RateLimiter<Object> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
-			return this.limiters.fastSlow(fastDelay, slowDelay, maxFastAttempts);
-		}
-
-		@Override
-		public RateLimiter<Object> bucket(double qps, int burst) {
-			return this.limiters.bucket(qps, burst);
-		}
-
-		@Override
-		public RateLimiter<Object> itemBucket(double qps, int burst) {
-			return this.limiters.itemBucket(qps, burst);
-		}
-
-		@Override
-		public RateLimiter<Object> defaultController() {
-			return this.limiters.defaultControllerRateLimiter();
-		}
-
 	}
 
 }

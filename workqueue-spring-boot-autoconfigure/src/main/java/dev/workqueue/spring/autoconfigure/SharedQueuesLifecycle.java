@@ -34,10 +34,12 @@ abstract class SharedQueuesLifecycle implements SmartLifecycle {
 
 	/**
 	 * Registers a queue to shut down when this backend stops.
-	 * @param queue a queue this backend built
+	 * @param built a queue this backend built
+	 * @return {@code built}
 	 */
-	protected final synchronized void track(RateLimitingQueue<Object> queue) {
-		this.queues.add(queue);
+	protected final synchronized QueueBackend.BuiltQueue track(QueueBackend.BuiltQueue built) {
+		this.queues.add(built.queue());
+		return built;
 	}
 
 	@Override

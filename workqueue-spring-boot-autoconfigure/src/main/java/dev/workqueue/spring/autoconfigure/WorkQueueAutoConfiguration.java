@@ -32,9 +32,9 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "workqueue.enabled", matchIfMissing = true)
 @ImportRuntimeHints(WorkQueueRuntimeHints.class)
-@Import({ WorkQueueConfigurations.QueueConfiguration.class, WorkQueueConfigurations.RedisBackendConfiguration.class,
-		PostgresBackendConfiguration.class, WorkQueueConfigurations.WorkerConfiguration.class,
-		WorkQueueConfigurations.ObservationConfiguration.class })
+@Import({ WorkQueueConfigurations.QueueConfiguration.class, QueueBackendConfigurations.Memory.class,
+		QueueBackendConfigurations.Redis.class, QueueBackendConfigurations.Postgres.class,
+		WorkQueueConfigurations.WorkerConfiguration.class, WorkQueueConfigurations.ObservationConfiguration.class })
 public final class WorkQueueAutoConfiguration {
 
 }

@@ -44,12 +44,6 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 	/** The name Boot would give the bean of {@code @EnableConfigurationProperties}. */
 	static final String PROPERTIES_BEAN_NAME = "workqueue-" + WorkQueueProperties.class.getName();
 
-	/**
-	 * The redis backend's bean, defined by {@code RedisBackendConfiguration}; named as
-	 * {@link QueueBackend#beanName} says.
-	 */
-	static final String REDIS_BACKEND_BEAN_NAME = "workQueueRedisBackend";
-
 	private static final Log logger = LogFactory.getLog(WorkQueueBeanRegistrar.class);
 
 	private final Environment environment;

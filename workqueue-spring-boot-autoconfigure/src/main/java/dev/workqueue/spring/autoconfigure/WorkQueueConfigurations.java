@@ -1,26 +1,19 @@
 package dev.workqueue.spring.autoconfigure;
 
-import io.lettuce.core.RedisClient;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import dev.workqueue.redis.RedisWorkQueues;
-import dev.workqueue.spring.RedisWorkQueueCustomizer;
-import dev.workqueue.spring.WorkQueueCustomizer;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.observation.MicrometerWorkObservations;
 import dev.workqueue.spring.observation.WorkItemObservationConvention;
@@ -32,8 +25,8 @@ import dev.workqueue.time.Clock;
 
 /**
  * The configurations imported by {@link WorkQueueAutoConfiguration}, in this order:
- * queues first, then the workers that consume them. A backend with a configuration of its
- * own file is imported beside the redis one.
+ * queues first, then the workers that consume them. The backends' configurations, which
+ * the queues are built on, are {@link QueueBackendConfigurations}.
  */
 final class WorkQueueConfigurations {
 
@@ -52,34 +45,14 @@ final class WorkQueueConfigurations {
 		}
 
 		@Bean(WorkQueueFactory.BEAN_NAME)
-		WorkQueueFactory workQueueFactory(ObjectProvider<Clock> clock, ObjectProvider<WorkQueueMetricsFactory> metrics,
-				ObjectProvider<WorkQueueCustomizer> customizers, BeanFactory beanFactory) {
-			return new WorkQueueFactory(new MemoryBackend(clock.getIfAvailable(Clock::system), metrics, customizers),
-					beanFactory);
+		WorkQueueFactory workQueueFactory(BeanFactory beanFactory) {
+			return new WorkQueueFactory(beanFactory);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean(WorkQueueRegistry.class)
 		BeanFactoryWorkQueueRegistry workQueueRegistry(ListableBeanFactory beanFactory) {
 			return new BeanFactoryWorkQueueRegistry(beanFactory);
-		}
-
-	}
-
-	/**
-	 * The redis backend, when workqueue-redis, Lettuce and Spring Boot's Redis support
-	 * are on the class path; used only by queues whose {@code backend} is {@code redis}.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass({ RedisWorkQueues.class, RedisClient.class, LettuceConnectionFactory.class,
-			DataRedisConnectionDetails.class })
-	static class RedisBackendConfiguration {
-
-		@Bean(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME)
-		RedisBackend workQueueRedisBackend(WorkQueueProperties properties, ConfigurableListableBeanFactory beanFactory,
-				ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<RedisWorkQueueCustomizer> customizers) {
-			return new RedisBackend(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME, properties.getRedis(), beanFactory,
-					metrics, customizers);
 		}
 
 	}

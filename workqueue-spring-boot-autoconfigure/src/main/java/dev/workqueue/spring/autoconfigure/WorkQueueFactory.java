@@ -23,20 +23,17 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	static final String BEAN_NAME = "dev.workqueue.spring.autoconfigure.workQueueFactory";
 
-	private final QueueBackend memory;
-
 	private final BeanFactory beanFactory;
 
 	private final Map<String, QueueBackend.BuiltQueue> built = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the factory.
-	 * @param memory the memory backend
-	 * @param beanFactory where the other backends are, each the bean named
+	 * @param beanFactory where the backends are, each the bean named
 	 * {@link QueueBackend#beanName}, defined only when its classes are on the class path
+	 * and a queue has that backend
 	 */
-	WorkQueueFactory(QueueBackend memory, BeanFactory beanFactory) {
-		this.memory = memory;
+	WorkQueueFactory(BeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
 	}
 
@@ -54,9 +51,6 @@ final class WorkQueueFactory implements WorkQueueDetails {
 
 	private QueueBackend backendFor(QueueSettings settings) {
 		WorkQueueProperties.Backend backend = settings.backend();
-		if (backend == WorkQueueProperties.Backend.MEMORY) {
-			return this.memory;
-		}
 		String beanName = QueueBackend.beanName(backend);
 		if (!this.beanFactory.containsBean(beanName)) {
 			throw new IllegalStateException(backend.notOnClassPath(settings.name()));

@@ -26,6 +26,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class PostgresBackendConfigurationTests {
 
+	private static final String BACKEND = QueueBackend.beanName(WorkQueueProperties.Backend.POSTGRES);
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class));
 
@@ -64,11 +66,11 @@ class PostgresBackendConfigurationTests {
 			.withPropertyValues("workqueue.queues.orders.backend=postgres",
 					"workqueue.postgres.initialize-schema=never")
 			.run((context) -> {
-				assertThat(context.getBeanFactory().containsBeanDefinition(PostgresBackend.BEAN_NAME)).isTrue();
+				assertThat(context.getBeanFactory().containsBeanDefinition(BACKEND)).isTrue();
 				assertThat(context.getBeanFactory().getBeanNamesForType(PostgresSchemaInitializer.class, true, false))
 					.isEmpty();
 				assertThat(context.getBeanFactory().getBeanDefinition("orders").getDependsOn())
-					.containsExactly(PostgresBackend.BEAN_NAME);
+					.containsExactly(BACKEND);
 			});
 	}
 
@@ -97,13 +99,6 @@ class PostgresBackendConfigurationTests {
 				.rootCause()
 				.hasMessageStartingWith("workqueue.postgres.initialize-schema is always, but the application has no "
 						+ "single DataSource"));
-	}
-
-	@Test
-	void theBackendBeansAreNamedAsTheFactoryLooksThemUp() {
-		assertThat(QueueBackend.beanName(WorkQueueProperties.Backend.POSTGRES)).isEqualTo(PostgresBackend.BEAN_NAME);
-		assertThat(QueueBackend.beanName(WorkQueueProperties.Backend.REDIS))
-			.isEqualTo(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME);
 	}
 
 	@ParameterizedTest

@@ -1,81 +1,23 @@
 package dev.workqueue.spring.autoconfigure;
 
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.ApplicationListener;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.workqueue.ItemCodec;
-import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.postgres.PostgresRateLimiters;
-import dev.workqueue.spring.QueueWorker;
-import dev.workqueue.spring.WorkItemGivenUpEvent;
-import dev.workqueue.spring.WorkQueueRegistry;
-import dev.workqueue.spring.worker.WorkerContainerRegistry;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
- * {@code max-retries} of a postgres queue counts the failures of every instance together,
- * in the database: two application contexts sharing one table play two instances of one
- * application. Needs the {@link LocalPostgres}.
+ * {@link RetriesAcrossInstancesContract} on PostgreSQL: the instances share one table.
+ * Needs the {@link LocalPostgres}.
  */
-class PostgresRetriesAcrossInstancesTests {
-
-	/**
-	 * How long a step may take: the retries wait for real time (a second each, on the
-	 * system clock, which the queues of these instances use), so a deadline is the only
-	 * way; generous, for a loaded machine (10 s timed out under a load of 11). Each wait
-	 * ends as soon as its condition holds.
-	 */
-	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+class PostgresRetriesAcrossInstancesTests extends RetriesAcrossInstancesContract {
 
 	private final String table = LocalPostgres.uniqueTable();
-
-	private final AtomicInteger attemptsOfA = new AtomicInteger();
-
-	private final AtomicInteger attemptsOfB = new AtomicInteger();
-
-	private final List<WorkItemGivenUpEvent> givenUpInA = new CopyOnWriteArrayList<>();
-
-	private final List<WorkItemGivenUpEvent> givenUpInB = new CopyOnWriteArrayList<>();
-
-	/**
-	 * Each retry waits a second, far longer than a poll (100 ms): a paused worker is
-	 * parked before the item is ready again.
-	 */
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, WorkQueueAutoConfiguration.class))
-		.withPropertyValues(LocalPostgres.dataSourceProperties())
-		.withPropertyValues("workqueue.postgres.table=" + this.table, "workqueue.queues.orders.backend=postgres",
-				"workqueue.queues.orders.max-retries=2", "workqueue.queues.orders.poll-timeout=100ms",
-				"workqueue.queues.orders.shutdown-timeout=10s",
-				"workqueue.queues.orders.rate-limiter.exponential.base-delay=1s",
-				"workqueue.queues.orders.rate-limiter.exponential.max-delay=1s");
-
-	private final ApplicationContextRunner instanceA = this.contextRunner
-		.withBean(FailingWorker.class, () -> new FailingWorker(this.attemptsOfA))
-		.withBean(GivenUp.class, () -> new GivenUp(this.givenUpInA));
-
-	private final ApplicationContextRunner instanceB = this.contextRunner
-		.withBean(FailingWorker.class, () -> new FailingWorker(this.attemptsOfB))
-		.withBean(GivenUp.class, () -> new GivenUp(this.givenUpInB));
 
 	@BeforeAll
 	static void postgresAnswers() {
@@ -87,147 +29,23 @@ class PostgresRetriesAcrossInstancesTests {
 		LocalPostgres.dropTable(this.table);
 	}
 
-	@Test
-	void anItemIsAttemptedMaxRetriesPlusOneTimesAcrossInstancesAndGivenUpOnce() {
-		this.instanceA.run((a) -> this.instanceB.run((b) -> {
-			setPaused(true, a, b);
-			awaitEveryWorkerPaused();
-			orders(a).add("a");
-			// A fails it, then B, then A: the third failure overall gives up.
-			attemptOnce(a, this.attemptsOfA);
-			attemptOnce(b, this.attemptsOfB);
-			setPaused(false, a);
-			await().atMost(TIMEOUT).until(() -> this.givenUpInA.size() == 1);
-			await().during(Duration.ofMillis(1500))
-				.atMost(TIMEOUT)
-				.until(() -> this.attemptsOfA.get() == 2 && this.attemptsOfB.get() == 1);
-			assertThat(this.givenUpInB).isEmpty();
-			assertThat(this.givenUpInA).singleElement()
-				.satisfies((event) -> assertThat(event.getAttempts()).isEqualTo(3));
-			assertThat(failures("a")).as("forgotten on give-up").isZero();
-		}));
+	@Override
+	protected ApplicationContextRunner onStore(ApplicationContextRunner runner) {
+		return runner
+			.withConfiguration(
+					AutoConfigurations.of(DataSourceAutoConfiguration.class, WorkQueueAutoConfiguration.class))
+			.withPropertyValues(LocalPostgres.dataSourceProperties())
+			.withPropertyValues("workqueue.postgres.table=" + this.table, "workqueue.queues.orders.backend=postgres");
 	}
 
-	@Test
-	void aRestartDoesNotResetTheCount() {
-		this.instanceA.run((a) -> {
-			orders(a).add("a");
-			await().atMost(TIMEOUT).until(() -> this.attemptsOfA.get() == 1);
-			a.close();
-		});
-		assertThat(failures("a")).isOne();
-		this.instanceB.run((b) -> {
-			await().atMost(TIMEOUT).until(() -> this.givenUpInB.size() == 1);
-			await().during(Duration.ofMillis(1500)).atMost(TIMEOUT).until(() -> this.attemptsOfB.get() == 2);
-		});
-		assertThat(this.givenUpInA).isEmpty();
-	}
-
-	@Test
-	void anAttemptFailingWhileItsInstanceShutsDownHandsTheItemBackCounted() throws Exception {
-		BlockingWorker blocking = new BlockingWorker();
-		this.contextRunner.withBean(BlockingWorker.class, () -> blocking).run((a) -> {
-			RateLimitingQueue<String> orders = orders(a);
-			orders.add("a");
-			assertThat(blocking.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-			CompletableFuture<Void> closing = CompletableFuture.runAsync(a::close);
-			await().atMost(TIMEOUT).until(orders::isShuttingDown);
-			blocking.release.countDown();
-			closing.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-		});
-		assertThat(failures("a")).as("the failure is counted").isOne();
-		this.instanceB.run((b) -> await().atMost(TIMEOUT).until(() -> this.attemptsOfB.get() == 1));
-	}
-
-	private void attemptOnce(AssertableApplicationContext instance, AtomicInteger attempts) {
-		int before = attempts.get();
-		setPaused(false, instance);
-		await().atMost(TIMEOUT).until(() -> attempts.get() == before + 1);
-		setPaused(true, instance);
-		awaitEveryWorkerPaused();
-	}
-
-	private static void setPaused(boolean paused, AssertableApplicationContext... instances) {
-		for (AssertableApplicationContext instance : instances) {
-			instance.getBean(WorkerContainerRegistry.class).setPaused("orders", paused);
-		}
-	}
-
-	/**
-	 * Waits until the worker threads of both instances are parked in their paused wait.
-	 */
-	private static void awaitEveryWorkerPaused() {
-		await().atMost(TIMEOUT)
-			.until(() -> Thread.getAllStackTraces()
-				.entrySet()
-				.stream()
-				.filter((entry) -> entry.getKey().getName().matches("workqueue-orders-\\d+"))
-				.allMatch((entry) -> Arrays.stream(entry.getValue())
-					.anyMatch((frame) -> frame.getMethodName().equals("awaitTurn"))));
-	}
-
-	private static RateLimitingQueue<String> orders(AssertableApplicationContext instance) {
-		return instance.getBean(WorkQueueRegistry.class).get("orders");
-	}
-
-	/**
-	 * The failures of {@code item} counted in the database, as a third instance reads
-	 * them.
-	 */
-	private int failures(String item) {
+	@Override
+	protected int failures(String item) {
 		return PostgresRateLimiters
 			.builder(new DriverManagerDataSource(LocalPostgres.URL, LocalPostgres.USER, ""), ItemCodec.strings())
 			.name("orders")
 			.table(this.table)
 			.attempts()
 			.failures(item);
-	}
-
-	static class FailingWorker {
-
-		private final AtomicInteger attempts;
-
-		FailingWorker(AtomicInteger attempts) {
-			this.attempts = attempts;
-		}
-
-		@QueueWorker(queue = "orders")
-		void process(String item) {
-			this.attempts.incrementAndGet();
-			throw new IllegalStateException("attempt of " + item + " fails");
-		}
-
-	}
-
-	/** Fails its item once the test, having begun to close the context, lets it. */
-	static class BlockingWorker {
-
-		final CountDownLatch entered = new CountDownLatch(1);
-
-		final CountDownLatch release = new CountDownLatch(1);
-
-		@QueueWorker(queue = "orders")
-		void process(String item) throws InterruptedException {
-			this.entered.countDown();
-			this.release.await();
-			throw new IllegalStateException("attempt of " + item + " fails during shutdown");
-		}
-
-	}
-
-	static class GivenUp implements ApplicationListener<WorkItemGivenUpEvent> {
-
-		private final List<WorkItemGivenUpEvent> events;
-
-		GivenUp(List<WorkItemGivenUpEvent> events) {
-			this.events = events;
-		}
-
-		@Override
-		public void onApplicationEvent(WorkItemGivenUpEvent event) {
-			this.events.add(event);
-		}
-
 	}
 
 }

@@ -85,7 +85,7 @@ class WorkQueueAotTests {
 	@Test
 	void thePostgresBackendsSchemaTemplateIsAResourceHint() {
 		RuntimeHints hints = new RuntimeHints();
-		new PostgresBackendConfiguration.SchemaRuntimeHints().registerHints(hints, getClass().getClassLoader());
+		new QueueBackendConfigurations.Postgres.SchemaRuntimeHints().registerHints(hints, getClass().getClassLoader());
 		assertThat(RuntimeHintsPredicates.resource().forResource("dev/workqueue/postgres/schema.sql")).accepts(hints);
 	}
 

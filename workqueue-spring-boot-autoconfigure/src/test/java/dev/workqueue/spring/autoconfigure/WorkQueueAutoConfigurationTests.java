@@ -10,9 +10,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -60,9 +63,28 @@ class WorkQueueAutoConfigurationTests {
 	@Test
 	void memoryQueuesNeedNoRedisConnectionWhenTheRedisBackendIsOnTheClassPath() {
 		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=2").run((context) -> {
-			assertThat(context).hasNotFailed().hasBean(WorkQueueBeanRegistrar.REDIS_BACKEND_BEAN_NAME);
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(QueueBackend.beanName(WorkQueueProperties.Backend.REDIS))
+				.doesNotHaveBean(QueueBackend.beanName(WorkQueueProperties.Backend.POSTGRES));
 			assertThat(context.getBean(WorkQueueDetails.class).backend("orders")).isEqualTo("memory");
 		});
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@EnumSource(WorkQueueProperties.Backend.class)
+	void eachBackendIsOneQueueBackendBeanNamedByTheRuleDefinedOnlyWhenAQueueHasIt(WorkQueueProperties.Backend backend) {
+		this.contextRunner
+			.withInitializer(
+					(context) -> context.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+			.withPropertyValues("workqueue.queues.orders.backend=" + backend.value(),
+					"workqueue.postgres.initialize-schema=never")
+			.run((context) -> {
+				ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
+				assertThat(beanFactory.getBeanNamesForType(QueueBackend.class, true, false))
+					.containsExactly(QueueBackend.beanName(backend));
+				assertThat(beanFactory.getBeanDefinition("orders").getDependsOn())
+					.containsExactly(QueueBackend.beanName(backend));
+			});
 	}
 
 	@Test
