@@ -874,19 +874,23 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		this.lock.lock();
 		try {
 			releaseDueNow(Integer.MAX_VALUE);
-			int processingCount = this.processing.size();
-			int waitingCount = this.waiting.size();
-			long retries = this.delayedAdds + this.immediateAdds.sum();
+			WorkQueueStats.Builder stats = WorkQueueStats.builder()
+				.depth(this.readyCount)
+				.processing(this.processing.size())
+				.waiting(this.waiting.size())
+				.retries(this.delayedAdds + this.immediateAdds.sum())
+				.addedWhileProcessing(this.dirtyCount);
 			if (!this.timed) {
-				return new WorkQueueStats(this.readyCount, processingCount, waitingCount, retries, 0, 0, 0,
-						this.dirtyCount);
+				return stats.build();
 			}
 			long nowNanos = this.clock.nanoTime();
 			Node<T> oldest = this.order.oldest();
-			long headQueuedNanos = (oldest != null && this.durations) ? nowNanos - ((TimedNode<T>) oldest).queuedAtNanos
-					: 0;
-			return new WorkQueueStats(this.readyCount, processingCount, waitingCount, retries, headQueuedNanos,
-					this.processing.unfinishedNanos(nowNanos), this.processing.longestNanos(nowNanos), this.dirtyCount);
+			if (oldest != null && this.durations) {
+				stats.headQueuedNanos(nowNanos - ((TimedNode<T>) oldest).queuedAtNanos);
+			}
+			return stats.unfinishedWorkNanos(this.processing.unfinishedNanos(nowNanos))
+				.longestRunningProcessorNanos(this.processing.longestNanos(nowNanos))
+				.build();
 		}
 		finally {
 			unlockAndRecordAdds();

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
- * The nodes of a {@link BasicQueue} that wait for their ready time: a binary min-heap
- * ordered by {@link Node#readyAtNanos}, each node keeping its position in
+ * The nodes of a {@link DelayingWorkQueue} that wait for their ready time: a binary
+ * min-heap ordered by {@link Node#readyAtNanos}, each node keeping its position in
  * {@link Node#heapIndex} so that an earlier ready time moves it up in place (client-go's
  * {@code heap.Fix}) without a search. The queue's item table does the dedup, so the heap
  * holds a node at most once. It never reads a clock: {@link #pollDue(long)} takes the

@@ -126,7 +126,7 @@ public interface WorkQueue<T> extends AutoCloseable {
 	 * @return the current figures
 	 */
 	default WorkQueueStats stats() {
-		return new WorkQueueStats(size(), 0, 0, 0, 0, 0, 0, 0);
+		return WorkQueueStats.builder().depth(size()).build();
 	}
 
 	/**

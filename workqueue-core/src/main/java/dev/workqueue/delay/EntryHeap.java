@@ -19,10 +19,10 @@ import java.util.Arrays;
  * <p>
  * Not thread-safe: guarded by the delay queue's lock.
  * <p>
- * The delaying queue keeps its own binary heap ({@code dev.workqueue.WaitingHeap}) on
- * purpose: its entries are hashed keys with a dedup index and no tie order, and this
- * heap's per-entry sequence and due array would cost it about 18 bytes per waiting item;
- * see there.
+ * The delaying queue keeps its own binary heap ({@code dev.workqueue.NodeHeap}) on
+ * purpose: its nodes carry their ready time and heap position, the queue's item table
+ * does the dedup, and ties have no order, so this heap's per-entry sequence and due array
+ * would cost it about 18 bytes per waiting item; see there.
  *
  * @param <T> the value type
  */

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -25,6 +24,7 @@ import java.util.function.Supplier;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
+import dev.workqueue.store.SharedResource;
 import dev.workqueue.time.Clock;
 
 /**
@@ -49,8 +49,8 @@ import dev.workqueue.time.Clock;
  * were not heard; one that subscribes to a channel already listened to hears everything
  * from then on.
  * <p>
- * <b>Concurrency.</b> The static registry and each instance's reference count are guarded
- * by {@code Notices.class}. An instance's {@code lock} guards its subscribers, the set of
+ * <b>Concurrency.</b> The static registry ({@link SharedResource}) counts the references
+ * under its own lock. An instance's {@code lock} guards its subscribers, the set of
  * channels listened to on the current connection, and {@code closed}. The thread alone
  * runs SQL on the connection: pgjdbc holds the connection's own lock for as long as
  * {@code getNotifications} waits, so a {@code LISTEN} from a subscribing thread would
@@ -96,17 +96,12 @@ final class Notices {
 
 	private static final System.Logger logger = System.getLogger(Notices.class.getName());
 
-	/** The shared instances by key; guarded by {@code Notices.class}. */
-	private static final Map<Object, Notices> registry = new HashMap<>();
-
-	private final Object key;
+	/** The shared instances by key. */
+	private static final SharedResource<Object, Notices> registry = new SharedResource<>(Notices::stop);
 
 	private final Supplier<Connection> connections;
 
 	private final Clock clock = Clock.system();
-
-	/** How many {@link #acquire}s are not released; guarded by {@code Notices.class}. */
-	private int references;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -137,8 +132,7 @@ final class Notices {
 	/** The backend's process id of {@code connection}; 0 without one. */
 	private volatile int backendPid;
 
-	private Notices(Object key, Supplier<Connection> connections) {
-		this.key = key;
+	private Notices(Supplier<Connection> connections) {
 		this.connections = connections;
 		this.thread = new Thread(this::listen, THREAD_NAME);
 		this.thread.setDaemon(true);
@@ -156,16 +150,11 @@ final class Notices {
 	static Notices acquire(Object key, Supplier<Connection> connections) {
 		Objects.requireNonNull(key, "key");
 		Objects.requireNonNull(connections, "connections");
-		synchronized (Notices.class) {
-			Notices notices = registry.get(key);
-			if (notices == null) {
-				notices = new Notices(key, connections);
-				registry.put(key, notices);
-				notices.thread.start();
-			}
-			notices.references++;
+		return registry.acquire(key, (first) -> {
+			Notices notices = new Notices(connections);
+			notices.thread.start();
 			return notices;
-		}
+		});
 	}
 
 	/**
@@ -202,15 +191,11 @@ final class Notices {
 	 * if the connection hangs), so that a pool closed right after is not in use.
 	 */
 	void release() {
-		synchronized (Notices.class) {
-			if (this.references <= 0) {
-				throw new IllegalStateException("Notices released more often than acquired");
-			}
-			if (--this.references > 0) {
-				return;
-			}
-			registry.remove(this.key, this);
-		}
+		registry.release(this);
+	}
+
+	/** Ends the listener thread once the last reference is given back. */
+	private void stop() {
 		this.lock.lock();
 		try {
 			this.closed = true;
@@ -238,7 +223,7 @@ final class Notices {
 	 * @return the channel name
 	 */
 	static String channel(String table) {
-		String name = PostgresWorkQueues.checkTable(table).toLowerCase(Locale.ROOT);
+		String name = new TableName(table).folded();
 		String channel = CHANNEL_PREFIX + name;
 		if (channel.length() <= MAX_CHANNEL_BYTES) {
 			return channel;
@@ -302,9 +287,7 @@ final class Notices {
 	 * @return the instance, or {@code null}
 	 */
 	static Notices shared(Object key) {
-		synchronized (Notices.class) {
-			return registry.get(key);
-		}
+		return registry.peek(key);
 	}
 
 	/** The backend process id of the current connection, 0 without one; for tests. */

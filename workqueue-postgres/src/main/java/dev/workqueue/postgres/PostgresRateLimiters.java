@@ -136,7 +136,7 @@ public final class PostgresRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> table(String table) {
-			this.table = PostgresWorkQueues.checkTable(table);
+			this.table = new TableName(table).name();
 			return this;
 		}
 

@@ -300,8 +300,16 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 			return figures;
 		});
 		long[] processing = this.book.processingNanos(this.clock.nanoTime());
-		return new WorkQueueStats((int) shared[0], (int) shared[1], (int) shared[2], this.retries.sum(),
-				shared[4] * 1000, processing[0], processing[1], (int) shared[3]);
+		return WorkQueueStats.builder()
+			.depth((int) shared[0])
+			.processing((int) shared[1])
+			.waiting((int) shared[2])
+			.retries(this.retries.sum())
+			.headQueuedNanos(shared[4] * 1000)
+			.unfinishedWorkNanos(processing[0])
+			.longestRunningProcessorNanos(processing[1])
+			.addedWhileProcessing((int) shared[3])
+			.build();
 	}
 
 	/**
@@ -442,7 +450,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	@Override
 	public String toString() {
-		return "PostgresQueue[" + name() + " in " + this.database.table() + "]";
+		return "PostgresWorkQueue[" + name() + " in " + this.database.table() + "]";
 	}
 
 }

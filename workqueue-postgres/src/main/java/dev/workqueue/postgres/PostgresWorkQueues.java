@@ -11,7 +11,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -50,12 +49,6 @@ public final class PostgresWorkQueues {
 	/** The table the queues use unless told otherwise. */
 	public static final String DEFAULT_TABLE = "workqueue_item";
 
-	/**
-	 * One SQL identifier, optionally qualified by a schema; PostgreSQL's length limit.
-	 */
-	private static final Pattern TABLE = Pattern.compile("([a-z_][a-z0-9_$]{0,62}\\.)?[a-z_][a-z0-9_$]{0,56}",
-			Pattern.CASE_INSENSITIVE);
-
 	private PostgresWorkQueues() {
 	}
 
@@ -84,25 +77,11 @@ public final class PostgresWorkQueues {
 	 * @throws IllegalArgumentException if {@code table} is not a plain SQL identifier
 	 */
 	public static String schema(String table) {
-		String checked = checkTable(table);
+		String checked = new TableName(table).name();
 		int dot = checked.indexOf('.');
 		return SchemaScript.TEXT.replace("{table}", checked)
 			.replace("{name}", checked.substring(dot + 1))
 			.replace("{schema}", checked.substring(0, dot + 1));
-	}
-
-	/**
-	 * Checks a table name: letters, digits, {@code _} and {@code $}, optionally after a
-	 * schema and a dot, short enough that the names derived from it fit PostgreSQL's
-	 * limit.
-	 */
-	static String checkTable(String table) {
-		Objects.requireNonNull(table, "table");
-		if (!TABLE.matcher(table).matches()) {
-			throw new IllegalArgumentException("table must be a plain SQL identifier (letters, digits, _ and $, "
-					+ "at most 57 characters), optionally schema-qualified, was '" + table + "'");
-		}
-		return table;
 	}
 
 	/** The schema script, read once from the resource beside this class. */
@@ -203,7 +182,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> table(String table) {
-			this.table = checkTable(table);
+			this.table = new TableName(table).name();
 			return this;
 		}
 

@@ -12,9 +12,7 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -22,6 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import javax.sql.DataSource;
 
+import dev.workqueue.store.SharedResource;
 import dev.workqueue.time.Clock;
 
 /**
@@ -75,8 +74,8 @@ import dev.workqueue.time.Clock;
  * (<code>workqueue-&lt;table&gt;-keeper</code>, daemon) under {@code lock}, which is held
  * only around that signal and the thread's waits, never across SQL: it never waits for
  * the database. Everything else (when the last vacuum ran, the cached autovacuum probe,
- * the outage flags) belongs to the thread. The registry and reference counts are guarded
- * by {@code TableKeeper.class}.
+ * the outage flags) belongs to the thread. The registry ({@link SharedResource}) counts
+ * the references under its own lock.
  */
 final class TableKeeper {
 
@@ -90,10 +89,8 @@ final class TableKeeper {
 	/** Rows deleted per statement of the expiry sweep. */
 	private static final int SWEEP_BATCH = 5_000;
 
-	/** The shared keepers; guarded by {@code TableKeeper.class}. */
-	private static final Map<Key, TableKeeper> registry = new HashMap<>();
-
-	private final Key key;
+	/** The shared keepers. */
+	private static final SharedResource<Key, TableKeeper> registry = new SharedResource<>(TableKeeper::stop);
 
 	private final DataSource dataSource;
 
@@ -106,11 +103,6 @@ final class TableKeeper {
 	private final long lockKey;
 
 	private final Clock clock = Clock.system();
-
-	/**
-	 * How many {@link #acquire}s are not released; guarded by {@code TableKeeper.class}.
-	 */
-	private int references;
 
 	/** Rows finished since the last vacuum (or since autovacuum took over). */
 	private final AtomicLong finishedRows = new AtomicLong();
@@ -152,8 +144,7 @@ final class TableKeeper {
 	 */
 	private volatile String heldHorizon;
 
-	private TableKeeper(Key key, DataSource dataSource, String table, Settings settings) {
-		this.key = key;
+	private TableKeeper(DataSource dataSource, String table, Settings settings) {
 		this.dataSource = dataSource;
 		this.table = table;
 		this.limitTable = table + "_limit";
@@ -176,20 +167,15 @@ final class TableKeeper {
 	static TableKeeper acquire(DataSource dataSource, String table, Settings settings) {
 		Objects.requireNonNull(dataSource, "dataSource");
 		Objects.requireNonNull(settings, "settings");
-		String checked = PostgresWorkQueues.checkTable(table);
-		Key key = new Key(dataSource, checked.toLowerCase(Locale.ROOT), settings.policy());
-		synchronized (TableKeeper.class) {
-			TableKeeper keeper = registry.get(key);
-			if (keeper == null) {
-				keeper = new TableKeeper(key, dataSource, checked, settings);
-				registry.put(key, keeper);
-				Thread thread = new Thread(keeper::keep, "workqueue-" + checked + "-keeper");
-				thread.setDaemon(true);
-				thread.start();
-			}
-			keeper.references++;
+		TableName checked = new TableName(table);
+		Key key = new Key(dataSource, checked.folded(), settings.policy());
+		return registry.acquire(key, (first) -> {
+			TableKeeper keeper = new TableKeeper(dataSource, checked.name(), settings);
+			Thread thread = new Thread(keeper::keep, "workqueue-" + checked.name() + "-keeper");
+			thread.setDaemon(true);
+			thread.start();
 			return keeper;
-		}
+		});
 	}
 
 	/**
@@ -214,15 +200,11 @@ final class TableKeeper {
 
 	/** Gives back one {@link #acquire}. */
 	void release() {
-		synchronized (TableKeeper.class) {
-			if (this.references <= 0) {
-				throw new IllegalStateException("TableKeeper released more often than acquired");
-			}
-			if (--this.references > 0) {
-				return;
-			}
-			registry.remove(this.key, this);
-		}
+		registry.release(this);
+	}
+
+	/** Ends the keeper's thread once the last reference is given back. */
+	private void stop() {
 		this.lock.lock();
 		try {
 			this.closed = true;

@@ -3,7 +3,6 @@ package dev.workqueue.redis;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -32,16 +31,16 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
-import dev.workqueue.time.Clock;
+import dev.workqueue.store.SharedResource;
 
 /**
  * What every queue and limiter on one Lettuce client shares: one connection for commands,
  * one for pub/sub, on a standalone Redis one for the consumers' blocking wait
- * ({@link WakeWatch}), and one timer thread per clock, however many queues there are.
- * Queue handles {@linkplain #acquire take} the link and {@linkplain #release give it
- * back}; the last to give it back closes the connections. Limiters use the link of their
- * client without counting: one used after every queue closed reopens the command
- * connection, which then lives until the client shuts down.
+ * ({@link WakeWatch}), and one timer thread per clock ({@link TimerThread}), however many
+ * queues there are. Queue handles {@linkplain #acquire take} the link and
+ * {@linkplain #release give it back}; the last to give it back closes the connections.
+ * Limiters use the link of their client without counting: one used after every queue
+ * closed reopens the command connection, which then lives until the client shuts down.
  * <p>
  * Commands are multiplexed on the connection (Lettuce pipelines concurrent callers), so
  * no caller waits for another's round trip, and no blocking command ever runs on it (the
@@ -50,16 +49,17 @@ import dev.workqueue.time.Clock;
  * are dispatched by channel to the queues' listeners, on the client's event loop. Lettuce
  * reconnects both connections by itself, and resubscribes.
  * <p>
- * The registry holds a link while queues use it, and while its command connection is
- * open: the client's {@code shutdown()} closes that connection, which takes the link out
- * (a client only limiters used included), so a shut-down client is never kept.
+ * The registry ({@link SharedResource}, by client) holds a link while queues use it, and
+ * while its command connection is open: the client's {@code shutdown()} closes that
+ * connection, which takes the link out (a client only limiters used included), so a
+ * shut-down client is never kept.
  * <p>
- * Thread-safe: the registry's lock guards the use counts, {@code this} the connections
- * and the timers.
+ * Thread-safe: the registry counts the queues, {@code this} guards the connections; the
+ * lock order is {@code this}, then the registry's.
  */
 final class RedisLink {
 
-	private static final Map<AbstractRedisClient, RedisLink> links = new HashMap<>();
+	private static final SharedResource<AbstractRedisClient, RedisLink> links = new SharedResource<>(RedisLink::close);
 
 	private final AbstractRedisClient client;
 
@@ -74,13 +74,8 @@ final class RedisLink {
 
 	private final Map<String, List<Consumer<String>>> listeners = new ConcurrentHashMap<>();
 
-	private final Map<Clock, TimerThread> timers = new HashMap<>();
-
 	/** Guarded by this; {@code null} until first used, and on a Redis Cluster. */
 	private WakeWatch wakeWatch;
-
-	/** Guarded by {@link #links}. */
-	private int users;
 
 	/** Where the client last connected; until it has, a placeholder. */
 	private volatile String server = "Redis";
@@ -107,11 +102,7 @@ final class RedisLink {
 	 * @return its link
 	 */
 	static RedisLink acquire(AbstractRedisClient client) {
-		synchronized (links) {
-			RedisLink link = of(client);
-			link.users++;
-			return link;
-		}
+		return links.acquire(client, RedisLink::open);
 	}
 
 	/**
@@ -120,43 +111,33 @@ final class RedisLink {
 	 * @return its link
 	 */
 	static RedisLink of(AbstractRedisClient client) {
-		synchronized (links) {
-			return links.computeIfAbsent(client, (key) -> {
-				RedisLink link = new RedisLink(key);
-				key.addListener(link.serverTracker);
-				return link;
-			});
-		}
+		return links.use(client, RedisLink::open);
+	}
+
+	private static RedisLink open(AbstractRedisClient client) {
+		RedisLink link = new RedisLink(client);
+		client.addListener(link.serverTracker);
+		return link;
 	}
 
 	/**
 	 * Gives the link back; the last queue to do so closes its connections.
 	 */
 	void release() {
-		synchronized (links) {
-			if (--this.users > 0) {
-				return;
-			}
-			unregister();
-		}
-		close();
+		links.release(this);
 	}
 
 	/** Takes the link out of the registry if no queue uses it. */
 	private void unregisterUnused() {
-		synchronized (links) {
-			if (this.users == 0) {
-				unregister();
-			}
+		if (links.evictUnused(this.client, this)) {
+			this.client.removeListener(this.serverTracker);
 		}
 	}
 
 	/** Takes the link out of the registry, if it is still the client's. */
 	private void unregister() {
-		synchronized (links) {
-			if (links.remove(this.client, this)) {
-				this.client.removeListener(this.serverTracker);
-			}
+		if (links.evict(this.client, this)) {
+			this.client.removeListener(this.serverTracker);
 		}
 	}
 
@@ -166,9 +147,7 @@ final class RedisLink {
 	 * @return {@code true} if it does
 	 */
 	static boolean isRegistered(AbstractRedisClient client) {
-		synchronized (links) {
-			return links.containsKey(client);
-		}
+		return links.peek(client) != null;
 	}
 
 	/**
@@ -384,15 +363,6 @@ final class RedisLink {
 	}
 
 	/**
-	 * Returns the timer thread of every queue on this link that uses {@code clock}.
-	 * @param clock the queues' clock
-	 * @return the timer
-	 */
-	synchronized TimerThread timer(Clock clock) {
-		return this.timers.computeIfAbsent(clock, TimerThread::new);
-	}
-
-	/**
 	 * Returns where the consumers of every queue on this link wait for wake-ups, on a
 	 * standalone Redis: its connection opens when a consumer first waits.
 	 * @return the watch, or {@code null} on a Redis Cluster (the consumers wait for
@@ -468,7 +438,11 @@ final class RedisLink {
 		}
 	}
 
+	/** Closes the link once the last queue gave it back, and the registry forgot it. */
 	private synchronized void close() {
+		// Already gone if the client's shutdown took the link out first: removing it
+		// again is harmless.
+		this.client.removeListener(this.serverTracker);
 		StatefulConnection<String, String> open = this.connection;
 		this.connection = null;
 		if (open != null && open.isOpen()) {
@@ -478,7 +452,6 @@ final class RedisLink {
 			closePubSub();
 			this.listeners.clear();
 		}
-		this.timers.clear();
 		if (this.wakeWatch != null) {
 			this.wakeWatch.close();
 			this.wakeWatch = null;

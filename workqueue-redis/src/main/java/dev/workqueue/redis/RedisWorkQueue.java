@@ -407,8 +407,16 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 		long[] processing = this.book.processingNanos(this.clock.nanoTime());
 		int ready = (int) (long) shared.get(0);
 		int dirty = (int) (long) shared.get(1);
-		return new WorkQueueStats(ready, (int) (long) shared.get(2), (int) (long) shared.get(3), this.retries.sum(),
-				this.scripts.layout().oldestReadyNanos(shared), processing[0], processing[1], dirty - ready);
+		return WorkQueueStats.builder()
+			.depth(ready)
+			.processing((int) (long) shared.get(2))
+			.waiting((int) (long) shared.get(3))
+			.retries(this.retries.sum())
+			.headQueuedNanos(this.scripts.layout().oldestReadyNanos(shared))
+			.unfinishedWorkNanos(processing[0])
+			.longestRunningProcessorNanos(processing[1])
+			.addedWhileProcessing(dirty - ready)
+			.build();
 	}
 
 	@Override
@@ -453,7 +461,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	@Override
 	public String toString() {
-		return "RedisQueue[" + this.name + " at " + this.scripts.keys().queue() + "]";
+		return "RedisWorkQueue[" + this.name + " at " + this.scripts.keys().queue() + "]";
 	}
 
 }

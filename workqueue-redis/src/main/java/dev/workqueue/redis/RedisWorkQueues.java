@@ -410,7 +410,7 @@ public final class RedisWorkQueues {
 			String id = ClockKind.of(this.options.clock() == null).newHandleId();
 			LeaseBook<T> book = new LeaseBook<>(id);
 			ReadySignal signal = new ReadySignal(clock);
-			TimerThread.Slot timerSlot = link.timer(clock).slot();
+			TimerThread.Slot timerSlot = TimerThread.slot(link, clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
 			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, clock, timerSlot, id,
 					this.lease, this.heartbeat);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.workqueue.store.SharedResource;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -18,6 +19,10 @@ import dev.workqueue.time.Nanos;
  * on the clock until the earliest, or until a job is {@linkplain Slot#wake woken}. The
  * thread starts with the first job and ends when the last is removed, so an application
  * without redis queues has none.
+ * <p>
+ * The timers are shared by link and clock ({@link SharedResource}): each
+ * {@linkplain #slot slot} counts a reference, which its {@linkplain Slot#stop stop} gives
+ * back, and the last one takes the timer out.
  * <p>
  * A job runs on this thread only, one at a time; a slow job (a script waiting for its
  * command timeout) delays the others by as much. So no job runs the application's code
@@ -38,6 +43,13 @@ final class TimerThread {
 
 	/** After a job throws, it runs again this long after. */
 	private static final long RETRY_NANOS = 1_000_000_000L;
+
+	/**
+	 * The timers by link and clock. Nothing to close: a timer's thread ends with its last
+	 * job.
+	 */
+	private static final SharedResource<Owner, TimerThread> timers = new SharedResource<>((timer) -> {
+	});
 
 	/**
 	 * The timed work of one queue.
@@ -64,6 +76,9 @@ final class TimerThread {
 		/** Written under the thread's lock when scheduled; read by the thread after. */
 		private Job job;
 
+		/** Whether it was stopped, and gave its timer back; guarded by the lock. */
+		private boolean stopped;
+
 		private Slot() {
 		}
 
@@ -72,7 +87,10 @@ final class TimerThread {
 			add(this, job);
 		}
 
-		/** Removes the job; it never runs again (one running now finishes). */
+		/**
+		 * Removes the job, and gives the timer back; the job never runs again (one
+		 * running now finishes).
+		 */
 		void stop() {
 			remove(this);
 		}
@@ -120,13 +138,19 @@ final class TimerThread {
 				return hookThread;
 			});
 
-	TimerThread(Clock clock) {
+	private TimerThread(Clock clock) {
 		this.clock = clock;
 	}
 
-	/** A new slot for one queue's work. */
-	Slot slot() {
-		return new Slot();
+	/**
+	 * Returns a new slot for one queue's work, on the timer of every queue on
+	 * {@code link} that uses {@code clock}; its {@link Slot#stop} gives the timer back.
+	 * @param link the queue's link
+	 * @param clock the queue's clock
+	 * @return the slot
+	 */
+	static Slot slot(RedisLink link, Clock clock) {
+		return timers.acquire(new Owner(link, clock), (owner) -> new TimerThread(owner.clock())).new Slot();
 	}
 
 	private void add(Slot slot, Job job) {
@@ -152,13 +176,19 @@ final class TimerThread {
 	}
 
 	private void remove(Slot slot) {
+		boolean first;
 		this.lock.lock();
 		try {
 			this.schedule.remove(slot);
 			this.changed.signal();
+			first = !slot.stopped;
+			slot.stopped = true;
 		}
 		finally {
 			this.lock.unlock();
+		}
+		if (first) {
+			timers.release(this);
 		}
 	}
 
@@ -290,6 +320,10 @@ final class TimerThread {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/** The link and the clock whose queues share a timer; the link by identity. */
+	private record Owner(RedisLink link, Clock clock) {
 	}
 
 }

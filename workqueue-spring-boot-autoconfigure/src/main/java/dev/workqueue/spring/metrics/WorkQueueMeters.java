@@ -98,7 +98,7 @@ public final class WorkQueueMeters implements AutoCloseable {
 	static final String DEPTH_BY_PRIORITY = "workqueue.depth.by.priority";
 
 	/** What a handle that does not report the shared figures reads. */
-	private static final WorkQueueStats NOTHING = new WorkQueueStats(0, 0, 0, 0, 0, 0, 0, 0);
+	private static final WorkQueueStats NOTHING = WorkQueueStats.builder().build();
 
 	/**
 	 * The histogram boundaries of both timers: component-base's

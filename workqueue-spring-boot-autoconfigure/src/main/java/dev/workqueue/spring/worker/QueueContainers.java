@@ -30,7 +30,7 @@ final class QueueContainers {
 
 	private static final Log logger = LogFactory.getLog(QueueContainers.class);
 
-	private static final WorkQueueStats NOTHING_LEFT = new WorkQueueStats(0, 0, 0, 0, 0, 0, 0, 0);
+	private static final WorkQueueStats NOTHING_LEFT = WorkQueueStats.builder().build();
 
 	private final String queueName;
 
@@ -47,9 +47,6 @@ final class QueueContainers {
 	private final WorkObservations observations;
 
 	private final List<WorkerContainer> containers = new CopyOnWriteArrayList<>();
-
-	/** Whether the queue's workers are paused; containers added later start so. */
-	private volatile boolean paused;
 
 	private int waitingAtShutdown;
 
@@ -71,23 +68,24 @@ final class QueueContainers {
 	/**
 	 * Creates the container of {@code endpoint}, not yet started.
 	 * @param endpoint the worker method
+	 * @param paused whether the queue's workers are paused now
 	 * @return the container
 	 */
-	WorkerContainer addContainer(WorkerEndpoint endpoint) {
+	WorkerContainer addContainer(WorkerEndpoint endpoint, boolean paused) {
 		Integer concurrency = endpoint.concurrency();
 		WorkerContainer container = new WorkerContainer(endpoint, this.queueName, this.queue, this.outcomes,
 				this.executor, this.clock, this.observations, this.settings.pollTimeout(),
-				(concurrency != null) ? concurrency : this.settings.concurrency(), this.paused);
+				(concurrency != null) ? concurrency : this.settings.concurrency(), paused);
 		this.containers.add(container);
 		return container;
 	}
 
 	/**
-	 * Pauses or resumes every container of the queue.
+	 * Pauses or resumes every container of the queue; the registry keeps whether the
+	 * queue is paused.
 	 * @param paused {@code true} to stop taking items, {@code false} to take them again
 	 */
 	void setPaused(boolean paused) {
-		this.paused = paused;
 		this.containers.forEach(paused ? WorkerContainer::pause : WorkerContainer::resume);
 	}
 

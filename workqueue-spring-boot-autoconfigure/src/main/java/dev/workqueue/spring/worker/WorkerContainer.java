@@ -103,6 +103,7 @@ final class WorkerContainer {
 
 	private volatile boolean started;
 
+	/** This container's view of its queue's pause, which the registry owns and sets. */
 	private volatile boolean paused;
 
 	private volatile boolean stopping;

@@ -106,7 +106,8 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 	private final Map<String, QueueContainers> containersByQueue = new LinkedHashMap<>();
 
 	/**
-	 * Queues whose workers are paused, including those not started yet; guarded by lock.
+	 * Queues whose workers are paused, including those not started yet: the one record of
+	 * it, which each container gets when made and at each change. Guarded by lock.
 	 */
 	private final Set<String> pausedQueues = new HashSet<>();
 
@@ -195,7 +196,7 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 				return;
 			}
 			WorkerContainer container = this.containersByQueue.computeIfAbsent(endpoint.queue(), this::queueContainers)
-				.addContainer(endpoint);
+				.addContainer(endpoint, this.pausedQueues.contains(endpoint.queue()));
 			List<WorkerContainer> updated = new ArrayList<>(this.containers);
 			updated.add(container);
 			this.containers = List.copyOf(updated);
@@ -212,14 +213,10 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		executor.setDaemon(true);
 		executor.setVirtualThreads(this.virtualThreads);
 		WorkerSettings settings = this.settings.apply(name);
-		QueueContainers group = new QueueContainers(
+		return new QueueContainers(
 				name, queue, settings, executor, new WorkOutcomes(name, queue, settings,
 						this.failureTracking.apply(name), this.publisher, this.itemLogging),
 				this.clock, this.observations);
-		if (this.pausedQueues.contains(name)) {
-			group.setPaused(true);
-		}
-		return group;
 	}
 
 	/**

@@ -1,0 +1,45 @@
+package dev.workqueue.postgres;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The name of a queue table, checked: letters, digits, {@code _} and {@code $},
+ * optionally after a schema and a dot, short enough that the names derived from it
+ * ({@code _lease}, {@code _limit}, the indexes) fit PostgreSQL's limit. The builders, the
+ * schema, the notices and the table keeper all take a table through this one check.
+ * Immutable.
+ *
+ * @param name the name as given, which the SQL uses unquoted
+ */
+record TableName(String name) {
+
+	/**
+	 * One SQL identifier, optionally qualified by a schema; PostgreSQL's length limit.
+	 */
+	private static final Pattern PATTERN = Pattern.compile("([a-z_][a-z0-9_$]{0,62}\\.)?[a-z_][a-z0-9_$]{0,56}",
+			Pattern.CASE_INSENSITIVE);
+
+	/**
+	 * Checks the name.
+	 * @throws IllegalArgumentException if it is not a plain SQL identifier
+	 */
+	TableName {
+		Objects.requireNonNull(name, "table");
+		if (!PATTERN.matcher(name).matches()) {
+			throw new IllegalArgumentException("table must be a plain SQL identifier (letters, digits, _ and $, "
+					+ "at most 57 characters), optionally schema-qualified, was '" + name + "'");
+		}
+	}
+
+	/**
+	 * The name as PostgreSQL knows it: unquoted names fold to lower case, so
+	 * {@code Items} and {@code items} are one table.
+	 * @return the folded name
+	 */
+	String folded() {
+		return this.name.toLowerCase(Locale.ROOT);
+	}
+
+}
