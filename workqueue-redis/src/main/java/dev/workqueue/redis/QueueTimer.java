@@ -2,7 +2,6 @@ package dev.workqueue.redis;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -423,7 +422,7 @@ final class QueueTimer implements TimerThread.Job {
 	 * of gets that never heard back from Redis (found by their tokens).
 	 */
 	private void handBackOrphans() {
-		List<RedisLease> orphans = new ArrayList<>(this.book.takeOrphans());
+		List<RedisLease> orphans = this.book.takeOrphans();
 		if (orphans.isEmpty()) {
 			return;
 		}
