@@ -6,8 +6,8 @@ package dev.workqueue.store;
  * its {@code done}. Each store extends it with its token (the fence its releases name).
  * Part of the shared-store engine, used by store modules; may change before 1.0.
  * <p>
- * Thread-safe: the identity and the start are final; the validity and the deferred
- * history are volatile, written by the {@link LeaseBook} only.
+ * Thread-safe: the identity and the start are final; the validity, the deferred history
+ * and the item of a done under way are volatile, written by the {@link LeaseBook} only.
  */
 public abstract class Lease {
 
@@ -25,6 +25,13 @@ public abstract class Lease {
 	 * ended (the book's removal orders the two).
 	 */
 	volatile String[] forgets = NO_FORGETS;
+
+	/**
+	 * The item whose hold this lease ends while its done is under way, else {@code null}:
+	 * set inside the book's per-item operation, cleared by the end of the done (one
+	 * thread), so that the book finds the hold without a map of its own.
+	 */
+	volatile Object endingItem;
 
 	/**
 	 * Creates a lease.

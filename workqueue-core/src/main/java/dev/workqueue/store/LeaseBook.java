@@ -67,49 +67,7 @@ public final class LeaseBook<T, L extends Lease> {
 
 	}
 
-	/** What the handle holds of one item. */
-	static final class Holding<L extends Lease> {
-
-		final L lease;
-
-		volatile boolean lost;
-
-		volatile L parked;
-
-		/** Replaced, never changed, inside the map's atomic operation on the item. */
-		volatile List<L> copies = List.of();
-
-		/** Its done is under way: set once, inside the map's operations. */
-		volatile boolean ending;
-
-		Holding(L lease) {
-			this.lease = lease;
-		}
-
-		/** The lease the store holds for this handle now, or {@code null}. */
-		L live() {
-			L parked = this.parked;
-			return (parked != null) ? parked : (this.lost ? null : this.lease);
-		}
-
-		/** A new list of the copies with one added, in place of one of its encoding. */
-		List<L> withCopy(L copy) {
-			List<L> copies = new ArrayList<>(this.copies.size() + 1);
-			for (L held : this.copies) {
-				if (!held.encoded().equals(copy.encoded())) {
-					copies.add(held);
-				}
-			}
-			copies.add(copy);
-			return List.copyOf(copies);
-		}
-
-	}
-
 	private final ConcurrentHashMap<T, Holding<L>> holdings = new ConcurrentHashMap<>();
-
-	/** The items of the leases whose done is under way, by lease (identity). */
-	private final Map<Lease, T> ending = new ConcurrentHashMap<>();
 
 	/** Leases to hand back that could not be yet. */
 	private final Set<L> orphans = ConcurrentHashMap.newKeySet();
@@ -252,7 +210,7 @@ public final class LeaseBook<T, L extends Lease> {
 			if (holding.lost || holding.parked != null) {
 				return null;
 			}
-			this.ending.put(holding.lease, item);
+			holding.lease.endingItem = item;
 			holding.ending = true;
 			return holding;
 		});
@@ -264,8 +222,10 @@ public final class LeaseBook<T, L extends Lease> {
 	 * was leased anew meanwhile (that lease stays).
 	 */
 	void ended(L lease) {
-		T item = this.ending.remove(lease);
+		@SuppressWarnings("unchecked")
+		T item = (T) lease.endingItem;
 		if (item != null) {
+			lease.endingItem = null;
 			this.holdings.computeIfPresent(item,
 					(key, holding) -> (holding.ending && holding.lease == lease) ? null : holding);
 		}

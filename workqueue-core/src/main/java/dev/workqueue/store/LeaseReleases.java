@@ -7,7 +7,6 @@ import java.util.Objects;
 
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.spi.HandleLifecycle;
-import dev.workqueue.store.LeaseBook.Holding;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 

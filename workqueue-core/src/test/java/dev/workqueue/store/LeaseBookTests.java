@@ -2,7 +2,6 @@ package dev.workqueue.store;
 
 import java.util.List;
 
-import dev.workqueue.store.LeaseBook.Holding;
 import dev.workqueue.store.LeaseBook.Taken;
 import org.junit.jupiter.api.Test;
 
