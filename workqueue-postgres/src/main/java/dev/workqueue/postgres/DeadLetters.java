@@ -4,7 +4,7 @@ import java.lang.System.Logger.Level;
 import java.sql.PreparedStatement;
 import java.util.concurrent.atomic.LongAdder;
 
-import dev.workqueue.postgres.LeaseBook.Lease;
+import dev.workqueue.store.LeaseBook;
 
 /**
  * Where a handle moves a payload its codec cannot decode: out of the queue, into the
@@ -21,7 +21,7 @@ final class DeadLetters {
 
 	private final QueueSql sql;
 
-	private final LeaseBook<?> book;
+	private final LeaseBook<?, PostgresLease> book;
 
 	private final FinishedRows rows;
 
@@ -30,7 +30,8 @@ final class DeadLetters {
 
 	private final LongAdder moved = new LongAdder();
 
-	DeadLetters(QueueDatabase database, QueueSql sql, LeaseBook<?> book, FinishedRows rows, Runnable orphaned) {
+	DeadLetters(QueueDatabase database, QueueSql sql, LeaseBook<?, PostgresLease> book, FinishedRows rows,
+			Runnable orphaned) {
 		this.database = database;
 		this.sql = sql;
 		this.book = book;
@@ -43,10 +44,10 @@ final class DeadLetters {
 	 * @param lease its lease (not in the book: it was never handed out)
 	 * @param cause why the codec could not decode it
 	 */
-	void moveAside(Lease lease, RuntimeException cause) {
+	void moveAside(PostgresLease lease, RuntimeException cause) {
 		this.moved.increment();
 		logger.log(Level.WARNING,
-				"Queue '" + this.database.name() + "' moved a payload of " + lease.encoded.length()
+				"Queue '" + this.database.name() + "' moved a payload of " + lease.encoded().length()
 						+ " characters that its codec cannot decode to the dead letters of table "
 						+ this.database.table() + " (" + this.database.table() + "_limit, kind 'dead-letter')",
 				cause);
@@ -55,7 +56,7 @@ final class DeadLetters {
 				try (PreparedStatement statement = connection.prepareStatement(this.sql.deadLetter)) {
 					this.database.bindNow(statement);
 					statement.setString(2, this.database.name());
-					statement.setString(3, lease.encoded);
+					statement.setString(3, lease.encoded());
 					statement.setLong(4, lease.token);
 					statement.setString(5, String.valueOf(cause));
 					return statement.executeUpdate();
@@ -64,7 +65,7 @@ final class DeadLetters {
 			this.rows.finished(1);
 		}
 		catch (PostgresQueueException ex) {
-			this.book.orphan(lease.token, lease.encoded);
+			this.book.orphan(lease);
 			this.orphaned.run();
 		}
 	}

@@ -3,6 +3,8 @@ package dev.workqueue.postgres;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.workqueue.store.LeaseBook;
+
 /**
  * Lets a queue's failure counts forget an item's history in the statement of its
  * {@code done} rather than in one of their own. A worker that succeeds forgets the item
@@ -25,13 +27,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class Forgets<T> {
 
-	private final List<LeaseBook<T>> books = new CopyOnWriteArrayList<>();
+	private final List<LeaseBook<T, ?>> books = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Lets the failure counts reach a handle's leases, for the builder's life (a handle
 	 * shut down and drained holds nothing, so its book defers nothing).
 	 */
-	void attach(LeaseBook<T> book) {
+	void attach(LeaseBook<T, ?> book) {
 		this.books.add(book);
 	}
 
@@ -40,7 +42,7 @@ final class Forgets<T> {
 	 * @return whether deferred; if not, the caller forgets now
 	 */
 	boolean defer(T item, String kind) {
-		for (LeaseBook<T> book : this.books) {
+		for (LeaseBook<T, ?> book : this.books) {
 			if (book.deferForget(item, kind)) {
 				return true;
 			}
@@ -55,7 +57,7 @@ final class Forgets<T> {
 	 */
 	boolean takeBack(T item, String kind) {
 		boolean taken = false;
-		for (LeaseBook<T> book : this.books) {
+		for (LeaseBook<T, ?> book : this.books) {
 			taken |= book.takeForget(item, kind);
 		}
 		return taken;

@@ -15,10 +15,11 @@ import java.util.concurrent.locks.Lock;
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.postgres.LeaseBook.Lease;
-import dev.workqueue.postgres.LeaseReleases.Ended;
+import dev.workqueue.postgres.ReleaseStatements.Ended;
 import dev.workqueue.postgres.ReadySignal.Wakeup;
 import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -69,9 +70,11 @@ final class ItemTaker<T> {
 
 	private final LeaseRenewal renewal;
 
-	private final LeaseBook<T> book;
+	private final LeaseBook<T, PostgresLease> book;
 
-	private final LeaseReleases<T> releases;
+	private final LeaseReleases<T, PostgresLease> releases;
+
+	private final ReleaseStatements statements;
 
 	private final ReadySignal signal;
 
@@ -102,16 +105,18 @@ final class ItemTaker<T> {
 
 	private final AtomicInteger consumers = new AtomicInteger();
 
-	ItemTaker(ItemText<T> text, QueueDatabase database, QueueSql sql, LeaseRenewal renewal, LeaseBook<T> book,
-			LeaseReleases<T> releases, ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics,
-			Clock clock, FinishedRows rows, DeadLetters deadLetters, Lock claims, Runnable failedClaim, String holder,
-			long leaseNanos, long starvationMicros) {
+	ItemTaker(ItemText<T> text, QueueDatabase database, QueueSql sql, LeaseRenewal renewal,
+			LeaseBook<T, PostgresLease> book, LeaseReleases<T, PostgresLease> releases, ReleaseStatements statements,
+			ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, FinishedRows rows,
+			DeadLetters deadLetters, Lock claims, Runnable failedClaim, String holder, long leaseNanos,
+			long starvationMicros) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;
 		this.renewal = renewal;
 		this.book = book;
 		this.releases = releases;
+		this.statements = statements;
 		this.signal = signal;
 		this.lifecycle = lifecycle;
 		this.metrics = metrics;
@@ -139,14 +144,14 @@ final class ItemTaker<T> {
 	 * timeout, wake-up, or once shut down
 	 * @throws InterruptedException if interrupted while waiting
 	 */
-	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone, TraceSlot traces)
+	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, PostgresLease owedDone, TraceSlot traces)
 			throws InterruptedException {
 		if (traces != null) {
 			traces.trace = null;
 		}
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
-		Lease doneFirst = owedDone;
+		PostgresLease doneFirst = owedDone;
 		this.consumers.incrementAndGet();
 		try {
 			if (Thread.interrupted()) {
@@ -163,7 +168,7 @@ final class ItemTaker<T> {
 						return null;
 					}
 					if (doneFirst != null && !this.ahead.isEmpty()) {
-						Lease done = doneFirst;
+						PostgresLease done = doneFirst;
 						doneFirst = null;
 						this.releases.sendDone(done);
 					}
@@ -176,7 +181,7 @@ final class ItemTaker<T> {
 					// does.
 					if (waited || doneFirst != null || !this.signal.knownEmpty(seen)
 							|| (bounded && timeoutNanos == 0)) {
-						Lease done = doneFirst;
+						PostgresLease done = doneFirst;
 						doneFirst = null;
 						Claimed<T> claimed = claim(done, seen);
 						if (claimed.item() != null) {
@@ -217,7 +222,7 @@ final class ItemTaker<T> {
 	 * @return the item to hand out (or none) with its trace contexts, and how many the
 	 * claim leased
 	 */
-	private Claimed<T> claim(Lease done, long seen) {
+	private Claimed<T> claim(PostgresLease done, long seen) {
 		int count = Math.min(this.sql.claimLimit, 1 + this.signal.waiting());
 		long sentNanos = this.clock.nanoTime();
 		List<Row> leased;
@@ -231,7 +236,7 @@ final class ItemTaker<T> {
 						this.database.bindNow(statement);
 						int next = 2;
 						if (done != null) {
-							next = this.releases.bindDone(statement, next, done);
+							next = this.statements.bindDone(statement, next, done);
 						}
 						bindClaim(statement, next, count);
 						try (ResultSet rows = statement.executeQuery()) {
@@ -254,7 +259,7 @@ final class ItemTaker<T> {
 			leased = answer.rows();
 			this.rows.finished(leased.size());
 			if (answer.ended() != null) {
-				this.releases.ended(answer.ended());
+				this.statements.ended(answer.ended());
 			}
 			long dueInNanos = (answer.dueInMicros() != null) ? answer.dueInMicros() * 1000 : -1;
 			if (leased.size() < count) {
@@ -337,7 +342,7 @@ final class ItemTaker<T> {
 	private Claimed<T> inHand(List<Row> leased, long nowNanos, long validUntilNanos, int count) {
 		List<Ahead<T>> mine = new ArrayList<>(leased.size());
 		for (Row row : leased) {
-			Lease lease = new Lease(row.encoded(), row.token(), nowNanos, validUntilNanos);
+			PostgresLease lease = new PostgresLease(row.encoded(), row.token(), nowNanos, validUntilNanos);
 			T item;
 			try {
 				item = this.text.decode(row.encoded());
@@ -346,7 +351,7 @@ final class ItemTaker<T> {
 				this.deadLetters.moveAside(lease, ex);
 				continue;
 			}
-			if (this.book.take(item, lease)) {
+			if (this.book.take(item, lease) == LeaseBook.Taken.HELD) {
 				mine.add(new Ahead<>(new Prioritized<>(item, row.priority()), lease, row.queuedMicros() * 1000,
 						nowNanos, (row.trace() != null) ? ItemTrace.fromRecord(row.trace()) : null));
 			}
@@ -480,7 +485,8 @@ final class ItemTaker<T> {
 	 * @param leasedNanos when it was claimed, on the clock
 	 * @param trace its trace contexts, or {@code null}
 	 */
-	private record Ahead<T>(Prioritized<T> item, Lease lease, long queuedNanos, long leasedNanos, ItemTrace trace) {
+	private record Ahead<T>(Prioritized<T> item, PostgresLease lease, long queuedNanos, long leasedNanos,
+			ItemTrace trace) {
 
 	}
 

@@ -4,7 +4,6 @@ import java.lang.System.Logger.Level;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -12,8 +11,8 @@ import java.util.concurrent.locks.Lock;
 
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.postgres.LeaseBook.Lease;
 import dev.workqueue.postgres.PostgresQueueException.Reason;
+import dev.workqueue.store.LeaseBook;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -52,7 +51,7 @@ final class LeaseKeeper implements Runnable {
 
 	private final LeaseRenewal renewal;
 
-	private final LeaseBook<?> book;
+	private final LeaseBook<?, PostgresLease> book;
 
 	private final HandleLifecycle lifecycle;
 
@@ -92,7 +91,7 @@ final class LeaseKeeper implements Runnable {
 
 	private volatile boolean stopped;
 
-	LeaseKeeper(QueueDatabase database, QueueSql sql, LeaseRenewal renewal, LeaseBook<?> book,
+	LeaseKeeper(QueueDatabase database, QueueSql sql, LeaseRenewal renewal, LeaseBook<?, PostgresLease> book,
 			HandleLifecycle lifecycle, ReadySignal signal, WorkQueueMetrics metrics, Clock clock, Alarm alarm,
 			QueueNotices notices, FinishedRows rows, Lock claims, String holder, long leaseNanos,
 			long pollIntervalNanos) {
@@ -187,13 +186,14 @@ final class LeaseKeeper implements Runnable {
 	}
 
 	private void renew(long sentNanos) {
-		List<Lease> live = this.book.live();
+		List<PostgresLease> live = this.book.live();
 		if (live.isEmpty()) {
 			return;
 		}
 		Set<Long> renewed = this.renewal.renew(live.stream().mapToLong((lease) -> lease.token).toArray());
 		this.rows.finished(renewed.size());
-		int lost = this.book.renewed(live, renewed, Nanos.add(sentNanos, this.leaseNanos));
+		int lost = this.book.renewed(live, (lease) -> renewed.contains(lease.token),
+				Nanos.add(sentNanos, this.leaseNanos));
 		if (lost > 0) {
 			logger.log(Level.WARNING, "Queue '" + this.database.name() + "' lost the lease of " + lost
 					+ " item(s) it holds; another instance may process them now");
@@ -244,12 +244,12 @@ final class LeaseKeeper implements Runnable {
 	}
 
 	private void handBackOrphans() {
-		Map<Long, String> orphans = this.book.takeOrphans();
+		List<PostgresLease> orphans = this.book.takeOrphans();
 		if (orphans.isEmpty()) {
 			return;
 		}
 		try {
-			long[] tokens = orphans.keySet().stream().mapToLong(Long::longValue).toArray();
+			long[] tokens = orphans.stream().mapToLong((orphan) -> orphan.token).toArray();
 			int back = this.database.run("hand items back to", (connection) -> {
 				try (PreparedStatement statement = connection.prepareStatement(this.sql.handBack)) {
 					this.database.bindNow(statement);
@@ -286,7 +286,7 @@ final class LeaseKeeper implements Runnable {
 			return;
 		}
 		try {
-			long[] known = this.book.tokens();
+			long[] known = this.book.known().stream().mapToLong((lease) -> lease.token).toArray();
 			int back = this.database.run("hand back lost claims to", (connection) -> {
 				try (PreparedStatement statement = connection.prepareStatement(this.sql.reconcile)) {
 					this.database.bindNow(statement);

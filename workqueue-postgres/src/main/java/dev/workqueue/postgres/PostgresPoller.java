@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.workqueue.PriorityQueue.Prioritized;
-import dev.workqueue.postgres.LeaseBook.Lease;
 import dev.workqueue.postgres.ReadySignal.Wakeup;
 import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.time.Nanos;
 
@@ -23,7 +23,7 @@ final class PostgresPoller<T> implements Poller<T> {
 
 	private final ItemTaker<T> taker;
 
-	private final LeaseReleases<T> releases;
+	private final LeaseReleases<T, PostgresLease> releases;
 
 	private final ReadySignal signal;
 
@@ -31,7 +31,7 @@ final class PostgresPoller<T> implements Poller<T> {
 
 	private final ItemTaker.TraceSlot traces = new ItemTaker.TraceSlot();
 
-	PostgresPoller(ItemTaker<T> taker, LeaseReleases<T> releases, ReadySignal signal) {
+	PostgresPoller(ItemTaker<T> taker, LeaseReleases<T, PostgresLease> releases, ReadySignal signal) {
 		this.taker = taker;
 		this.releases = releases;
 		this.signal = signal;
@@ -46,14 +46,14 @@ final class PostgresPoller<T> implements Poller<T> {
 	 * {@inheritDoc}
 	 * <p>
 	 * The hold ends here at once (the lease stays in the book, ending, until its
-	 * statement returned: see {@link LeaseBook}); the lease ends in the table in the
-	 * statement of the next claim, or alone when the poll hands out an item claimed ahead
-	 * or ends before it looks (see {@link ItemTaker#take}).
+	 * statement returned: see {@link dev.workqueue.store.LeaseBook}); the lease ends in
+	 * the table in the statement of the next claim, or alone when the poll hands out an
+	 * item claimed ahead or ends before it looks (see {@link ItemTaker#take}).
 	 */
 	@Override
 	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
 		long timeoutNanos = timeoutNanos(timeout);
-		Lease lease = this.releases.finishForNextClaim(done);
+		PostgresLease lease = this.releases.finishForNextTake(done);
 		return this.taker.take(true, timeoutNanos, this.wakeup, lease, this.traces);
 	}
 

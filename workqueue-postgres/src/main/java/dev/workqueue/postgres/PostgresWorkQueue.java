@@ -23,6 +23,8 @@ import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -77,7 +79,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	/** The user's hook, guarded: a hook that throws costs its call only. */
 	private final WorkQueueMetrics metrics;
 
-	private final LeaseBook<T> book;
+	private final LeaseBook<T, PostgresLease> book;
 
 	private final ReadySignal signal;
 
@@ -87,7 +89,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 
 	private final ItemTaker<T> taker;
 
-	private final LeaseReleases<T> releases;
+	private final LeaseReleases<T, PostgresLease> releases;
 
 	private final LeaseKeeper keeper;
 
@@ -103,9 +105,9 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	private final TraceContextSource traceSource;
 
 	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
-			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds, ItemTaker<T> taker,
-			LeaseReleases<T> releases, LeaseKeeper keeper, QueueNotices notices, FinishedRows rows,
-			TraceContextSource traceSource) {
+			LeaseBook<T, PostgresLease> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds,
+			ItemTaker<T> taker, LeaseReleases<T, PostgresLease> releases, LeaseKeeper keeper, QueueNotices notices,
+			FinishedRows rows, TraceContextSource traceSource) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;

@@ -26,6 +26,8 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -476,7 +478,7 @@ public final class PostgresWorkQueues {
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
 			String holder = holderId();
 			ItemText<T> text = new ItemText<>(this.codec);
-			LeaseBook<T> book = new LeaseBook<>();
+			LeaseBook<T, PostgresLease> book = new LeaseBook<>();
 			this.forgets.attach(book);
 			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos,
 					(this.clock != null) ? ClockAnchor.knownOffsetMicros(this.clock) : null);
@@ -493,15 +495,16 @@ public final class PostgresWorkQueues {
 				throw ex;
 			}
 			ReentrantReadWriteLock claims = new ReentrantReadWriteLock();
-			LeaseReleases<T> releases = new LeaseReleases<>(database, sql, book, lifecycle, metrics, clock, signal,
-					notices, rows, alarm::ring);
+			ReleaseStatements statements = new ReleaseStatements(database, sql, signal, notices, rows);
+			LeaseReleases<T, PostgresLease> releases = new LeaseReleases<>(statements, book, lifecycle, metrics, clock,
+					alarm::ring);
 			LeaseRenewal renewal = new LeaseRenewal(database, sql, leaseNanos);
 			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, book, lifecycle, signal, metrics, clock, alarm,
 					notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
-			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, renewal, book, releases, signal, lifecycle,
-					metrics, clock, rows, deadLetters, claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
-					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
+			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, renewal, book, releases, statements, signal,
+					lifecycle, metrics, clock, rows, deadLetters, claims.readLock(), keeper::reconcileSoon, holder,
+					leaseNanos, starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
 					lifecycle, adds, taker, releases, keeper, notices, rows,

@@ -14,9 +14,10 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.redis.ReadySignal.Wakeup;
 import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -62,9 +63,11 @@ final class ItemTaker<T> {
 
 	private final QueueScripts scripts;
 
-	private final LeaseBook<T> book;
+	private final LeaseBook<T, RedisLease> book;
 
-	private final LeaseReleases<T> releases;
+	private final LeaseTokens tokens;
+
+	private final LeaseReleases<T, RedisLease> releases;
 
 	private final ReadySignal signal;
 
@@ -103,12 +106,14 @@ final class ItemTaker<T> {
 
 	private final AtomicBoolean inconsistencyLogged = new AtomicBoolean();
 
-	ItemTaker(ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T> book, LeaseReleases<T> releases,
-			ReadySignal signal, HandleLifecycle lifecycle, WorkQueueMetrics metrics, Clock clock, Duration lease,
-			Duration starvationTimeout, DeadLetter.Bound deadLetters) {
+	ItemTaker(ItemCodec<T> codec, QueueScripts scripts, LeaseBook<T, RedisLease> book, LeaseTokens tokens,
+			LeaseReleases<T, RedisLease> releases, ReadySignal signal, HandleLifecycle lifecycle,
+			WorkQueueMetrics metrics, Clock clock, Duration lease, Duration starvationTimeout,
+			DeadLetter.Bound deadLetters) {
 		this.codec = codec;
 		this.scripts = scripts;
 		this.book = book;
+		this.tokens = tokens;
 		this.releases = releases;
 		this.signal = signal;
 		this.lifecycle = lifecycle;
@@ -135,7 +140,7 @@ final class ItemTaker<T> {
 	 * @return the item with the priority it is handed out with (0 on a plain queue), or
 	 * {@code null} on timeout, wake-up, or once shut down
 	 */
-	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, Lease owedDone, TraceSlot traces)
+	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, RedisLease owedDone, TraceSlot traces)
 			throws InterruptedException {
 		if (traces != null) {
 			traces.trace = null;
@@ -146,7 +151,7 @@ final class ItemTaker<T> {
 		// without looking, it passes the notice on, or a consumer beside it would sleep
 		// while items are ready.
 		boolean owesNotice = false;
-		Lease doneFirst = owedDone;
+		RedisLease doneFirst = owedDone;
 		this.consumers.incrementAndGet();
 		try {
 			if (Thread.interrupted()) {
@@ -169,7 +174,7 @@ final class ItemTaker<T> {
 					// since.
 					boolean look = !this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0);
 					if (doneFirst != null && (!look || !this.ahead.isEmpty())) {
-						Lease done = doneFirst;
+						RedisLease done = doneFirst;
 						doneFirst = null;
 						this.releases.sendDone(done);
 					}
@@ -180,7 +185,7 @@ final class ItemTaker<T> {
 					}
 					owesNotice = false;
 					if (look) {
-						Lease done = doneFirst;
+						RedisLease done = doneFirst;
 						doneFirst = null;
 						Object leased = lease(done, seen, traces);
 						if (leased != NONE) {
@@ -227,8 +232,8 @@ final class ItemTaker<T> {
 	 * dead-lettered), or {@link #NONE} when none is ready. A reply with fewer items than
 	 * asked for means the list ran out: empty at epoch {@code seen}.
 	 */
-	private Object lease(Lease done, long seen, TraceSlot traces) throws InterruptedException {
-		String token = this.book.newToken();
+	private Object lease(RedisLease done, long seen, TraceSlot traces) throws InterruptedException {
+		String token = this.tokens.next();
 		QueueLayout layout = this.scripts.layout();
 		int count = Math.min(layout.maxLeases, 1 + this.signal.waiting());
 		// Before the script runs: the leases it makes run out after this plus a lease.
@@ -248,7 +253,7 @@ final class ItemTaker<T> {
 		}
 		finally {
 			if (done != null) {
-				this.releases.doneSent();
+				this.releases.doneSent(done);
 			}
 		}
 		int first = (done != null) ? 1 : 0;
@@ -263,7 +268,7 @@ final class ItemTaker<T> {
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down meanwhile: a shut-down handle hands out nothing more.
 			for (int n = 1; n <= leased; n++) {
-				handBack((String) reply.get(first + (n - 1) * group), LeaseBook.nth(token, n));
+				handBack((String) reply.get(first + (n - 1) * group), LeaseTokens.nth(token, n));
 			}
 			return NONE;
 		}
@@ -275,7 +280,7 @@ final class ItemTaker<T> {
 			int at = first + (n - 1) * group;
 			String encoded = (String) reply.get(at);
 			long queuedNanos = (Long) reply.get(at + 1) * 1000;
-			Prioritized<T> item = inHand(encoded, LeaseBook.nth(token, n), layout.priority(reply, at), sentNanos,
+			Prioritized<T> item = inHand(encoded, LeaseTokens.nth(token, n), layout.priority(reply, at), sentNanos,
 					nowNanos);
 			if (item == null) {
 				continue;
@@ -319,7 +324,8 @@ final class ItemTaker<T> {
 		if (!stillLeased(encoded, token, sentNanos)) {
 			return null;
 		}
-		LeaseBook.Taken taken = this.book.take(item, new Lease(encoded, token, nowNanos));
+		LeaseBook.Taken taken = this.book.take(item,
+				new RedisLease(encoded, token, nowNanos, Nanos.add(sentNanos, Nanos.of(this.lease))));
 		if (taken == LeaseBook.Taken.OTHER_ENCODING) {
 			inconsistentCodec(item, encoded);
 		}
@@ -345,7 +351,7 @@ final class ItemTaker<T> {
 		}
 		catch (RedisQueueException ex) {
 			// Not sure either way: not handed out, and handed back when Redis answers.
-			this.releases.orphan(token, encoded);
+			this.releases.orphan(RedisLease.orphan(encoded, token));
 			return false;
 		}
 		if (lost.isEmpty()) {
@@ -397,7 +403,7 @@ final class ItemTaker<T> {
 	void handBackAhead() {
 		for (Ahead<T> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
 			try {
-				this.releases.handBack(next.item().item(), Duration.ZERO);
+				this.releases.handBackUnused(next.item().item());
 			}
 			catch (RedisQueueException ex) {
 				// Remembered: the timer hands it back.
@@ -407,7 +413,7 @@ final class ItemTaker<T> {
 
 	private void handBack(String encoded, String token) {
 		try {
-			this.releases.releaseOrOrphan(encoded, token, 0);
+			this.releases.handBackOrOrphan(RedisLease.orphan(encoded, token), 0);
 		}
 		catch (RedisQueueException ex) {
 			// Remembered: the timer hands it back.
@@ -425,10 +431,10 @@ final class ItemTaker<T> {
 			for (int n = 1; n <= count; n++) {
 				int at = first + (n - 1) * group;
 				if (failure != null) {
-					this.releases.orphan(LeaseBook.nth(token, n), null);
+					this.releases.orphan(RedisLease.orphan(null, LeaseTokens.nth(token, n)));
 				}
 				else if (at < late.size()) {
-					this.releases.orphan(LeaseBook.nth(token, n), (String) late.get(at));
+					this.releases.orphan(RedisLease.orphan((String) late.get(at), LeaseTokens.nth(token, n)));
 				}
 			}
 		}
@@ -448,7 +454,7 @@ final class ItemTaker<T> {
 		}
 		catch (RedisQueueException ex) {
 			// Not leased to nobody: handed back, it comes to this again.
-			this.releases.orphan(token, encoded);
+			this.releases.orphan(RedisLease.orphan(encoded, token));
 		}
 	}
 

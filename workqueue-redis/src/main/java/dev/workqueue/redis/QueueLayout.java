@@ -3,7 +3,6 @@ package dev.workqueue.redis;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.spi.ItemTrace;
 
 /**
@@ -200,7 +199,7 @@ enum QueueLayout {
 	 * @param starvationMicros the starvation timeout in µs, {@code "-1"} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] getArgs(Lease done, String leaseMicros, String token, int count, String starvationMicros) {
+	String[] getArgs(RedisLease done, String leaseMicros, String token, int count, String starvationMicros) {
 		int first = (done != null) ? 2 : 0;
 		String[] args = new String[first + (this.prioritized ? 4 : 3)];
 		if (done != null) {

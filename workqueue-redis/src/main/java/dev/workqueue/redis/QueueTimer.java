@@ -2,10 +2,11 @@ package dev.workqueue.redis;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -14,8 +15,8 @@ import io.lettuce.core.RedisException;
 
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.redis.RedisQueueException.Reason;
+import dev.workqueue.store.LeaseBook;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -64,7 +65,7 @@ final class QueueTimer implements TimerThread.Job {
 	/** The queue's hook, guarded; called on the hook thread only. */
 	private final WorkQueueMetrics metrics;
 
-	private final LeaseBook<?> book;
+	private final LeaseBook<?, RedisLease> book;
 
 	private final HandleLifecycle lifecycle;
 
@@ -77,6 +78,8 @@ final class QueueTimer implements TimerThread.Job {
 	private final String id;
 
 	private final String leaseMicros;
+
+	private final long leaseNanos;
 
 	private final long renewIntervalNanos;
 
@@ -109,7 +112,7 @@ final class QueueTimer implements TimerThread.Job {
 	/** Whether the queue's mark was checked: at the start, or by the first run after. */
 	private boolean marked;
 
-	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?> book, HandleLifecycle lifecycle,
+	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?, RedisLease> book, HandleLifecycle lifecycle,
 			ReadySignal signal, Clock clock, TimerThread.Slot slot, String id, Duration lease, Duration heartbeat) {
 		this.scripts = scripts;
 		this.metrics = metrics;
@@ -120,6 +123,7 @@ final class QueueTimer implements TimerThread.Job {
 		this.slot = slot;
 		this.id = id;
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
+		this.leaseNanos = Nanos.of(lease);
 		this.renewIntervalNanos = Nanos.of(lease) / 3;
 		this.heartbeatNanos = Nanos.of(heartbeat);
 		this.reporterMillis = Long.toString(Math.max(1, 3 * heartbeat.toMillis()));
@@ -378,10 +382,12 @@ final class QueueTimer implements TimerThread.Job {
 	}
 
 	private void renew() {
-		List<Lease> live = this.book.live();
-		List<String> lost = new ArrayList<>();
+		List<RedisLease> live = this.book.live();
+		Set<String> lost = new HashSet<>();
+		// Before the scripts run: the leases they renew run out after this plus a lease.
+		long sentNanos = this.clock.nanoTime();
 		for (int from = 0; from < live.size(); from += RENEW_BATCH) {
-			List<Lease> batch = live.subList(from, Math.min(live.size(), from + RENEW_BATCH));
+			List<RedisLease> batch = live.subList(from, Math.min(live.size(), from + RENEW_BATCH));
 			String[] args = new String[1 + 2 * batch.size()];
 			args[0] = this.leaseMicros;
 			for (int i = 0; i < batch.size(); i++) {
@@ -390,7 +396,8 @@ final class QueueTimer implements TimerThread.Job {
 			}
 			lost.addAll(this.scripts.<List<String>>run(LuaScript.RENEW, args));
 		}
-		int lostCount = this.book.lost(lost);
+		int lostCount = this.book.renewed(live, (lease) -> !lost.contains(lease.token()),
+				Nanos.add(sentNanos, this.leaseNanos));
 		if (lostCount > 0) {
 			logger.log(Level.WARNING, this.scripts.who() + " lost the lease of " + lostCount
 					+ " item(s) its workers hold; another instance may process them now");
@@ -415,31 +422,29 @@ final class QueueTimer implements TimerThread.Job {
 	 * of gets that never heard back from Redis (found by their tokens).
 	 */
 	private void handBackOrphans() {
-		Map<String, String> orphans = this.book.takeOrphans();
+		List<RedisLease> orphans = this.book.takeOrphans();
 		if (orphans.isEmpty()) {
 			return;
 		}
 		try {
-			List<String> unknown = orphans.entrySet()
-				.stream()
-				.filter((orphan) -> orphan.getValue().isEmpty())
-				.map(Map.Entry::getKey)
-				.toList();
+			List<RedisLease> unknown = orphans.stream().filter((orphan) -> orphan.encoded() == null).toList();
 			if (!unknown.isEmpty()) {
-				List<String> found = this.scripts.run(LuaScript.RECONCILE, unknown.toArray(String[]::new));
-				unknown.forEach(orphans::remove);
+				List<String> found = this.scripts.run(LuaScript.RECONCILE,
+						unknown.stream().map(RedisLease::token).toArray(String[]::new));
+				orphans.removeAll(unknown);
 				for (int i = 0; i < found.size(); i += 2) {
-					orphans.put(found.get(i + 1), found.get(i));
+					orphans.add(RedisLease.orphan(found.get(i), found.get(i + 1)));
 				}
 			}
-			for (Map.Entry<String, String> orphan : List.copyOf(orphans.entrySet())) {
-				this.scripts.run(this.scripts.layout().release, orphan.getValue(), orphan.getKey(), "0");
-				orphans.remove(orphan.getKey());
+			for (Iterator<RedisLease> left = orphans.iterator(); left.hasNext();) {
+				RedisLease orphan = left.next();
+				this.scripts.run(this.scripts.layout().release, orphan.encoded(), orphan.token(), "0");
+				left.remove();
 			}
 		}
 		finally {
 			// What is left failed: the next run tries again.
-			orphans.forEach((token, encoded) -> this.book.orphan(token, encoded.isEmpty() ? null : encoded));
+			orphans.forEach(this.book::orphan);
 		}
 	}
 

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.workqueue.PriorityQueue.Prioritized;
-import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.redis.ReadySignal.Wakeup;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.time.Nanos;
@@ -23,7 +23,7 @@ final class RedisPoller<T> implements Poller<T> {
 
 	private final ItemTaker<T> taker;
 
-	private final LeaseReleases<T> releases;
+	private final LeaseReleases<T, RedisLease> releases;
 
 	private final ReadySignal signal;
 
@@ -31,7 +31,7 @@ final class RedisPoller<T> implements Poller<T> {
 
 	private final ItemTaker.TraceSlot traces = new ItemTaker.TraceSlot();
 
-	RedisPoller(ItemTaker<T> taker, LeaseReleases<T> releases, ReadySignal signal) {
+	RedisPoller(ItemTaker<T> taker, LeaseReleases<T, RedisLease> releases, ReadySignal signal) {
 		this.taker = taker;
 		this.releases = releases;
 		this.signal = signal;
@@ -52,7 +52,7 @@ final class RedisPoller<T> implements Poller<T> {
 	@Override
 	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
 		long timeoutNanos = timeoutNanos(timeout);
-		Lease lease = this.releases.finishForNextGet(done);
+		RedisLease lease = this.releases.finishForNextTake(done);
 		return this.taker.take(true, timeoutNanos, this.wakeup, lease, this.traces);
 	}
 

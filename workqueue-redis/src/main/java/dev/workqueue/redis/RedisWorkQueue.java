@@ -22,6 +22,8 @@ import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -76,7 +78,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	/** The user's hook, guarded: a hook that throws costs its call only. */
 	private final WorkQueueMetrics metrics;
 
-	private final LeaseBook<T> book;
+	private final LeaseBook<T, RedisLease> book;
 
 	private final ReadySignal signal;
 
@@ -84,7 +86,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	private final QueueTimer timer;
 
-	private final LeaseReleases<T> releases;
+	private final LeaseReleases<T, RedisLease> releases;
 
 	private final ItemTaker<T> taker;
 
@@ -97,8 +99,8 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	private final TraceContextSource traceSource;
 
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, WorkQueueMetrics metrics,
-			LeaseBook<T> book, ReadySignal signal, HandleLifecycle lifecycle, QueueTimer timer,
-			LeaseReleases<T> releases, ItemTaker<T> taker, CallGroup<GroupedAdds.Add, Long> adds,
+			LeaseBook<T, RedisLease> book, ReadySignal signal, HandleLifecycle lifecycle, QueueTimer timer,
+			LeaseReleases<T, RedisLease> releases, ItemTaker<T> taker, CallGroup<GroupedAdds.Add, Long> adds,
 			TraceContextSource traceSource) {
 		this.name = name;
 		this.traceSource = traceSource;

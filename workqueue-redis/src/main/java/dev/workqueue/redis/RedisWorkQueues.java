@@ -21,6 +21,8 @@ import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.time.Clock;
 
 /**
@@ -408,15 +410,16 @@ public final class RedisWorkQueues {
 					clock, this.options.clock() == null, this.options.commandTimeout());
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
 			String id = ClockKind.of(this.options.clock() == null).newHandleId();
-			LeaseBook<T> book = new LeaseBook<>(id);
+			LeaseBook<T, RedisLease> book = new LeaseBook<>();
 			ReadySignal signal = new ReadySignal(clock);
 			TimerThread.Slot timerSlot = TimerThread.slot(link, clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
 			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, clock, timerSlot, id,
 					this.lease, this.heartbeat);
-			LeaseReleases<T> releases = new LeaseReleases<>(scripts, book, lifecycle, metrics, clock, timerSlot);
-			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
-					metrics, clock, this.lease, this.starvationTimeout, this.deadLetters);
+			LeaseReleases<T, RedisLease> releases = new LeaseReleases<>(new ReleaseScripts(scripts), book, lifecycle,
+					metrics, clock, timerSlot::wake);
+			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, new LeaseTokens(id), releases,
+					signal, lifecycle, metrics, clock, this.lease, this.starvationTimeout, this.deadLetters);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
 					signal, lifecycle, timer, releases, taker,
 					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)),

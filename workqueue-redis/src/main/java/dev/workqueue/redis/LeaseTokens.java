@@ -1,0 +1,36 @@
+package dev.workqueue.redis;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The tokens of one handle's leases: its random id and a count, unique for ever, so that
+ * neither a restart of Redis nor a failover that loses writes can repeat one.
+ * Thread-safe: the count is atomic.
+ */
+final class LeaseTokens {
+
+	private final String id;
+
+	private final AtomicLong count = new AtomicLong();
+
+	LeaseTokens(String id) {
+		this.id = id;
+	}
+
+	/** A token no lease ever had. */
+	String next() {
+		return this.id + ":" + Long.toString(this.count.incrementAndGet(), 36);
+	}
+
+	/**
+	 * The token of the {@code n}-th item a get leased with {@code token}, as the scripts
+	 * make it ({@code token_of} in {@code includes/token_of.lua}).
+	 * @param token the get's token
+	 * @param n the item's place in the reply, from 1
+	 * @return its token
+	 */
+	static String nth(String token, int n) {
+		return (n == 1) ? token : token + "." + n;
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.workqueue.redis;
+
+import java.util.List;
+
+import dev.workqueue.store.ReleaseDriver;
+
+/**
+ * How Redis ends leases, for the engine's {@link dev.workqueue.store.LeaseReleases}: the
+ * layout's {@code done} and {@code release} scripts, each fenced by the lease's token.
+ * Redis forgets limiter history at once, so no forget is ever deferred to a lease.
+ * Thread-safe: it keeps no state of its own.
+ */
+final class ReleaseScripts implements ReleaseDriver<RedisLease> {
+
+	private final QueueScripts scripts;
+
+	ReleaseScripts(QueueScripts scripts) {
+		this.scripts = scripts;
+	}
+
+	@Override
+	public void done(RedisLease lease) {
+		this.scripts.run(this.scripts.layout().done, lease.encoded(), lease.token());
+	}
+
+	@Override
+	public void handBack(RedisLease lease, long delayNanos) {
+		this.scripts.run(this.scripts.layout().release, lease.encoded(), lease.token(), Delays.micros(delayNanos));
+	}
+
+	/**
+	 * One release each, at once; every lease is tried before the first failure throws.
+	 */
+	@Override
+	public void handBackInPlace(List<RedisLease> leases) {
+		RedisQueueException first = null;
+		for (RedisLease lease : leases) {
+			try {
+				handBack(lease, 0);
+			}
+			catch (RedisQueueException ex) {
+				first = (first != null) ? first : ex;
+			}
+		}
+		if (first != null) {
+			throw first;
+		}
+	}
+
+}
