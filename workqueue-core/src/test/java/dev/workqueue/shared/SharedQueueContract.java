@@ -7,7 +7,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +24,6 @@ import java.util.stream.IntStream;
 
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -54,31 +52,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * test checks that another handle gets an item only after the holder's link failed, and
  * that what the former holder does later (its late {@code done}) changes nothing.
  */
-public abstract class SharedQueueContract {
-
-	/** The lease of the handles of these tests. */
-	protected static final Duration LEASE = Duration.ofSeconds(1);
-
-	private static final Duration SOON = Duration.ofSeconds(10);
-
-	private SharedStore store;
+public abstract class SharedQueueContract extends SharedQueueRules {
 
 	private final List<FaultProxy> proxies = new ArrayList<>();
 
 	private final List<QueueProcess> processes = new ArrayList<>();
 
-	/**
-	 * Makes the store of one test: its own queue, nothing else in it.
-	 * @return the store
-	 * @throws Exception if it cannot be made
-	 */
-	protected abstract SharedStore newStore() throws Exception;
-
-	@BeforeEach
-	void openStore() throws Exception {
-		this.store = newStore();
-	}
-
+	@Override
 	@AfterEach
 	void closeStore() throws Exception {
 		try {
@@ -93,11 +73,6 @@ public abstract class SharedQueueContract {
 		}
 	}
 
-	/** A handle connected straight to the store. */
-	private DelayingQueue<String> handle() {
-		return this.store.open(LEASE);
-	}
-
 	/** A handle whose connections go through {@code proxy}. */
 	private DelayingQueue<String> handle(FaultProxy proxy) {
 		return this.store.open(LEASE, proxy.port());
@@ -107,21 +82,6 @@ public abstract class SharedQueueContract {
 		FaultProxy proxy = new FaultProxy(this.store.server());
 		this.proxies.add(proxy);
 		return proxy;
-	}
-
-	private <H> H hook(Optional<H> hook, String what) {
-		assumeTrue(hook.isPresent(), () -> this.store.name() + " cannot " + what);
-		return hook.get();
-	}
-
-	private static String take(DelayingQueue<String> queue) throws InterruptedException {
-		String item = queue.poll(SOON);
-		assertThat(item).as("an item within " + SOON).isNotNull();
-		return item;
-	}
-
-	private static long millisSince(long nanos) {
-		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
 	}
 
 	// Faults of the store: another session's row lock
@@ -621,15 +581,6 @@ public abstract class SharedQueueContract {
 		other.done("late");
 	}
 
-	private static void ignoringFailure(Runnable call) {
-		try {
-			call.run();
-		}
-		catch (RuntimeException ex) {
-			// Refused or ignored, either way nothing is written.
-		}
-	}
-
 	@Test
 	void oneHandlesShutDownLeavesTheOthersWorking() throws Exception {
 		DelayingQueue<String> closed = handle();
@@ -670,6 +621,28 @@ public abstract class SharedQueueContract {
 
 	@Test
 	@Timeout(60)
+	void anItemWhoseHolderStoppedRenewingComesBackOnlyOnceItsLeaseRanOut() throws Exception {
+		FaultProxy proxy = proxy();
+		DelayingQueue<String> holder = handle(proxy);
+		DelayingQueue<String> other = handle();
+		DelayingQueue<String> third = handle();
+		other.add("x");
+		assertThat(take(holder)).isEqualTo("x");
+		assertThat(other.poll(LEASE.multipliedBy(3))).as("handed out while its holder renews its lease").isNull();
+		proxy.stall(LEASE.multipliedBy(8));
+		long stalled = System.nanoTime();
+		Duration left = this.store.latestLease().orElseThrow();
+		assertThat(other.poll(LEASE.multipliedBy(4))).as("back once the stalled holder's lease ran out").isEqualTo("x");
+		// The store's clock and this one may differ by the time a reading takes.
+		assertThat(millisSince(stalled)).as("ms until it came back, its lease having %d ms left", left.toMillis())
+			.isGreaterThanOrEqualTo(left.toMillis() - 50);
+		assertThat(third.poll(LEASE.multipliedBy(2))).as("handed out while its new holder lives").isNull();
+		other.done("x");
+		assertThat(third.poll(LEASE)).as("back after its new holder's done").isNull();
+	}
+
+	@Test
+	@Timeout(60)
 	void aStaleDoneChangesNothing() throws Exception {
 		FaultProxy proxy = proxy();
 		DelayingQueue<String> former = handle(proxy);
@@ -688,25 +661,6 @@ public abstract class SharedQueueContract {
 		assertThat(take(third)).as("re-added while held: back once, after its holder's done").isEqualTo("x");
 		third.done("x");
 		assertThat(third.poll(LEASE)).isNull();
-	}
-
-	private static CompletableFuture<String> pollAsync(DelayingQueue<String> queue, Duration timeout) {
-		CompletableFuture<String> result = new CompletableFuture<>();
-		start("poll", () -> {
-			try {
-				result.complete(queue.poll(timeout));
-			}
-			catch (Throwable ex) {
-				result.completeExceptionally(ex);
-			}
-		});
-		return result;
-	}
-
-	private static Thread start(String name, Runnable task) {
-		Thread thread = new Thread(task, "contract-" + name);
-		thread.start();
-		return thread;
 	}
 
 }

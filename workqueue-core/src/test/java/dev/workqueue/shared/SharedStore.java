@@ -86,6 +86,14 @@ public interface SharedStore extends AutoCloseable {
 	}
 
 	/**
+	 * Reaches the leases of the test's queue in the store, from outside the handles.
+	 * @return the hook, or empty where the store cannot
+	 */
+	default Optional<Leases> leases() {
+		return Optional.empty();
+	}
+
+	/**
 	 * Shuts down every handle opened here, hands back what they hold, and removes
 	 * everything the test wrote in the store.
 	 */
@@ -102,6 +110,39 @@ public interface SharedStore extends AutoCloseable {
 		 * @throws Exception if the store refuses
 		 */
 		AutoCloseable lock(String item) throws Exception;
+
+	}
+
+	/**
+	 * What the store's own sessions can do to the leases of the test's queue, as an
+	 * operator's or another session's commands would, never through a handle.
+	 */
+	interface Leases {
+
+		/**
+		 * Reads the fencing token of an item's lease.
+		 * @param item the item
+		 * @return its lease's token as the store keeps it, or {@code null} while no lease
+		 * holds it
+		 * @throws Exception if the store cannot be asked
+		 */
+		String token(String item) throws Exception;
+
+		/**
+		 * Does to an item's lease what the store's reaper does to one that ran out: the
+		 * lease is gone and the item queued again, as if its holder had stopped renewing
+		 * it a lease ago.
+		 * @param item an item a lease holds
+		 * @throws Exception if the store refuses
+		 */
+		void expire(String item) throws Exception;
+
+		/**
+		 * Removes everything the test's queue keeps in the store, as an operator emptying
+		 * it (deleting its keys, truncating its tables) would.
+		 * @throws Exception if the store refuses
+		 */
+		void empty() throws Exception;
 
 	}
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Nested;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.DelayingQueueContract;
+import dev.workqueue.shared.SplitQueues;
 
 /**
  * Core's {@link DelayingQueueContract}, the rules every backend keeps, on PostgreSQL:
@@ -45,7 +46,7 @@ class PostgresDelayingQueueContractTests extends DelayingQueueContract {
 
 		@Override
 		protected DelayingQueue<String> newQueue() {
-			return new SplitQueue<>(
+			return SplitQueues.delaying(
 					this.fixture.track(this.fixture.builder("contract").clock(this.clock).buildDelayingQueue()),
 					this.fixture.track(this.fixture.builder("contract").clock(this.clock).buildDelayingQueue()));
 		}

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Nested;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueueContract;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
+import dev.workqueue.shared.SplitQueues;
 import dev.workqueue.time.FakeClock;
 
 /**
@@ -52,7 +53,7 @@ class PostgresPriorityQueueContractTests extends PriorityQueueContract {
 
 		@Override
 		protected PriorityQueue<String> newQueue(Duration starvationTimeout) {
-			return new SplitPriorityQueue<>(build(this.fixture, this.clock, starvationTimeout),
+			return SplitQueues.priority(build(this.fixture, this.clock, starvationTimeout),
 					build(this.fixture, this.clock, starvationTimeout));
 		}
 

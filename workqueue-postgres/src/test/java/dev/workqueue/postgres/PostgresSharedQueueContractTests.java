@@ -25,7 +25,8 @@ import dev.workqueue.shared.SharedStore;
  * each test's queue lives in a table of its own on the shared database, and each handle
  * has a pool of its own (poll-only, every 50 ms, never vacuuming, as
  * {@link EngineFixture}'s). The row lock hook is a {@code SELECT ... FOR UPDATE} of the
- * item's row in a transaction of its own.
+ * item's row in a transaction of its own; the leases hook reads and writes the rows, and
+ * empties the store with a {@code TRUNCATE ... RESTART IDENTITY}.
  */
 @RequiresPostgres
 class PostgresSharedQueueContractTests extends SharedQueueContract {
@@ -119,6 +120,30 @@ class PostgresSharedQueueContractTests extends SharedQueueContract {
 		@Override
 		public List<String> processOpener() {
 			return List.of(PostgresProcessOpener.class.getName(), PostgresDatabase.URL, this.table.table());
+		}
+
+		@Override
+		public Optional<Leases> leases() {
+			String table = this.table.table();
+			return Optional.of(new Leases() {
+
+				@Override
+				public String token(String item) {
+					Long token = TestSql.token(table, item);
+					return (token != null) ? token.toString() : null;
+				}
+
+				@Override
+				public void expire(String item) {
+					TestSql.expireLeaseByHand(table, item);
+				}
+
+				@Override
+				public void empty() {
+					TestSql.update("TRUNCATE " + table + ", " + table + "_lease RESTART IDENTITY");
+				}
+
+			});
 		}
 
 		@Override

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.Adders;
@@ -28,6 +29,7 @@ import dev.workqueue.WorkQueue;
 import dev.workqueue.postgres.AddGroup.Request;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.shared.SplitQueues;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.Pollers;
@@ -203,6 +205,45 @@ class PostgresTraceContextTests extends TraceContextContract {
 			return taken != null;
 		});
 		assertThat(trace.get()).isEqualTo(new ItemTrace("while-processing", List.of()));
+	}
+
+	/**
+	 * The contract through two handles sharing the queue: adds on one, takes on the
+	 * other, so that the contexts stored by one are handed out by the other.
+	 */
+	@Nested
+	@RequiresPostgres
+	class TwoHandles extends TraceContextContract {
+
+		private final EngineFixture fixture = new EngineFixture();
+
+		@AfterEach
+		void dropTable() {
+			this.fixture.close();
+		}
+
+		@Override
+		protected RateLimitingQueue<String> newQueue(RateLimiter<Object> limiter) {
+			return SplitQueues.rateLimiting(this.fixture.track(handle("traced").buildRateLimitingQueue(limiter)),
+					this.fixture.track(handle("traced").buildRateLimitingQueue(limiter)));
+		}
+
+		@Override
+		protected PriorityQueue<String> newPriorityQueue(RateLimiter<Object> limiter) {
+			return SplitQueues.priority(this.fixture.track(handle("traced-priority").buildPriorityQueue(limiter)),
+					this.fixture.track(handle("traced-priority").buildPriorityQueue(limiter)));
+		}
+
+		private PostgresWorkQueues.Builder<String> handle(String name) {
+			return this.fixture.builder(name).clock(this.clock).traceContextSource(this.source);
+		}
+
+		@Override
+		protected int storedTraces(WorkQueue<String> queue) {
+			return TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + " WHERE trace IS NOT NULL")
+				.intValue();
+		}
+
 	}
 
 	private static Thread adder(String name, Runnable add, List<Throwable> failures) {

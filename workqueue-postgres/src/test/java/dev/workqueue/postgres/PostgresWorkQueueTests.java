@@ -229,21 +229,6 @@ class PostgresWorkQueueTests {
 	}
 
 	@Test
-	void oneHandleAtATimeReportsTheSharedGauges() {
-		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("gauges").buildDelayingQueue());
-		DelayingQueue<String> other = this.fixture.track(this.fixture.builder("gauges").buildDelayingQueue());
-		SharedWorkQueue first = queue.capability(SharedWorkQueue.class).orElseThrow();
-		SharedWorkQueue second = other.capability(SharedWorkQueue.class).orElseThrow();
-		await().atMost(SOON).until(() -> first.reportsSharedGauges() || second.reportsSharedGauges());
-		assertThat(first.reportsSharedGauges() && second.reportsSharedGauges()).isFalse();
-		SharedWorkQueue reporter = first.reportsSharedGauges() ? first : second;
-		SharedWorkQueue successor = (reporter == first) ? second : first;
-		((reporter == first) ? queue : other).shutDown();
-		await().atMost(SOON).until(successor::reportsSharedGauges);
-		assertThat(reporter.reportsSharedGauges()).isFalse();
-	}
-
-	@Test
 	void handBackReturnsWhatTheHandleHoldsForOthersToTake() throws Exception {
 		DelayingQueue<String> queue = handle();
 		DelayingQueue<String> other = handle();

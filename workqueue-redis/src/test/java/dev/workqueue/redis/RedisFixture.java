@@ -80,6 +80,13 @@ final class RedisFixture implements AutoCloseable {
 				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redisQueue.timer().stopped());
 			}
 		}
+		deleteKeys();
+		this.connection.close();
+		this.client.shutdown();
+	}
+
+	/** Deletes every key under this test's prefix. */
+	void deleteKeys() {
 		RedisCommands<String, String> redis = redis();
 		ScanCursor cursor = ScanCursor.INITIAL;
 		do {
@@ -90,8 +97,6 @@ final class RedisFixture implements AutoCloseable {
 			cursor = page;
 		}
 		while (!cursor.isFinished());
-		this.connection.close();
-		this.client.shutdown();
 	}
 
 }

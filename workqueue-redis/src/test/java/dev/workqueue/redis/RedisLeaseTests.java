@@ -1,7 +1,6 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
@@ -14,9 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Leases are kept by lease, not by item: a handle never hands out an item one of its own
- * workers still holds, and a worker whose lease was lost changes nothing with its late
- * {@code done}, however the lease was lost.
+ * Leases are kept by lease, not by item: a worker whose lease another instance took keeps
+ * the item, counted as held by its handle, until its late {@code done}, which changes
+ * nothing. Parking and tokens are core's {@code SharedQueueRules}, run by
+ * {@link RedisSharedQueueContractTests}.
  */
 @RequiresRedis
 class RedisLeaseTests {
@@ -47,36 +47,6 @@ class RedisLeaseTests {
 	}
 
 	@Test
-	void aStaleHoldersLateDoneNeverEndsTheFreshLeaseOfItsOwnHandle() throws Exception {
-		DelayingQueue<String> handle = instance();
-		DelayingQueue<String> other = instance();
-		handle.add("x");
-		String firstWorker = handle.poll(Duration.ZERO);
-		assertThat(firstWorker).isEqualTo("x");
-		expireLeaseByHand("x");
-		// A second worker of the same handle leases x again: parked, not handed out.
-		assertThat(handle.poll(Duration.ZERO)).as("its own worker still holds x").isNull();
-		assertThat(other.poll(Duration.ZERO)).as("the parked lease is live: nobody else gets x").isNull();
-		assertThat(this.redis.redis().zcard(this.redis.key("q", "processing"))).isOne();
-		// The parked lease is renewed with the others.
-		for (int i = 0; i < 3; i++) {
-			long nowMicros = this.redis.scriptMicros(this.clock);
-			this.clock.step(Duration.ofSeconds(1));
-			await().atMost(SOON)
-				.until(() -> this.redis.redis().zscore(this.redis.key("q", "processing"), "x") > nowMicros + 3_000_000);
-		}
-		assertThat(other.poll(Duration.ZERO)).isNull();
-		assertThat(((SharedQueue) other).stalled()).isZero();
-		// The first worker's late done: fenced off, and x runs again, after.
-		handle.done(firstWorker);
-		assertThat(other.poll(Duration.ZERO)).isEqualTo("x");
-		assertThat(handle.poll(Duration.ZERO)).as("never two holders").isNull();
-		other.done("x");
-		assertThat(other.stats().processing()).isZero();
-		assertThat(this.redis.redis().exists(this.redis.key("q", "leases"), this.redis.key("q", "dirty"))).isZero();
-	}
-
-	@Test
 	void aLeaseLostToAnotherInstanceStaysWithItsWorkerUntilDoneAndItsDoneChangesNothing() throws Exception {
 		DelayingQueue<String> handle = instance();
 		DelayingQueue<String> other = instance();
@@ -94,21 +64,6 @@ class RedisLeaseTests {
 		other.done("x");
 		handle.done("y");
 		assertThat(other.stats().processing()).isZero();
-	}
-
-	@Test
-	void tokensAreNeverRepeatedByAnyHandle() throws Exception {
-		DelayingQueue<String> a = instance();
-		DelayingQueue<String> b = instance();
-		for (int i = 0; i < 20; i++) {
-			a.add("item-" + i);
-		}
-		for (int i = 0; i < 10; i++) {
-			assertThat(a.poll(Duration.ZERO)).isNotNull();
-			assertThat(b.poll(Duration.ZERO)).isNotNull();
-		}
-		List<String> tokens = this.redis.redis().hvals(this.redis.key("q", "leases"));
-		assertThat(tokens).hasSize(20).doesNotHaveDuplicates();
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.PriorityQueue;
@@ -11,6 +12,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.TraceContextContract;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.shared.SplitQueues;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.Pollers;
@@ -21,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Core's {@link TraceContextContract} on Redis, where the contexts live in the fields
  * {@code 't'..item} of the queue's per-item hash ({@code priorities}), and what only
  * Redis shows: the stored record's shape and bound, and that a plain queue without
- * contexts never creates the hash.
+ * contexts never creates the hash. {@link TwoHandles} runs the contract with every add
+ * made through one handle and every take and done through another.
  */
 @RequiresRedis
 class RedisTraceContextTests extends TraceContextContract {
@@ -46,9 +49,14 @@ class RedisTraceContextTests extends TraceContextContract {
 
 	@Override
 	protected int storedTraces(WorkQueue<String> queue) {
+		return storedTraces(this.redis, queue);
+	}
+
+	/** The fields {@code 't'..item} of the per-item hash of {@code queue}. */
+	private static int storedTraces(RedisFixture redis, WorkQueue<String> queue) {
 		String name = (queue instanceof PriorityQueue) ? "traced-priority" : "traced";
-		return (int) this.redis.redis()
-			.hkeys(this.redis.key(name, "priorities"))
+		return (int) redis.redis()
+			.hkeys(redis.key(name, "priorities"))
 			.stream()
 			.filter((field) -> field.startsWith("t"))
 			.count();
@@ -98,6 +106,44 @@ class RedisTraceContextTests extends TraceContextContract {
 			String item = poller.poll(Duration.ofSeconds(2)).item();
 			assertThat(poller.trace()).isEqualTo(new ItemTrace("ctx-" + item, List.of()));
 		}
+	}
+
+	/**
+	 * The contract through two handles sharing the queue: adds on one, takes on the
+	 * other, so that the contexts stored by one are handed out by the other.
+	 */
+	@Nested
+	@RequiresRedis
+	class TwoHandles extends TraceContextContract {
+
+		private final RedisFixture redis = new RedisFixture();
+
+		@AfterEach
+		void deleteKeys() throws Exception {
+			this.redis.close();
+		}
+
+		@Override
+		protected RateLimitingQueue<String> newQueue(RateLimiter<Object> limiter) {
+			return SplitQueues.rateLimiting(this.redis.track(handle("traced").buildRateLimitingQueue(limiter)),
+					this.redis.track(handle("traced").buildRateLimitingQueue(limiter)));
+		}
+
+		@Override
+		protected PriorityQueue<String> newPriorityQueue(RateLimiter<Object> limiter) {
+			return SplitQueues.priority(this.redis.track(handle("traced-priority").buildPriorityQueue(limiter)),
+					this.redis.track(handle("traced-priority").buildPriorityQueue(limiter)));
+		}
+
+		private RedisWorkQueues.Builder<String> handle(String name) {
+			return this.redis.builder(name).clock(this.clock).traceContextSource(this.source);
+		}
+
+		@Override
+		protected int storedTraces(WorkQueue<String> queue) {
+			return RedisTraceContextTests.storedTraces(this.redis, queue);
+		}
+
 	}
 
 	/** A one-second delay for every item. */

@@ -91,57 +91,6 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
-	void itemAddedTwiceWhileWaitingIsHandedOutOnceAcrossInstances() throws Exception {
-		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = instance("q");
-		a.add("x");
-		b.add("x");
-		a.add("y");
-		assertThat(b.size()).isEqualTo(2);
-		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
-		assertThat(a.poll(Duration.ZERO)).isEqualTo("y");
-		assertThat(a.poll(Duration.ZERO)).isNull();
-		assertThat(b.poll(Duration.ZERO)).isNull();
-	}
-
-	@Test
-	void distinctItemsComeOutInTheOrderTheyWereAdded() throws Exception {
-		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = instance("q");
-		for (int i = 0; i < 20; i++) {
-			((i % 2 == 0) ? a : b).add("item-" + i);
-		}
-		List<String> out = new ArrayList<>();
-		for (int i = 0; i < 20; i++) {
-			out.add(((i % 3 == 0) ? b : a).poll(Duration.ZERO));
-		}
-		assertThat(out).containsExactly(
-				java.util.stream.IntStream.range(0, 20).mapToObj((i) -> "item-" + i).toArray(String[]::new));
-	}
-
-	@Test
-	void itemAddedWhileAnotherInstanceProcessesItIsHandedOutAgainOnlyAfterDone() throws Exception {
-		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = instance("q");
-		a.add("x");
-		assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
-		b.add("x");
-		b.add("x");
-		assertThat(b.poll(Duration.ZERO)).as("never two holders").isNull();
-		assertThat(((SharedQueue) b).pending()).as("client-go's depth counts it").isOne();
-		assertThat(b.stats().addedWhileProcessing()).isOne();
-		assertThat(b.stats().pending()).isOne();
-		assertThat(b.size()).isZero();
-		a.done("x");
-		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
-		b.done("x");
-		assertThat(a.poll(Duration.ZERO)).isNull();
-		assertThat(this.redis.redis().exists(this.redis.key("q", "leases"), this.redis.key("q", "dirty")))
-			.as("nothing left behind")
-			.isZero();
-	}
-
-	@Test
 	void anInterruptedPollThrowsAndLosesNothing() throws Exception {
 		DelayingQueue<String> a = instance("q");
 		a.add("x");
@@ -234,18 +183,6 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
-	void doneOfAnItemNotHeldHereChangesNothing() throws Exception {
-		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = instance("q");
-		a.add("x");
-		assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
-		b.done("x");
-		assertThat(a.stats().processing()).isOne();
-		a.done("x");
-		assertThat(a.stats().processing()).isZero();
-	}
-
-	@Test
 	void addAfterKeepsTheEarlierReadyTimeAndNothingIsReadyEarly() throws Exception {
 		DelayingQueue<String> a = instance("q");
 		DelayingQueue<String> b = instance("q");
@@ -324,51 +261,6 @@ class RedisWorkQueueTests {
 		assertThat(other.poll(Duration.ZERO)).isNull();
 		assertThat(((SharedQueue) other).stalled()).isZero();
 		holder.done("x");
-	}
-
-	@Test
-	void exactlyOneInstanceReportsTheSharedGaugesAndTheRolePassesOnAtShutdown() {
-		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = instance("q");
-		await().atMost(SOON)
-			.until(() -> ((SharedQueue) a).reportsSharedGauges() ^ ((SharedQueue) b).reportsSharedGauges());
-		SharedQueue reporter = ((SharedQueue) a).reportsSharedGauges() ? (SharedQueue) a : (SharedQueue) b;
-		DelayingQueue<String> other = (reporter == a) ? b : a;
-		((DelayingQueue<?>) reporter).shutDown();
-		assertThat(reporter.reportsSharedGauges()).isFalse();
-		// The role lapses after three heartbeats without renewal; the other takes it.
-		await().atMost(SOON).until(() -> {
-			this.clock.step(Duration.ofSeconds(10));
-			return ((SharedQueue) other).reportsSharedGauges();
-		});
-	}
-
-	@Test
-	void shutDownStopsOneInstanceAndLeavesItsItemsToTheOthers() throws Exception {
-		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = instance("q");
-		a.add("x");
-		a.addAfter("y", Duration.ofSeconds(1));
-		a.shutDown();
-		assertThat(a.poll(Duration.ZERO)).isNull();
-		a.add("ignored");
-		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
-		this.clock.step(Duration.ofSeconds(1));
-		assertThat(next(b)).isEqualTo("y");
-		assertThat(b.poll(Duration.ZERO)).isNull();
-	}
-
-	@Test
-	void handBackReturnsHeldItemsAtOnce() throws Exception {
-		DelayingQueue<String> a = instance("q");
-		DelayingQueue<String> b = instance("q");
-		a.add("x");
-		assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
-		a.shutDown();
-		assertThat(((SharedQueue) a).handBack()).isOne();
-		assertThat(b.poll(Duration.ZERO)).isEqualTo("x");
-		a.done("x");
-		assertThat(b.stats().processing()).isOne();
 	}
 
 	@Test
