@@ -1,6 +1,5 @@
 package dev.workqueue.postgres;
 
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -57,12 +56,6 @@ import java.util.Map;
  * claimed item and an update per held item and renewal, in the same statements as before.
  */
 final class QueueSql {
-
-	/** Every file under {@code sql/}, for the test that checks their headers. */
-	static final List<String> FILES = List.of("add", "add_notifying", "add_traced", "add_traced_notifying", "add_batch",
-			"add_batch_traced", "claim", "claim_starving", "done_claim", "done_claim_starving", "done", "forget",
-			"renew", "reap", "hand_back", "hand_back_after", "reconcile", "dead_letter", "size", "stats", "levels",
-			"report", "resign");
 
 	/** Adds one item in the caller's transaction ({@code add.sql}). */
 	final SqlStatement add;

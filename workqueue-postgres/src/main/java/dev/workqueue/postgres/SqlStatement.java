@@ -63,16 +63,32 @@ final class SqlStatement {
 	}
 
 	/**
+	 * Makes a statement that depends on no ready order.
+	 * @param name the file's name below {@link #FOLDER}, without {@code .sql}
+	 * @param table the table, checked, for {@code {table}}; {@code null} if there is none
+	 * @return the statement
+	 */
+	static SqlStatement load(String name, String table) {
+		return load(name, table, null, Map.of());
+	}
+
+	/**
 	 * Makes a statement for a table.
 	 * @param name the file's name below {@link #FOLDER}, without {@code .sql}
 	 * @param table the table, checked
-	 * @param order the ready order for {@code {order:…}}
+	 * @param order the ready order for {@code {order:…}}, {@code null} for none
 	 * @param fixed the values of the boolean parameters chosen once per queue, bound by
 	 * {@link #prepare} where the statement has them
 	 * @return the statement
 	 */
 	static SqlStatement load(String name, String table, ReadyOrder order, Map<String, Boolean> fixed) {
-		String body = body(read(name)).replace("{table}", table);
+		String body = body(read(name));
+		if (body.contains("{table}") || body.contains("{order:")) {
+			if (table == null || (order == null && body.contains("{order:"))) {
+				throw new IllegalArgumentException("Statement " + name + " needs a table and an order");
+			}
+			body = body.replace("{table}", table);
+		}
 		Matcher orders = ORDER.matcher(body);
 		StringBuilder ordered = new StringBuilder();
 		while (orders.find()) {
@@ -209,6 +225,12 @@ final class SqlStatement {
 	void setDouble(PreparedStatement statement, String parameter, double value) throws SQLException {
 		for (int at : at(parameter)) {
 			statement.setDouble(at, value);
+		}
+	}
+
+	void setObject(PreparedStatement statement, String parameter, Object value, int sqlType) throws SQLException {
+		for (int at : at(parameter)) {
+			statement.setObject(at, value, sqlType);
 		}
 	}
 
