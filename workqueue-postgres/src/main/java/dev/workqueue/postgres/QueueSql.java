@@ -1,7 +1,5 @@
 package dev.workqueue.postgres;
 
-import java.util.Map;
-
 /**
  * The statements of one queue handle: one per change of an item's state, each a file
  * under {@code sql/} ({@link SqlStatement}) made for the handle's table, its
@@ -131,29 +129,29 @@ final class QueueSql {
 	 * @param synchronousCommit whether the handle's own commits wait for the disk
 	 */
 	QueueSql(String table, ReadyOrder order, boolean starving, boolean synchronousCommit) {
-		Map<String, Boolean> fixed = Map.of("keeps_waits", order.keepsWaits(), "async_commit", !synchronousCommit);
 		this.claimLimit = order.claimLimit();
-		this.add = SqlStatement.load("add", table, order, fixed);
-		this.addNotifying = SqlStatement.load("add_notifying", table, order, fixed);
-		this.addTraced = SqlStatement.load("add_traced", table, order, fixed);
-		this.addTracedNotifying = SqlStatement.load("add_traced_notifying", table, order, fixed);
-		this.addBatch = SqlStatement.load("add_batch", table, order, fixed);
-		this.addBatchTraced = SqlStatement.load("add_batch_traced", table, order, fixed);
-		this.claim = SqlStatement.load(starving ? "claim_starving" : "claim", table, order, fixed);
-		this.doneAndClaim = SqlStatement.load(starving ? "done_claim_starving" : "done_claim", table, order, fixed);
-		this.done = SqlStatement.load("done", table, order, fixed);
-		this.forget = SqlStatement.load("forget", table, order, fixed);
-		this.renew = SqlStatement.load("renew", table, order, fixed);
-		this.reap = SqlStatement.load("reap", table, order, fixed);
-		this.handBack = SqlStatement.load("hand_back", table, order, fixed);
-		this.handBackAfter = SqlStatement.load("hand_back_after", table, order, fixed);
-		this.reconcile = SqlStatement.load("reconcile", table, order, fixed);
-		this.deadLetter = SqlStatement.load("dead_letter", table, order, fixed);
-		this.size = SqlStatement.load("size", table, order, fixed);
-		this.stats = SqlStatement.load("stats", table, order, fixed);
-		this.levels = SqlStatement.load("levels", table, order, fixed);
-		this.report = SqlStatement.load("report", table, order, fixed);
-		this.resign = SqlStatement.load("resign", table, order, fixed);
+		this.add = SqlStatement.load("add", table, order, synchronousCommit);
+		this.addNotifying = SqlStatement.load("add_notifying", table, order, synchronousCommit);
+		this.addTraced = SqlStatement.load("add_traced", table, order, synchronousCommit);
+		this.addTracedNotifying = SqlStatement.load("add_traced_notifying", table, order, synchronousCommit);
+		this.addBatch = SqlStatement.load("add_batch", table, order, synchronousCommit);
+		this.addBatchTraced = SqlStatement.load("add_batch_traced", table, order, synchronousCommit);
+		this.claim = SqlStatement.load(starving ? "claim_starving" : "claim", table, order, synchronousCommit);
+		this.doneAndClaim = SqlStatement.load(starving ? "done_claim_starving" : "done_claim", table, order,
+				synchronousCommit);
+		this.done = SqlStatement.load("done", table, order, synchronousCommit);
+		this.forget = SqlStatement.load("forget", table, order, synchronousCommit);
+		this.renew = SqlStatement.load("renew", table, order, synchronousCommit);
+		this.reap = SqlStatement.load("reap", table, order, synchronousCommit);
+		this.handBack = SqlStatement.load("hand_back", table, order, synchronousCommit);
+		this.handBackAfter = SqlStatement.load("hand_back_after", table, order, synchronousCommit);
+		this.reconcile = SqlStatement.load("reconcile", table, order, synchronousCommit);
+		this.deadLetter = SqlStatement.load("dead_letter", table, order, synchronousCommit);
+		this.size = SqlStatement.load("size", table, order, synchronousCommit);
+		this.stats = SqlStatement.load("stats", table, order, synchronousCommit);
+		this.levels = SqlStatement.load("levels", table, order, synchronousCommit);
+		this.report = SqlStatement.load("report", table, order, synchronousCommit);
+		this.resign = SqlStatement.load("resign", table, order, synchronousCommit);
 	}
 
 }

@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,25 +21,43 @@ import java.util.regex.Pattern;
  * made ready for one queue's table: the twin of the Redis module's Lua scripts. A file
  * starts with a header of {@code --} lines (what the statement does, its twin if any, its
  * {@code Parameters:} one {@code :name} a line, what it {@code Returns:}, why it cannot
- * race); then the statement, whole, with named parameters ({@code :queue}) and two
- * substitutions that cannot be parameters: {@code {table}}, the queue's table, and
- * {@code {order:r}}, the {@code ORDER BY} list of the queue's {@link ReadyOrder} for the
- * alias {@code r}. Comment lines are not sent.
+ * race); then the statement, whole, with named parameters ({@code :queue}) and the
+ * substitutions that cannot be parameters, each chosen once per queue:
+ * <ul>
+ * <li>{@code {table}}, the queue's table;</li>
+ * <li>{@code {order:r}}, the {@code ORDER BY} list of the queue's {@link ReadyOrder} for
+ * the alias {@code r};</li>
+ * <li>{@code {async_commit}}, in the clock's CTE: for a handle whose commits do not wait
+ * for the disk, {@value #ASYNC_COMMIT}, else nothing. Not a boolean parameter: a volatile
+ * function makes PostgreSQL materialise the CTE instead of inlining it, and {@code now}
+ * is then no longer a constant of the plan (a ready count's index condition on it becomes
+ * a join), which the default, synchronous, handles must not pay.</li>
+ * </ul>
+ * The order's {@code :keeps_waits} is a parameter (it picks branches of an add's conflict
+ * clause, outside the plan), bound by {@link #prepare}. Comment lines are not sent.
  * <p>
  * Each file is read once per class loader; a handle's statements are made once, at its
  * build: the named parameters become JDBC's {@code ?} and each name keeps the positions
- * it took, so binding by name is an array lookup per name. Values chosen once per queue
- * (its order's {@code :keeps_waits}, its {@code :async_commit}) are given at the load and
- * bound by {@link #prepare}. Immutable and thread-safe.
+ * it took, so binding by name is a map lookup per name. Immutable and thread-safe.
  */
 final class SqlStatement {
 
 	/** Where the statements live, below this class's package. */
 	static final String FOLDER = "sql/";
 
+	/**
+	 * The clause that turns {@code synchronous_commit} off for the statement's
+	 * transaction.
+	 */
+	static final String ASYNC_COMMIT = " FROM (SELECT set_config('synchronous_commit', 'off', true)) s";
+
 	private static final Pattern PARAMETER = Pattern.compile("(?<![:\\w]):([a-z_][a-z0-9_]*)");
 
 	private static final Pattern ORDER = Pattern.compile("\\{order:([a-z])\\}");
+
+	private static final String KEEPS_WAITS = "keeps_waits";
+
+	private static final int[] NONE = new int[0];
 
 	private static final Map<String, String> FILES = new ConcurrentHashMap<>();
 
@@ -50,43 +67,46 @@ final class SqlStatement {
 
 	private final Map<String, int[]> positions;
 
-	private final int[] fixedTrue;
+	private final int[] keepsWaitsAt;
 
-	private final int[] fixedFalse;
+	private final boolean keepsWaits;
 
-	private SqlStatement(String name, String text, Map<String, int[]> positions, int[] fixedTrue, int[] fixedFalse) {
+	private SqlStatement(String name, String text, Map<String, int[]> positions, boolean keepsWaits) {
 		this.name = name;
 		this.text = text;
 		this.positions = positions;
-		this.fixedTrue = fixedTrue;
-		this.fixedFalse = fixedFalse;
+		this.keepsWaitsAt = positions.getOrDefault(KEEPS_WAITS, NONE);
+		this.keepsWaits = keepsWaits;
 	}
 
 	/**
-	 * Makes a statement that depends on no ready order.
+	 * Makes a statement that depends on no ready order, with synchronous commits.
 	 * @param name the file's name below {@link #FOLDER}, without {@code .sql}
 	 * @param table the table, checked, for {@code {table}}; {@code null} if there is none
 	 * @return the statement
 	 */
 	static SqlStatement load(String name, String table) {
-		return load(name, table, null, Map.of());
+		return load(name, table, null, true);
 	}
 
 	/**
-	 * Makes a statement for a table.
+	 * Makes a statement for a queue.
 	 * @param name the file's name below {@link #FOLDER}, without {@code .sql}
 	 * @param table the table, checked
-	 * @param order the ready order for {@code {order:…}}, {@code null} for none
-	 * @param fixed the values of the boolean parameters chosen once per queue, bound by
-	 * {@link #prepare} where the statement has them
+	 * @param order the ready order for {@code {order:…}} and {@code :keeps_waits},
+	 * {@code null} for none
+	 * @param synchronousCommit whether the handle's own commits wait for the disk
 	 * @return the statement
+	 * @throws IllegalArgumentException if the statement needs a table or an order not
+	 * given
 	 */
-	static SqlStatement load(String name, String table, ReadyOrder order, Map<String, Boolean> fixed) {
-		String body = body(read(name));
-		if (body.contains("{table}") || body.contains("{order:")) {
-			if (table == null || (order == null && body.contains("{order:"))) {
-				throw new IllegalArgumentException("Statement " + name + " needs a table and an order");
-			}
+	static SqlStatement load(String name, String table, ReadyOrder order, boolean synchronousCommit) {
+		String body = body(read(name)).replace("{async_commit}", synchronousCommit ? "" : ASYNC_COMMIT);
+		if ((table == null && body.contains("{table}"))
+				|| (order == null && (body.contains("{order:") || body.contains(":" + KEEPS_WAITS)))) {
+			throw new IllegalArgumentException("Statement " + name + " needs a table and a ready order");
+		}
+		if (table != null) {
 			body = body.replace("{table}", table);
 		}
 		Matcher orders = ORDER.matcher(body);
@@ -95,7 +115,7 @@ final class SqlStatement {
 			orders.appendReplacement(ordered, Matcher.quoteReplacement(order.orderBy(orders.group(1))));
 		}
 		orders.appendTail(ordered);
-		Map<String, List<Integer>> found = new LinkedHashMap<>();
+		Map<String, List<Integer>> found = new HashMap<>();
 		Matcher parameters = PARAMETER.matcher(ordered);
 		StringBuilder text = new StringBuilder();
 		int position = 0;
@@ -106,16 +126,7 @@ final class SqlStatement {
 		parameters.appendTail(text);
 		Map<String, int[]> positions = new HashMap<>();
 		found.forEach((key, at) -> positions.put(key, at.stream().mapToInt(Integer::intValue).toArray()));
-		List<Integer> fixedTrue = new ArrayList<>();
-		List<Integer> fixedFalse = new ArrayList<>();
-		fixed.forEach((key, value) -> {
-			for (int at : positions.getOrDefault(key, new int[0])) {
-				(value ? fixedTrue : fixedFalse).add(at);
-			}
-		});
-		return new SqlStatement(name, text.toString(), Map.copyOf(positions),
-				fixedTrue.stream().mapToInt(Integer::intValue).toArray(),
-				fixedFalse.stream().mapToInt(Integer::intValue).toArray());
+		return new SqlStatement(name, text.toString(), Map.copyOf(positions), order != null && order.keepsWaits());
 	}
 
 	/**
@@ -173,7 +184,8 @@ final class SqlStatement {
 	}
 
 	/**
-	 * Prepares the statement on a connection, with the values fixed at its load bound.
+	 * Prepares the statement on a connection, with the order's {@code :keeps_waits}
+	 * bound.
 	 * @param connection the connection
 	 * @return the prepared statement, for the caller to close
 	 * @throws SQLException if the driver fails
@@ -181,11 +193,8 @@ final class SqlStatement {
 	PreparedStatement prepare(Connection connection) throws SQLException {
 		PreparedStatement statement = connection.prepareStatement(this.text);
 		try {
-			for (int at : this.fixedTrue) {
-				statement.setBoolean(at, true);
-			}
-			for (int at : this.fixedFalse) {
-				statement.setBoolean(at, false);
+			for (int at : this.keepsWaitsAt) {
+				statement.setBoolean(at, this.keepsWaits);
 			}
 			return statement;
 		}

@@ -38,7 +38,7 @@ class SqlStatementTests {
 	 * The names bound for every statement by {@link SqlStatement#prepare} and
 	 * {@link QueueDatabase}.
 	 */
-	private static final Set<String> BOUND_ELSEWHERE = Set.of("keeps_waits", "async_commit");
+	private static final Set<String> BOUND_ELSEWHERE = Set.of("keeps_waits");
 
 	@Test
 	void everyFileStartsWithItsContract() throws Exception {
@@ -115,6 +115,10 @@ class SqlStatementTests {
 				}
 				assertThat(sql.claim.name()).isEqualTo(starving ? "claim_starving" : "claim");
 				assertThat(sql.claim.text()).contains("ORDER BY " + order.orderBy("r"));
+				assertThat(sql.done.text().contains(SqlStatement.ASYNC_COMMIT)).as("synchronous_commit off")
+					.isEqualTo(!starving);
+				assertThat(sql.add.text()).as("the caller's transaction keeps its settings")
+					.doesNotContain("set_config");
 			}
 		}
 	}

@@ -8,21 +8,19 @@
 -- Twin: add_batch.sql (the same adds without contexts, which pay nothing for tracing)
 --
 -- Parameters:
---   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :async_commit  whether the handle's own commits skip waiting for the disk (synchronous_commit off, for this transaction only)
---   :queue         the queue's name
---   :items         the encoded items, distinct
---   :priorities    their priorities
---   :delays        their delays in µs
---   :traces        their trace contexts (null for an item without any)
---   :keeps_waits   whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
+--   :now          the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue        the queue's name
+--   :items        the encoded items, distinct
+--   :priorities   their priorities
+--   :delays       their delays in µs
+--   :traces       their trace contexts (null for an item without any)
+--   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
 --
 -- Returns: as add_batch.sql, then whether each add changed the item's place
 --
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds of one item apply one after the other.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
-WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now
-	FROM (SELECT CASE WHEN :async_commit THEN set_config('synchronous_commit', 'off', true) END) s)	,
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})	,
 	a AS MATERIALIZED (SELECT :queue::text AS queue, u.item, u.priority,
 	c.now + u.delay * interval '1 microsecond' AS due, c.now, nextval('{table}_token') AS seq, u.trace
 FROM c, unnest(:items::text[], :priorities::integer[], :delays::bigint[], :traces::text[]) WITH ORDINALITY AS u(item, priority, delay, trace, ord)

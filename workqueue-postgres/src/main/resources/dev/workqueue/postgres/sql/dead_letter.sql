@@ -3,19 +3,17 @@
 -- Twin: none
 --
 -- Parameters:
---   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :async_commit  whether the handle's own commits skip waiting for the disk (synchronous_commit off, for this transaction only)
---   :queue         the queue's name
---   :item          the encoded item
---   :token         the lease's token
---   :reason        why the payload was moved aside
+--   :now     the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue   the queue's name
+--   :item    the encoded item
+--   :token   the lease's token
+--   :reason  why the payload was moved aside
 --
 -- Returns: the insert count
 --
 -- Races: gone deletes by token (EvalPlanQual re-check); the upsert locks the dead-letter row.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
-WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now
-	FROM (SELECT CASE WHEN :async_commit THEN set_config('synchronous_commit', 'off', true) END) s),
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 gone AS (DELETE FROM {table} WHERE queue = :queue AND item = :item AND token = :token AND state = 1
 	RETURNING queue, item, token),
 ended AS (DELETE FROM {table}_lease l USING gone e WHERE l.token = e.token)

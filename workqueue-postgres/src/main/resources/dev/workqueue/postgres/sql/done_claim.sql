@@ -6,22 +6,20 @@
 -- Twin: done.sql and claim.sql (its halves), done_claim_starving.sql (with the starvation guard)
 --
 -- Parameters:
---   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :async_commit  whether the handle's own commits skip waiting for the disk (synchronous_commit off, for this transaction only)
---   :queue         the queue's name
---   :item          the encoded item
---   :token         the lease's token
---   :kinds         the limiter kinds whose history of the item to forget (empty for none)
---   :limit         the most rows to change
---   :holder        the handle's holder id
---   :lease         the lease's length in µs
+--   :now     the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue   the queue's name
+--   :item    the encoded item
+--   :token   the lease's token
+--   :kinds   the limiter kinds whose history of the item to forget (empty for none)
+--   :limit   the most rows to change
+--   :holder  the handle's holder id
+--   :lease   the lease's length in µs
 --
 -- Returns: claim.sql's columns, then on every row done.sql's rows ended and ready time (µs)
 --
 -- Races: the DELETE by token re-checks the row after waiting for a concurrent writer (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes nothing. FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the other or for an application's lock.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
-WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now
-	FROM (SELECT CASE WHEN :async_commit THEN set_config('synchronous_commit', 'off', true) END) s),
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 gone AS (DELETE FROM {table} WHERE queue = :queue AND item = :item AND token = :token AND state = 1
 	RETURNING queue, item, token, dirty_at, dirty_priority, trace),
 ended AS (DELETE FROM {table}_lease l USING gone e WHERE l.token = e.token),

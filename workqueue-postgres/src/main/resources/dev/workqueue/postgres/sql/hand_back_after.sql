@@ -5,18 +5,16 @@
 -- Twin: hand_back.sql (many, in their place)
 --
 -- Parameters:
---   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :async_commit  whether the handle's own commits skip waiting for the disk (synchronous_commit off, for this transaction only)
---   :queue         the queue's name
---   :token         the lease's token
---   :delay         the delay in µs (0 for none)
+--   :now    the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue  the queue's name
+--   :token  the lease's token
+--   :delay  the delay in µs (0 for none)
 --
 -- Returns: the time until the item is ready (µs), one row if the token still held it
 --
 -- Races: held locks the row FOR UPDATE by token and state 1: a stale token changes nothing.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
-WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now
-	FROM (SELECT CASE WHEN :async_commit THEN set_config('synchronous_commit', 'off', true) END) s),
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {table} r
 	WHERE r.queue = :queue AND r.state = 1 AND r.token = :token FOR UPDATE),
 ended AS (DELETE FROM {table}_lease l USING held e WHERE l.token = e.token)

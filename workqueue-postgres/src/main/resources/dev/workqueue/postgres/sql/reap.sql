@@ -7,17 +7,15 @@
 -- Twin: none
 --
 -- Parameters:
---   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :async_commit  whether the handle's own commits skip waiting for the disk (synchronous_commit off, for this transaction only)
---   :queue         the queue's name
---   :limit         the most rows to change
+--   :now    the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue  the queue's name
+--   :limit  the most rows to change
 --
 -- Returns: the update count
 --
 -- Races: SKIP LOCKED on both rows, and lease_until re-checked on the very rows it locks.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
-WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now
-	FROM (SELECT CASE WHEN :async_commit THEN set_config('synchronous_commit', 'off', true) END) s),
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 expired AS MATERIALIZED (SELECT l.queue, l.item, l.token FROM {table}_lease l
 	WHERE l.queue = :queue AND l.lease_until < (SELECT now FROM c)
 	ORDER BY l.lease_until LIMIT :limit FOR UPDATE SKIP LOCKED),

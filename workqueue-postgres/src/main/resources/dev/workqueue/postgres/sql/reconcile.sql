@@ -4,18 +4,16 @@
 -- Twin: none
 --
 -- Parameters:
---   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :async_commit  whether the handle's own commits skip waiting for the disk (synchronous_commit off, for this transaction only)
---   :queue         the queue's name
---   :holder        the handle's holder id
---   :tokens        the tokens of the leases
+--   :now     the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue   the queue's name
+--   :holder  the handle's holder id
+--   :tokens  the tokens of the leases
 --
 -- Returns: the update count
 --
 -- Races: lost locks the rows with FOR UPDATE SKIP LOCKED, by holder and state 1.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
-WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now
-	FROM (SELECT CASE WHEN :async_commit THEN set_config('synchronous_commit', 'off', true) END) s),
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 lost AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {table} r
 	WHERE r.queue = :queue AND r.state = 1 AND r.holder = :holder AND r.token <> ALL(:tokens::bigint[])
 	FOR UPDATE SKIP LOCKED),

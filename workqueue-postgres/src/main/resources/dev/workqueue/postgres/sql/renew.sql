@@ -4,18 +4,16 @@
 -- Twin: none
 --
 -- Parameters:
---   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :async_commit  whether the handle's own commits skip waiting for the disk (synchronous_commit off, for this transaction only)
---   :lease         the lease's length in µs
---   :queue         the queue's name
---   :tokens        the tokens of the leases
+--   :now     the given clock's time in µs since the epoch, or null for the database's clock
+--   :lease   the lease's length in µs
+--   :queue   the queue's name
+--   :tokens  the tokens of the leases
 --
 -- Returns: the tokens renewed (a token missing was lost)
 --
 -- Races: the UPDATE re-checks each lease row after waiting (EvalPlanQual): a lease ended meanwhile is not renewed.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
-WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now
-	FROM (SELECT CASE WHEN :async_commit THEN set_config('synchronous_commit', 'off', true) END) s)
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})
 UPDATE {table}_lease l SET lease_until = (c.now + (clock_timestamp() - statement_timestamp())) + :lease::bigint * interval '1 microsecond'
 FROM c WHERE l.queue = :queue AND l.token = ANY(:tokens::bigint[])
 RETURNING l.token
