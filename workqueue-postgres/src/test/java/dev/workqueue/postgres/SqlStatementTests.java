@@ -29,7 +29,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class SqlStatementTests {
 
 	/** A parameter declared in a header: {@code --   :name  what it is}. */
-	private static final Pattern DECLARED = Pattern.compile("^--\\s+:([a-z_][a-z0-9_]*)\\s+\\S");
+	private static final Pattern DECLARED = Pattern.compile("^-- {3}:([a-z_][a-z0-9_]*) +\\S");
+
+	/** A line that goes on with what the line before it says. */
+	private static final Pattern GOING_ON = Pattern.compile("^-- {3,}[^:\\s]");
 
 	/** A name bound in the main code: {@code sql.setString(statement, "queue", ...)}. */
 	private static final Pattern BOUND = Pattern.compile("\\.set\\w+\\(\\w+, \"([a-z_][a-z0-9_]*)\"");
@@ -46,7 +49,6 @@ class SqlStatementTests {
 			String text = SqlStatement.read(name);
 			assertThat(text).as(name)
 				.startsWith("-- " + name + ": ")
-				.containsPattern("(?m)^-- Twin: ")
 				.containsPattern("(?m)^-- Parameters:")
 				.containsPattern("(?m)^-- Returns: ")
 				.containsPattern("(?m)^-- Races: ");
@@ -67,8 +69,11 @@ class SqlStatementTests {
 		Set<String> files = files();
 		Pattern twin = Pattern.compile("([a-z_]+)\\.sql");
 		for (String name : files) {
-			Matcher line = Pattern.compile("(?m)^-- Twin: (.*)$").matcher(SqlStatement.read(name));
-			assertThat(line.find()).as(name).isTrue();
+			Matcher line = Pattern.compile("(?m)^-- Twin: (.*(?:\\n-- {3}[^:\\s].*)*)")
+				.matcher(SqlStatement.read(name));
+			if (!line.find()) {
+				continue;
+			}
 			Matcher named = twin.matcher(line.group(1));
 			while (named.find()) {
 				assertThat(files).as(name + " names its twin " + named.group()).contains(named.group(1));
@@ -158,10 +163,12 @@ class SqlStatementTests {
 			}
 			else if (inParameters) {
 				Matcher declared = DECLARED.matcher(line);
-				if (!declared.find()) {
+				if (declared.find()) {
+					names.add(declared.group(1));
+				}
+				else if (!GOING_ON.matcher(line).find()) {
 					break;
 				}
-				names.add(declared.group(1));
 			}
 		}
 		return names;

@@ -1,26 +1,27 @@
--- add: Adds one item in the caller's transaction, without trace contexts.
--- The conflict clause is client-go's rule for an item with a row already: a queued row
--- that waits takes the earlier time and the higher priority; a ready one takes a higher
--- priority from an add without delay and lines up at the back of its new level; a
--- processing one is marked dirty with the earliest time and the highest priority. With
--- :keeps_waits (FIFO), an add that overtakes a wait keeps it in the dirty columns, and a
--- delayed add of a ready item is a wait of its own. A row the WHERE rejects is left
--- alone: no row comes back.
---
--- Twin: add_traced.sql (with the add's trace contexts), add_notifying.sql (notifies in the transaction)
---
+-- add: adds one item in the caller's transaction, without trace contexts. The conflict clause
+--   is client-go's rule for an item with a row already: a queued row that waits takes the
+--   earlier time and the higher priority; a ready one takes a higher priority from an add
+--   without delay and lines up at the back of its new level; a processing one is marked dirty
+--   with the earliest time and the highest priority. With :keeps_waits (FIFO), an add that
+--   overtakes a wait keeps it in the dirty columns, and a delayed add of a ready item is a wait
+--   of its own. A row the WHERE rejects is left alone: no row comes back.
+-- Twin: add_traced.sql (with the add's trace contexts), add_notifying.sql (notifies in the
+--   transaction)
 -- Parameters:
---   :now          the given clock's time in µs since the epoch, or null for the database's clock
+--   :now          the given clock's time in µs since the epoch, or null for the database's
+--                 clock
 --   :queue        the queue's name
 --   :item         the encoded item
 --   :priority     the add's priority
 --   :delay        the delay in µs (0 for none)
---   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
---
--- Returns: one row if the add changed the row, none if not: state, whether ready, ready_at (µs since the epoch), whether it was a new add of the item (not queued before), now (µs)
---
--- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds of one item apply one after the other.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+--   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
+--                 order; ReadyOrder#keepsWaits)
+-- Returns: one row if the add changed the row, none if not: state, whether ready, ready_at (µs
+--   since the epoch), whether it was a new add of the item (not queued before), now (µs)
+-- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
+--   of one item apply one after the other.
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now),
 a AS (SELECT :queue::text AS queue, :item::text AS item, :priority::integer AS priority,
 	c.now + :delay::bigint * interval '1 microsecond' AS due, c.now FROM c),

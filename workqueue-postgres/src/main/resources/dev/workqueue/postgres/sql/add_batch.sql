@@ -1,27 +1,28 @@
--- add_batch: Adds many items in one transaction of the handle's own, without trace contexts. They
--- line up in the order given (seq), and lock their rows in the order of their items.
--- The conflict clause is client-go's rule for an item with a row already: a queued row
--- that waits takes the earlier time and the higher priority; a ready one takes a higher
--- priority from an add without delay and lines up at the back of its new level; a
--- processing one is marked dirty with the earliest time and the highest priority. With
--- :keeps_waits (FIFO), an add that overtakes a wait keeps it in the dirty columns, and a
--- delayed add of a ready item is a wait of its own. A row the WHERE rejects is left
--- alone: no row comes back.
---
+-- add_batch: adds many items in one transaction of the handle's own, without trace contexts.
+--   They line up in the order given (seq), and lock their rows in the order of their items. The
+--   conflict clause is client-go's rule for an item with a row already: a queued row that waits
+--   takes the earlier time and the higher priority; a ready one takes a higher priority from an
+--   add without delay and lines up at the back of its new level; a processing one is marked
+--   dirty with the earliest time and the highest priority. With :keeps_waits (FIFO), an add
+--   that overtakes a wait keeps it in the dirty columns, and a delayed add of a ready item is a
+--   wait of its own. A row the WHERE rejects is left alone: no row comes back.
 -- Twin: add_batch_traced.sql (with each add's trace contexts)
---
 -- Parameters:
---   :now          the given clock's time in µs since the epoch, or null for the database's clock
+--   :now          the given clock's time in µs since the epoch, or null for the database's
+--                 clock
 --   :queue        the queue's name
 --   :items        the encoded items, distinct
 --   :priorities   their priorities
 --   :delays       their delays in µs
---   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
---
--- Returns: one row per add that changed its row: item, state, whether ready, ready_at (µs), whether it was a new add, now (µs)
---
--- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds of one item apply one after the other. Rows are locked in item order, so two batches never deadlock on each other
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+--   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
+--                 order; ReadyOrder#keepsWaits)
+-- Returns: one row per add that changed its row: item, state, whether ready, ready_at (µs),
+--   whether it was a new add, now (µs)
+-- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
+--   of one item apply one after the other. Rows are locked in item order, so two batches never
+--   deadlock on each other
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})	,
 	a AS MATERIALIZED (SELECT :queue::text AS queue, u.item, u.priority,
 	c.now + u.delay * interval '1 microsecond' AS due, c.now, nextval('{table}_token') AS seq

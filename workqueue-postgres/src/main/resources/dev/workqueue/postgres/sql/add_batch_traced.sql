@@ -1,25 +1,24 @@
--- add_batch_traced: As add_batch.sql, with each add's trace contexts.
--- The trace record is the parent (or '') then a line per link; the add's
--- contexts become the parent when the add is the item's first effective one since its
--- last hand-out and the row has none, links otherwise; at most ItemTrace.MAX_LINKS (8)
--- links are kept ([1:9]), and a row with room takes the contexts even when the add
--- changes nothing else.
---
+-- add_batch_traced: as add_batch.sql, with each add's trace contexts. The trace record is the
+--   parent (or '') then a line per link; the add's contexts become the parent when the add is
+--   the item's first effective one since its last hand-out and the row has none, links
+--   otherwise; at most ItemTrace.MAX_LINKS (8) links are kept ([1:9]), and a row with room
+--   takes the contexts even when the add changes nothing else.
 -- Twin: add_batch.sql (the same adds without contexts, which pay nothing for tracing)
---
 -- Parameters:
---   :now          the given clock's time in µs since the epoch, or null for the database's clock
+--   :now          the given clock's time in µs since the epoch, or null for the database's
+--                 clock
 --   :queue        the queue's name
 --   :items        the encoded items, distinct
 --   :priorities   their priorities
 --   :delays       their delays in µs
 --   :traces       their trace contexts (null for an item without any)
---   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
---
+--   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
+--                 order; ReadyOrder#keepsWaits)
 -- Returns: as add_batch.sql, then whether each add changed the item's place
---
--- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds of one item apply one after the other.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+-- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
+--   of one item apply one after the other.
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})	,
 	a AS MATERIALIZED (SELECT :queue::text AS queue, u.item, u.priority,
 	c.now + u.delay * interval '1 microsecond' AS due, c.now, nextval('{table}_token') AS seq, u.trace

@@ -1,22 +1,22 @@
--- add_notifying: As add.sql, and notifies :channel in the caller's transaction when the item is queued
--- (pg_notify is transactional: sent at the commit, dropped by a rollback).
---
+-- add_notifying: as add.sql, and notifies :channel in the caller's transaction when the item is
+--   queued (pg_notify is transactional: sent at the commit, dropped by a rollback).
 -- Twin: add.sql (no notice), add_traced_notifying.sql (with trace contexts)
---
 -- Parameters:
---   :now          the given clock's time in µs since the epoch, or null for the database's clock
+--   :now          the given clock's time in µs since the epoch, or null for the database's
+--                 clock
 --   :queue        the queue's name
 --   :item         the encoded item
 --   :priority     the add's priority
 --   :delay        the delay in µs (0 for none)
---   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
+--   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
+--                 order; ReadyOrder#keepsWaits)
 --   :channel      the channel to notify
 --   :payload      the notice's payload
---
 -- Returns: as add.sql, then the number of notices sent (counted so that the notice runs)
---
--- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds of one item apply one after the other.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+-- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
+--   of one item apply one after the other.
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now),
 a AS (SELECT :queue::text AS queue, :item::text AS item, :priority::integer AS priority,
 	c.now + :delay::bigint * interval '1 microsecond' AS due, c.now FROM c),

@@ -1,25 +1,26 @@
--- add_traced: As add.sql, with the add's trace contexts.
--- The trace record is the parent (or '') then a line per link; the add's
--- contexts become the parent when the add is the item's first effective one since its
--- last hand-out and the row has none, links otherwise; at most ItemTrace.MAX_LINKS (8)
--- links are kept ([1:9]), and a row with room takes the contexts even when the add
--- changes nothing else.
---
+-- add_traced: as add.sql, with the add's trace contexts. The trace record is the parent (or '')
+--   then a line per link; the add's contexts become the parent when the add is the item's first
+--   effective one since its last hand-out and the row has none, links otherwise; at most
+--   ItemTrace.MAX_LINKS (8) links are kept ([1:9]), and a row with room takes the contexts even
+--   when the add changes nothing else.
 -- Twin: add.sql (the same add without contexts, which pays nothing for tracing)
---
 -- Parameters:
---   :now          the given clock's time in µs since the epoch, or null for the database's clock
+--   :now          the given clock's time in µs since the epoch, or null for the database's
+--                 clock
 --   :queue        the queue's name
 --   :item         the encoded item
 --   :priority     the add's priority
 --   :delay        the delay in µs (0 for none)
 --   :trace        the add's trace contexts, one per line (see ItemTrace#fromRecord)
---   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
---
--- Returns: as add.sql, then whether the add changed the item's place (not only its contexts); a new add is one that moved it
---
--- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds of one item apply one after the other. old reads the row before: a row changed meanwhile differs, at worst a wake-up too many
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+--   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
+--                 order; ReadyOrder#keepsWaits)
+-- Returns: as add.sql, then whether the add changed the item's place (not only its contexts); a
+--   new add is one that moved it
+-- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
+--   of one item apply one after the other. old reads the row before: a row changed meanwhile
+--   differs, at worst a wake-up too many
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now),
 a AS (SELECT :queue::text AS queue, :item::text AS item, :priority::integer AS priority,
 	c.now + :delay::bigint * interval '1 microsecond' AS due, c.now, :trace::text AS trace FROM c),

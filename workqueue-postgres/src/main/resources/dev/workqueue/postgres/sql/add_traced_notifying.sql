@@ -1,23 +1,23 @@
--- add_traced_notifying: As add_traced.sql, and notifies :channel in the caller's transaction when the item
--- is queued and its place changed.
---
+-- add_traced_notifying: as add_traced.sql, and notifies :channel in the caller's transaction
+--   when the item is queued and its place changed.
 -- Twin: add_traced.sql (no notice), add_notifying.sql (no contexts)
---
 -- Parameters:
---   :now          the given clock's time in µs since the epoch, or null for the database's clock
+--   :now          the given clock's time in µs since the epoch, or null for the database's
+--                 clock
 --   :queue        the queue's name
 --   :item         the encoded item
 --   :priority     the add's priority
 --   :delay        the delay in µs (0 for none)
 --   :trace        the add's trace contexts, one per line (see ItemTrace#fromRecord)
---   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO order; ReadyOrder#keepsWaits)
+--   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
+--                 order; ReadyOrder#keepsWaits)
 --   :channel      the channel to notify
 --   :payload      the notice's payload
---
 -- Returns: as add_traced.sql, then the number of notices sent
---
--- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds of one item apply one after the other.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+-- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
+--   of one item apply one after the other.
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now),
 a AS (SELECT :queue::text AS queue, :item::text AS item, :priority::integer AS priority,
 	c.now + :delay::bigint * interval '1 microsecond' AS due, c.now, :trace::text AS trace FROM c),

@@ -1,10 +1,8 @@
--- claim_starving: As claim.sql, with the starvation guard: the items ready longer than :starvation come
--- first, oldest first, then the others in the queue's order, up to :limit in all.
--- A file of its own, not a parameter: its extra CTE changes the plan of the hottest
--- statement.
---
+-- claim_starving: as claim.sql, with the starvation guard: the items ready longer than
+--   :starvation come first, oldest first, then the others in the queue's order, up to :limit in
+--   all. A file of its own, not a parameter: its extra CTE changes the plan of the hottest
+--   statement.
 -- Twin: claim.sql (no guard)
---
 -- Parameters:
 --   :now         the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue       the queue's name
@@ -12,11 +10,13 @@
 --   :limit       the most rows to change
 --   :holder      the handle's holder id
 --   :lease       the lease's length in µs
---
--- Returns: one row per item leased, in hand-out order, or one row of nulls: item, priority, token, how long it was ready (µs), trace record; then on every row the time until the earliest waiting item falls due (µs, null if none) and now (µs); starving items first
---
--- Races: FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the other or for an application's lock.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+-- Returns: one row per item leased, in hand-out order, or one row of nulls: item, priority,
+--   token, how long it was ready (µs), trace record; then on every row the time until the
+--   earliest waiting item falls due (µs, null if none) and now (µs); starving items first
+-- Races: FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the
+--   other or for an application's lock.
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0

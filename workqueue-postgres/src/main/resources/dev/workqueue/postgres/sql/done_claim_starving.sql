@@ -1,10 +1,9 @@
--- done_claim_starving: Ends a hold, then claims: done.sql's CTEs, then claim_starving.sql's. The claim cannot see the
--- row the done queues again (one snapshot): it waits for the next claim, as client-go's
--- done does (back of the line). picked refers to gone, so the done has its row before
--- any item is locked: a done waiting for an application's lock holds no other item.
---
+-- done_claim_starving: ends a hold, then claims: done.sql's CTEs, then claim_starving.sql's.
+--   The claim cannot see the row the done queues again (one snapshot): it waits for the next
+--   claim, as client-go's done does (back of the line). picked refers to gone, so the done has
+--   its row before any item is locked: a done waiting for an application's lock holds no other
+--   item.
 -- Twin: done_claim.sql (no guard)
---
 -- Parameters:
 --   :now         the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue       the queue's name
@@ -15,11 +14,14 @@
 --   :limit       the most rows to change
 --   :holder      the handle's holder id
 --   :lease       the lease's length in µs
---
--- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended and ready time (µs)
---
--- Races: the DELETE by token re-checks the row after waiting for a concurrent writer (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes nothing. FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the other or for an application's lock.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+-- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended and ready time
+--   (µs)
+-- Races: the DELETE by token re-checks the row after waiting for a concurrent writer
+--   (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes
+--   nothing. FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for
+--   the other or for an application's lock.
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 gone AS (DELETE FROM {table} WHERE queue = :queue AND item = :item AND token = :token AND state = 1
 	RETURNING queue, item, token, dirty_at, dirty_priority, trace),

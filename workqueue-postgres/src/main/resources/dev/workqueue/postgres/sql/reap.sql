@@ -1,20 +1,16 @@
--- reap: Queues expired leases again: the expired lease rows, then their item rows, both SKIP
--- LOCKED (a lease whose item row is locked waits for the next sweep). A lease whose item
--- row lost its token (deleted by hand) is deleted as stale: a token is on an item row only
--- from the claim that wrote its lease row, in the same transaction, so one missing from
--- the snapshot never comes back. Then the leases an earlier release kept in the item rows.
---
--- Twin: none
---
+-- reap: queues expired leases again: the expired lease rows, then their item rows, both SKIP
+--   LOCKED (a lease whose item row is locked waits for the next sweep). A lease whose item row
+--   lost its token (deleted by hand) is deleted as stale: a token is on an item row only from
+--   the claim that wrote its lease row, in the same transaction, so one missing from the
+--   snapshot never comes back. Then the leases an earlier release kept in the item rows.
 -- Parameters:
 --   :now    the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue  the queue's name
 --   :limit  the most rows to change
---
 -- Returns: the update count
---
 -- Races: SKIP LOCKED on both rows, and lease_until re-checked on the very rows it locks.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 expired AS MATERIALIZED (SELECT l.queue, l.item, l.token FROM {table}_lease l
 	WHERE l.queue = :queue AND l.lease_until < (SELECT now FROM c)

@@ -1,15 +1,12 @@
--- stats: The shared gauges of a queue.
---
--- Twin: none
---
+-- stats: the shared gauges of a queue.
 -- Parameters:
 --   :now    the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue  the queue's name
---
--- Returns: one row: ready, processing, waiting, dirty while processing, how long the next item to hand out has been ready (µs, null if none)
---
+-- Returns: one row: ready, processing, waiting, dirty while processing, how long the next item
+--   to hand out has been ready (µs, null if none)
 -- Races: reads only (one snapshot).
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait (clock_timestamp).
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})
 SELECT count(*) FILTER (WHERE r.state = 0 AND r.ready_at <= c.now),
 	count(*) FILTER (WHERE r.state = 1),
