@@ -204,15 +204,6 @@ final class SqlStatement {
 		}
 	}
 
-	/**
-	 * Returns whether the statement has a parameter.
-	 * @param parameter its name, without the colon
-	 * @return whether it does
-	 */
-	boolean has(String parameter) {
-		return this.positions.containsKey(parameter);
-	}
-
 	void setString(PreparedStatement statement, String parameter, String value) throws SQLException {
 		for (int at : at(parameter)) {
 			statement.setString(at, value);
