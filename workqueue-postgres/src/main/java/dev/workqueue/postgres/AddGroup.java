@@ -75,11 +75,11 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	private final QueueDatabase database;
 
-	private final String sql;
+	private final SqlStatement sql;
 
-	private final String tracedSql;
+	private final SqlStatement tracedSql;
 
-	AddGroup(QueueDatabase database, String sql, String tracedSql) {
+	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql) {
 		this.database = database;
 		this.sql = sql;
 		this.tracedSql = tracedSql;
@@ -174,17 +174,18 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		}
 		boolean traced = contexts != null;
 		Map<String, Added> results = new HashMap<>();
-		try (PreparedStatement statement = connection.prepareStatement(traced ? this.tracedSql : this.sql)) {
+		SqlStatement sql = traced ? this.tracedSql : this.sql;
+		try (PreparedStatement statement = sql.prepare(connection)) {
 			Array itemArray = connection.createArrayOf("text", items);
 			Array priorityArray = connection.createArrayOf("integer", priorities);
 			Array delayArray = connection.createArrayOf("bigint", delays);
-			this.database.bindNow(statement);
-			statement.setString(2, this.database.name());
-			statement.setArray(3, itemArray);
-			statement.setArray(4, priorityArray);
-			statement.setArray(5, delayArray);
+			this.database.bindNow(sql, statement);
+			sql.setString(statement, "queue", this.database.name());
+			sql.setArray(statement, "items", itemArray);
+			sql.setArray(statement, "priorities", priorityArray);
+			sql.setArray(statement, "delays", delayArray);
 			if (traced) {
-				statement.setArray(6, connection.createArrayOf("text", contexts));
+				sql.setArray(statement, "traces", connection.createArrayOf("text", contexts));
 			}
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {

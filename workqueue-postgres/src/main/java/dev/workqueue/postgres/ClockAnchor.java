@@ -37,7 +37,7 @@ final class ClockAnchor {
 	 */
 	private static final int READS = 3;
 
-	private static final String DATABASE_MICROS = "SELECT (extract(epoch FROM statement_timestamp()) * 1000000)::bigint";
+	private static final SqlStatement DATABASE_MICROS = SqlStatement.load("clock_read", null);
 
 	private ClockAnchor() {
 	}
@@ -73,7 +73,7 @@ final class ClockAnchor {
 		}
 		long offset = 0;
 		long bestWindowNanos = Long.MAX_VALUE;
-		try (PreparedStatement statement = connection.prepareStatement(DATABASE_MICROS)) {
+		try (PreparedStatement statement = DATABASE_MICROS.prepare(connection)) {
 			for (int read = 0; read < READS; read++) {
 				long beforeNanos = clock.nanoTime();
 				long databaseMicros;

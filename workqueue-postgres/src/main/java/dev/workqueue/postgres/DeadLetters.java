@@ -53,12 +53,12 @@ final class DeadLetters {
 				cause);
 		try {
 			this.database.run("move an undecodable item aside in", (connection) -> {
-				try (PreparedStatement statement = connection.prepareStatement(this.sql.deadLetter)) {
-					this.database.bindNow(statement);
-					statement.setString(2, this.database.name());
-					statement.setString(3, lease.encoded());
-					statement.setLong(4, lease.token);
-					statement.setString(5, String.valueOf(cause));
+				try (PreparedStatement statement = this.sql.deadLetter.prepare(connection)) {
+					this.database.bindNow(this.sql.deadLetter, statement);
+					this.sql.deadLetter.setString(statement, "queue", this.database.name());
+					this.sql.deadLetter.setString(statement, "item", lease.encoded);
+					this.sql.deadLetter.setLong(statement, "token", lease.token);
+					this.sql.deadLetter.setString(statement, "reason", String.valueOf(cause));
 					return statement.executeUpdate();
 				}
 			});

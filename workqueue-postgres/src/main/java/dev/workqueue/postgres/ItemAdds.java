@@ -123,23 +123,22 @@ final class ItemAdds {
 	private List<Added> inTransaction(Connection connection, List<Request> requests) throws SQLException {
 		String channel = this.notices.channel();
 		boolean traced = requests.get(0).context() != null;
-		String text = traced ? ((channel != null) ? this.sql.addTracedNotifying : this.sql.addTraced)
+		SqlStatement sql = traced ? ((channel != null) ? this.sql.addTracedNotifying : this.sql.addTraced)
 				: ((channel != null) ? this.sql.addNotifying : this.sql.add);
 		List<Added> results = new ArrayList<>(requests.size());
-		try (PreparedStatement statement = connection.prepareStatement(text)) {
+		try (PreparedStatement statement = sql.prepare(connection)) {
 			for (Request request : requests) {
-				this.database.bindNow(statement);
-				statement.setString(2, this.database.name());
-				statement.setString(3, request.encoded());
-				statement.setInt(4, request.priority());
-				statement.setLong(5, request.delayMicros());
-				int next = 6;
+				this.database.bindNow(sql, statement);
+				sql.setString(statement, "queue", this.database.name());
+				sql.setString(statement, "item", request.encoded());
+				sql.setInt(statement, "priority", request.priority());
+				sql.setLong(statement, "delay", request.delayMicros());
 				if (traced) {
-					statement.setString(next++, request.context());
+					sql.setString(statement, "trace", request.context());
 				}
 				if (channel != null) {
-					statement.setString(next++, channel);
-					statement.setString(next, this.notices
+					sql.setString(statement, "channel", channel);
+					sql.setString(statement, "payload", this.notices
 						.payload((request.delayMicros() > 0) ? this.signal.databaseMillis(request.delayMicros()) : 0));
 				}
 				try (ResultSet row = statement.executeQuery()) {

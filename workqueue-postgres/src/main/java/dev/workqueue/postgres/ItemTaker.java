@@ -231,14 +231,13 @@ final class ItemTaker<T> {
 		try {
 			try {
 				answer = this.database.run("take from", (connection) -> {
-					try (PreparedStatement statement = connection
-						.prepareStatement((done != null) ? this.sql.doneAndClaim : this.sql.claim)) {
-						this.database.bindNow(statement);
-						int next = 2;
+					SqlStatement sql = (done != null) ? this.sql.doneAndClaim : this.sql.claim;
+					try (PreparedStatement statement = sql.prepare(connection)) {
+						this.database.bindNow(sql, statement);
 						if (done != null) {
-							next = this.statements.bindDone(statement, next, done);
+							this.statements.bindDone(sql, statement, done);
 						}
-						bindClaim(statement, next, count);
+						bindClaim(sql, statement, count);
 						try (ResultSet rows = statement.executeQuery()) {
 							return ClaimAnswer.read(rows, done != null);
 						}
@@ -320,19 +319,14 @@ final class ItemTaker<T> {
 		return held;
 	}
 
-	private void bindClaim(PreparedStatement statement, int from, int count) throws SQLException {
-		int next = from;
-		statement.setString(next++, this.database.name());
+	private void bindClaim(SqlStatement sql, PreparedStatement statement, int count) throws SQLException {
+		sql.setString(statement, "queue", this.database.name());
 		if (this.starvationMicros >= 0) {
-			statement.setLong(next++, this.starvationMicros);
-			statement.setInt(next++, count);
-			statement.setString(next++, this.database.name());
-			statement.setLong(next++, this.starvationMicros);
+			sql.setLong(statement, "starvation", this.starvationMicros);
 		}
-		statement.setInt(next++, count);
-		statement.setString(next++, this.holder);
-		statement.setLong(next++, Delays.micros(this.leaseNanos));
-		statement.setString(next, this.database.name());
+		sql.setInt(statement, "limit", count);
+		sql.setString(statement, "holder", this.holder);
+		sql.setLong(statement, "lease", Delays.micros(this.leaseNanos));
 	}
 
 	/**

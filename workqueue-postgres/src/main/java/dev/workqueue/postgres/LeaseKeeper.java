@@ -202,12 +202,10 @@ final class LeaseKeeper implements Runnable {
 
 	private void reap() {
 		int reaped = this.database.run("queue again the expired leases of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.reap)) {
-				this.database.bindNow(statement);
-				statement.setString(2, this.database.name());
-				statement.setInt(3, REAP_BATCH);
-				statement.setString(4, this.database.name());
-				statement.setInt(5, REAP_BATCH);
+			try (PreparedStatement statement = this.sql.reap.prepare(connection)) {
+				this.database.bindNow(this.sql.reap, statement);
+				this.sql.reap.setString(statement, "queue", this.database.name());
+				this.sql.reap.setInt(statement, "limit", REAP_BATCH);
 				return statement.executeUpdate();
 			}
 		});
@@ -231,11 +229,11 @@ final class LeaseKeeper implements Runnable {
 	/** Takes or keeps the role of reporting the shared gauges, for three ticks. */
 	private void report() {
 		this.reporter = this.database.run("take the reporter role of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.report)) {
-				this.database.bindNow(statement);
-				statement.setString(2, this.database.name());
-				statement.setLong(3, Delays.micros(3 * this.tickNanos));
-				statement.setString(4, this.holder);
+			try (PreparedStatement statement = this.sql.report.prepare(connection)) {
+				this.database.bindNow(this.sql.report, statement);
+				this.sql.report.setString(statement, "queue", this.database.name());
+				this.sql.report.setLong(statement, "lapse", Delays.micros(3 * this.tickNanos));
+				this.sql.report.setString(statement, "holder", this.holder);
 				try (ResultSet rows = statement.executeQuery()) {
 					return rows.next();
 				}
@@ -251,10 +249,10 @@ final class LeaseKeeper implements Runnable {
 		try {
 			long[] tokens = orphans.stream().mapToLong((orphan) -> orphan.token).toArray();
 			int back = this.database.run("hand items back to", (connection) -> {
-				try (PreparedStatement statement = connection.prepareStatement(this.sql.handBack)) {
-					this.database.bindNow(statement);
-					statement.setString(2, this.database.name());
-					statement.setArray(3, QueueDatabase.bigints(connection, tokens));
+				try (PreparedStatement statement = this.sql.handBack.prepare(connection)) {
+					this.database.bindNow(this.sql.handBack, statement);
+					this.sql.handBack.setString(statement, "queue", this.database.name());
+					this.sql.handBack.setArray(statement, "tokens", QueueDatabase.bigints(connection, tokens));
 					return statement.executeUpdate();
 				}
 			});
@@ -288,11 +286,11 @@ final class LeaseKeeper implements Runnable {
 		try {
 			long[] known = this.book.known().stream().mapToLong((lease) -> lease.token).toArray();
 			int back = this.database.run("hand back lost claims to", (connection) -> {
-				try (PreparedStatement statement = connection.prepareStatement(this.sql.reconcile)) {
-					this.database.bindNow(statement);
-					statement.setString(2, this.database.name());
-					statement.setString(3, this.holder);
-					statement.setArray(4, QueueDatabase.bigints(connection, known));
+				try (PreparedStatement statement = this.sql.reconcile.prepare(connection)) {
+					this.database.bindNow(this.sql.reconcile, statement);
+					this.sql.reconcile.setString(statement, "queue", this.database.name());
+					this.sql.reconcile.setString(statement, "holder", this.holder);
+					this.sql.reconcile.setArray(statement, "tokens", QueueDatabase.bigints(connection, known));
 					return statement.executeUpdate();
 				}
 			});
@@ -334,9 +332,9 @@ final class LeaseKeeper implements Runnable {
 	private void stop() {
 		try {
 			this.database.run("give up the reporter role of", (connection) -> {
-				try (PreparedStatement statement = connection.prepareStatement(this.sql.resign)) {
-					statement.setString(1, this.database.name());
-					statement.setString(2, this.holder);
+				try (PreparedStatement statement = this.sql.resign.prepare(connection)) {
+					this.sql.resign.setString(statement, "queue", this.database.name());
+					this.sql.resign.setString(statement, "holder", this.holder);
 					return statement.executeUpdate();
 				}
 			});

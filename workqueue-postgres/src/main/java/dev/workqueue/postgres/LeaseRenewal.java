@@ -36,11 +36,11 @@ final class LeaseRenewal {
 	 */
 	Set<Long> renew(long[] tokens) {
 		return this.database.run("renew the leases of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.renew)) {
-				this.database.bindNow(statement);
-				statement.setLong(2, this.leaseMicros);
-				statement.setString(3, this.database.name());
-				statement.setArray(4, QueueDatabase.bigints(connection, tokens));
+			try (PreparedStatement statement = this.sql.renew.prepare(connection)) {
+				this.database.bindNow(this.sql.renew, statement);
+				this.sql.renew.setLong(statement, "lease", this.leaseMicros);
+				this.sql.renew.setString(statement, "queue", this.database.name());
+				this.sql.renew.setArray(statement, "tokens", QueueDatabase.bigints(connection, tokens));
 				Set<Long> renewed = new HashSet<>();
 				try (ResultSet rows = statement.executeQuery()) {
 					while (rows.next()) {

@@ -62,13 +62,13 @@ final class LimitTable {
 
 	private final long historyTtlMillis;
 
-	private final String countSql;
+	private final SqlStatement count;
 
-	private final String readSql;
+	private final SqlStatement read;
 
-	private final String deleteSql;
+	private final SqlStatement delete;
 
-	private final String reserveSql;
+	private final SqlStatement reserve;
 
 	/**
 	 * Creates the statements of one queue's limiters.
@@ -95,31 +95,10 @@ final class LimitTable {
 		this.clock = clock;
 		this.callerTransaction = callerTransaction;
 		this.historyTtlMillis = historyTtlMillis;
-		// An upsert: the row lock of the conflict serialises instances counting the same
-		// item, and an expired count starts over (the sweep may not have run yet).
-		this.countSql = "INSERT INTO " + this.limitTable + " AS l (queue, kind, item, count, expires_at)"
-				+ " VALUES (?, ?, ?, 1, statement_timestamp() + ? * interval '1 millisecond')"
-				+ " ON CONFLICT (queue, kind, item) DO UPDATE SET count = CASE"
-				+ " WHEN l.expires_at <= statement_timestamp() THEN 1"
-				+ " WHEN l.count >= 2147483647 THEN l.count ELSE l.count + 1 END, expires_at = excluded.expires_at"
-				+ " RETURNING count - 1";
-		this.readSql = "SELECT count FROM " + this.limitTable
-				+ " WHERE queue = ? AND kind = ? AND item = ? AND expires_at > statement_timestamp()";
-		this.deleteSql = "DELETE FROM " + this.limitTable + " WHERE queue = ? AND kind = ? AND item = ?";
-		// GCRA: "at" is the bucket's theoretical arrival time, when it would be full
-		// again. A reservation moves it one period past the later of itself and now, and
-		// waits for what lies beyond the burst's tolerance. The upsert's row lock
-		// serialises instances; excluded.at is now + period. The row expires (database
-		// time) a minute after the bucket is full again: an expired row is a full bucket.
-		String next = "least(greatest(l.at + ? * interval '1 microsecond', excluded.at), excluded.at + ? * interval '1 microsecond')";
-		this.reserveSql = "WITH now AS (SELECT coalesce(?::timestamptz, statement_timestamp()) AS t),"
-				+ " reserved AS (INSERT INTO " + this.limitTable + " AS l (queue, kind, item, at, expires_at)"
-				+ " SELECT ?, ?, ?, now.t + ? * interval '1 microsecond',"
-				+ " statement_timestamp() + ? * interval '1 microsecond' + interval '1 minute' FROM now"
-				+ " ON CONFLICT (queue, kind, item) DO UPDATE SET at = " + next
-				+ ", expires_at = statement_timestamp() + (" + next
-				+ " - excluded.at) + ? * interval '1 microsecond' + interval '1 minute' RETURNING at)"
-				+ " SELECT (extract(epoch FROM reserved.at - now.t) * 1000000)::bigint FROM reserved, now";
+		this.count = SqlStatement.load("limit_count", table);
+		this.read = SqlStatement.load("limit_failures", table);
+		this.delete = SqlStatement.load("limit_delete", table);
+		this.reserve = SqlStatement.load("limit_reserve", table);
 	}
 
 	/**
@@ -128,11 +107,11 @@ final class LimitTable {
 	 */
 	int countFailure(String kind, String item) {
 		return run(this.dataSource, true, "count a failure of an item of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.countSql)) {
-				statement.setString(1, this.queue);
-				statement.setString(2, kind);
-				statement.setString(3, item);
-				statement.setLong(4, this.historyTtlMillis);
+			try (PreparedStatement statement = this.count.prepare(connection)) {
+				this.count.setString(statement, "queue", this.queue);
+				this.count.setString(statement, "kind", kind);
+				this.count.setString(statement, "item", item);
+				this.count.setLong(statement, "ttl_millis", this.historyTtlMillis);
 				return single(statement);
 			}
 		}).intValue();
@@ -141,10 +120,10 @@ final class LimitTable {
 	/** The failures of an item (0 for none or expired). */
 	int failures(String kind, String item) {
 		return run(this.dataSource, true, "read the failures of an item of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.readSql)) {
-				statement.setString(1, this.queue);
-				statement.setString(2, kind);
-				statement.setString(3, item);
+			try (PreparedStatement statement = this.read.prepare(connection)) {
+				this.read.setString(statement, "queue", this.queue);
+				this.read.setString(statement, "kind", kind);
+				this.read.setString(statement, "item", item);
 				try (ResultSet result = statement.executeQuery()) {
 					return result.next() ? result.getLong(1) : 0L;
 				}
@@ -155,10 +134,10 @@ final class LimitTable {
 	/** Deletes an item's row of this kind; buckets' outside the caller's transaction. */
 	void delete(String kind, String item, boolean bucket) {
 		SqlCall call = (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.deleteSql)) {
-				statement.setString(1, this.queue);
-				statement.setString(2, kind);
-				statement.setString(3, item);
+			try (PreparedStatement statement = this.delete.prepare(connection)) {
+				this.delete.setString(statement, "queue", this.queue);
+				this.delete.setString(statement, "kind", kind);
+				this.delete.setString(statement, "item", item);
 				return (long) statement.executeUpdate();
 			}
 		};
@@ -179,22 +158,13 @@ final class LimitTable {
 	 */
 	long reserve(String kind, String item, long periodMicros, long toleranceMicros, long capMicros) {
 		long aheadMicros = runOutsideCaller("take a token of the rate limit of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.reserveSql)) {
-				int i = 0;
-				statement.setObject(++i, now(connection), Types.TIMESTAMP_WITH_TIMEZONE);
-				statement.setString(++i, this.queue);
-				statement.setString(++i, kind);
-				statement.setString(++i, item);
-				statement.setLong(++i, periodMicros);
-				statement.setLong(++i, periodMicros);
-				// at = least(greatest(at + period, excluded.at), excluded.at +
-				// cap)
-				statement.setLong(++i, periodMicros);
-				statement.setLong(++i, capMicros);
-				// expires_at: the same again, then + period
-				statement.setLong(++i, periodMicros);
-				statement.setLong(++i, capMicros);
-				statement.setLong(++i, periodMicros);
+			try (PreparedStatement statement = this.reserve.prepare(connection)) {
+				this.reserve.setObject(statement, "now", now(connection), Types.TIMESTAMP_WITH_TIMEZONE);
+				this.reserve.setString(statement, "queue", this.queue);
+				this.reserve.setString(statement, "kind", kind);
+				this.reserve.setString(statement, "item", item);
+				this.reserve.setLong(statement, "period", periodMicros);
+				this.reserve.setLong(statement, "cap", capMicros);
 				return single(statement);
 			}
 		});

@@ -40,6 +40,8 @@ final class NoticeSender implements AutoCloseable {
 
 	private static final System.Logger logger = System.getLogger(NoticeSender.class.getName());
 
+	private static final SqlStatement NOTIFY = SqlStatement.load("notify", null);
+
 	private final DataSource dataSource;
 
 	private final String channel;
@@ -175,9 +177,9 @@ final class NoticeSender implements AutoCloseable {
 	private void notifyListeners(long dueMillis) {
 		try (Connection connection = this.dataSource.getConnection()) {
 			boolean commit = !connection.getAutoCommit();
-			try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
-				statement.setString(1, this.channel);
-				statement.setString(2, Notices.payload(this.queue, dueMillis));
+			try (PreparedStatement statement = NOTIFY.prepare(connection)) {
+				NOTIFY.setString(statement, "channel", this.channel);
+				NOTIFY.setString(statement, "payload", Notices.payload(this.queue, dueMillis));
 				statement.execute();
 				if (commit) {
 					// A NOTIFY is delivered at commit.

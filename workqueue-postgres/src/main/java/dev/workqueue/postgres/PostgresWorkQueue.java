@@ -276,7 +276,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	/** {@inheritDoc} One count of the shared ready rows. */
 	@Override
 	public int size() {
-		return read("read the size of", this.sql.size, 1, (rows) -> {
+		return read("read the size of", this.sql.size, (rows) -> {
 			rows.next();
 			return rows.getInt(1);
 		});
@@ -292,7 +292,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	 */
 	@Override
 	public WorkQueueStats stats() {
-		long[] shared = read("read the figures of", this.sql.stats, 2, (rows) -> {
+		long[] shared = read("read the figures of", this.sql.stats, (rows) -> {
 			long[] figures = new long[5];
 			if (rows.next()) {
 				for (int i = 0; i < 5; i++) {
@@ -321,7 +321,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	 */
 	@Override
 	public List<Level> readyLevels() {
-		return read("read the levels of", this.sql.levels, 1, (rows) -> {
+		return read("read the levels of", this.sql.levels, (rows) -> {
 			List<Level> levels = new ArrayList<>();
 			while (rows.next()) {
 				levels.add(new Level(rows.getInt(1), rows.getInt(2), rows.getLong(3) * 1000));
@@ -331,18 +331,15 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	}
 
 	/**
-	 * A read, counted as a call under way: {@code now}, then the queue's name as each of
-	 * the {@code names} parameters after it.
+	 * A read, counted as a call under way: {@code :now} and {@code :queue}.
 	 */
-	private <R> R read(String action, String statementSql, int names, Reader<R> reader) {
+	private <R> R read(String action, SqlStatement sql, Reader<R> reader) {
 		this.lifecycle.enterAlways();
 		try {
 			return this.database.run(action, (connection) -> {
-				try (PreparedStatement statement = connection.prepareStatement(statementSql)) {
-					this.database.bindNow(statement);
-					for (int i = 2; i <= 1 + names; i++) {
-						statement.setString(i, this.database.name());
-					}
+				try (PreparedStatement statement = sql.prepare(connection)) {
+					this.database.bindNow(sql, statement);
+					sql.setString(statement, "queue", this.database.name());
 					try (ResultSet rows = statement.executeQuery()) {
 						return reader.read(rows);
 					}

@@ -158,16 +158,16 @@ final class QueueDatabase {
 	}
 
 	/**
-	 * Binds the first parameter of every statement: the given clock's time on the
-	 * database ({@link ClockAnchor}, anchored by {@link #ensureMark(String)} before the
-	 * first statement) in µs since the epoch, or {@code null} for the database's.
+	 * Binds {@code :now}: the given clock's time on the database ({@link ClockAnchor},
+	 * anchored by {@link #ensureMark(String)} before the first statement) in µs since the
+	 * epoch, or {@code null} for the database's.
 	 */
-	void bindNow(PreparedStatement statement) throws SQLException {
+	void bindNow(SqlStatement sql, PreparedStatement statement) throws SQLException {
 		if (this.clock == null) {
-			statement.setNull(1, Types.DOUBLE);
+			sql.setNull(statement, "now", Types.DOUBLE);
 		}
 		else {
-			statement.setDouble(1, ClockAnchor.micros(this.clock, statement.getConnection()));
+			sql.setDouble(statement, "now", ClockAnchor.micros(this.clock, statement.getConnection()));
 		}
 	}
 

@@ -44,9 +44,9 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	@Override
 	public void done(PostgresLease lease) {
 		Ended ended = this.database.run("mark an item done in", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.done)) {
-				this.database.bindNow(statement);
-				bindDone(statement, 2, lease);
+			try (PreparedStatement statement = this.sql.done.prepare(connection)) {
+				this.database.bindNow(this.sql.done, statement);
+				bindDone(this.sql.done, statement, lease);
 				try (ResultSet row = statement.executeQuery()) {
 					row.next();
 					return Ended.read(row, 1);
@@ -57,20 +57,15 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	}
 
 	/**
-	 * Binds the parameters of a done from {@code from} on: the queue, the item and the
-	 * token of the row to end, then the history forgotten while it was held (its kinds,
-	 * the queue, the item).
-	 * @return the next parameter's index
+	 * Binds the parameters of a done into {@code sql} (a done, or a claim that carries
+	 * one): the queue, the item and the token of the row to end, and the kinds of history
+	 * forgotten while it was held.
 	 */
-	int bindDone(PreparedStatement statement, int from, PostgresLease lease) throws SQLException {
-		int next = from;
-		statement.setString(next++, this.database.name());
-		statement.setString(next++, lease.encoded());
-		statement.setLong(next++, lease.token);
-		statement.setArray(next++, statement.getConnection().createArrayOf("text", lease.forgets()));
-		statement.setString(next++, this.database.name());
-		statement.setString(next++, lease.encoded());
-		return next;
+	void bindDone(SqlStatement sql, PreparedStatement statement, PostgresLease lease) throws SQLException {
+		sql.setString(statement, "queue", this.database.name());
+		sql.setString(statement, "item", lease.encoded());
+		sql.setLong(statement, "token", lease.token);
+		sql.setArray(statement, "kinds", statement.getConnection().createArrayOf("text", lease.forgets()));
 	}
 
 	/**
@@ -80,10 +75,10 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	@Override
 	public void forget(PostgresLease lease) {
 		this.database.run("forget the history of an item of", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.forget)) {
-				statement.setArray(1, connection.createArrayOf("text", lease.forgets()));
-				statement.setString(2, this.database.name());
-				statement.setString(3, lease.encoded());
+			try (PreparedStatement statement = this.sql.forget.prepare(connection)) {
+				this.sql.forget.setArray(statement, "kinds", connection.createArrayOf("text", lease.forgets()));
+				this.sql.forget.setString(statement, "queue", this.database.name());
+				this.sql.forget.setString(statement, "item", lease.encoded());
 				return statement.executeUpdate();
 			}
 		});
@@ -131,10 +126,10 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	public void handBackInPlace(List<PostgresLease> leases) {
 		long[] tokens = leases.stream().mapToLong((lease) -> lease.token).toArray();
 		int back = this.database.run("hand items back to", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.handBack)) {
-				this.database.bindNow(statement);
-				statement.setString(2, this.database.name());
-				statement.setArray(3, QueueDatabase.bigints(connection, tokens));
+			try (PreparedStatement statement = this.sql.handBack.prepare(connection)) {
+				this.database.bindNow(this.sql.handBack, statement);
+				this.sql.handBack.setString(statement, "queue", this.database.name());
+				this.sql.handBack.setArray(statement, "tokens", QueueDatabase.bigints(connection, tokens));
 				return statement.executeUpdate();
 			}
 		});
@@ -149,11 +144,11 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	@Override
 	public void handBack(PostgresLease lease, long delayNanos) {
 		Long readyInMicros = this.database.run("hand an item back to", (connection) -> {
-			try (PreparedStatement statement = connection.prepareStatement(this.sql.handBackAfter)) {
-				this.database.bindNow(statement);
-				statement.setString(2, this.database.name());
-				statement.setLong(3, lease.token);
-				statement.setLong(4, Delays.micros(delayNanos));
+			try (PreparedStatement statement = this.sql.handBackAfter.prepare(connection)) {
+				this.database.bindNow(this.sql.handBackAfter, statement);
+				this.sql.handBackAfter.setString(statement, "queue", this.database.name());
+				this.sql.handBackAfter.setLong(statement, "token", lease.token);
+				this.sql.handBackAfter.setLong(statement, "delay", Delays.micros(delayNanos));
 				try (ResultSet row = statement.executeQuery()) {
 					return row.next() ? row.getLong(1) : null;
 				}

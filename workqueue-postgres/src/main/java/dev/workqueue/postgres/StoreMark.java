@@ -50,9 +50,9 @@ final class StoreMark {
 
 	private final String table;
 
-	private final String readSql;
+	private final SqlStatement read;
 
-	private final String writeSql;
+	private final SqlStatement write;
 
 	private volatile boolean checked;
 
@@ -67,13 +67,8 @@ final class StoreMark {
 		this.clock = clock;
 		this.name = name;
 		this.table = table;
-		String limit = table + "_limit";
-		this.readSql = "SELECT m.count, m.holder, g.holder, g.at FROM (SELECT 1) one" + " LEFT JOIN " + limit
-				+ " m ON m.queue = ? AND m.kind = 'mark' AND m.item = ''" + " LEFT JOIN " + limit
-				+ " g ON g.queue = ? AND g.kind = 'gauges' AND g.item = ''" + " AND g.at > statement_timestamp()";
-		this.writeSql = "INSERT INTO " + limit + " AS l (queue, kind, item, count, holder, at, expires_at)"
-				+ " VALUES (?, 'mark', '', ?, ?, statement_timestamp(), 'infinity')"
-				+ " ON CONFLICT (queue, kind, item) DO UPDATE SET count = l.count RETURNING l.count, l.holder";
+		this.read = SqlStatement.load("mark_read", table);
+		this.write = SqlStatement.load("mark_write", table);
 	}
 
 	/**
@@ -130,9 +125,8 @@ final class StoreMark {
 		String kind = (this.clock != null) ? GIVEN_CLOCK : DATABASE_CLOCK;
 		int format;
 		String theirs;
-		try (PreparedStatement read = connection.prepareStatement(this.readSql)) {
-			read.setString(1, this.name);
-			read.setString(2, this.name);
+		try (PreparedStatement read = this.read.prepare(connection)) {
+			this.read.setString(read, "queue", this.name);
 			try (ResultSet row = read.executeQuery()) {
 				row.next();
 				format = row.getInt(1);
@@ -148,10 +142,10 @@ final class StoreMark {
 			}
 		}
 		if (theirs == null) {
-			try (PreparedStatement write = connection.prepareStatement(this.writeSql)) {
-				write.setString(1, this.name);
-				write.setInt(2, FORMAT);
-				write.setString(3, kind);
+			try (PreparedStatement write = this.write.prepare(connection)) {
+				this.write.setString(write, "queue", this.name);
+				this.write.setInt(write, "format", FORMAT);
+				this.write.setString(write, "clock", kind);
 				try (ResultSet row = write.executeQuery()) {
 					row.next();
 					format = row.getInt(1);

@@ -89,6 +89,14 @@ final class TableKeeper {
 	/** Rows deleted per statement of the expiry sweep. */
 	private static final int SWEEP_BATCH = 5_000;
 
+	private static final SqlStatement LOCK = SqlStatement.load("keeper_lock", null);
+
+	private static final SqlStatement UNLOCK = SqlStatement.load("keeper_unlock", null);
+
+	private static final SqlStatement HORIZON = SqlStatement.load("keeper_horizon", null);
+
+	private static final SqlStatement AUTOVACUUM = SqlStatement.load("keeper_autovacuum", null);
+
 	/** The shared keepers. */
 	private static final SharedResource<Key, TableKeeper> registry = new SharedResource<>(TableKeeper::stop);
 
@@ -97,6 +105,8 @@ final class TableKeeper {
 	private final String table;
 
 	private final String limitTable;
+
+	private final SqlStatement sweep;
 
 	private final Settings settings;
 
@@ -148,6 +158,7 @@ final class TableKeeper {
 		this.dataSource = dataSource;
 		this.table = table;
 		this.limitTable = table + "_limit";
+		this.sweep = SqlStatement.load("keeper_sweep", table);
 		this.settings = settings;
 		this.lockKey = lockKey(table);
 		long nowNanos = this.clock.nanoTime();
@@ -386,14 +397,8 @@ final class TableKeeper {
 	 */
 	private void watchHorizon(Connection connection) throws SQLException {
 		String holder = null;
-		try (PreparedStatement statement = connection.prepareStatement(
-				"SELECT pid, coalesce(application_name, ''), coalesce(usename::text, ''), (extract(epoch FROM"
-						+ " clock_timestamp() - coalesce(xact_start, query_start)) * 1000)::bigint, age(backend_xmin)"
-						+ " FROM pg_stat_activity WHERE datname = current_database() AND backend_xmin IS NOT NULL"
-						+ " AND pid <> pg_backend_pid()"
-						+ " AND coalesce(xact_start, query_start) < clock_timestamp() - ? * interval '1 millisecond'"
-						+ " ORDER BY age(backend_xmin) DESC LIMIT 1")) {
-			statement.setLong(1, this.settings.heldAfter().toMillis());
+		try (PreparedStatement statement = HORIZON.prepare(connection)) {
+			HORIZON.setLong(statement, "held_millis", this.settings.heldAfter().toMillis());
 			try (ResultSet result = statement.executeQuery()) {
 				if (result.next()) {
 					holder = "session pid " + result.getInt(1) + " (application '" + result.getString(2) + "', user '"
@@ -427,8 +432,8 @@ final class TableKeeper {
 	}
 
 	private boolean tryLock(Connection connection) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-			statement.setLong(1, this.lockKey);
+		try (PreparedStatement statement = LOCK.prepare(connection)) {
+			LOCK.setLong(statement, "key", this.lockKey);
 			try (ResultSet result = statement.executeQuery()) {
 				return result.next() && result.getBoolean(1);
 			}
@@ -437,8 +442,8 @@ final class TableKeeper {
 
 	private void unlock(Connection connection) throws SQLException {
 		// A session lock on a pooled connection outlives the moment: give it back.
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
-			statement.setLong(1, this.lockKey);
+		try (PreparedStatement statement = UNLOCK.prepare(connection)) {
+			UNLOCK.setLong(statement, "key", this.lockKey);
 			statement.execute();
 		}
 	}
@@ -448,14 +453,9 @@ final class TableKeeper {
 	 * vacuums the limiters' table if asked.
 	 */
 	private void sweep(Connection connection, boolean vacuum) throws SQLException {
-		// The subquery locks what it picks, so a concurrent upsert of such a row waits
-		// and then inserts afresh; rows a caller's open transaction holds are left for
-		// later.
-		String sql = "DELETE FROM " + this.limitTable + " WHERE (queue, kind, item) IN (SELECT queue, kind, item FROM "
-				+ this.limitTable + " WHERE expires_at < statement_timestamp() LIMIT " + SWEEP_BATCH
-				+ " FOR UPDATE SKIP LOCKED)";
-		try (Statement statement = connection.createStatement()) {
-			while (statement.executeUpdate(sql) == SWEEP_BATCH) {
+		try (PreparedStatement statement = this.sweep.prepare(connection)) {
+			this.sweep.setInt(statement, "batch", SWEEP_BATCH);
+			while (statement.executeUpdate() == SWEEP_BATCH) {
 				// more to delete
 			}
 		}
@@ -597,11 +597,8 @@ final class TableKeeper {
 		 * vacuum then fails, and says so.
 		 */
 		static Autovacuum probe(Connection connection, String table) throws SQLException {
-			try (PreparedStatement statement = connection.prepareStatement(
-					"SELECT current_setting('autovacuum')::boolean, current_setting('track_counts')::boolean,"
-							+ " coalesce((SELECT option_value::boolean FROM pg_class c, pg_options_to_table(c.reloptions)"
-							+ " WHERE c.oid = to_regclass(?) AND option_name = 'autovacuum_enabled'), true)")) {
-				statement.setString(1, table);
+			try (PreparedStatement statement = AUTOVACUUM.prepare(connection)) {
+				AUTOVACUUM.setString(statement, "relation", table);
 				try (ResultSet result = statement.executeQuery()) {
 					result.next();
 					return new Autovacuum(result.getBoolean(1), result.getBoolean(2), result.getBoolean(3));

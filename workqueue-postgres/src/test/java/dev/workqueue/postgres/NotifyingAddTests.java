@@ -72,15 +72,16 @@ class NotifyingAddTests {
 
 	/** Runs the traced notifying add; returns whether it changed the item's place. */
 	private boolean addTraced(Connection connection, QueueSql sql, String item, String context) throws Exception {
-		try (PreparedStatement statement = connection.prepareStatement(sql.addTracedNotifying)) {
-			statement.setNull(1, java.sql.Types.DOUBLE);
-			statement.setString(2, "notified");
-			statement.setString(3, item);
-			statement.setInt(4, 0);
-			statement.setLong(5, 0);
-			statement.setString(6, context);
-			statement.setString(7, this.channel);
-			statement.setString(8, "payload-" + item);
+		SqlStatement add = sql.addTracedNotifying;
+		try (PreparedStatement statement = add.prepare(connection)) {
+			add.setNull(statement, "now", java.sql.Types.DOUBLE);
+			add.setString(statement, "queue", "notified");
+			add.setString(statement, "item", item);
+			add.setInt(statement, "priority", 0);
+			add.setLong(statement, "delay", 0);
+			add.setString(statement, "trace", context);
+			add.setString(statement, "channel", this.channel);
+			add.setString(statement, "payload", "payload-" + item);
 			try (ResultSet row = statement.executeQuery()) {
 				assertThat(row.next()).as("the row was written").isTrue();
 				return Added.read(row, 1, true).changed();
@@ -90,14 +91,15 @@ class NotifyingAddTests {
 
 	/** Runs the notifying add; returns whether it changed the row. */
 	private boolean add(Connection connection, QueueSql sql, String item) throws Exception {
-		try (PreparedStatement statement = connection.prepareStatement(sql.addNotifying)) {
-			statement.setNull(1, java.sql.Types.DOUBLE);
-			statement.setString(2, "notified");
-			statement.setString(3, item);
-			statement.setInt(4, 0);
-			statement.setLong(5, 0);
-			statement.setString(6, this.channel);
-			statement.setString(7, "payload-" + item);
+		SqlStatement add = sql.addNotifying;
+		try (PreparedStatement statement = add.prepare(connection)) {
+			add.setNull(statement, "now", java.sql.Types.DOUBLE);
+			add.setString(statement, "queue", "notified");
+			add.setString(statement, "item", item);
+			add.setInt(statement, "priority", 0);
+			add.setLong(statement, "delay", 0);
+			add.setString(statement, "channel", this.channel);
+			add.setString(statement, "payload", "payload-" + item);
 			try (ResultSet row = statement.executeQuery()) {
 				return row.next();
 			}

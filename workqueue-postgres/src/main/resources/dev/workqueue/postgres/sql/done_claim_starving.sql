@@ -1,0 +1,57 @@
+-- done_claim_starving: ends a hold, then claims: done.sql's CTEs, then claim_starving.sql's.
+--   The claim cannot see the row the done queues again (one snapshot): it waits for the next
+--   claim, as client-go's done does (back of the line). picked refers to gone, so the done has
+--   its row before any item is locked: a done waiting for an application's lock holds no other
+--   item.
+-- Twin: done_claim.sql (no guard)
+-- Parameters:
+--   :now         the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue       the queue's name
+--   :item        the encoded item
+--   :token       the lease's token
+--   :kinds       the limiter kinds whose history of the item to forget (empty for none)
+--   :starvation  how long in µs an item may be ready before it comes first
+--   :limit       the most rows to change
+--   :holder      the handle's holder id
+--   :lease       the lease's length in µs
+-- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended and ready time
+--   (µs)
+-- Races: the DELETE by token re-checks the row after waiting for a concurrent writer
+--   (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes
+--   nothing. FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for
+--   the other or for an application's lock.
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
+gone AS (DELETE FROM {table} WHERE queue = :queue AND item = :item AND token = :token AND state = 1
+	RETURNING queue, item, token, dirty_at, dirty_priority, trace),
+ended AS (DELETE FROM {table}_lease l USING gone e WHERE l.token = e.token),
+back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
+	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
+	FROM gone g, c WHERE g.dirty_at IS NOT NULL
+	RETURNING ready_at),
+forgot AS (DELETE FROM {table}_limit l USING unnest(:kinds::text[]) AS k(kind) WHERE l.queue = :queue AND l.kind = k.kind AND l.item = :item),
+starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
+	WHERE r.queue = :queue AND r.state = 0
+		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT count(*) FROM gone) >= 0
+	ORDER BY r.ready_at, r.seq LIMIT :limit FOR UPDATE SKIP LOCKED),
+fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
+	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
+		AND r.ready_at >= (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT count(*) FROM gone) >= 0
+	ORDER BY {order:r} LIMIT :limit::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
+picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),
+claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), holder = :holder, lease_until = NULL,
+		dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
+		dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END,
+		trace = CASE WHEN r.dirty_at > c.now THEN nullif(split_part(r.trace, E'\n', 1), '') END
+	FROM picked, c WHERE r.queue = picked.queue AND r.item = picked.item
+	RETURNING r.queue, r.item, r.priority, r.token, r.holder, r.ready_at, r.seq, picked.starving,
+		picked.trace),
+leased AS (INSERT INTO {table}_lease (token, queue, item, holder, lease_until)
+	SELECT k.token, k.queue, k.item, k.holder, (c.now + (clock_timestamp() - statement_timestamp())) + :lease::bigint * interval '1 microsecond'
+	FROM claimed k, c)
+SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM b.ready_at) * 1000000)::bigint FROM back b)
+FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {table} w
+	WHERE w.queue = :queue AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d
+LEFT JOIN claimed k ON true
+ORDER BY k.starving DESC, CASE WHEN k.starving THEN 0 ELSE -k.priority END, k.ready_at, k.seq

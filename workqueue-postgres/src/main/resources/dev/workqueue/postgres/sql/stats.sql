@@ -1,0 +1,17 @@
+-- stats: the shared gauges of a queue.
+-- Parameters:
+--   :now    the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue  the queue's name
+-- Returns: one row: ready, processing, waiting, dirty while processing, how long the next item
+--   to hand out has been ready (µs, null if none)
+-- Races: reads only (one snapshot).
+-- Time: c.now is :now, or the statement's start; lease ends count from after any wait
+--   (clock_timestamp).
+WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})
+SELECT count(*) FILTER (WHERE r.state = 0 AND r.ready_at <= c.now),
+	count(*) FILTER (WHERE r.state = 1),
+	count(*) FILTER (WHERE r.state = 0 AND r.ready_at > c.now),
+	count(*) FILTER (WHERE r.state = 1 AND r.dirty_at IS NOT NULL),
+	(SELECT (extract(epoch FROM (SELECT now FROM c) - h.ready_at) * 1000000)::bigint FROM {table} h WHERE h.queue = :queue AND h.state = 0 AND h.ready_at <= (SELECT now FROM c)
+		ORDER BY {order:h} LIMIT 1)
+FROM {table} r, c WHERE r.queue = :queue
