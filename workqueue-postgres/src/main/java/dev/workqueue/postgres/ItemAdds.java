@@ -11,6 +11,7 @@ import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 import dev.workqueue.postgres.AddGroup.Request;
+import dev.workqueue.store.ReadySignal;
 
 /**
  * How a handle's adds reach the table: inside the caller's transaction when the calling
@@ -139,7 +140,7 @@ final class ItemAdds {
 				if (channel != null) {
 					statement.setString(next++, channel);
 					statement.setString(next, this.notices
-						.payload((request.delayMicros() > 0) ? this.signal.databaseMillis(request.delayMicros()) : 0));
+						.payload((request.delayMicros() > 0) ? this.signal.storeMillis(request.delayMicros()) : 0));
 				}
 				try (ResultSet row = statement.executeQuery()) {
 					results.add(row.next() ? Added.read(row, 1, traced) : Added.UNCHANGED);

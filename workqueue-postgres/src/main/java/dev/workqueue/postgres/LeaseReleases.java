@@ -13,6 +13,7 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.LeaseBook.Holding;
 import dev.workqueue.postgres.LeaseBook.Lease;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -338,7 +339,7 @@ final class LeaseReleases<T> {
 				}
 				else {
 					this.signal.dueIn(readyInMicros * 1000);
-					this.notices.queued(this.signal.databaseMillis(readyInMicros));
+					this.notices.queued(this.signal.storeMillis(readyInMicros));
 				}
 			}
 		}

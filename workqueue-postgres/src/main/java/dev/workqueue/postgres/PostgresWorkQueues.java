@@ -27,6 +27,8 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.StoreWakeups;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -499,7 +501,7 @@ public final class PostgresWorkQueues {
 			ItemText<T> text = new ItemText<>(this.codec);
 			LeaseBook<T> book = new LeaseBook<>();
 			this.forgets.attach(book);
-			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos,
+			ReadySignal signal = new ReadySignal(clock, StoreWakeups.everyNotice(pollIntervalNanos),
 					(this.clock != null) ? ClockAnchor.knownOffsetMicros(this.clock) : null);
 			Alarm alarm = new Alarm(clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(alarm::ring);

@@ -16,6 +16,7 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.LeaseBook.Lease;
 import dev.workqueue.redis.RedisQueueException.Reason;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -70,6 +71,8 @@ final class QueueTimer implements TimerThread.Job {
 
 	private final ReadySignal signal;
 
+	private final WakeHandOff handOff;
+
 	private final Clock clock;
 
 	private final TimerThread.Slot slot;
@@ -110,12 +113,14 @@ final class QueueTimer implements TimerThread.Job {
 	private boolean marked;
 
 	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?> book, HandleLifecycle lifecycle,
-			ReadySignal signal, Clock clock, TimerThread.Slot slot, String id, Duration lease, Duration heartbeat) {
+			ReadySignal signal, WakeHandOff handOff, Clock clock, TimerThread.Slot slot, String id, Duration lease,
+			Duration heartbeat) {
 		this.scripts = scripts;
 		this.metrics = metrics;
 		this.book = book;
 		this.lifecycle = lifecycle;
 		this.signal = signal;
+		this.handOff = handOff;
 		this.clock = clock;
 		this.slot = slot;
 		this.id = id;
@@ -135,7 +140,7 @@ final class QueueTimer implements TimerThread.Job {
 		this.renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
 		WakeWatch wakes = this.scripts.link().wakeWatch();
 		if (wakes != null) {
-			wakes.watch(this.scripts.keys().wake(), this.signal);
+			wakes.watch(this.scripts.keys().wake(), this.signal, this.handOff);
 		}
 		try {
 			subscribe();
@@ -297,8 +302,8 @@ final class QueueTimer implements TimerThread.Job {
 		if ("w".equals(notice)) {
 			this.slot.wake();
 		}
-		else if ("r".equals(notice) && !this.signal.handedOffInRedis()) {
-			this.signal.signal();
+		else if ("r".equals(notice)) {
+			this.signal.queued();
 		}
 	}
 
@@ -482,7 +487,7 @@ final class QueueTimer implements TimerThread.Job {
 		this.slot.stop();
 		WakeWatch wakes = this.scripts.link().wakeWatch();
 		if (wakes != null) {
-			wakes.unwatch(this.scripts.keys().wake(), this.signal);
+			wakes.unwatch(this.scripts.keys().wake(), this.signal, this.handOff);
 		}
 		try {
 			this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);

@@ -21,6 +21,8 @@ import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.SharedPoller;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -58,9 +60,13 @@ import dev.workqueue.time.Nanos;
  * this class's for both. The priorities this handle takes are dropped by the plain
  * layout; {@link SharedPriorityQueue} is the {@link PriorityQueue} over a handle with the
  * priority layout.
+ * <p>
+ * It implements the deprecated {@link SharedQueue}, and so the shared-store engine's
+ * {@link dev.workqueue.store.SharedQueue}, so that lookups of either find it.
  *
  * @param <T> the item type
  */
+@SuppressWarnings("deprecation")
 final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerFactory<T> {
 
 	private final String name;
@@ -323,7 +329,8 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	 */
 	@Override
 	public Poller<T> newPoller() {
-		return new RedisPoller<>(this.taker, this.releases, this.signal);
+		return new SharedPoller<T, LeaseBook.Lease>((timeoutNanos, wakeup, owedDone, traces) -> this.taker.take(true,
+				timeoutNanos, wakeup, owedDone, traces), this.releases::finishForNextGet, this.signal);
 	}
 
 	@Override

@@ -20,6 +20,7 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
 
 /**
@@ -78,7 +79,7 @@ import dev.workqueue.time.Clock;
  * order they became ready, and {@code get} replies with the priority. A plain queue and a
  * priority queue must not share a prefix and name.
  * <p>
- * The queue behind each one built implements {@link SharedQueue} and
+ * The queue behind each one built implements {@link dev.workqueue.store.SharedQueue} and
  * {@link dev.workqueue.spi.PollerFactory} (find them with {@code capability(...)}, or a
  * poller with {@link dev.workqueue.spi.Pollers#of}). What survives what: everything is in
  * Redis, so a restart of any or every instance loses nothing; a restart of Redis keeps
@@ -342,7 +343,8 @@ public final class RedisWorkQueues {
 		 * hold across them, with the leases, fencing and shutdown of the other queues. A
 		 * plain queue and a priority queue must not share a name (their ready items are
 		 * kept apart, so neither would see the other's): a build that finds the other
-		 * kind's ready items under the name fails. Its handle's {@link SharedQueue} and
+		 * kind's ready items under the name fails. Its handle's
+		 * {@link dev.workqueue.store.SharedQueue} and
 		 * {@link dev.workqueue.spi.PollerFactory} are found with {@code capability}.
 		 * @param limiter decides the delay of {@code addRateLimited}; one of
 		 * {@link RedisRateLimiters} shares its state with the other instances
@@ -408,10 +410,11 @@ public final class RedisWorkQueues {
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
 			String id = ClockKind.of(this.options.clock() == null).newHandleId();
 			LeaseBook<T> book = new LeaseBook<>(id);
-			ReadySignal signal = new ReadySignal(clock);
+			WakeHandOff handOff = new WakeHandOff();
+			ReadySignal signal = new ReadySignal(clock, handOff);
 			TimerThread.Slot timerSlot = link.timer(clock).slot();
 			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
-			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, clock, timerSlot, id,
+			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, handOff, clock, timerSlot, id,
 					this.lease, this.heartbeat);
 			LeaseReleases<T> releases = new LeaseReleases<>(scripts, book, lifecycle, metrics, clock, timerSlot);
 			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, releases, signal, lifecycle,
