@@ -102,15 +102,6 @@ public final class ReadySignal {
 	private volatile int waiting;
 
 	/**
-	 * Makes the signal of a handle whose store's clock is not known yet.
-	 * @param clock the handle's clock
-	 * @param wakeups the store's answers
-	 */
-	public ReadySignal(Clock clock, StoreWakeups wakeups) {
-		this(clock, wakeups, null);
-	}
-
-	/**
 	 * Makes the signal of a handle.
 	 * @param clock the handle's clock
 	 * @param wakeups the store's answers

@@ -32,7 +32,8 @@ class ReadySignalTests {
 
 	private final ExecutorService consumers = Executors.newCachedThreadPool();
 
-	private ReadySignal signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(StoreWakeups.NO_TIMED_LOOKS));
+	private ReadySignal signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(StoreWakeups.NO_TIMED_LOOKS),
+			null);
 
 	@AfterEach
 	void release() {
@@ -101,7 +102,7 @@ class ReadySignalTests {
 
 	@Test
 	void theLeaderLooksOnItsOwnALookIntervalAfterALookFoundNothing() {
-		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(SECOND_NANOS));
+		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(SECOND_NANOS), null);
 		this.signal.lookedEmpty(this.signal.epoch(), -1);
 		Future<Boolean> leader = waiting(() -> this.signal.awaitNotice(false, 0, null));
 		await().atMost(SOON).until(this.clock::hasWaiters);
@@ -113,7 +114,7 @@ class ReadySignalTests {
 
 	@Test
 	void theLeaderLooksWhenADelayedItemFallsDue() {
-		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(SECOND_NANOS));
+		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(SECOND_NANOS), null);
 		this.signal.lookedEmpty(this.signal.epoch(), -1);
 		Future<Boolean> leader = waiting(() -> this.signal.awaitNotice(false, 0, null));
 		await().atMost(SOON).until(this.clock::hasWaiters);
@@ -124,7 +125,7 @@ class ReadySignalTests {
 
 	@Test
 	void aNoticeOnTheStoresClockIsWaitedForHere() {
-		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(60 * SECOND_NANOS));
+		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(60 * SECOND_NANOS), null);
 		long storeNowMicros = 1_700_000_000_000_000L;
 		this.signal.measured(storeNowMicros, this.clock.nanoTime());
 		this.signal.lookedEmpty(this.signal.epoch(), -1);
@@ -141,7 +142,7 @@ class ReadySignalTests {
 	@Test
 	void aStoreThatHandsTheWakeupsOutIsAskedOnceForTheFirstWaiterAndGetsTheNextLook() {
 		HandingOut store = new HandingOut();
-		this.signal = new ReadySignal(this.clock, store);
+		this.signal = new ReadySignal(this.clock, store, null);
 		waiting(() -> this.signal.awaitNotice(false, 0, null));
 		waiting(() -> this.signal.awaitNotice(false, 0, null));
 		await().atMost(SOON).until(() -> this.signal.waiting() == 2);

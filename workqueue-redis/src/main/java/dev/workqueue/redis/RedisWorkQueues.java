@@ -411,7 +411,7 @@ public final class RedisWorkQueues {
 			String id = ClockKind.of(this.options.clock() == null).newHandleId();
 			LeaseBook<T> book = new LeaseBook<>(id);
 			WakeHandOff handOff = new WakeHandOff();
-			ReadySignal signal = new ReadySignal(clock, handOff);
+			ReadySignal signal = new ReadySignal(clock, handOff, null);
 			TimerThread.Slot timerSlot = link.timer(clock).slot();
 			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
 			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, handOff, clock, timerSlot, id,
