@@ -37,9 +37,10 @@ public final class SharedPoller<T, L> implements Poller<T> {
 	public interface Taker<T, L> {
 
 		/**
-		 * Takes the next item, waiting for one at most {@code timeoutNanos}, and only
-		 * until {@code wakeup} comes; first ends {@code owedDone}, if given, with the
-		 * first look when it can.
+		 * Takes the next item, waiting for one at most {@code timeoutNanos} when
+		 * {@code bounded} (always, for a poller), and only until {@code wakeup} comes;
+		 * first ends {@code owedDone}, if given, with the first look when it can.
+		 * @param bounded whether the wait is bounded
 		 * @param timeoutNanos the bound, not negative
 		 * @param wakeup the poller's wake-up
 		 * @param owedDone a lease whose end rides with the look, or {@code null}
@@ -48,7 +49,8 @@ public final class SharedPoller<T, L> implements Poller<T> {
 		 * once shut down
 		 * @throws InterruptedException if interrupted while waiting
 		 */
-		Prioritized<T> take(long timeoutNanos, Wakeup wakeup, L owedDone, TraceSlot traces) throws InterruptedException;
+		Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, L owedDone, TraceSlot traces)
+				throws InterruptedException;
 
 	}
 
@@ -77,13 +79,13 @@ public final class SharedPoller<T, L> implements Poller<T> {
 
 	@Override
 	public Prioritized<T> poll(Duration timeout) throws InterruptedException {
-		return this.taker.take(timeoutNanos(timeout), this.wakeup, null, this.traces);
+		return this.taker.take(true, timeoutNanos(timeout), this.wakeup, null, this.traces);
 	}
 
 	@Override
 	public Prioritized<T> doneAndPoll(T done, Duration timeout) throws InterruptedException {
 		long timeoutNanos = timeoutNanos(timeout);
-		return this.taker.take(timeoutNanos, this.wakeup, this.finishForNextTake.apply(done), this.traces);
+		return this.taker.take(true, timeoutNanos, this.wakeup, this.finishForNextTake.apply(done), this.traces);
 	}
 
 	@Override

@@ -254,8 +254,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedQueue, Poll
 	 */
 	@Override
 	public Poller<T> newPoller() {
-		return new SharedPoller<T, LeaseBook.Lease>((timeoutNanos, wakeup, owedDone, traces) -> this.taker.take(true,
-				timeoutNanos, wakeup, owedDone, traces), this.releases::finishForNextClaim, this.signal);
+		return new SharedPoller<>(this.taker::take, this.releases::finishForNextClaim, this.signal);
 	}
 
 	@Override

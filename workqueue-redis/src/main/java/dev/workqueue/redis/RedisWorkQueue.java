@@ -329,8 +329,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	 */
 	@Override
 	public Poller<T> newPoller() {
-		return new SharedPoller<T, LeaseBook.Lease>((timeoutNanos, wakeup, owedDone, traces) -> this.taker.take(true,
-				timeoutNanos, wakeup, owedDone, traces), this.releases::finishForNextGet, this.signal);
+		return new SharedPoller<>(this.taker::take, this.releases::finishForNextGet, this.signal);
 	}
 
 	@Override
