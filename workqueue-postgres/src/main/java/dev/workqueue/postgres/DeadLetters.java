@@ -56,7 +56,7 @@ final class DeadLetters {
 				try (PreparedStatement statement = this.sql.deadLetter.prepare(connection)) {
 					this.database.bindNow(this.sql.deadLetter, statement);
 					this.sql.deadLetter.setString(statement, "queue", this.database.name());
-					this.sql.deadLetter.setString(statement, "item", lease.encoded);
+					this.sql.deadLetter.setString(statement, "item", lease.encoded());
 					this.sql.deadLetter.setLong(statement, "token", lease.token);
 					this.sql.deadLetter.setString(statement, "reason", String.valueOf(cause));
 					return statement.executeUpdate();

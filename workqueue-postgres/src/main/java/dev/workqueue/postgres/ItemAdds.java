@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 
 import dev.workqueue.postgres.AddGroup.Request;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.ReadySignal;
 
 /**
  * How a handle's adds reach the table: inside the caller's transaction when the calling
@@ -139,7 +140,7 @@ final class ItemAdds {
 				if (channel != null) {
 					sql.setString(statement, "channel", channel);
 					sql.setString(statement, "payload", this.notices
-						.payload((request.delayMicros() > 0) ? this.signal.databaseMillis(request.delayMicros()) : 0));
+						.payload((request.delayMicros() > 0) ? this.signal.storeMillis(request.delayMicros()) : 0));
 				}
 				try (ResultSet row = statement.executeQuery()) {
 					results.add(row.next() ? Added.read(row, 1, traced) : Added.UNCHANGED);

@@ -16,10 +16,12 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.ReleaseStatements.Ended;
-import dev.workqueue.postgres.ReadySignal.Wakeup;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.ReadySignal.Wakeup;
+import dev.workqueue.store.TraceSlot;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -33,7 +35,7 @@ import dev.workqueue.time.Nanos;
  * until those consumers take them, and only while their lease holds a tenth of its length
  * longer (else they are handed back). They are handed back when the last consumer leaves
  * without them, and at shutdown. A worker's {@code done} can ride with its next claim
- * ({@link PostgresPoller#doneAndPoll}).
+ * ({@link dev.workqueue.store.SharedPoller#doneAndPoll}).
  * <p>
  * <b>Late answers.</b> A claim's leases count from when it was sent. One answered a third
  * of the lease or more later (a pause, a slow link) may come after its leases ran out and
@@ -147,10 +149,13 @@ final class ItemTaker<T> {
 	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, PostgresLease owedDone, TraceSlot traces)
 			throws InterruptedException {
 		if (traces != null) {
-			traces.trace = null;
+			traces.trace(null);
 		}
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
+		// Whether the signal granted this consumer a look it has not made yet: it makes
+		// it, or a consumer beside it would sleep while items are ready (ReadySignal).
+		boolean granted = false;
 		PostgresLease doneFirst = owedDone;
 		this.consumers.incrementAndGet();
 		try {
@@ -163,10 +168,11 @@ final class ItemTaker<T> {
 					return null;
 				}
 				try {
-					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos)
-							|| (wakeup != null && wakeup.take())) {
+					if (!granted && ((waited && bounded && this.clock.nanoTime() >= deadlineNanos)
+							|| (wakeup != null && wakeup.take()))) {
 						return null;
 					}
+					granted = false;
 					if (doneFirst != null && !this.ahead.isEmpty()) {
 						PostgresLease done = doneFirst;
 						doneFirst = null;
@@ -186,7 +192,7 @@ final class ItemTaker<T> {
 						Claimed<T> claimed = claim(done, seen);
 						if (claimed.item() != null) {
 							if (traces != null) {
-								traces.trace = claimed.trace();
+								traces.trace(claimed.trace());
 							}
 							return claimed.item();
 						}
@@ -203,6 +209,7 @@ final class ItemTaker<T> {
 					return null;
 				}
 				waited = true;
+				granted = true;
 			}
 		}
 		finally {
@@ -367,8 +374,7 @@ final class ItemTaker<T> {
 			this.signal.signal();
 		}
 		if (leased.size() == count) {
-			// More may be ready: another consumer should look.
-			this.signal.signalUnlessPending();
+			this.signal.moreMayBeReady();
 		}
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down while they were put aside: whoever sees it hands them back.
@@ -392,7 +398,7 @@ final class ItemTaker<T> {
 					this.metrics.handedOut(next.queuedNanos() + (nowNanos - next.leasedNanos()));
 				}
 				if (traces != null) {
-					traces.trace = next.trace();
+					traces.trace(next.trace());
 				}
 				return next.item();
 			}
@@ -481,17 +487,6 @@ final class ItemTaker<T> {
 	 */
 	private record Ahead<T>(Prioritized<T> item, PostgresLease lease, long queuedNanos, long leasedNanos,
 			ItemTrace trace) {
-
-	}
-
-	/**
-	 * Where a poller's take puts the trace contexts of the item it hands out: one per
-	 * poller, written and read by the poller's thread.
-	 */
-	static final class TraceSlot {
-
-		/** The contexts of the item the last take returned, or {@code null}. */
-		ItemTrace trace;
 
 	}
 

@@ -13,6 +13,7 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.PostgresQueueException.Reason;
 import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 

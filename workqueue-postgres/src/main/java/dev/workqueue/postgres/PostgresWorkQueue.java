@@ -21,10 +21,12 @@ import dev.workqueue.postgres.PostgresQueueException.Reason;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
-import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.SharedPoller;
+import dev.workqueue.store.SharedQueue;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -66,7 +68,7 @@ import dev.workqueue.time.Nanos;
  *
  * @param <T> the item type
  */
-final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, PollerFactory<T> {
+final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerFactory<T> {
 
 	private final ItemText<T> text;
 
@@ -254,7 +256,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 	 */
 	@Override
 	public Poller<T> newPoller() {
-		return new PostgresPoller<>(this.taker, this.releases, this.signal);
+		return new SharedPoller<>(this.taker::take, this.releases::finishForNextClaim, this.signal);
 	}
 
 	@Override
@@ -413,28 +415,32 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedWorkQueue, 
 		return (failing == Reason.READ_ONLY) ? "read-only: " + failing.description() : "unreachable";
 	}
 
-	/**
-	 * Returns how many items this instance holds under lease (claimed ahead included).
-	 * @return the items held
-	 */
-	int held() {
+	/** {@inheritDoc} Items claimed ahead included. */
+	@Override
+	public int held() {
 		return this.book.size();
 	}
 
-	/**
-	 * Returns how many expired leases this instance found and queued again.
-	 * @return the stalled items
-	 */
-	long stalled() {
+	@Override
+	public long stalled() {
 		return this.keeper.stalled();
 	}
 
-	/**
-	 * Returns how many payloads this instance moved to the dead letters.
-	 * @return the dead-lettered payloads
-	 */
-	long deadLettered() {
+	@Override
+	public long deadLettered() {
 		return this.taker.deadLettered();
+	}
+
+	/** {@inheritDoc} One read of the table, as {@link #stats()}. */
+	@Override
+	public int pending() {
+		return stats().pending();
+	}
+
+	/** {@inheritDoc} Here the table. */
+	@Override
+	public String server() {
+		return this.database.table();
 	}
 
 	/** How many consumers wait for a notice; for tests. */

@@ -28,6 +28,8 @@ import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.StoreWakeups;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -480,7 +482,7 @@ public final class PostgresWorkQueues {
 			ItemText<T> text = new ItemText<>(this.codec);
 			LeaseBook<T, PostgresLease> book = new LeaseBook<>();
 			this.forgets.attach(book);
-			ReadySignal signal = new ReadySignal(clock, pollIntervalNanos,
+			ReadySignal signal = new ReadySignal(clock, StoreWakeups.everyNotice(pollIntervalNanos),
 					(this.clock != null) ? ClockAnchor.knownOffsetMicros(this.clock) : null);
 			Alarm alarm = new Alarm(clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(alarm::ring);

@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import dev.workqueue.store.ReadySignal;
+
 /**
  * A handle's part in the wake-ups across instances: it tells the others when its own
  * commits queue an item, and hears theirs. The handle reaches {@link Notices} and
@@ -95,7 +97,7 @@ interface QueueNotices {
 
 				@Override
 				public void notice(long dueEpochMillis) {
-					signal.notice(dueEpochMillis);
+					signal.queued(dueEpochMillis);
 				}
 
 				@Override

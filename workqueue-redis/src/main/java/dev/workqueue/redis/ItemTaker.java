@@ -14,10 +14,12 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.redis.ReadySignal.Wakeup;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.ReadySignal.Wakeup;
+import dev.workqueue.store.TraceSlot;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -40,8 +42,8 @@ import dev.workqueue.time.Nanos;
  * consumer of the handle waiting for a notice (at most {@link QueueLayout#maxLeases}),
  * each with its own token; the extra ones wait, leased and renewed with the rest, until
  * those consumers take them. A worker's {@code done} can ride with its next get
- * ({@link RedisPoller#doneAndPoll}). Items leased ahead are handed back when the last
- * consumer leaves without them, and at shutdown.
+ * ({@link dev.workqueue.store.SharedPoller#doneAndPoll}). Items leased ahead are handed
+ * back when the last consumer leaves without them, and at shutdown.
  * <p>
  * A get interrupted while it waits for its answer, or whose answer does not come within
  * the command timeout, throws, and leases nothing for good: if the answer comes later,
@@ -143,14 +145,13 @@ final class ItemTaker<T> {
 	Prioritized<T> take(boolean bounded, long timeoutNanos, Wakeup wakeup, RedisLease owedDone, TraceSlot traces)
 			throws InterruptedException {
 		if (traces != null) {
-			traces.trace = null;
+			traces.trace(null);
 		}
 		long deadlineNanos = bounded ? Nanos.add(this.clock.nanoTime(), timeoutNanos) : 0;
 		boolean waited = false;
-		// Whether this consumer took a notice and has not looked since: if it leaves
-		// without looking, it passes the notice on, or a consumer beside it would sleep
-		// while items are ready.
-		boolean owesNotice = false;
+		// Whether the signal granted this consumer a look it has not made yet: it makes
+		// it, or a consumer beside it would sleep while items are ready (ReadySignal).
+		boolean granted = false;
 		RedisLease doneFirst = owedDone;
 		this.consumers.incrementAndGet();
 		try {
@@ -165,10 +166,11 @@ final class ItemTaker<T> {
 				}
 				try {
 					// No script is sent after a wait that reached the deadline.
-					if ((waited && bounded && this.clock.nanoTime() >= deadlineNanos)
-							|| (wakeup != null && wakeup.take())) {
+					if (!granted && ((waited && bounded && this.clock.nanoTime() >= deadlineNanos)
+							|| (wakeup != null && wakeup.take()))) {
 						return null;
 					}
+					granted = false;
 					// A poll without a wait always asks Redis; a waiting consumer
 					// does not when another found the list empty and no notice came
 					// since.
@@ -180,10 +182,8 @@ final class ItemTaker<T> {
 					}
 					Prioritized<T> early = takeAhead(traces);
 					if (early != null) {
-						owesNotice = false;
 						return early;
 					}
-					owesNotice = false;
 					if (look) {
 						RedisLease done = doneFirst;
 						doneFirst = null;
@@ -196,7 +196,7 @@ final class ItemTaker<T> {
 							}
 							continue;
 						}
-						this.signal.markEmpty(seen);
+						this.signal.lookedEmpty(seen, -1);
 					}
 				}
 				finally {
@@ -208,13 +208,10 @@ final class ItemTaker<T> {
 					return null;
 				}
 				waited = true;
-				owesNotice = true;
+				granted = true;
 			}
 		}
 		finally {
-			if (owesNotice) {
-				this.signal.signal();
-			}
 			if (this.consumers.decrementAndGet() == 0 && !this.ahead.isEmpty()) {
 				// The last consumer out: no one is left to take them.
 				handBackAhead();
@@ -263,7 +260,7 @@ final class ItemTaker<T> {
 			return NONE;
 		}
 		if (leased < count) {
-			this.signal.markEmpty(seen);
+			this.signal.lookedEmpty(seen, -1);
 		}
 		if (this.lifecycle.isShuttingDown()) {
 			// Shut down meanwhile: a shut-down handle hands out nothing more.
@@ -288,7 +285,7 @@ final class ItemTaker<T> {
 			if (mine == null) {
 				mine = item;
 				if (traces != null) {
-					traces.trace = layout.trace(reply, at);
+					traces.trace(layout.trace(reply, at));
 				}
 				this.metrics.handedOut(queuedNanos);
 			}
@@ -386,7 +383,7 @@ final class ItemTaker<T> {
 			return null;
 		}
 		if (traces != null) {
-			traces.trace = next.trace();
+			traces.trace(next.trace());
 		}
 		if (this.metrics.recordsDurations()) {
 			this.metrics.handedOut(next.queuedNanos() + (this.clock.nanoTime() - next.leasedNanos()));
@@ -467,17 +464,6 @@ final class ItemTaker<T> {
 	 * @param trace its trace contexts, or {@code null}
 	 */
 	private record Ahead<T>(Prioritized<T> item, long queuedNanos, long leasedNanos, ItemTrace trace) {
-
-	}
-
-	/**
-	 * Where a poller's take puts the trace contexts of the item it hands out: one per
-	 * poller, written and read by the poller's thread.
-	 */
-	static final class TraceSlot {
-
-		/** The contexts of the item the last take returned, or {@code null}. */
-		ItemTrace trace;
 
 	}
 

@@ -17,6 +17,7 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.RedisQueueException.Reason;
 import dev.workqueue.store.LeaseBook;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -71,6 +72,8 @@ final class QueueTimer implements TimerThread.Job {
 
 	private final ReadySignal signal;
 
+	private final WakeHandOff handOff;
+
 	private final Clock clock;
 
 	private final TimerThread.Slot slot;
@@ -112,13 +115,15 @@ final class QueueTimer implements TimerThread.Job {
 	/** Whether the queue's mark was checked: at the start, or by the first run after. */
 	private boolean marked;
 
-	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?, RedisLease> book, HandleLifecycle lifecycle,
-			ReadySignal signal, Clock clock, TimerThread.Slot slot, String id, Duration lease, Duration heartbeat) {
+	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?, RedisLease> book,
+			HandleLifecycle lifecycle, ReadySignal signal, WakeHandOff handOff, Clock clock, TimerThread.Slot slot,
+			String id, Duration lease, Duration heartbeat) {
 		this.scripts = scripts;
 		this.metrics = metrics;
 		this.book = book;
 		this.lifecycle = lifecycle;
 		this.signal = signal;
+		this.handOff = handOff;
 		this.clock = clock;
 		this.slot = slot;
 		this.id = id;
@@ -139,7 +144,7 @@ final class QueueTimer implements TimerThread.Job {
 		this.renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
 		WakeWatch wakes = this.scripts.link().wakeWatch();
 		if (wakes != null) {
-			wakes.watch(this.scripts.keys().wake(), this.signal);
+			wakes.watch(this.scripts.keys().wake(), this.signal, this.handOff);
 		}
 		try {
 			subscribe();
@@ -301,8 +306,8 @@ final class QueueTimer implements TimerThread.Job {
 		if ("w".equals(notice)) {
 			this.slot.wake();
 		}
-		else if ("r".equals(notice) && !this.signal.handedOffInRedis()) {
-			this.signal.signal();
+		else if ("r".equals(notice)) {
+			this.signal.queued();
 		}
 	}
 
@@ -487,7 +492,7 @@ final class QueueTimer implements TimerThread.Job {
 		this.slot.stop();
 		WakeWatch wakes = this.scripts.link().wakeWatch();
 		if (wakes != null) {
-			wakes.unwatch(this.scripts.keys().wake(), this.signal);
+			wakes.unwatch(this.scripts.keys().wake(), this.signal, this.handOff);
 		}
 		try {
 			this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);

@@ -24,6 +24,8 @@ import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.SharedPoller;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -62,9 +64,13 @@ import dev.workqueue.time.Nanos;
  * this class's for both. The priorities this handle takes are dropped by the plain
  * layout; {@link SharedPriorityQueue} is the {@link PriorityQueue} over a handle with the
  * priority layout.
+ * <p>
+ * It implements the deprecated {@link SharedQueue}, and so the shared-store engine's
+ * {@link dev.workqueue.store.SharedQueue}, so that lookups of either find it.
  *
  * @param <T> the item type
  */
+@SuppressWarnings("deprecation")
 final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerFactory<T> {
 
 	private final String name;
@@ -327,7 +333,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	 */
 	@Override
 	public Poller<T> newPoller() {
-		return new RedisPoller<>(this.taker, this.releases, this.signal);
+		return new SharedPoller<>(this.taker::take, this.releases::finishForNextGet, this.signal);
 	}
 
 	@Override

@@ -23,6 +23,7 @@ import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
 
 /**
@@ -81,7 +82,7 @@ import dev.workqueue.time.Clock;
  * order they became ready, and {@code get} replies with the priority. A plain queue and a
  * priority queue must not share a prefix and name.
  * <p>
- * The queue behind each one built implements {@link SharedQueue} and
+ * The queue behind each one built implements {@link dev.workqueue.store.SharedQueue} and
  * {@link dev.workqueue.spi.PollerFactory} (find them with {@code capability(...)}, or a
  * poller with {@link dev.workqueue.spi.Pollers#of}). What survives what: everything is in
  * Redis, so a restart of any or every instance loses nothing; a restart of Redis keeps
@@ -345,7 +346,8 @@ public final class RedisWorkQueues {
 		 * hold across them, with the leases, fencing and shutdown of the other queues. A
 		 * plain queue and a priority queue must not share a name (their ready items are
 		 * kept apart, so neither would see the other's): a build that finds the other
-		 * kind's ready items under the name fails. Its handle's {@link SharedQueue} and
+		 * kind's ready items under the name fails. Its handle's
+		 * {@link dev.workqueue.store.SharedQueue} and
 		 * {@link dev.workqueue.spi.PollerFactory} are found with {@code capability}.
 		 * @param limiter decides the delay of {@code addRateLimited}; one of
 		 * {@link RedisRateLimiters} shares its state with the other instances
@@ -411,10 +413,11 @@ public final class RedisWorkQueues {
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
 			String id = ClockKind.of(this.options.clock() == null).newHandleId();
 			LeaseBook<T, RedisLease> book = new LeaseBook<>();
-			ReadySignal signal = new ReadySignal(clock);
+			WakeHandOff handOff = new WakeHandOff();
+			ReadySignal signal = new ReadySignal(clock, handOff, null);
 			TimerThread.Slot timerSlot = TimerThread.slot(link, clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
-			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, clock, timerSlot, id,
+			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, handOff, clock, timerSlot, id,
 					this.lease, this.heartbeat);
 			LeaseReleases<T, RedisLease> releases = new LeaseReleases<>(new ReleaseScripts(scripts), book, lifecycle,
 					metrics, clock, timerSlot::wake);

@@ -16,6 +16,7 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
 
 /**
@@ -83,8 +84,8 @@ final class WakeWatch {
 
 	private final Condition changed = this.lock.newCondition();
 
-	/** The signals of the handles of each queue, by wake list; in registration order. */
-	private final Map<String, List<ReadySignal>> watched = new LinkedHashMap<>();
+	/** The handles of each queue, by wake list; in registration order. */
+	private final Map<String, List<Watched>> watched = new LinkedHashMap<>();
 
 	private StatefulRedisConnection<String, String> connection;
 
@@ -117,17 +118,19 @@ final class WakeWatch {
 	/**
 	 * Waits on a queue's wake list for a handle, from now until {@link #unwatch}: a
 	 * wake-up popped there signals {@code signal} when one of its consumers waits. The
-	 * signal then tells this watch when its first consumer starts waiting.
+	 * signal then tells this watch, through {@code handOff}, when its first consumer
+	 * starts waiting.
 	 * @param wakeKey the queue's wake list
 	 * @param signal the handle's signal
+	 * @param handOff the handle's wake-ups
 	 */
-	void watch(String wakeKey, ReadySignal signal) {
+	void watch(String wakeKey, ReadySignal signal, WakeHandOff handOff) {
 		this.lock.lock();
 		try {
 			if (this.refused) {
 				return;
 			}
-			this.watched.computeIfAbsent(wakeKey, (key) -> new ArrayList<>()).add(signal);
+			this.watched.computeIfAbsent(wakeKey, (key) -> new ArrayList<>()).add(new Watched(signal, handOff));
 			if (this.thread == null && !this.closed) {
 				this.thread = new Thread(this::loop, "workqueue-redis-wake");
 				this.thread.setDaemon(true);
@@ -137,19 +140,20 @@ final class WakeWatch {
 		finally {
 			this.lock.unlock();
 		}
-		signal.handOffInRedis(() -> wanted(wakeKey));
+		handOff.handOff(() -> wanted(wakeKey));
 	}
 
 	/**
 	 * Stops waiting for a handle.
 	 * @param wakeKey the queue's wake list
 	 * @param signal the handle's signal
+	 * @param handOff the handle's wake-ups
 	 */
-	void unwatch(String wakeKey, ReadySignal signal) {
+	void unwatch(String wakeKey, ReadySignal signal, WakeHandOff handOff) {
 		this.lock.lock();
 		try {
-			List<ReadySignal> signals = this.watched.get(wakeKey);
-			if (signals != null && signals.remove(signal) && signals.isEmpty()) {
+			List<Watched> signals = this.watched.get(wakeKey);
+			if (signals != null && signals.remove(new Watched(signal, handOff)) && signals.isEmpty()) {
 				this.watched.remove(wakeKey);
 			}
 		}
@@ -255,7 +259,7 @@ final class WakeWatch {
 	private List<String> wantedKeys() {
 		List<String> keys = new ArrayList<>();
 		this.watched.forEach((key, signals) -> {
-			if (signals.stream().anyMatch((signal) -> signal.waiting() > 0)) {
+			if (signals.stream().anyMatch((handle) -> handle.signal().waiting() > 0)) {
 				keys.add(key);
 			}
 		});
@@ -294,13 +298,13 @@ final class WakeWatch {
 	 * take turns: the one signalled goes to the back.
 	 */
 	private void deliver(String wakeKey) {
-		ReadySignal target = null;
+		Watched target = null;
 		this.lock.lock();
 		try {
-			List<ReadySignal> signals = this.watched.getOrDefault(wakeKey, List.of());
-			for (ReadySignal signal : signals) {
-				if (signal.waiting() > 0) {
-					target = signal;
+			List<Watched> signals = this.watched.getOrDefault(wakeKey, List.of());
+			for (Watched handle : signals) {
+				if (handle.signal().waiting() > 0) {
+					target = handle;
 					break;
 				}
 			}
@@ -314,7 +318,7 @@ final class WakeWatch {
 		}
 		StatefulRedisConnection<String, String> open = this.connection;
 		if (target != null) {
-			target.signal();
+			target.signal().signal();
 		}
 		else if (open != null) {
 			// Pushed back after the queue may be gone (its keys deleted once its handles
@@ -358,7 +362,7 @@ final class WakeWatch {
 	}
 
 	private void giveUp(RuntimeException ex) {
-		List<ReadySignal> signals = new ArrayList<>();
+		List<Watched> signals = new ArrayList<>();
 		this.lock.lock();
 		try {
 			this.refused = true;
@@ -373,10 +377,10 @@ final class WakeWatch {
 				"The connection's user may not BLPOP the queues' wake lists on " + this.client
 						+ ": their consumers wait for pub/sub notices instead, which wake one consumer per instance",
 				ex);
-		for (ReadySignal signal : signals) {
-			signal.handOffInRedis(null);
+		for (Watched handle : signals) {
+			handle.handOff().handOff(null);
 			// A wake-up may have been under way: the consumers look once.
-			signal.signal();
+			handle.signal().signal();
 		}
 	}
 
@@ -385,6 +389,11 @@ final class WakeWatch {
 			this.failing = null;
 			logger.log(Level.INFO, "Waiting for the queues' wake-ups works again");
 		}
+	}
+
+	/** A watched handle: its signal, and its wake-ups that this watch switches. */
+	private record Watched(ReadySignal signal, WakeHandOff handOff) {
+
 	}
 
 }

@@ -9,6 +9,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.store.SharedPoller;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;
@@ -226,7 +227,7 @@ class RedisPriorityQueueTests {
 	void workerContainersPollWithThePriorityAndCanWakeThePolls() throws Exception {
 		PriorityQueue<String> queue = instance();
 		Poller<String> poller = Pollers.of(queue);
-		assertThat(poller).as("the handle's own, behind the priority queue").isInstanceOf(RedisPoller.class);
+		assertThat(poller).as("the handle's own, behind the priority queue").isInstanceOf(SharedPoller.class);
 		queue.add("x", 42);
 		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 42));
 		poller.wakeup();

@@ -12,6 +12,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.store.SharedPoller;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueue;
@@ -46,7 +47,7 @@ class RedisRoundTripTests {
 	/** The queue's own poller, whose done rides with its next get. */
 	private static Poller<String> poller(WorkQueue<String> queue) {
 		Poller<String> poller = Pollers.of(queue);
-		assertThat(poller).isInstanceOf(RedisPoller.class);
+		assertThat(poller).isInstanceOf(SharedPoller.class);
 		return poller;
 	}
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.workqueue.store.SharedPoller;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
@@ -143,7 +144,7 @@ class RedisWorkQueueTests {
 		DelayingQueue<String> queue = this.redis.track(this.redis.builder("q").buildDelayingQueue());
 		Poller<String> woken = Pollers.of(queue);
 		Poller<String> other = Pollers.of(queue);
-		assertThat(woken).as("the queue's own poller").isInstanceOf(RedisPoller.class);
+		assertThat(woken).as("the queue's own poller").isInstanceOf(SharedPoller.class);
 		CompletableFuture<Prioritized<String>> wokenPoll = async(() -> woken.poll(Duration.ofMinutes(5)));
 		CompletableFuture<Prioritized<String>> otherPoll = async(() -> other.poll(Duration.ofMinutes(5)));
 		CompletableFuture<String> plainPoll = async(() -> queue.poll(Duration.ofMinutes(5)));
@@ -168,7 +169,7 @@ class RedisWorkQueueTests {
 			.buildRateLimitingQueue(
 					new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1))));
 		Poller<String> poller = Pollers.of(queue);
-		assertThat(poller).as("the handle's own, behind the rate-limiting wrapper").isInstanceOf(RedisPoller.class);
+		assertThat(poller).as("the handle's own, behind the rate-limiting wrapper").isInstanceOf(SharedPoller.class);
 		queue.add("x");
 		poller.wakeup();
 		poller.wakeup();

@@ -1,0 +1,210 @@
+package dev.workqueue.store;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.store.ReadySignal.Wakeup;
+import dev.workqueue.time.FakeClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The ready signal of every shared store, without a store: notices, empty looks, the
+ * permits a leaving consumer leaves to the others, timed looks and a store that hands the
+ * wake-ups out. Time moves only by {@link FakeClock#step}.
+ */
+class ReadySignalTests {
+
+	private static final Duration SOON = Duration.ofSeconds(1);
+
+	private static final long SECOND_NANOS = 1_000_000_000L;
+
+	private final FakeClock clock = new FakeClock();
+
+	private final ExecutorService consumers = Executors.newCachedThreadPool();
+
+	private ReadySignal signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(StoreWakeups.NO_TIMED_LOOKS),
+			null);
+
+	@AfterEach
+	void release() {
+		this.signal.signalAll();
+		this.consumers.shutdownNow();
+	}
+
+	@Test
+	void aNoticeWhileNobodyWaitsIsKeptForTheNextConsumer() throws Exception {
+		this.signal.signal();
+		assertThat(this.signal.awaitNotice(false, 0, null)).isTrue();
+	}
+
+	@Test
+	void oneNoticeWakesOneOfTheWaitingConsumers() {
+		Future<Boolean> first = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		Future<Boolean> second = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 2);
+		this.signal.signal();
+		await().atMost(SOON).until(() -> first.isDone() ^ second.isDone());
+		assertThat(this.signal.waiting()).as("the other waits on").isOne();
+	}
+
+	@Test
+	void aConsumerWokenByItsPollerLeavesTheNoticeToAConsumerBesideIt() throws Exception {
+		Wakeup wakeup = new Wakeup();
+		this.signal.signal();
+		this.signal.wake(wakeup);
+		assertThat(this.signal.awaitNotice(true, this.clock.nanoTime() + SECOND_NANOS, wakeup))
+			.as("the poller leaves, woken")
+			.isFalse();
+		assertThat(besideLooks()).as("the one beside it takes the notice, or it would sleep while items are ready")
+			.isTrue();
+	}
+
+	@Test
+	void aConsumerPastItsDeadlineLeavesTheNoticeToAConsumerBesideIt() throws Exception {
+		this.signal.signal();
+		assertThat(this.signal.awaitNotice(true, this.clock.nanoTime(), null)).as("its time is up").isFalse();
+		assertThat(besideLooks()).as("the one beside it takes the notice, or it would sleep while items are ready")
+			.isTrue();
+	}
+
+	@Test
+	void aLookThatFoundNothingSpendsTheNoticesBeforeIt() {
+		this.signal.signal();
+		long seen = this.signal.epoch();
+		this.signal.lookedEmpty(seen, -1);
+		assertThat(this.signal.knownEmpty(seen)).as("the others need not look").isTrue();
+		Future<Boolean> waiter = waiting(
+				() -> this.signal.awaitNotice(true, this.clock.nanoTime() + SECOND_NANOS, null));
+		await().atMost(SOON).until(this.clock::hasWaiters);
+		this.clock.step(Duration.ofSeconds(1));
+		await().atMost(SOON).until(waiter::isDone);
+		assertThat(waiter).succeedsWithin(SOON).as("no notice was left: it timed out").isEqualTo(false);
+	}
+
+	@Test
+	void aNoticeAfterTheLookBeganIsNotSpentByIt() throws Exception {
+		long seen = this.signal.epoch();
+		this.signal.signal();
+		this.signal.lookedEmpty(seen, -1);
+		assertThat(this.signal.knownEmpty(seen)).isFalse();
+		assertThat(this.signal.awaitNotice(false, 0, null)).isTrue();
+	}
+
+	@Test
+	void theLeaderLooksOnItsOwnALookIntervalAfterALookFoundNothing() {
+		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(SECOND_NANOS), null);
+		this.signal.lookedEmpty(this.signal.epoch(), -1);
+		Future<Boolean> leader = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(this.clock::hasWaiters);
+		this.clock.step(Duration.ofMillis(999));
+		assertThat(leader).isNotDone();
+		this.clock.step(Duration.ofMillis(1));
+		assertThat(leader).succeedsWithin(SOON).isEqualTo(true);
+	}
+
+	@Test
+	void theLeaderLooksWhenADelayedItemFallsDue() {
+		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(SECOND_NANOS), null);
+		this.signal.lookedEmpty(this.signal.epoch(), -1);
+		Future<Boolean> leader = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(this.clock::hasWaiters);
+		this.signal.dueIn(Duration.ofMillis(100).toNanos());
+		this.clock.step(Duration.ofMillis(100));
+		assertThat(leader).succeedsWithin(SOON).isEqualTo(true);
+	}
+
+	@Test
+	void aNoticeOnTheStoresClockIsWaitedForHere() {
+		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(60 * SECOND_NANOS), null);
+		long storeNowMicros = 1_700_000_000_000_000L;
+		this.signal.measured(storeNowMicros, this.clock.nanoTime());
+		this.signal.lookedEmpty(this.signal.epoch(), -1);
+		assertThat(this.signal.storeMillis(250_000)).isEqualTo(storeNowMicros / 1000 + 250);
+		Future<Boolean> leader = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(this.clock::hasWaiters);
+		this.signal.queued(storeNowMicros / 1000 + 250);
+		this.clock.step(Duration.ofMillis(249));
+		assertThat(leader).isNotDone();
+		this.clock.step(Duration.ofMillis(1));
+		assertThat(leader).succeedsWithin(SOON).isEqualTo(true);
+	}
+
+	@Test
+	void aStoreThatHandsTheWakeupsOutIsAskedOnceForTheFirstWaiterAndGetsTheNextLook() {
+		HandingOut store = new HandingOut();
+		this.signal = new ReadySignal(this.clock, store, null);
+		waiting(() -> this.signal.awaitNotice(false, 0, null));
+		waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 2);
+		assertThat(store.firstWaiters).hasValue(1);
+		long seen = this.signal.epoch();
+		this.signal.lookedEmpty(seen, -1);
+		this.signal.moreMayBeReady();
+		this.signal.queued();
+		assertThat(this.signal.knownEmpty(this.signal.epoch())).as("the store's wake-up comes instead").isTrue();
+		this.signal.signal();
+		assertThat(this.signal.knownEmpty(this.signal.epoch())).as("the store's wake-up").isFalse();
+	}
+
+	@Test
+	void aStoreThatAnnouncesEveryItemHasALocalConsumerLookWhenMoreMayBeReady() {
+		long seen = this.signal.epoch();
+		this.signal.lookedEmpty(seen, -1);
+		this.signal.moreMayBeReady();
+		assertThat(this.signal.knownEmpty(this.signal.epoch())).isFalse();
+	}
+
+	@Test
+	void shutdownReleasesEveryWaiterAndEveryOneToCome() throws Exception {
+		Future<Boolean> waiter = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 1);
+		this.signal.signalAll();
+		assertThat(waiter).succeedsWithin(SOON).isEqualTo(true);
+		assertThat(this.signal.awaitNotice(false, 0, null)).isTrue();
+	}
+
+	/** Whether a consumer that starts waiting now gets a look within {@link #SOON}. */
+	private boolean besideLooks() throws Exception {
+		Future<Boolean> beside = waiting(
+				() -> this.signal.awaitNotice(true, this.clock.nanoTime() + SECOND_NANOS, null));
+		await().atMost(SOON).until(beside::isDone);
+		return beside.get();
+	}
+
+	private Future<Boolean> waiting(Callable<Boolean> consumer) {
+		return this.consumers.submit(consumer);
+	}
+
+	/** A store that hands each wake-up to one waiting consumer of all the instances. */
+	private static final class HandingOut implements StoreWakeups {
+
+		final AtomicInteger firstWaiters = new AtomicInteger();
+
+		@Override
+		public long lookIntervalNanos() {
+			return NO_TIMED_LOOKS;
+		}
+
+		@Override
+		public boolean handsOutWakeups() {
+			return true;
+		}
+
+		@Override
+		public void firstWaiting() {
+			this.firstWaiters.incrementAndGet();
+		}
+
+	}
+
+}
