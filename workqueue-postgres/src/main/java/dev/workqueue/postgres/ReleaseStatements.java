@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.store.ReleaseDriver;
 
 /**
@@ -15,7 +16,7 @@ import dev.workqueue.store.ReleaseDriver;
  * lease's done changes nothing), hand-backs of one lease or many, and the forget of
  * history deferred to a hold that ends without a done. Here too is how a done is bound
  * into a statement and what it did, for the claim that carries a done
- * ({@link ItemTaker}). Thread-safe: it keeps no state of its own.
+ * ({@link ItemClaims}). Thread-safe: it keeps no state of its own.
  */
 final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 
@@ -162,7 +163,7 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 			}
 			else {
 				this.signal.dueIn(readyInMicros * 1000);
-				this.notices.queued(this.signal.databaseMillis(readyInMicros));
+				this.notices.queued(this.signal.storeMillis(readyInMicros));
 			}
 		}
 	}

@@ -115,9 +115,9 @@ final class QueueTimer implements TimerThread.Job {
 	/** Whether the queue's mark was checked: at the start, or by the first run after. */
 	private boolean marked;
 
-	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?, RedisLease> book,
-			HandleLifecycle lifecycle, ReadySignal signal, WakeHandOff handOff, Clock clock, TimerThread.Slot slot,
-			String id, Duration lease, Duration heartbeat) {
+	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?, RedisLease> book, HandleLifecycle lifecycle,
+			ReadySignal signal, WakeHandOff handOff, Clock clock, TimerThread.Slot slot, String id, Duration lease,
+			Duration heartbeat) {
 		this.scripts = scripts;
 		this.metrics = metrics;
 		this.book = book;
