@@ -30,13 +30,12 @@ import dev.workqueue.time.Nanos;
  * in the {@link LeaseBook}, until those consumers take them, and only while their lease
  * holds a tenth of its length longer (else they are handed back). They are handed back
  * when the last consumer leaves without them, and at shutdown. A worker's {@code done}
- * rides with its next claim ({@link SharedPoller#doneAndPoll}): a consumer that owes one
- * always claims, so the done costs no call of its own.
+ * rides with its next claim ({@link SharedPoller#doneAndPoll}).
  * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
- * came since; one that waited (the signal granted it a look, which it makes, or a
- * consumer beside it would sleep while items are ready), one that owes a done, and a poll
- * without a wait always look.
+ * came since; a look the signal granted is always made (or a consumer beside it would
+ * sleep while items are ready), and a poll without a wait always looks. A done owed by a
+ * consumer that does not look goes alone, so that it costs no look at the store.
  * <p>
  * <b>Decoding takes lease time.</b> An item taken in hand a third of the lease or more
  * after its claim was sent (a late answer, or slow decodes) has its lease confirmed by
@@ -167,8 +166,12 @@ public final class ItemTaker<T, L extends Lease> {
 							|| (wakeup != null && wakeup.take()))) {
 						return null;
 					}
+					// A look the signal granted is always made; a poll without a wait
+					// always looks; a waiting consumer does not when another found
+					// nothing and no notice came since.
+					boolean look = granted || !this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0);
 					granted = false;
-					if (doneFirst != null && !this.ahead.isEmpty()) {
+					if (doneFirst != null && (!look || !this.ahead.isEmpty())) {
 						L done = doneFirst;
 						doneFirst = null;
 						this.releases.sendDone(done);
@@ -177,8 +180,7 @@ public final class ItemTaker<T, L extends Lease> {
 					if (early != null) {
 						return early;
 					}
-					if (waited || doneFirst != null || !this.signal.knownEmpty(seen)
-							|| (bounded && timeoutNanos == 0)) {
+					if (look) {
 						L done = doneFirst;
 						doneFirst = null;
 						Object claimed = claim(done, seen, traces);
