@@ -220,6 +220,16 @@ public final class LeaseReleases<T, L extends Lease> {
 	}
 
 	/**
+	 * Hands back, in place, leases a claim made that were never taken in hand (the claim
+	 * was answered after shutdown); if that fails, remembers them for the timed work.
+	 * @param leases the leases, none of them in the book
+	 * @throws RuntimeException the store's failure, once the leases are remembered
+	 */
+	public void handBackClaimed(List<L> leases) {
+		handBackInPlace(leases);
+	}
+
+	/**
 	 * Hands a lease back; if that fails, remembers it for the timed work, which hands it
 	 * back later (at once: it cannot wait), so that no item stays leased to nobody while
 	 * this handle lives.

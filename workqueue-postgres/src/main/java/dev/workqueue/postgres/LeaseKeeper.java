@@ -67,7 +67,7 @@ final class LeaseKeeper implements Runnable {
 
 	private final FinishedRows rows;
 
-	/** Taken exclusively to find the leases of lost claims (see {@link ItemTaker}). */
+	/** Taken exclusively to find the leases of lost claims (see {@link ItemClaims}). */
 	private final Lock claims;
 
 	private final String holder;

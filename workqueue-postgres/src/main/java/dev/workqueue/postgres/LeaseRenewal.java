@@ -10,8 +10,8 @@ import java.util.Set;
  * ({@link QueueSql#renew}), which no application locks, so it never waits for an item row
  * that another session holds. Its new ends count from after any wait of the statement.
  * The {@link LeaseKeeper} renews every lease of the handle with it every third of the
- * lease; the {@link ItemTaker} renews the leases of a claim whose answer came late before
- * it hands them out. Thread-safe (stateless but for its settings).
+ * lease; the {@link ItemClaims} renews the leases of a claim whose answer came late
+ * before it hands them out. Thread-safe (stateless but for its settings).
  */
 final class LeaseRenewal {
 

@@ -22,6 +22,7 @@ import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.store.ReadySignal;
@@ -43,10 +44,11 @@ import dev.workqueue.time.Nanos;
  * table, see {@link QueueSql}), which applications never lock, so that an item row held
  * by another session never holds up a renewal. The handle keeps only the leases it holds
  * ({@link LeaseBook}), renewed by its {@link LeaseKeeper}; its adds go as
- * {@link ItemAdds} says, its consumers take items as {@link ItemTaker} says, and its
- * holds end as {@link LeaseReleases} says. An item whose holder stopped renewing is
- * queued again, and the former holder's late {@code done} names a token the row no longer
- * has: it changes nothing. At least once, and never two live holders.
+ * {@link ItemAdds} says, its consumers take items as {@link ItemTaker} and
+ * {@link ItemClaims} say, and its holds end as {@link LeaseReleases} says. An item whose
+ * holder stopped renewing is queued again, and the former holder's late {@code done}
+ * names a token the row no longer has: it changes nothing. At least once, and never two
+ * live holders.
  * <p>
  * <b>Trace contexts.</b> With a {@link TraceContextSource}, each {@code add},
  * {@code addAfter} and {@code addAll} asks it once, on the adding thread, and an add that
@@ -89,7 +91,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedQueue, Poll
 
 	private final ItemAdds adds;
 
-	private final ItemTaker<T> taker;
+	private final ItemTaker<T, PostgresLease> taker;
 
 	private final LeaseReleases<T, PostgresLease> releases;
 
@@ -108,8 +110,8 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedQueue, Poll
 
 	PostgresWorkQueue(ItemText<T> text, QueueDatabase database, QueueSql sql, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T, PostgresLease> book, ReadySignal signal, HandleLifecycle lifecycle, ItemAdds adds,
-			ItemTaker<T> taker, LeaseReleases<T, PostgresLease> releases, LeaseKeeper keeper, QueueNotices notices,
-			FinishedRows rows, TraceContextSource traceSource) {
+			ItemTaker<T, PostgresLease> taker, LeaseReleases<T, PostgresLease> releases, LeaseKeeper keeper,
+			QueueNotices notices, FinishedRows rows, TraceContextSource traceSource) {
 		this.text = text;
 		this.database = database;
 		this.sql = sql;

@@ -26,6 +26,7 @@ import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.store.ReadySignal;
@@ -504,9 +505,11 @@ public final class PostgresWorkQueues {
 			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, book, lifecycle, signal, metrics, clock, alarm,
 					notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
-			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, renewal, book, releases, statements, signal,
-					lifecycle, metrics, clock, rows, deadLetters, claims.readLock(), keeper::reconcileSoon, holder,
-					leaseNanos, starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
+			ItemClaims itemClaims = new ItemClaims(database, sql, renewal, statements, signal, clock, rows, deadLetters,
+					claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
+					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
+			ItemTaker<T, PostgresLease> taker = new ItemTaker<>(this.codec, itemClaims, book, releases, signal,
+					lifecycle, metrics, clock, leaseNanos);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
 					lifecycle, adds, taker, releases, keeper, notices, rows,

@@ -16,7 +16,7 @@ import dev.workqueue.store.ReleaseDriver;
  * lease's done changes nothing), hand-backs of one lease or many, and the forget of
  * history deferred to a hold that ends without a done. Here too is how a done is bound
  * into a statement and what it did, for the claim that carries a done
- * ({@link ItemTaker}). Thread-safe: it keeps no state of its own.
+ * ({@link ItemClaims}). Thread-safe: it keeps no state of its own.
  */
 final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 

@@ -22,6 +22,7 @@ import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.store.ReadySignal;
@@ -37,10 +38,11 @@ import dev.workqueue.time.Nanos;
  * <b>State.</b> All shared state lives in Redis under the keys of {@link QueueKeys}; each
  * change of it is one Lua script, atomic on the server, so client-go's rules hold across
  * instances. The handle keeps only the leases it holds ({@link LeaseBook}), renewed by
- * its {@link QueueTimer}; its consumers take items as {@link ItemTaker} says, and its
- * holds end as {@link LeaseReleases} says. An item whose holder stopped renewing returns
- * to the queue, and the former holder's {@code done} finds another token, or none, and
- * changes nothing: at least once, and never two live holders.
+ * its {@link QueueTimer}; its consumers take items as {@link ItemTaker} and
+ * {@link ItemClaims} say, and its holds end as {@link LeaseReleases} says. An item whose
+ * holder stopped renewing returns to the queue, and the former holder's {@code done}
+ * finds another token, or none, and changes nothing: at least once, and never two live
+ * holders.
  * <p>
  * <b>Parts.</b> The builder makes the parts first, each with what it uses, and this
  * handle last: none of them calls back into it.
@@ -94,7 +96,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	private final LeaseReleases<T, RedisLease> releases;
 
-	private final ItemTaker<T> taker;
+	private final ItemTaker<T, RedisLease> taker;
 
 	/** The plain layout's adds, grouped across the handle's threads. */
 	private final CallGroup<GroupedAdds.Add, Long> adds;
@@ -106,8 +108,8 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	RedisWorkQueue(String name, ItemCodec<T> codec, QueueScripts scripts, Clock clock, WorkQueueMetrics metrics,
 			LeaseBook<T, RedisLease> book, ReadySignal signal, HandleLifecycle lifecycle, QueueTimer timer,
-			LeaseReleases<T, RedisLease> releases, ItemTaker<T> taker, CallGroup<GroupedAdds.Add, Long> adds,
-			TraceContextSource traceSource) {
+			LeaseReleases<T, RedisLease> releases, ItemTaker<T, RedisLease> taker,
+			CallGroup<GroupedAdds.Add, Long> adds, TraceContextSource traceSource) {
 		this.name = name;
 		this.traceSource = traceSource;
 		this.codec = codec;

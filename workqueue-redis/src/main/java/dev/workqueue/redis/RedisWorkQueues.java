@@ -21,10 +21,12 @@ import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.store.ReadySignal;
 import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
 
 /**
  * Creates work queues kept in Redis and shared by every instance that builds one with the
@@ -421,8 +423,10 @@ public final class RedisWorkQueues {
 					this.lease, this.heartbeat);
 			LeaseReleases<T, RedisLease> releases = new LeaseReleases<>(new ReleaseScripts(scripts), book, lifecycle,
 					metrics, clock, timerSlot::wake);
-			ItemTaker<T> taker = new ItemTaker<>(this.options.codec, scripts, book, new LeaseTokens(id), releases,
-					signal, lifecycle, metrics, clock, this.lease, this.starvationTimeout, this.deadLetters);
+			ItemClaims<T> claims = new ItemClaims<>(this.options.codec, scripts, new LeaseTokens(id), releases,
+					lifecycle, this.lease, this.starvationTimeout, this.deadLetters);
+			ItemTaker<T, RedisLease> taker = new ItemTaker<>(this.options.codec, claims, book, releases, signal,
+					lifecycle, metrics, clock, Nanos.of(this.lease));
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
 					signal, lifecycle, timer, releases, taker,
 					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)),

@@ -59,10 +59,10 @@ class RedisCodecConsistencyTests {
 
 	};
 
-	/** What the package's loggers say at ERROR (SEVERE). */
+	/** What the queue's loggers (Redis's and the engine's) say at ERROR (SEVERE). */
 	private final List<LogRecord> errors = new CopyOnWriteArrayList<>();
 
-	private final Logger packageLogger = Logger.getLogger("dev.workqueue.redis");
+	private final Logger packageLogger = Logger.getLogger("dev.workqueue");
 
 	private final Handler capture = new Handler() {
 

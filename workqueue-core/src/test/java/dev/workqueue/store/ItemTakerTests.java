@@ -1,0 +1,265 @@
+package dev.workqueue.store;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.spi.HandleLifecycle;
+import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.time.FakeClock;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class ItemTakerTests {
+
+	private static final long LEASE_NANOS = Duration.ofSeconds(30).toNanos();
+
+	private final FakeClock clock = new FakeClock();
+
+	private final LeaseBook<String, TestLease> book = new LeaseBook<>();
+
+	private final FakeStore store = new FakeStore();
+
+	private final HandleLifecycle lifecycle = new HandleLifecycle(() -> {
+	});
+
+	private final ReadySignal signal = new ReadySignal(this.clock,
+			StoreWakeups.everyNotice(StoreWakeups.NO_TIMED_LOOKS), null);
+
+	private final LeaseReleases<String, TestLease> releases = new LeaseReleases<>(this.store, this.book, this.lifecycle,
+			WorkQueueMetrics.NOOP, this.clock, () -> {
+			});
+
+	/** Decodes as the identity; "bad" cannot be decoded; "slow" takes half a lease. */
+	private final ItemCodec<String> codec = new ItemCodec<>() {
+
+		@Override
+		public String encode(String item) {
+			return item;
+		}
+
+		@Override
+		public String decode(String encoded) {
+			if (encoded.equals("bad")) {
+				throw new IllegalArgumentException("cannot decode " + encoded);
+			}
+			if (encoded.equals("slow")) {
+				ItemTakerTests.this.clock.step(Duration.ofNanos(LEASE_NANOS / 2));
+			}
+			return encoded;
+		}
+
+	};
+
+	private final ItemTaker<String, TestLease> taker = new ItemTaker<>(this.codec, this.store, this.book, this.releases,
+			this.signal, this.lifecycle, WorkQueueMetrics.NOOP, this.clock, LEASE_NANOS);
+
+	@Test
+	void aClaimLeasesOneItemMoreForEachWaitingConsumerAndHandsItOverAhead() throws Exception {
+		CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> {
+			try {
+				return this.taker.take(false, 0, null, null, null).item();
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.signal.waiting() == 1);
+		this.store.answers.add(List.of("a", "b"));
+		assertThat(poll()).isEqualTo("a");
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo("b");
+		assertThat(this.store.calls).containsExactly("claim 1", "taken", "claim 2", "taken");
+		assertThat(this.book.size()).isEqualTo(2);
+	}
+
+	@Test
+	void aPollWithoutAWaitLooksEvenWhenAnotherFoundNothing() throws Exception {
+		assertThat(poll()).isNull();
+		assertThat(poll()).isNull();
+		assertThat(this.store.calls).containsExactly("claim 1", "taken", "claim 1", "taken");
+	}
+
+	@Test
+	void anOwedDoneRidesWithTheClaimAndEndsItsHoldOnceSent() throws Exception {
+		this.store.answers.add(List.of("a"));
+		assertThat(poll()).isEqualTo("a");
+		TestLease owed = this.releases.finishForNextTake("a");
+		assertThat(this.taker.take(true, 0, null, owed, null)).isNull();
+		assertThat(this.store.calls).containsExactly("claim 1", "taken", "claim 1 done a#1", "taken");
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
+	@Test
+	void anUndecodableItemGoesToTheDeadLettersAndTheConsumerLooksAgain() throws Exception {
+		this.store.answers.add(List.of("bad"));
+		this.store.answers.add(List.of("a"));
+		assertThat(poll()).isEqualTo("a");
+		assertThat(this.store.calls).containsExactly("claim 1", "deadLetter bad#1", "taken", "claim 1", "taken");
+		assertThat(this.taker.deadLettered()).isOne();
+	}
+
+	@Test
+	void anItemTakenInHandLateIsHandedOutOnlyIfItsLeaseIsConfirmed() throws Exception {
+		this.store.answers.add(List.of("slow", "a"));
+		this.store.confirms = false;
+		assertThat(poll()).isNull();
+		assertThat(this.store.calls).containsExactly("claim 1", "confirm slow#1", "confirm a#2", "taken", "claim 1",
+				"taken");
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
+	@Test
+	void anItemAWorkerHoldsIsParkedAndNotHandedOutAgain() throws Exception {
+		this.store.answers.add(List.of("a"));
+		this.store.answers.add(List.of("a"));
+		assertThat(poll()).isEqualTo("a");
+		assertThat(poll()).isNull();
+		assertThat(this.book.size()).isOne();
+		this.releases.done("a");
+		assertThat(this.store.calls).contains("handBack a#2 after 0");
+	}
+
+	@Test
+	void theItemsClaimedAheadAreHandedBackWhenTheLastConsumerLeaves() throws Exception {
+		this.store.answers.add(List.of("a", "b"));
+		assertThat(poll()).isEqualTo("a");
+		assertThat(this.store.calls).containsExactly("claim 1", "taken", "handBackInPlace [b#2]");
+		assertThat(this.book.size()).isOne();
+	}
+
+	@Test
+	void aClaimAnsweredAfterShutdownHandsItsItemsBackUndecoded() throws Exception {
+		this.store.answers.add(List.of("bad", "a"));
+		this.store.onClaim = this.lifecycle::shutDown;
+		assertThat(poll()).isNull();
+		assertThat(this.store.calls).containsExactly("claim 1", "handBackInPlace [bad#1, a#2]", "taken");
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
+	private String poll() throws InterruptedException {
+		Prioritized<String> taken = this.taker.take(true, 0, null, null, null);
+		return (taken != null) ? taken.item() : null;
+	}
+
+	/** A store that answers claims from a script, and records every call. */
+	private final class FakeStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLease> {
+
+		final List<String> calls = new ArrayList<>();
+
+		final Deque<List<String>> answers = new ArrayDeque<>();
+
+		boolean confirms = true;
+
+		Runnable onClaim = () -> {
+		};
+
+		private long deadLettered;
+
+		private long tokens;
+
+		@Override
+		public int claimLimit() {
+			return 4;
+		}
+
+		@Override
+		public Claim<TestLease> claim(int count, TestLease owedDone, long sentNanos) {
+			this.calls.add("claim " + count + ((owedDone != null) ? " done " + owedDone : ""));
+			List<String> items = (this.answers.isEmpty()) ? List.of() : this.answers.poll();
+			long firstToken = this.tokens + 1;
+			this.tokens += items.size();
+			this.onClaim.run();
+			return new Claim<>() {
+
+				@Override
+				public int size() {
+					return items.size();
+				}
+
+				@Override
+				public String encoded(int n) {
+					return items.get(n);
+				}
+
+				@Override
+				public int priority(int n) {
+					return 0;
+				}
+
+				@Override
+				public long queuedNanos(int n) {
+					return 0;
+				}
+
+				@Override
+				public ItemTrace trace(int n) {
+					return null;
+				}
+
+				@Override
+				public long dueInNanos() {
+					return -1;
+				}
+
+				@Override
+				public TestLease lease(int n, long nowNanos) {
+					return new TestLease(items.get(n), firstToken + n, nowNanos, sentNanos + LEASE_NANOS);
+				}
+
+				@Override
+				public boolean confirm(int n, long elapsedNanos) {
+					FakeStore.this.calls.add("confirm " + items.get(n) + "#" + (firstToken + n));
+					return FakeStore.this.confirms;
+				}
+
+				@Override
+				public void deadLetter(int n, RuntimeException cause) {
+					FakeStore.this.deadLettered++;
+					FakeStore.this.calls.add("deadLetter " + items.get(n) + "#" + (firstToken + n));
+				}
+
+				@Override
+				public void taken() {
+					FakeStore.this.calls.add("taken");
+				}
+
+			};
+		}
+
+		@Override
+		public String who() {
+			return "Fake store";
+		}
+
+		@Override
+		public long deadLettered() {
+			return this.deadLettered;
+		}
+
+		@Override
+		public void done(TestLease lease) {
+			this.calls.add("done " + lease);
+		}
+
+		@Override
+		public void handBack(TestLease lease, long delayNanos) {
+			this.calls.add("handBack " + lease + " after " + delayNanos);
+		}
+
+		@Override
+		public void handBackInPlace(List<TestLease> leases) {
+			this.calls.add("handBackInPlace " + leases);
+		}
+
+	}
+
+}

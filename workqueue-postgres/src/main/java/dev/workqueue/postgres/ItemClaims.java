@@ -1,0 +1,280 @@
+package dev.workqueue.postgres;
+
+import java.lang.System.Logger.Level;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.Lock;
+
+import dev.workqueue.postgres.ReleaseStatements.Ended;
+import dev.workqueue.spi.ItemTrace;
+import dev.workqueue.store.ClaimDriver;
+import dev.workqueue.store.ReadySignal;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
+/**
+ * How a PostgreSQL handle claims items for the engine's
+ * {@link dev.workqueue.store.ItemTaker}: one statement ({@link QueueSql#claim}, or
+ * {@link QueueSql#doneAndClaim} carrying a worker's done) leases up to
+ * {@link QueueSql#claimLimit} rows to this handle, each under its own token.
+ * <p>
+ * A claim that fails may still have leased items (the answer was lost after the commit):
+ * their rows name this handle as holder, so the {@link LeaseKeeper} finds them and hands
+ * them back. A claim holds {@code claims} (shared) from before it is sent until its
+ * leases are in the book ({@link Claim#taken}), so that the keeper (which takes it
+ * exclusively) never mistakes them for lost ones. A claim whose leases must be confirmed
+ * renews them all in one statement ({@link LeaseRenewal}); if that fails, none is handed
+ * out and the keeper hands them back, as a lost claim's.
+ * <p>
+ * Thread-safe: it keeps no state; each claim's answer is its consumer's.
+ */
+final class ItemClaims implements ClaimDriver<PostgresLease> {
+
+	private static final System.Logger logger = System.getLogger(ItemClaims.class.getName());
+
+	private final QueueDatabase database;
+
+	private final QueueSql sql;
+
+	private final LeaseRenewal renewal;
+
+	private final ReleaseStatements statements;
+
+	private final ReadySignal signal;
+
+	private final Clock clock;
+
+	private final FinishedRows rows;
+
+	private final DeadLetters deadLetters;
+
+	private final Lock claims;
+
+	/** Called after a claim failed: the keeper looks for what it may have leased. */
+	private final Runnable failedClaim;
+
+	private final String holder;
+
+	private final long leaseNanos;
+
+	/** The starvation timeout in µs, or -1 for none. */
+	private final long starvationMicros;
+
+	ItemClaims(QueueDatabase database, QueueSql sql, LeaseRenewal renewal, ReleaseStatements statements,
+			ReadySignal signal, Clock clock, FinishedRows rows, DeadLetters deadLetters, Lock claims,
+			Runnable failedClaim, String holder, long leaseNanos, long starvationMicros) {
+		this.database = database;
+		this.sql = sql;
+		this.renewal = renewal;
+		this.statements = statements;
+		this.signal = signal;
+		this.clock = clock;
+		this.rows = rows;
+		this.deadLetters = deadLetters;
+		this.claims = claims;
+		this.failedClaim = failedClaim;
+		this.holder = holder;
+		this.leaseNanos = leaseNanos;
+		this.starvationMicros = starvationMicros;
+	}
+
+	@Override
+	public int claimLimit() {
+		return this.sql.claimLimit;
+	}
+
+	@Override
+	public Claim<PostgresLease> claim(int count, PostgresLease owedDone, long sentNanos) {
+		Answer answer;
+		this.claims.lock();
+		try {
+			answer = this.database.run("take from", (connection) -> {
+				SqlStatement sql = (owedDone != null) ? this.sql.doneAndClaim : this.sql.claim;
+				try (PreparedStatement statement = sql.prepare(connection)) {
+					this.database.bindNow(sql, statement);
+					if (owedDone != null) {
+						this.statements.bindDone(sql, statement, owedDone);
+					}
+					bindClaim(sql, statement, count);
+					try (ResultSet rows = statement.executeQuery()) {
+						return read(rows, owedDone != null, sentNanos);
+					}
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			if (ex instanceof PostgresQueueException) {
+				this.failedClaim.run();
+			}
+			this.claims.unlock();
+			throw ex;
+		}
+		this.signal.measured(answer.nowMicros, this.clock.nanoTime());
+		this.rows.finished(answer.rows.size());
+		if (answer.ended != null) {
+			this.statements.ended(answer.ended);
+		}
+		return answer;
+	}
+
+	@Override
+	public String who() {
+		return "Queue '" + this.database.name() + "'";
+	}
+
+	@Override
+	public long deadLettered() {
+		return this.deadLetters.moved();
+	}
+
+	private void bindClaim(SqlStatement sql, PreparedStatement statement, int count) throws SQLException {
+		sql.setString(statement, "queue", this.database.name());
+		if (this.starvationMicros >= 0) {
+			sql.setLong(statement, "starvation", this.starvationMicros);
+		}
+		sql.setInt(statement, "limit", count);
+		sql.setString(statement, "holder", this.holder);
+		sql.setLong(statement, "lease", Delays.micros(this.leaseNanos));
+	}
+
+	private Answer read(ResultSet rows, boolean withDone, long sentNanos) throws SQLException {
+		Answer answer = new Answer(sentNanos);
+		while (rows.next()) {
+			String encoded = rows.getString(1);
+			if (encoded != null) {
+				answer.rows.add(new Row(encoded, rows.getInt(2), rows.getLong(3), rows.getLong(4), rows.getString(5)));
+			}
+			long due = rows.getLong(6);
+			answer.dueInMicros = rows.wasNull() ? null : due;
+			answer.nowMicros = rows.getLong(7);
+			if (withDone) {
+				long deleted = rows.getLong(8);
+				long backAt = rows.getLong(9);
+				answer.ended = new Ended(deleted, rows.wasNull() ? null : backAt, answer.nowMicros);
+			}
+		}
+		return answer;
+	}
+
+	/** One item a claim leased, with its trace record ({@code null} for none). */
+	private record Row(String encoded, int priority, long token, long queuedMicros, String trace) {
+
+	}
+
+	/**
+	 * A claim's answer: the items leased in hand-out order, the time until the earliest
+	 * waiting item is due ({@code null} if none), the statement's time, what the done
+	 * that rode with it did ({@code null} if none did), and the leases confirmed so far.
+	 */
+	private final class Answer implements Claim<PostgresLease> {
+
+		final List<Row> rows = new ArrayList<>();
+
+		Long dueInMicros;
+
+		long nowMicros;
+
+		Ended ended;
+
+		/**
+		 * Until when the leases surely hold, on the clock: from the claim or its renewal.
+		 */
+		private long validUntilNanos;
+
+		/** The tokens renewed; {@code null} until a lease is confirmed. */
+		private Set<Long> renewed;
+
+		Answer(long sentNanos) {
+			this.validUntilNanos = Nanos.add(sentNanos, ItemClaims.this.leaseNanos);
+		}
+
+		@Override
+		public int size() {
+			return this.rows.size();
+		}
+
+		@Override
+		public String encoded(int n) {
+			return this.rows.get(n).encoded();
+		}
+
+		@Override
+		public int priority(int n) {
+			return this.rows.get(n).priority();
+		}
+
+		@Override
+		public long queuedNanos(int n) {
+			return this.rows.get(n).queuedMicros() * 1000;
+		}
+
+		@Override
+		public ItemTrace trace(int n) {
+			String trace = this.rows.get(n).trace();
+			return (trace != null) ? ItemTrace.fromRecord(trace) : null;
+		}
+
+		@Override
+		public long dueInNanos() {
+			return (this.dueInMicros != null) ? this.dueInMicros * 1000 : -1;
+		}
+
+		@Override
+		public PostgresLease lease(int n, long nowNanos) {
+			Row row = this.rows.get(n);
+			return new PostgresLease(row.encoded(), row.token(), nowNanos, this.validUntilNanos);
+		}
+
+		/**
+		 * Renews, the first time, the leases of the rows from {@code n} on in one
+		 * statement; an item whose lease was not renewed is not handed out: its row was
+		 * queued again (and maybe leased to another). If the renewal fails, none is
+		 * handed out, and the keeper hands the rows back as those of a claim whose answer
+		 * was lost.
+		 */
+		@Override
+		public boolean confirm(int n, long elapsedNanos) {
+			if (this.renewed == null) {
+				long[] tokens = this.rows.subList(n, this.rows.size()).stream().mapToLong(Row::token).toArray();
+				long renewedNanos = ItemClaims.this.clock.nanoTime();
+				try {
+					this.renewed = ItemClaims.this.renewal.renew(tokens);
+				}
+				catch (PostgresQueueException ex) {
+					this.renewed = Set.of();
+					ItemClaims.this.failedClaim.run();
+					return false;
+				}
+				this.validUntilNanos = Nanos.add(renewedNanos, ItemClaims.this.leaseNanos);
+				if (this.renewed.size() < tokens.length) {
+					logger.log(Level.WARNING,
+							who() + " did not hand out " + (tokens.length - this.renewed.size())
+									+ " item(s) taken in hand " + Duration.ofNanos(elapsedNanos)
+									+ " after their claim was sent, with a lease of "
+									+ Duration.ofNanos(ItemClaims.this.leaseNanos) + ": "
+									+ "their lease ran out meanwhile (another instance may hold them)");
+				}
+			}
+			return this.renewed.contains(this.rows.get(n).token());
+		}
+
+		@Override
+		public void deadLetter(int n, RuntimeException cause) {
+			Row row = this.rows.get(n);
+			ItemClaims.this.deadLetters.moveAside(new PostgresLease(row.encoded(), row.token(),
+					ItemClaims.this.clock.nanoTime(), this.validUntilNanos), cause);
+		}
+
+		@Override
+		public void taken() {
+			ItemClaims.this.claims.unlock();
+		}
+
+	}
+
+}
