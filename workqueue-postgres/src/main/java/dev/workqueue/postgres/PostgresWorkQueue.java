@@ -256,7 +256,7 @@ final class PostgresWorkQueue<T> implements PriorityHandle<T>, SharedQueue, Poll
 	 */
 	@Override
 	public Poller<T> newPoller() {
-		return new SharedPoller<>(this.taker::take, this.releases::finishForNextClaim, this.signal);
+		return new SharedPoller<>(this.taker::take, this.releases::finishForNextTake, this.signal);
 	}
 
 	@Override

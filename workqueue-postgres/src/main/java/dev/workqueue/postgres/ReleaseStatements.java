@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.ReadySignal;
 import dev.workqueue.store.ReleaseDriver;
 
 /**
@@ -162,7 +163,7 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 			}
 			else {
 				this.signal.dueIn(readyInMicros * 1000);
-				this.notices.queued(this.signal.databaseMillis(readyInMicros));
+				this.notices.queued(this.signal.storeMillis(readyInMicros));
 			}
 		}
 	}

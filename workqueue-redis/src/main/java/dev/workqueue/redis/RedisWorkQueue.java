@@ -333,7 +333,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	 */
 	@Override
 	public Poller<T> newPoller() {
-		return new SharedPoller<>(this.taker::take, this.releases::finishForNextGet, this.signal);
+		return new SharedPoller<>(this.taker::take, this.releases::finishForNextTake, this.signal);
 	}
 
 	@Override
