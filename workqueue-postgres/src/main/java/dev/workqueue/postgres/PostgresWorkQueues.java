@@ -501,8 +501,8 @@ public final class PostgresWorkQueues {
 			LeaseReleases<T, PostgresLease> releases = new LeaseReleases<>(statements, book, lifecycle, metrics, clock,
 					alarm::ring);
 			LeaseRenewal renewal = new LeaseRenewal(database, sql, leaseNanos);
-			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, book, lifecycle, signal, metrics, clock, alarm,
-					notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
+			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, statements, book, lifecycle, signal, metrics,
+					clock, alarm, notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
 			ItemTaker<T> taker = new ItemTaker<>(text, database, sql, renewal, book, releases, statements, signal,
 					lifecycle, metrics, clock, rows, deadLetters, claims.readLock(), keeper::reconcileSoon, holder,
