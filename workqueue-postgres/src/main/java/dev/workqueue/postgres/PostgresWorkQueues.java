@@ -502,8 +502,8 @@ public final class PostgresWorkQueues {
 			LeaseReleases<T, PostgresLease> releases = new LeaseReleases<>(statements, book, lifecycle, metrics, clock,
 					alarm::ring);
 			LeaseRenewal renewal = new LeaseRenewal(database, sql, leaseNanos);
-			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, book, lifecycle, signal, metrics, clock, alarm,
-					notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
+			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, statements, book, lifecycle, signal, metrics,
+					clock, alarm, notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
 			ItemClaims itemClaims = new ItemClaims(database, sql, renewal, statements, signal, clock, rows, deadLetters,
 					claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,

@@ -7,9 +7,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import io.lettuce.core.RedisException;
 
@@ -18,6 +17,8 @@ import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.redis.RedisQueueException.Reason;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.TimedWork;
+import dev.workqueue.store.TimedWorkDriver;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -28,20 +29,21 @@ import dev.workqueue.time.Nanos;
  * script (due delayed items into the ready list, expired leases back to it, the reporter
  * role), renews the handle's leases every third of the lease, hands back what gets that
  * never answered may have leased, and wakes again at the next due time, lease expiry or
- * renewal, at most one heartbeat later. An idle queue costs one script per heartbeat.
+ * renewal, at most one heartbeat later. An idle queue costs one script per heartbeat. The
+ * policy (when to renew, tick and hand back, backoff, logging once per cause, the end) is
+ * core's {@link TimedWork}, with this class as its driver.
  * <p>
- * Failures never end it: it logs once per cause (unreachable, out of memory, wrong type,
- * permission denied), backs off up to the heartbeat, and says when Redis answers again.
- * Only the application's shutdown of the client ends it early, said once. The hook's
- * {@code stalled} runs on the timer's hook thread, never on the timer thread, which
- * renews the leases of every queue on the client. Once the handle is shut down and holds
- * nothing, it unsubscribes, gives up the reporter role and the link, and removes itself.
+ * Failures never end it: it backs off up to the heartbeat. Only the application's
+ * shutdown of the client ends it early, said once. The hook's {@code stalled} runs on the
+ * timer's hook thread, never on the timer thread, which renews the leases of every queue
+ * on the client. Once the handle is shut down and holds nothing, it unsubscribes, gives
+ * up the reporter role and the link, and removes itself.
  * <p>
  * Runs on the timer thread only, except {@link #start} and the readers of the volatile
  * figures; the other parts of the handle wake it through its {@link TimerThread.Slot},
  * which exists before it.
  */
-final class QueueTimer implements TimerThread.Job {
+final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, Reason> {
 
 	private static final System.Logger logger = System.getLogger(QueueTimer.class.getName());
 
@@ -58,13 +60,7 @@ final class QueueTimer implements TimerThread.Job {
 	/** Most leases one renewal script extends. */
 	private static final int RENEW_BATCH = 256;
 
-	/** First backoff after a failure; it doubles up to the heartbeat. */
-	private static final long MIN_BACKOFF_NANOS = 50_000_000L;
-
 	private final QueueScripts scripts;
-
-	/** The queue's hook, guarded; called on the hook thread only. */
-	private final WorkQueueMetrics metrics;
 
 	private final LeaseBook<?, RedisLease> book;
 
@@ -74,43 +70,26 @@ final class QueueTimer implements TimerThread.Job {
 
 	private final WakeHandOff handOff;
 
-	private final Clock clock;
-
 	private final TimerThread.Slot slot;
 
 	private final String id;
 
 	private final String leaseMicros;
 
-	private final long leaseNanos;
-
-	private final long renewIntervalNanos;
-
 	private final long heartbeatNanos;
 
 	/** How long the reporter role outlives its last renewal: three heartbeats. */
 	private final String reporterMillis;
 
-	private final LongAdder stalled = new LongAdder();
-
-	/** Stalled items the hook has not been told of yet. */
-	private final AtomicLong stalledUnreported = new AtomicLong();
-
 	/** One object, so that unsubscribing finds it. */
 	private final Consumer<String> listener = this::onNotice;
 
+	private final TimedWork<RedisLease, Reason> work;
+
 	private boolean subscribed;
 
-	private long renewAtNanos;
-
-	private int failures;
-
-	/** The cause of the failure being reported, {@code null} while all is well. */
-	private volatile Reason failing;
-
-	private volatile boolean reporter;
-
-	private volatile boolean stopped;
+	/** Whether the last tick script answered that this handle reports the gauges. */
+	private boolean reporter;
 
 	/** Whether the queue's mark was checked: at the start, or by the first run after. */
 	private boolean marked;
@@ -119,19 +98,18 @@ final class QueueTimer implements TimerThread.Job {
 			ReadySignal signal, WakeHandOff handOff, Clock clock, TimerThread.Slot slot, String id, Duration lease,
 			Duration heartbeat) {
 		this.scripts = scripts;
-		this.metrics = metrics;
 		this.book = book;
 		this.lifecycle = lifecycle;
 		this.signal = signal;
 		this.handOff = handOff;
-		this.clock = clock;
 		this.slot = slot;
 		this.id = id;
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
-		this.leaseNanos = Nanos.of(lease);
-		this.renewIntervalNanos = Nanos.of(lease) / 3;
 		this.heartbeatNanos = Nanos.of(heartbeat);
 		this.reporterMillis = Long.toString(Math.max(1, 3 * heartbeat.toMillis()));
+		this.work = new TimedWork<>(this, book, lifecycle, metrics, slot::hook, clock, slot::wake, logger,
+				scripts.who(), scripts.who() + " works on " + scripts.link().server(), Nanos.of(lease),
+				this.heartbeatNanos);
 	}
 
 	/**
@@ -141,7 +119,6 @@ final class QueueTimer implements TimerThread.Job {
 	 * @throws RedisQueueException naming the key or the permission
 	 */
 	void start() {
-		this.renewAtNanos = Nanos.add(this.clock.nanoTime(), this.renewIntervalNanos);
 		WakeWatch wakes = this.scripts.link().wakeWatch();
 		if (wakes != null) {
 			wakes.watch(this.scripts.keys().wake(), this.signal, this.handOff);
@@ -152,7 +129,7 @@ final class QueueTimer implements TimerThread.Job {
 			checkMark();
 		}
 		catch (IllegalStateException ex) {
-			stop();
+			this.work.stop();
 			throw ex;
 		}
 		catch (RedisQueueException ex) {
@@ -161,10 +138,10 @@ final class QueueTimer implements TimerThread.Job {
 				// SUBSCRIBE is already named.
 				RedisQueueException thrown = (ex.reason() == Reason.NO_PERMISSION && this.subscribed)
 						? permissionDenied(deniedInCheck(ex), ex) : ex;
-				stop();
+				this.work.stop();
 				throw thrown;
 			}
-			report(ex);
+			this.work.failed(ex);
 		}
 		this.slot.start(this);
 	}
@@ -318,63 +295,35 @@ final class QueueTimer implements TimerThread.Job {
 
 	@Override
 	public long run(long nowNanos) {
-		if (this.lifecycle.quiet() && this.book.isEmpty() && !this.book.hasOrphans()) {
-			stop();
-			return nowNanos;
-		}
-		long wakeAtNanos;
-		try {
-			if (!this.subscribed && !this.lifecycle.isShuttingDown()) {
-				subscribe();
-				checkTypes();
-			}
-			if (!this.marked && !this.lifecycle.isShuttingDown() && !markedLate()) {
-				return nowNanos;
-			}
-			if (nowNanos >= this.renewAtNanos) {
-				renew();
-				this.renewAtNanos = Nanos.add(nowNanos, this.renewIntervalNanos);
-			}
-			handBackOrphans();
-			wakeAtNanos = this.lifecycle.isShuttingDown() ? this.renewAtNanos
-					: Math.min(tick(nowNanos), this.renewAtNanos);
-			recovered();
-		}
-		catch (RedisQueueException ex) {
-			if (this.scripts.clientShutDown()) {
-				clientShutDown();
-				return nowNanos;
-			}
-			report(ex);
-			this.failures++;
-			// Never past a renewal: the leases held must not run out once Redis is back.
-			wakeAtNanos = Nanos.add(nowNanos, Math.min(Math.min(this.heartbeatNanos, this.renewIntervalNanos),
-					MIN_BACKOFF_NANOS << Math.min(this.failures - 1, 10)));
-		}
-		return wakeAtNanos;
+		return this.work.run(nowNanos);
 	}
 
-	/** One tick at {@code nowNanos}; returns when the next is due, on the clock. */
-	private long tick(long nowNanos) {
+	/** Subscribes and checks the mark if the start could not. */
+	@Override
+	public boolean prepare() {
+		if (!this.subscribed && !this.lifecycle.isShuttingDown()) {
+			subscribe();
+			checkTypes();
+		}
+		return this.marked || this.lifecycle.isShuttingDown() || markedLate();
+	}
+
+	/**
+	 * One tick script: due delayed items into the ready list, expired leases back to it.
+	 */
+	@Override
+	public Reaped reap(long nowNanos) {
 		List<Long> result = this.scripts.run(this.scripts.layout().tick, Integer.toString(BATCH), this.id,
 				this.reporterMillis);
 		this.reporter = result.get(5) == 1;
 		long moved = result.get(0);
 		long reaped = result.get(1);
-		if (reaped > 0) {
-			this.stalled.add(reaped);
-			if (this.stalledUnreported.getAndAdd(reaped) == 0) {
-				this.slot.hook(this::reportStalled);
-			}
-			logger.log(Level.WARNING, this.scripts.who() + " handed back " + reaped
-					+ " item(s) whose lease ran out before their holder was done");
-		}
 		if (result.get(4) > 0) {
 			// Insurance against a lost notice: someone should look.
 			this.signal.signalUnlessPending();
 		}
 		if (moved == BATCH || reaped == BATCH) {
-			return nowNanos;
+			return new Reaped(reaped, nowNanos);
 		}
 		long sleepNanos = this.heartbeatNanos;
 		for (int i = 2; i <= 3; i++) {
@@ -383,14 +332,24 @@ final class QueueTimer implements TimerThread.Job {
 				sleepNanos = Math.min(sleepNanos, micros * 1000);
 			}
 		}
-		return Nanos.add(nowNanos, sleepNanos);
+		return new Reaped(reaped, Nanos.add(nowNanos, sleepNanos));
 	}
 
-	private void renew() {
-		List<RedisLease> live = this.book.live();
+	/** The tick script took or kept the role: its answer. */
+	@Override
+	public boolean report() {
+		return this.reporter;
+	}
+
+	/** Every run ticks: a wake may mean a delayed item is due sooner. */
+	@Override
+	public boolean ticksEveryRun() {
+		return true;
+	}
+
+	@Override
+	public Predicate<RedisLease> renew(List<RedisLease> live) {
 		Set<String> lost = new HashSet<>();
-		// Before the scripts run: the leases they renew run out after this plus a lease.
-		long sentNanos = this.clock.nanoTime();
 		for (int from = 0; from < live.size(); from += RENEW_BATCH) {
 			List<RedisLease> batch = live.subList(from, Math.min(live.size(), from + RENEW_BATCH));
 			String[] args = new String[1 + 2 * batch.size()];
@@ -401,56 +360,42 @@ final class QueueTimer implements TimerThread.Job {
 			}
 			lost.addAll(this.scripts.<List<String>>run(LuaScript.RENEW, args));
 		}
-		int lostCount = this.book.renewed(live, (lease) -> !lost.contains(lease.token()),
-				Nanos.add(sentNanos, this.leaseNanos));
-		if (lostCount > 0) {
-			logger.log(Level.WARNING, this.scripts.who() + " lost the lease of " + lostCount
-					+ " item(s) its workers hold; another instance may process them now");
-		}
-	}
-
-	/**
-	 * Tells the hook of the stalled items counted since it was last told, on the hook
-	 * thread: the hook may take its time without holding back any queue's renewals. The
-	 * tick that finds the count at zero hands this over; the count is taken whole, so
-	 * that a tick adding to it meanwhile either adds before it is taken or hands over
-	 * another.
-	 */
-	private void reportStalled() {
-		for (long i = this.stalledUnreported.getAndSet(0); i > 0; i--) {
-			this.metrics.stalled();
-		}
+		return (lease) -> !lost.contains(lease.token());
 	}
 
 	/**
 	 * Hands back the leases this handle could not: those whose release failed, and those
 	 * of gets that never heard back from Redis (found by their tokens).
 	 */
-	private void handBackOrphans() {
-		List<RedisLease> orphans = this.book.takeOrphans();
-		if (orphans.isEmpty()) {
-			return;
-		}
-		try {
-			List<RedisLease> unknown = orphans.stream().filter((orphan) -> orphan.encoded() == null).toList();
-			if (!unknown.isEmpty()) {
-				List<String> found = this.scripts.run(LuaScript.RECONCILE,
-						unknown.stream().map(RedisLease::token).toArray(String[]::new));
-				orphans.removeAll(unknown);
-				for (int i = 0; i < found.size(); i += 2) {
-					orphans.add(RedisLease.orphan(found.get(i), found.get(i + 1)));
-				}
-			}
-			for (Iterator<RedisLease> left = orphans.iterator(); left.hasNext();) {
-				RedisLease orphan = left.next();
-				this.scripts.run(this.scripts.layout().release, orphan.encoded(), orphan.token(), "0");
-				left.remove();
+	@Override
+	public void handBack(List<RedisLease> orphans) {
+		List<RedisLease> unknown = orphans.stream().filter((orphan) -> orphan.encoded() == null).toList();
+		if (!unknown.isEmpty()) {
+			List<String> found = this.scripts.run(LuaScript.RECONCILE,
+					unknown.stream().map(RedisLease::token).toArray(String[]::new));
+			orphans.removeAll(unknown);
+			for (int i = 0; i < found.size(); i += 2) {
+				orphans.add(RedisLease.orphan(found.get(i), found.get(i + 1)));
 			}
 		}
-		finally {
-			// What is left failed: the next run tries again.
-			orphans.forEach(this.book::orphan);
+		for (Iterator<RedisLease> left = orphans.iterator(); left.hasNext();) {
+			RedisLease orphan = left.next();
+			this.scripts.run(this.scripts.layout().release, orphan.encoded(), orphan.token(), "0");
+			left.remove();
 		}
+	}
+
+	@Override
+	public Reason failure(RuntimeException failure) {
+		if (failure instanceof RedisQueueException known) {
+			return known.reason();
+		}
+		throw failure;
+	}
+
+	@Override
+	public String describe(Reason cause) {
+		return cause.description();
 	}
 
 	/**
@@ -459,57 +404,38 @@ final class QueueTimer implements TimerThread.Job {
 	 * more: the leases run out and the other instances get the items; every later call of
 	 * the handle throws.
 	 */
-	private void clientShutDown() {
-		this.failing = Reason.UNREACHABLE;
-		logger.log(Level.WARNING,
-				this.scripts.who() + " on " + this.scripts.link().server()
-						+ ": the Lettuce client was shut down while the queue was in use (holding " + this.book.size()
-						+ " item(s)); its timed work stops: their leases run out and the items go back to the queue"
-						+ " for the other instances, and its calls throw RedisQueueException from now on");
-		stop();
-	}
-
-	/** Logs a failure once per cause. */
-	private void report(RedisQueueException ex) {
-		if (this.failing != ex.reason()) {
-			this.failing = ex.reason();
-			logger.log(Level.WARNING, ex.getMessage() + "; retrying with backoff until it works", ex);
+	@Override
+	public String gone() {
+		if (!this.scripts.clientShutDown()) {
+			return null;
 		}
+		return this.scripts.who() + " on " + this.scripts.link().server()
+				+ ": the Lettuce client was shut down while the queue was in use (holding " + this.book.size()
+				+ " item(s)); its timed work stops: their leases run out and the items go back to the queue"
+				+ " for the other instances, and its calls throw RedisQueueException from now on";
 	}
 
-	private void recovered() {
-		Reason was = this.failing;
-		this.failures = 0;
-		if (was != null) {
-			this.failing = null;
-			logger.log(Level.INFO, this.scripts.who() + " works on " + this.scripts.link().server() + " again (after: "
-					+ was.description() + ")");
-		}
-	}
-
-	/** Ends the work: unsubscribes, gives up the reporter role and the link. */
-	private void stop() {
+	/** Unsubscribes and gives up the reporter role. */
+	@Override
+	public void resign() {
 		this.slot.stop();
 		WakeWatch wakes = this.scripts.link().wakeWatch();
 		if (wakes != null) {
 			wakes.unwatch(this.scripts.keys().wake(), this.signal, this.handOff);
 		}
-		try {
-			this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);
-			this.scripts.run(LuaScript.RESIGN, this.id);
-		}
-		catch (RuntimeException ex) {
-			logger.log(Level.DEBUG, this.scripts.who() + " could not give up its reporter role; it lapses", ex);
-		}
-		finally {
-			this.scripts.release();
-			this.stopped = true;
-		}
+		this.scripts.link().unsubscribe(this.scripts.keys().channel(), this.listener);
+		this.scripts.run(LuaScript.RESIGN, this.id);
+	}
+
+	/** Gives up the link. */
+	@Override
+	public void release() {
+		this.scripts.release();
 	}
 
 	/** Whether the work has ended and the link was given back; for tests. */
 	boolean stopped() {
-		return this.stopped;
+		return this.work.stopped();
 	}
 
 	/** The thread that runs this work, for tests. */
@@ -518,15 +444,15 @@ final class QueueTimer implements TimerThread.Job {
 	}
 
 	boolean reporter() {
-		return this.reporter;
+		return this.work.reporter();
 	}
 
 	boolean reachable() {
-		return this.failing == null;
+		return this.work.failing() == null;
 	}
 
 	long stalled() {
-		return this.stalled.sum();
+		return this.work.stalled();
 	}
 
 }
