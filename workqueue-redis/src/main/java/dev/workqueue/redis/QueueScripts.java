@@ -3,6 +3,8 @@ package dev.workqueue.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisException;
 
@@ -40,8 +42,22 @@ final class QueueScripts {
 	 */
 	private volatile boolean clientShutDown;
 
-	/** Whether the handle gave the link back: later calls borrow it for their time. */
-	private volatile boolean released;
+	/**
+	 * Whether the handle is shut down: from then on a send on the handle's link counts
+	 * itself in {@link #linkUsers} until its answer, so that the link is given back only
+	 * after it (a read racing the release would otherwise meet a closed connection).
+	 * Before, no count is needed: the link is given back only once the handle is quiet.
+	 */
+	private volatile boolean counting;
+
+	/**
+	 * The handle's own hold on the link (1) plus the counted sends on it under way; 0
+	 * once the link is given back: later calls borrow it for their time.
+	 */
+	private final AtomicInteger linkUsers = new AtomicInteger(1);
+
+	/** Whether the handle gave its hold up ({@link #release}). */
+	private final AtomicBoolean released = new AtomicBoolean();
 
 	QueueScripts(RedisLink link, String name, QueueKeys keys, QueueLayout layout, Clock clock, boolean serverTime,
 			Duration timeout) {
@@ -82,8 +98,20 @@ final class QueueScripts {
 			return CompletableFuture.failedFuture(new RedisLink.ClientShutDownException(null));
 		}
 		try {
-			if (!this.released) {
+			if (!this.counting) {
 				return this.link.send(script, this.allKeys, arguments(this.link, nowNanos, args));
+			}
+			if (useLink()) {
+				CompletableFuture<R> answer;
+				try {
+					answer = this.link.send(script, this.allKeys, arguments(this.link, nowNanos, args));
+				}
+				catch (RuntimeException ex) {
+					doneWithLink();
+					throw ex;
+				}
+				answer.whenComplete((reply, failure) -> doneWithLink());
+				return answer;
 			}
 			RedisLink borrowed = RedisLink.acquire(this.link.client());
 			CompletableFuture<R> answer;
@@ -217,10 +245,41 @@ final class QueueScripts {
 		return this.clientShutDown;
 	}
 
-	/** Gives the link back: the handle is done with it. */
+	/**
+	 * The handle is shut down: sends on its link count themselves from now on. Called
+	 * before the handle's shutdown flag is set, so before the link can be given back.
+	 */
+	void counting() {
+		this.counting = true;
+	}
+
+	/**
+	 * Gives the link back, once the counted sends under way on it have their answers: the
+	 * handle is done with it.
+	 */
 	void release() {
-		if (!this.released) {
-			this.released = true;
+		counting();
+		if (this.released.compareAndSet(false, true)) {
+			doneWithLink();
+		}
+	}
+
+	/** Counts a send in on the handle's link, unless the link was given back. */
+	private boolean useLink() {
+		int users;
+		do {
+			users = this.linkUsers.get();
+			if (users == 0) {
+				return false;
+			}
+		}
+		while (!this.linkUsers.compareAndSet(users, users + 1));
+		return true;
+	}
+
+	/** Counts a user of the link out; the last one gives the link back. */
+	private void doneWithLink() {
+		if (this.linkUsers.decrementAndGet() == 0) {
 			this.link.release();
 		}
 	}

@@ -377,6 +377,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 
 	@Override
 	public void shutDown() {
+		this.scripts.counting();
 		this.lifecycle.shutDown();
 		this.signal.signalAll();
 		this.taker.handBackAhead();
@@ -386,6 +387,7 @@ final class RedisWorkQueue<T> implements PriorityHandle<T>, SharedQueue, PollerF
 	@Override
 	public void shutDownWithDrain() {
 		// The flag first, then the wake-ups: a consumer woken sees it.
+		this.scripts.counting();
 		int shutDowns = this.lifecycle.shutDownForDrain();
 		this.signal.signalAll();
 		this.taker.handBackAhead();
