@@ -8,11 +8,12 @@ import java.time.Duration;
  * {@link ItemFastSlowRateLimiter}, {@link BucketRateLimiter} and
  * {@link ItemBucketRateLimiter}, with the same delays, and the count of failed attempts
  * kept beside their failure history. The builders of the shared stores' limiters
- * ({@code RedisRateLimiters.Builder}, {@code PostgresRateLimiters.Builder}) implement it,
- * their limiters sharing their state with every instance through the store, so that code
- * turning a queue's settings into its limiter (the Spring starter's) is written once for
- * every store. Combine the limiters with {@link MaxOfRateLimiter} and
- * {@link WithMaxWaitRateLimiter}, which only compare and cap delays.
+ * ({@code RedisRateLimiters.Builder}, {@code PostgresRateLimiters.Builder}) implement it
+ * through {@link dev.workqueue.store.SharedLimiterFactory}, their limiters sharing their
+ * state with every instance through the store, so that code turning a queue's settings
+ * into its limiter (the Spring starter's) is written once for every store. Combine the
+ * limiters with {@link MaxOfRateLimiter} and {@link WithMaxWaitRateLimiter}, which only
+ * compare and cap delays.
  * <p>
  * An implementation need not be thread-safe; the limiters and counts it makes are. This
  * interface, implemented outside core, may change before 1.0.

@@ -10,11 +10,9 @@ import javax.sql.DataSource;
 
 import dev.workqueue.ItemCodec;
 import dev.workqueue.ratelimit.FailureCounts;
-import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
-import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
 import dev.workqueue.ratelimit.MaxOfRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.ratelimit.RateLimiterFactory;
+import dev.workqueue.store.SharedLimiterFactory;
 import dev.workqueue.time.Clock;
 
 /**
@@ -81,11 +79,7 @@ public final class PostgresRateLimiters {
 	 *
 	 * @param <T> the item type
 	 */
-	public static final class Builder<T> implements RateLimiterFactory<T> {
-
-		private static final Duration MIN_HISTORY_TTL = Duration.ofSeconds(1);
-
-		private static final Duration MAX_HISTORY_TTL = Duration.ofDays(36_525);
+	public static final class Builder<T> extends SharedLimiterFactory<T> {
 
 		private final DataSource dataSource;
 
@@ -99,7 +93,7 @@ public final class PostgresRateLimiters {
 
 		private Clock clock;
 
-		private Duration historyTtl = Duration.ofDays(1);
+		private Duration historyTtl = DEFAULT_HISTORY_TTL;
 
 		private BooleanSupplier callerTransaction;
 
@@ -161,12 +155,7 @@ public final class PostgresRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> historyTtl(Duration historyTtl) {
-			Objects.requireNonNull(historyTtl, "historyTtl");
-			if (historyTtl.compareTo(MIN_HISTORY_TTL) < 0 || historyTtl.compareTo(MAX_HISTORY_TTL) > 0) {
-				throw new IllegalArgumentException(
-						"historyTtl must be from 1s to " + MAX_HISTORY_TTL + ", was " + historyTtl);
-			}
-			this.historyTtl = historyTtl;
+			this.historyTtl = checkedHistoryTtl(historyTtl);
 			return this;
 		}
 
@@ -198,43 +187,6 @@ public final class PostgresRateLimiters {
 		public Builder<T> workerDataSource(DataSource dataSource) {
 			this.workerDataSource = Objects.requireNonNull(dataSource, "dataSource");
 			return this;
-		}
-
-		/**
-		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay},
-		 * each delay then shortened by a random part of at most {@code jitter}.
-		 * @param baseDelay the first delay, not negative
-		 * @param maxDelay the cap, at least {@code baseDelay}
-		 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}
-		 * @return the limiter
-		 */
-		@Override
-		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
-			return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay, jitter, counts("failures:exponential"));
-		}
-
-		/**
-		 * A shared limiter that waits {@code fastDelay} for an item's first
-		 * {@code maxFastAttempts} failures, then {@code slowDelay}.
-		 * @param fastDelay the short delay, not negative
-		 * @param slowDelay the long delay, not negative
-		 * @param maxFastAttempts how many failures get the short delay, not negative
-		 * @return the limiter
-		 */
-		@Override
-		public RateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
-			return new ItemFastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts, counts("failures:fast-slow"));
-		}
-
-		/**
-		 * The count of each item's failed attempts, shared by every instance, kept beside
-		 * the limiters' failure history and expiring with it: what {@code max-retries}
-		 * counts across instances. A restart of an instance does not reset it.
-		 * @return the store
-		 */
-		@Override
-		public FailureCounts<T> attempts() {
-			return counts("failures:attempts");
 		}
 
 		/**
@@ -278,7 +230,8 @@ public final class PostgresRateLimiters {
 			return this;
 		}
 
-		private FailureCounts<T> counts(String kind) {
+		@Override
+		protected FailureCounts<T> failureCounts(String kind) {
 			return new PostgresFailureCounts<>(limitTable(), this.codec, kind, this.forgets);
 		}
 

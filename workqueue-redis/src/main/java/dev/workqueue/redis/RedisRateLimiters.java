@@ -1,7 +1,6 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -9,11 +8,9 @@ import io.lettuce.core.cluster.RedisClusterClient;
 
 import dev.workqueue.ItemCodec;
 import dev.workqueue.ratelimit.FailureCounts;
-import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
-import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
 import dev.workqueue.ratelimit.MaxOfRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.ratelimit.RateLimiterFactory;
+import dev.workqueue.store.SharedLimiterFactory;
 import dev.workqueue.time.Clock;
 
 /**
@@ -86,14 +83,12 @@ public final class RedisRateLimiters {
 	 *
 	 * @param <T> the item type
 	 */
-	public static final class Builder<T> implements RateLimiterFactory<T> {
-
-		private static final Duration MAX_HISTORY_TTL = Duration.ofDays(36_525);
+	public static final class Builder<T> extends SharedLimiterFactory<T> {
 
 		/** What the limiters have in common with their queue. */
 		private final RedisOptions<T> options;
 
-		private Duration historyTtl = Duration.ofDays(1);
+		private Duration historyTtl = DEFAULT_HISTORY_TTL;
 
 		Builder(RedisOptions<T> options) {
 			this.options = options;
@@ -142,44 +137,6 @@ public final class RedisRateLimiters {
 		}
 
 		/**
-		 * A shared {@code baseDelay * 2^failures} limiter, capped at {@code maxDelay},
-		 * each delay then shortened by a random part of at most {@code jitter}.
-		 * @param baseDelay the first delay, not negative
-		 * @param maxDelay the cap, at least {@code baseDelay}
-		 * @param jitter the largest part of a delay to cut at random, in {@code [0, 1]}
-		 * @return the limiter
-		 */
-		@Override
-		public RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay, double jitter) {
-			return new ItemExponentialFailureRateLimiter<>(baseDelay, maxDelay, jitter, counts("failures:exponential"));
-		}
-
-		/**
-		 * A shared limiter that waits {@code fastDelay} for an item's first
-		 * {@code maxFastAttempts} failures, then {@code slowDelay}.
-		 * @param fastDelay the short delay, not negative
-		 * @param slowDelay the long delay, not negative
-		 * @param maxFastAttempts how many failures get the short delay, not negative
-		 * @return the limiter
-		 */
-		@Override
-		public RateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
-			return new ItemFastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts, counts("failures:fast-slow"));
-		}
-
-		/**
-		 * The count of each item's failed attempts, shared by every instance, kept beside
-		 * the limiters' failure history and expiring with it: what {@code max-retries}
-		 * counts across instances (the Spring starter's workers use it for redis queues).
-		 * A restart of an instance does not reset it.
-		 * @return the store
-		 */
-		@Override
-		public FailureCounts<T> attempts() {
-			return counts("failures:attempts");
-		}
-
-		/**
 		 * Sets how long the failure history of the queue (the limiters' counts and the
 		 * {@link #attempts()}) stays in Redis after its last failure (default 1 day): the
 		 * history of items that were never forgotten, such as deleted objects, does not
@@ -188,12 +145,7 @@ public final class RedisRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> historyTtl(Duration historyTtl) {
-			Objects.requireNonNull(historyTtl, "historyTtl");
-			if (historyTtl.compareTo(Duration.ofSeconds(1)) < 0 || historyTtl.compareTo(MAX_HISTORY_TTL) > 0) {
-				throw new IllegalArgumentException(
-						"historyTtl must be from 1s to " + MAX_HISTORY_TTL + ", was " + historyTtl);
-			}
-			this.historyTtl = historyTtl;
+			this.historyTtl = checkedHistoryTtl(historyTtl);
 			return this;
 		}
 
@@ -227,7 +179,8 @@ public final class RedisRateLimiters {
 			return this.options.requiredName("the limiters' keys carry the queue's name");
 		}
 
-		private FailureCounts<T> counts(String part) {
+		@Override
+		protected FailureCounts<T> failureCounts(String part) {
 			return new RedisFailureCounts<>(scripts(), this.options.codec, key(part), this.historyTtl.toMillis());
 		}
 
