@@ -419,12 +419,19 @@ public final class ReadySignal {
 			}
 		}
 		finally {
-			if (this.leader == me) {
+			boolean wasLeader = this.leader == me;
+			if (wasLeader) {
 				this.leader = null;
-				// Another waiter takes the lead.
-				this.notice.signal();
 			}
 			this.waiting--;
+			// Another waiter takes the lead; or a permit this consumer leaves (its
+			// deadline
+			// or wake-up came) wakes one beside it: the notice's signal may have woken
+			// this
+			// one only.
+			if (wasLeader || (this.permits > 0 && this.waiting > 0)) {
+				this.notice.signal();
+			}
 			this.lock.unlock();
 		}
 	}

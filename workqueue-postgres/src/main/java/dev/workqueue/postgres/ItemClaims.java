@@ -114,10 +114,18 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 			this.claims.unlock();
 			throw ex;
 		}
-		this.signal.measured(answer.nowMicros, this.clock.nanoTime());
-		this.rows.finished(answer.rows.size());
-		if (answer.ended != null) {
-			this.statements.ended(answer.ended);
+		try {
+			this.signal.measured(answer.nowMicros, this.clock.nanoTime());
+			this.rows.finished(answer.rows.size());
+			if (answer.ended != null) {
+				this.statements.ended(answer.ended);
+			}
+		}
+		catch (RuntimeException ex) {
+			// The engine unlocks only at taken(): the keeper's reconcile would wait for
+			// ever.
+			this.claims.unlock();
+			throw ex;
 		}
 		return answer;
 	}

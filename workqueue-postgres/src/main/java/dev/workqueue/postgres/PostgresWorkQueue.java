@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.workqueue.spi.HandleLifecycle;
-import dev.workqueue.DelayingQueue;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;

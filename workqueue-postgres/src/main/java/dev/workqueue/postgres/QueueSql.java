@@ -12,9 +12,10 @@ package dev.workqueue.postgres;
  * value chosen once per queue that only picks a branch is a boolean parameter, bound by
  * {@link SqlStatement#prepare}: {@code :keeps_waits} (the FIFO order's {@code CASE}
  * branches and {@code WHERE} arm of an add's conflict clause, read only for an item that
- * has a row) and {@code :async_commit} (the {@code synchronous_commit} of the handle's
- * own transactions). The order's {@code ORDER BY} list is substituted
- * ({@code {order:r}}).
+ * has a row). The order's {@code ORDER BY} list ({@code {order:r}}) and the
+ * {@code synchronous_commit} of the handle's own transactions ({@code {async_commit}},
+ * which as a parameter would change every plan: see {@link SqlStatement}) are substituted
+ * once per handle.
  * <p>
  * <b>Time.</b> Every statement but {@code forget} and {@code resign} takes {@code :now},
  * the time in microseconds since the epoch of a given clock (anchored on the database's

@@ -11,7 +11,6 @@ import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.store.ClaimDriver;
 import dev.workqueue.store.LeaseReleases;
-import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
 /**

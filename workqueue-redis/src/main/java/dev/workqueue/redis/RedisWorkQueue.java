@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.workqueue.spi.HandleLifecycle;
-import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Level;
