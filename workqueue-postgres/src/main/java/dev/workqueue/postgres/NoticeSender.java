@@ -64,8 +64,11 @@ final class NoticeSender implements AutoCloseable {
 	/** Set by {@link #close()}; under lock. */
 	private boolean closed;
 
-	/** The sender's thread, started by the first request; under lock. */
-	private Thread thread;
+	/**
+	 * The sender's thread, started by the first request; written under the lock, volatile
+	 * so that tests read it without the lock.
+	 */
+	private volatile Thread thread;
 
 	/** Whether the last notice failed; the thread's own. */
 	private boolean failing;
@@ -137,13 +140,7 @@ final class NoticeSender implements AutoCloseable {
 
 	/** The thread, or {@code null} before the first request; for tests. */
 	Thread thread() {
-		this.lock.lock();
-		try {
-			return this.thread;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.thread;
 	}
 
 	private void run() {

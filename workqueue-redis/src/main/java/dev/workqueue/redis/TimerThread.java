@@ -124,8 +124,11 @@ final class TimerThread {
 	/** Each scheduled slot's next run, on the clock. Guarded by lock. */
 	private final Map<Slot, Long> schedule = new LinkedHashMap<>();
 
-	/** Guarded by lock; {@code null} while there is no job. */
-	private Thread thread;
+	/**
+	 * Written under the lock; {@code null} while there is no job. Volatile so that tests
+	 * read it without the lock.
+	 */
+	private volatile Thread thread;
 
 	/**
 	 * The thread of the jobs' hooks: at most one, started by the first hook and ended
@@ -212,13 +215,7 @@ final class TimerThread {
 
 	/** The thread, for tests; {@code null} while there is no job. */
 	Thread thread() {
-		this.lock.lock();
-		try {
-			return this.thread;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.thread;
 	}
 
 	private void loop() {
