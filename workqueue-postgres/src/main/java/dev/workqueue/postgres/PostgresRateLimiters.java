@@ -1,10 +1,7 @@
 package dev.workqueue.postgres;
 
-import java.sql.Connection;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -19,8 +16,10 @@ import dev.workqueue.time.Clock;
  * Rate limiters whose state the instances of an application share in PostgreSQL, in the
  * queue table's <code>&lt;table&gt;_limit</code> table: one failure history per item, and
  * one token bucket per queue (or per item), whichever instance asks. They are client-go's
- * limiters with the same delays as core's {@link ItemExponentialFailureRateLimiter},
- * {@link ItemFastSlowRateLimiter}, {@link dev.workqueue.ratelimit.BucketRateLimiter} and
+ * limiters with the same delays as core's
+ * {@link dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter},
+ * {@link dev.workqueue.ratelimit.ItemFastSlowRateLimiter},
+ * {@link dev.workqueue.ratelimit.BucketRateLimiter} and
  * {@link dev.workqueue.ratelimit.ItemBucketRateLimiter}; combine them with core's
  * {@link MaxOfRateLimiter} and {@link dev.workqueue.ratelimit.WithMaxWaitRateLimiter},
  * which only compare and cap the delays. <pre class="code">
@@ -68,7 +67,7 @@ public final class PostgresRateLimiters {
 	 * @return a new builder
 	 */
 	public static <T> Builder<T> builder(DataSource dataSource, ItemCodec<T> codec) {
-		return new Builder<>(Objects.requireNonNull(dataSource, "dataSource"), Objects.requireNonNull(codec, "codec"));
+		return new Builder<>(new PostgresOptions<>(dataSource, codec));
 	}
 
 	/**
@@ -81,31 +80,17 @@ public final class PostgresRateLimiters {
 	 */
 	public static final class Builder<T> extends SharedLimiterFactory<T> {
 
-		private final DataSource dataSource;
-
-		private final ItemCodec<T> codec;
-
-		private DataSource workerDataSource;
-
-		private String name;
-
-		private String table = PostgresWorkQueues.DEFAULT_TABLE;
-
-		private Clock clock;
+		/**
+		 * What the limiters have in common with their queue: with a queue builder's
+		 * limiters, its listen-connection source, which opens their connections outside
+		 * any pool, and its forgets, which reach the leases of its handles.
+		 */
+		private final PostgresOptions<T> options;
 
 		private Duration historyTtl = DEFAULT_HISTORY_TTL;
 
-		private BooleanSupplier callerTransaction;
-
-		/** Opens connections outside any pool: the queue builder's listen source. */
-		private Supplier<Connection> ownConnections;
-
-		/** Reaches the leases of the queue's handles when preset by its builder. */
-		private Forgets<T> forgets = new Forgets<>();
-
-		private Builder(DataSource dataSource, ItemCodec<T> codec) {
-			this.dataSource = dataSource;
-			this.codec = codec;
+		Builder(PostgresOptions<T> options) {
+			this.options = options;
 		}
 
 		/**
@@ -114,11 +99,7 @@ public final class PostgresRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> name(String name) {
-			Objects.requireNonNull(name, "name");
-			if (name.isEmpty()) {
-				throw new IllegalArgumentException("name must not be empty");
-			}
-			this.name = name;
+			this.options.name(name);
 			return this;
 		}
 
@@ -130,7 +111,7 @@ public final class PostgresRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> table(String table) {
-			this.table = new TableName(table).name();
+			this.options.table(table);
 			return this;
 		}
 
@@ -142,7 +123,7 @@ public final class PostgresRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> clock(Clock clock) {
-			this.clock = Objects.requireNonNull(clock, "clock");
+			this.options.clock(clock);
 			return this;
 		}
 
@@ -168,7 +149,7 @@ public final class PostgresRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> callerTransaction(BooleanSupplier active) {
-			this.callerTransaction = Objects.requireNonNull(active, "active");
+			this.options.callerTransaction(active);
 			return this;
 		}
 
@@ -185,7 +166,7 @@ public final class PostgresRateLimiters {
 		 * @return this builder
 		 */
 		public Builder<T> workerDataSource(DataSource dataSource) {
-			this.workerDataSource = Objects.requireNonNull(dataSource, "dataSource");
+			this.options.workerDataSource(dataSource);
 			return this;
 		}
 
@@ -197,7 +178,7 @@ public final class PostgresRateLimiters {
 		 */
 		@Override
 		public RateLimiter<T> bucket(double qps, int burst) {
-			return new PostgresBucketRateLimiter<>(limitTable(), this.codec, false, qps, burst);
+			return new PostgresBucketRateLimiter<>(limitTable(), this.options.codec, false, qps, burst);
 		}
 
 		/**
@@ -208,39 +189,18 @@ public final class PostgresRateLimiters {
 		 */
 		@Override
 		public RateLimiter<T> itemBucket(double qps, int burst) {
-			return new PostgresBucketRateLimiter<>(limitTable(), this.codec, true, qps, burst);
-		}
-
-		/**
-		 * Lets the failure counts defer forgets to the dones of the queue's handles: set
-		 * by {@link PostgresWorkQueues.Builder#rateLimiters()}.
-		 */
-		Builder<T> forgets(Forgets<T> forgets) {
-			this.forgets = forgets;
-			return this;
-		}
-
-		/**
-		 * Lets the buckets open their connections outside any pool as the queue's
-		 * {@code LISTEN} connection is opened: set by
-		 * {@link PostgresWorkQueues.Builder#rateLimiters()}.
-		 */
-		Builder<T> ownConnections(Supplier<Connection> connections) {
-			this.ownConnections = connections;
-			return this;
+			return new PostgresBucketRateLimiter<>(limitTable(), this.options.codec, true, qps, burst);
 		}
 
 		@Override
 		protected FailureCounts<T> failureCounts(String kind) {
-			return new PostgresFailureCounts<>(limitTable(), this.codec, kind, this.forgets);
+			return new PostgresFailureCounts<>(limitTable(), this.options.codec, kind, this.options.forgets);
 		}
 
 		private LimitTable limitTable() {
-			if (this.name == null) {
-				throw new IllegalStateException("name is required: the limiters' rows carry the queue's name");
-			}
-			return new LimitTable(this.dataSource, this.workerDataSource, this.table, this.name, this.clock,
-					this.callerTransaction, this.ownConnections, this.historyTtl.toMillis());
+			return new LimitTable(this.options.dataSource, this.options.workerDataSource(), this.options.table(),
+					this.options.requiredName("the limiters' rows carry the queue's name"), this.options.clock(),
+					this.options.callerTransaction(), this.options.listenConnection(), this.historyTtl.toMillis());
 		}
 
 	}

@@ -15,21 +15,18 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 import dev.workqueue.spi.HandleLifecycle;
-import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
-import dev.workqueue.RateLimitingQueue;
-import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.WorkQueues;
-import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
-import dev.workqueue.spi.SharedPriorityQueue;
+import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.OptionChecks;
 import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.SharedQueueBuilder;
 import dev.workqueue.store.StoreWakeups;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -66,7 +63,7 @@ public final class PostgresWorkQueues {
 	 * @return a new builder
 	 */
 	public static <T> Builder<T> builder(DataSource dataSource, ItemCodec<T> codec) {
-		return new Builder<>(Objects.requireNonNull(dataSource, "dataSource"), Objects.requireNonNull(codec, "codec"));
+		return new Builder<>(new PostgresOptions<>(dataSource, codec));
 	}
 
 	/**
@@ -109,59 +106,51 @@ public final class PostgresWorkQueues {
 	}
 
 	/**
-	 * Builds handles on one shared queue. Every option has a default except the name.
+	 * Builds handles on one shared queue. Every option has a default except the name:
+	 * table {@value PostgresWorkQueues#DEFAULT_TABLE}, 30 second leases, the database's
+	 * clock, {@code LISTEN} on a connection of its own with a 1 second poll interval as a
+	 * safety net, no metrics, durable commits, {@link VacuumPolicy#AUTO}. What is the
+	 * PostgreSQL backend's own:
+	 * <ul>
+	 * <li>A handle renews the leases of all the items it holds in one statement, every
+	 * third of the {@linkplain #lease(Duration) lease}; the item of a killed process is
+	 * queued again at most a lease after its last renewal.</li>
+	 * <li>The trace context of an add ({@link #traceContextSource}) is kept in the item's
+	 * row (column {@code trace}, which {@link PostgresWorkQueues#schema(String)} adds to
+	 * a table made by an earlier version), written by the add's own upsert, also in the
+	 * caller's transaction; an add without a context runs the statement it would without
+	 * a source.</li>
+	 * <li>The {@linkplain #starvationTimeout starvation timeout} is the handle's: each
+	 * claim applies the timeout of the handle that makes it.</li>
+	 * <li>A plain queue and a priority queue should not share a name: each would hand out
+	 * the other's items in its own order.</li>
+	 * </ul>
 	 *
 	 * @param <T> the item type
 	 */
-	public static final class Builder<T> {
-
-		/** The shortest lease accepted: renewal runs every third of it. */
-		public static final Duration MIN_LEASE = Duration.ofSeconds(1);
+	public static final class Builder<T> extends SharedQueueBuilder<T, Builder<T>> {
 
 		/** The shortest poll interval accepted. */
 		public static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
 
-		private final DataSource dataSource;
-
-		private final ItemCodec<T> codec;
-
-		private DataSource workerDataSource;
-
-		private String name;
-
-		private String table = DEFAULT_TABLE;
-
-		private Duration lease = Duration.ofSeconds(30);
-
-		private Clock clock;
-
-		private Duration starvationTimeout;
-
-		private Supplier<Connection> listenConnection;
+		/**
+		 * What the queue has in common with its limiters: with the limiters of
+		 * {@link #rateLimiters()} their forgets, which ride with the dones of the handles
+		 * built here.
+		 */
+		private final PostgresOptions<T> options;
 
 		private boolean listen = true;
 
 		private Duration pollInterval = Duration.ofSeconds(1);
 
-		private WorkQueueMetrics metrics = WorkQueueMetrics.NOOP;
-
-		private BooleanSupplier callerTransaction;
-
 		private boolean synchronousCommit = true;
 
 		private VacuumPolicy vacuum = VacuumPolicy.AUTO;
 
-		private TraceContextSource traceContextSource;
-
-		/**
-		 * Shared with the limiters of {@link #rateLimiters()}: their forgets ride with
-		 * the dones of the handles built here.
-		 */
-		private final Forgets<T> forgets = new Forgets<>();
-
-		private Builder(DataSource dataSource, ItemCodec<T> codec) {
-			this.dataSource = dataSource;
-			this.codec = codec;
+		private Builder(PostgresOptions<T> options) {
+			super("PostgresPriorityQueue");
+			this.options = options;
 		}
 
 		/**
@@ -171,11 +160,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> name(String name) {
-			Objects.requireNonNull(name, "name");
-			if (name.isEmpty()) {
-				throw new IllegalArgumentException("name must not be empty");
-			}
-			this.name = name;
+			this.options.name(name);
 			return this;
 		}
 
@@ -187,20 +172,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> table(String table) {
-			this.table = new TableName(table).name();
-			return this;
-		}
-
-		/**
-		 * Sets how long an item handed out stays leased without renewal (default 30
-		 * seconds, at least 1 second). The handle renews the leases of all it holds every
-		 * third of this, in one statement; an item whose holder stops renewing (a killed
-		 * process) is queued again at most this long after.
-		 * @param lease the lease
-		 * @return this builder
-		 */
-		public Builder<T> lease(Duration lease) {
-			this.lease = atLeast("lease", lease, MIN_LEASE);
+			this.options.table(table);
 			return this;
 		}
 
@@ -217,22 +189,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> clock(Clock clock) {
-			this.clock = Objects.requireNonNull(clock, "clock");
-			return this;
-		}
-
-		/**
-		 * Sets the starvation guard of priority queues (default: none, strict priority):
-		 * an item ready longer than this is handed out before every item ready for less.
-		 * @param timeout the timeout, zero or positive
-		 * @return this builder
-		 */
-		public Builder<T> starvationTimeout(Duration timeout) {
-			Objects.requireNonNull(timeout, "timeout");
-			if (timeout.isNegative()) {
-				throw new IllegalArgumentException("starvationTimeout must not be negative, was " + timeout);
-			}
-			this.starvationTimeout = timeout;
+			this.options.clock(clock);
 			return this;
 		}
 
@@ -256,7 +213,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> listenConnection(Supplier<Connection> connections) {
-			this.listenConnection = Objects.requireNonNull(connections, "connections");
+			this.options.listenConnection(connections);
 			return this;
 		}
 
@@ -284,18 +241,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> pollInterval(Duration interval) {
-			this.pollInterval = atLeast("pollInterval", interval, MIN_POLL_INTERVAL);
-			return this;
-		}
-
-		/**
-		 * Sets the hook that receives the queue's events (default
-		 * {@link WorkQueueMetrics#NOOP}), as this instance sees them.
-		 * @param metrics the hook
-		 * @return this builder
-		 */
-		public Builder<T> metrics(WorkQueueMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
+			this.pollInterval = OptionChecks.atLeast("pollInterval", interval, MIN_POLL_INTERVAL);
 			return this;
 		}
 
@@ -309,7 +255,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> workerDataSource(DataSource dataSource) {
-			this.workerDataSource = Objects.requireNonNull(dataSource, "dataSource");
+			this.options.workerDataSource(dataSource);
 			return this;
 		}
 
@@ -324,7 +270,7 @@ public final class PostgresWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> callerTransaction(BooleanSupplier active) {
-			this.callerTransaction = Objects.requireNonNull(active, "active");
+			this.options.callerTransaction(active);
 			return this;
 		}
 
@@ -364,25 +310,6 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
-		 * Sets where the queue gets the trace context of each add (default: none, and
-		 * nothing is stored). The context is kept in the item's row (column
-		 * {@code trace}, which {@link PostgresWorkQueues#schema(String)} adds to a table
-		 * made by an earlier version), written by the add's own upsert, also in the
-		 * caller's transaction, and taken by the claim that hands the item out, which
-		 * gives it to the worker's {@link dev.workqueue.spi.Poller#trace()}; it goes with
-		 * the row. At most {@code 1 + ItemTrace.MAX_LINKS} contexts of at most
-		 * {@code ItemTrace.MAX_CONTEXT_LENGTH} characters per item. An add without a
-		 * context runs the statement it would without a source. The Spring starter sets
-		 * one when the application has a tracer.
-		 * @param source the source, or {@code null} for none
-		 * @return this builder
-		 */
-		public Builder<T> traceContextSource(TraceContextSource source) {
-			this.traceContextSource = source;
-			return this;
-		}
-
-		/**
 		 * Returns a builder of the shared rate limiters of the queue this builder builds
 		 * ({@link PostgresRateLimiters}): on the same data source, codec, name, table and
 		 * clock, with the same worker data source and caller-transaction rule, as set on
@@ -390,70 +317,14 @@ public final class PostgresWorkQueues {
 		 * Their failure counts join the caller's transaction as this queue's adds do.
 		 * @return a new builder of limiters
 		 */
+		@Override
 		public PostgresRateLimiters.Builder<T> rateLimiters() {
-			PostgresRateLimiters.Builder<T> limiters = PostgresRateLimiters.builder(this.dataSource, this.codec)
-				.table(this.table)
-				.forgets(this.forgets);
-			if (this.name != null) {
-				limiters.name(this.name);
-			}
-			if (this.clock != null) {
-				limiters.clock(this.clock);
-			}
-			if (this.workerDataSource != null) {
-				limiters.workerDataSource(this.workerDataSource);
-			}
-			if (this.callerTransaction != null) {
-				limiters.callerTransaction(this.callerTransaction);
-			}
-			if (this.listenConnection != null) {
-				limiters.ownConnections(this.listenConnection);
-			}
-			return limiters;
+			return new PostgresRateLimiters.Builder<>(this.options.copy());
 		}
 
-		/**
-		 * Builds a work queue.
-		 * @return a new handle on the shared queue
-		 */
-		public WorkQueue<T> buildQueue() {
-			return buildDelayingQueue();
-		}
-
-		/**
-		 * Builds a delaying queue. Its handle's {@link dev.workqueue.spi.SharedWorkQueue}
-		 * and {@link dev.workqueue.spi.PollerFactory} are found with {@code capability}.
-		 * @return a new handle on the shared queue
-		 */
-		public DelayingQueue<T> buildDelayingQueue() {
-			return handle(ReadyOrder.FIFO);
-		}
-
-		/**
-		 * Builds a rate-limiting queue.
-		 * @param limiter decides the delay of {@code addRateLimited}; one of
-		 * {@link #rateLimiters()} shares its state with the other instances
-		 * @return a new handle on the shared queue
-		 */
-		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
-			Objects.requireNonNull(limiter, "limiter");
-			return WorkQueues.rateLimiting(handle(ReadyOrder.FIFO), limiter);
-		}
-
-		/**
-		 * Builds a priority queue: {@link PriorityQueue}'s rules hold across every
-		 * instance that shares it. The starvation timeout is the handle's: each claim
-		 * applies the timeout of the handle that makes it, so the instances sharing a
-		 * queue should set the same. A plain queue and a priority queue should not share
-		 * a name: each would hand out the other's items in its own order.
-		 * @param limiter decides the delay of {@code addRateLimited}
-		 * @return a new handle on the shared queue
-		 */
-		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
-			Objects.requireNonNull(limiter, "limiter");
-			PostgresWorkQueue<T> handle = handle(ReadyOrder.PRIORITY);
-			return new SharedPriorityQueue<>(handle, limiter, "PostgresPriorityQueue[" + handle.name()
-					+ ((this.starvationTimeout != null) ? ", starvation timeout " + this.starvationTimeout : ""));
+		@Override
+		protected PriorityHandle<T> newHandle(boolean prioritized) {
+			return handle(prioritized ? ReadyOrder.PRIORITY : ReadyOrder.FIFO);
 		}
 
 		/**
@@ -465,33 +336,30 @@ public final class PostgresWorkQueues {
 		 * live
 		 */
 		private PostgresWorkQueue<T> handle(ReadyOrder order) {
-			if (this.name == null) {
-				throw new IllegalStateException(
-						"name is required: instances with the same table and name share " + "the queue");
-			}
-			String name = this.name;
-			Clock clock = (this.clock != null) ? this.clock : Clock.system();
-			DataSource workers = (this.workerDataSource != null) ? this.workerDataSource : this.dataSource;
-			long leaseNanos = Nanos.of(this.lease);
+			String name = this.options.requiredName("instances with the same table and name share the queue");
+			Clock clock = (this.options.clock() != null) ? this.options.clock() : Clock.system();
+			DataSource workers = (this.options.workerDataSource() != null) ? this.options.workerDataSource()
+					: this.options.dataSource;
+			long leaseNanos = Nanos.of(lease());
 			long pollIntervalNanos = Nanos.of(this.pollInterval);
-			boolean starving = order == ReadyOrder.PRIORITY && this.starvationTimeout != null;
-			QueueSql sql = new QueueSql(this.table, order, starving, this.synchronousCommit);
-			QueueDatabase database = new QueueDatabase(workers, this.clock, name, this.table);
+			boolean starving = order == ReadyOrder.PRIORITY && starvationTimeout() != null;
+			QueueSql sql = new QueueSql(this.options.table(), order, starving, this.synchronousCommit);
+			QueueDatabase database = new QueueDatabase(workers, this.options.clock(), name, this.options.table());
 			database.ensureMarkIfReachable();
-			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
+			WorkQueueMetrics metrics = GuardedMetrics.guard(metrics(), name);
 			String holder = holderId();
-			ItemText<T> text = new ItemText<>(this.codec);
+			ItemText<T> text = new ItemText<>(this.options.codec);
 			LeaseBook<T, PostgresLease> book = new LeaseBook<>();
-			this.forgets.attach(book);
+			this.options.forgets.attach(book);
 			ReadySignal signal = new ReadySignal(clock, StoreWakeups.everyNotice(pollIntervalNanos),
-					(this.clock != null) ? ClockAnchor.knownOffsetMicros(this.clock) : null);
+					(this.options.clock() != null) ? ClockAnchor.knownOffsetMicros(this.options.clock()) : null);
 			Alarm alarm = new Alarm(clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(alarm::ring);
-			FinishedRows rows = FinishedRows.kept(workers, this.table, this.vacuum);
+			FinishedRows rows = FinishedRows.kept(workers, this.options.table(), this.vacuum);
 			QueueNotices notices;
 			try {
 				notices = this.listen ? QueueNotices.listening(listenKey(workers), listenConnections(workers), workers,
-						this.table, name, database.what("notify"), signal) : QueueNotices.NONE;
+						this.options.table(), name, database.what("notify"), signal) : QueueNotices.NONE;
 			}
 			catch (RuntimeException ex) {
 				rows.release();
@@ -507,27 +375,28 @@ public final class PostgresWorkQueues {
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
 			ItemClaims itemClaims = new ItemClaims(database, sql, renewal, statements, signal, clock, rows, deadLetters,
 					claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
-					starving ? Delays.micros(Nanos.of(this.starvationTimeout)) : -1);
-			ItemTaker<T, PostgresLease> taker = new ItemTaker<>(this.codec, itemClaims, book, releases, signal,
+					starving ? Delays.micros(Nanos.of(starvationTimeout())) : -1);
+			ItemTaker<T, PostgresLease> taker = new ItemTaker<>(this.options.codec, itemClaims, book, releases, signal,
 					lifecycle, metrics, clock, leaseNanos);
-			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
+			ItemAdds adds = new ItemAdds(this.options.dataSource, this.options.callerTransaction(), database, sql,
+					notices, signal, rows);
 			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
 					lifecycle, adds, taker, releases, keeper, notices, rows,
-					TraceContextSource.guard(this.traceContextSource, name));
+					TraceContextSource.guard(traceContextSource(), name));
 			keeper.start();
 			return queue;
 		}
 
 		/** What identifies the database of the LISTEN connection, for sharing it. */
 		private Object listenKey(DataSource workers) {
-			return (this.listenConnection != null) ? this.listenConnection : workers;
+			return (this.options.listenConnection() != null) ? this.options.listenConnection() : workers;
 		}
 
 		private Supplier<Connection> listenConnections(DataSource workers) {
-			if (this.listenConnection != null) {
-				return this.listenConnection;
+			if (this.options.listenConnection() != null) {
+				return this.options.listenConnection();
 			}
-			String table = this.table;
+			String table = this.options.table();
 			return () -> {
 				try {
 					DataSource unpooled = UnpooledConnections.unpooled(workers);
@@ -546,14 +415,6 @@ public final class PostgresWorkQueues {
 		private static String holderId() {
 			return ProcessHandle.current().pid() + "-"
 					+ Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
-		}
-
-		private static Duration atLeast(String what, Duration value, Duration min) {
-			Objects.requireNonNull(value, what);
-			if (value.compareTo(min) < 0) {
-				throw new IllegalArgumentException(what + " must be at least " + min + ", was " + value);
-			}
-			return value;
 		}
 
 	}

@@ -8,6 +8,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 import dev.workqueue.ItemCodec;
+import dev.workqueue.store.OptionChecks;
 import dev.workqueue.time.Clock;
 
 /**
@@ -67,7 +68,8 @@ final class RedisOptions<T> {
 	}
 
 	void commandTimeout(Duration commandTimeout) {
-		this.commandTimeout = atLeast("commandTimeout", commandTimeout, RedisWorkQueues.Builder.MIN_COMMAND_TIMEOUT);
+		this.commandTimeout = OptionChecks.atLeast("commandTimeout", commandTimeout,
+				RedisWorkQueues.Builder.MIN_COMMAND_TIMEOUT);
 	}
 
 	/**
@@ -94,18 +96,6 @@ final class RedisOptions<T> {
 
 	Duration commandTimeout() {
 		return this.commandTimeout;
-	}
-
-	/**
-	 * Checks a duration option against its floor.
-	 * @return the value
-	 */
-	static Duration atLeast(String option, Duration value, Duration floor) {
-		Objects.requireNonNull(value, option);
-		if (value.compareTo(floor) < 0) {
-			throw new IllegalArgumentException(option + " must be at least " + floor + ", was " + value);
-		}
-		return value;
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -9,22 +8,20 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.protocol.RedisCommand;
 
 import dev.workqueue.spi.HandleLifecycle;
-import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
-import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
-import dev.workqueue.WorkQueues;
 import dev.workqueue.WorkQueueMetrics;
-import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
-import dev.workqueue.spi.SharedPriorityQueue;
+import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
 import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
+import dev.workqueue.store.OptionChecks;
 import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.SharedQueueBuilder;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
 
@@ -163,15 +160,23 @@ public final class RedisWorkQueues {
 	/**
 	 * Configures and builds Redis work queues. The name is required; every other option
 	 * has a default: key prefix {@code workqueue:}, 30 second leases, the Redis server's
-	 * clock, no metrics, 5 second command timeout, 10 second heartbeat. Each
-	 * {@code build...} call creates a new handle on the shared queue. Not thread-safe.
+	 * clock, no metrics, 5 second command timeout, 10 second heartbeat, dead letters
+	 * bounded to 100 records and 7 days. Each {@code build...} call creates a new handle
+	 * on the shared queue. Not thread-safe. What is the Redis backend's own:
+	 * <ul>
+	 * <li>The trace context of an add ({@link #traceContextSource}) is kept in the field
+	 * {@code 't'}+item of the queue's per-item hash (the {@code priorities} key), written
+	 * by the add's script; an add without a context sends what it would without a
+	 * source.</li>
+	 * <li>A plain queue and a priority queue may not share a prefix and name: their ready
+	 * items are kept apart, so neither would see the other's, and a build that finds the
+	 * other kind's ready items under the name fails with a {@link RedisQueueException}
+	 * naming the key, as does one that finds a key holding another type.</li>
+	 * </ul>
 	 *
 	 * @param <T> the item type
 	 */
-	public static final class Builder<T> {
-
-		/** The shortest lease accepted: renewal runs every third of it. */
-		public static final Duration MIN_LEASE = Duration.ofSeconds(1);
+	public static final class Builder<T> extends SharedQueueBuilder<T, Builder<T>> {
 
 		/** The shortest command timeout accepted. */
 		public static final Duration MIN_COMMAND_TIMEOUT = Duration.ofMillis(10);
@@ -182,20 +187,12 @@ public final class RedisWorkQueues {
 		/** What the queue has in common with its limiters. */
 		private final RedisOptions<T> options;
 
-		private Duration lease = Duration.ofSeconds(30);
-
-		private WorkQueueMetrics metrics = WorkQueueMetrics.NOOP;
-
 		private Duration heartbeat = Duration.ofSeconds(10);
-
-		/** {@code null}: no starvation guard. */
-		private Duration starvationTimeout;
-
-		private TraceContextSource traceContextSource;
 
 		private DeadLetter.Bound deadLetters = DeadLetter.Bound.DEFAULT;
 
 		private Builder(RedisOptions<T> options) {
+			super("RedisPriorityQueue");
 			this.options = options;
 		}
 
@@ -222,19 +219,6 @@ public final class RedisWorkQueues {
 		}
 
 		/**
-		 * Sets how long an item handed out stays leased without renewal (default 30
-		 * seconds, at least 1 second). The holder renews it every third of this while it
-		 * holds the item; an item whose holder stops renewing returns to the queue at
-		 * most this long after.
-		 * @param lease the lease
-		 * @return this builder
-		 */
-		public Builder<T> lease(Duration lease) {
-			this.lease = RedisOptions.atLeast("lease", lease, MIN_LEASE);
-			return this;
-		}
-
-		/**
 		 * Sets the clock of delays, leases and waits. By default delays and leases use
 		 * the Redis server's clock and waits the system clock; a clock given here is used
 		 * for all three, and every instance sharing the queue must then be given one
@@ -250,38 +234,6 @@ public final class RedisWorkQueues {
 		 */
 		public Builder<T> clock(Clock clock) {
 			this.options.clock(clock);
-			return this;
-		}
-
-		/**
-		 * Sets the hook that receives the queue's events (default
-		 * {@link WorkQueueMetrics#NOOP}), as this instance sees them. A hook whose
-		 * {@link WorkQueueMetrics#recordsDurations()} is {@code false} (read once, when
-		 * the queue is built) is never called with durations, and the queue reads no
-		 * clock to measure them.
-		 * @param metrics the hook
-		 * @return this builder
-		 */
-		public Builder<T> metrics(WorkQueueMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
-			return this;
-		}
-
-		/**
-		 * Sets where the queue gets the trace context of each add (default: none, and
-		 * nothing is stored). The context is kept beside the item, in the field
-		 * {@code 't'}+item of the queue's per-item hash (the {@code priorities} key),
-		 * written by the add's script, and taken by the get that hands the item out,
-		 * which gives it to the worker's {@link dev.workqueue.spi.Poller#trace()}; at
-		 * most {@code 1 + ItemTrace.MAX_LINKS} contexts of at most
-		 * {@code ItemTrace.MAX_CONTEXT_LENGTH} characters per item. An add without a
-		 * context sends what it would without a source. The Spring starter sets one when
-		 * the application has a tracer.
-		 * @param source the source, or {@code null} for none
-		 * @return this builder
-		 */
-		public Builder<T> traceContextSource(TraceContextSource source) {
-			this.traceContextSource = source;
 			return this;
 		}
 
@@ -304,25 +256,7 @@ public final class RedisWorkQueues {
 		 * @return this builder
 		 */
 		public Builder<T> heartbeat(Duration heartbeat) {
-			this.heartbeat = RedisOptions.atLeast("heartbeat", heartbeat, MIN_HEARTBEAT);
-			return this;
-		}
-
-		/**
-		 * Sets the starvation guard of priority queues (default: none, strict priority):
-		 * an item ready longer than this is handed out before every item ready for less.
-		 * It is the handle's: each {@code get} applies the timeout of the handle that
-		 * calls it, so the instances sharing a queue should set the same.
-		 * @param timeout the timeout, zero or positive
-		 * @return this builder
-		 * @throws IllegalArgumentException if {@code timeout} is negative
-		 */
-		public Builder<T> starvationTimeout(Duration timeout) {
-			Objects.requireNonNull(timeout, "timeout");
-			if (timeout.isNegative()) {
-				throw new IllegalArgumentException("starvationTimeout must not be negative, was " + timeout);
-			}
-			this.starvationTimeout = timeout;
+			this.heartbeat = OptionChecks.atLeast("heartbeat", heartbeat, MIN_HEARTBEAT);
 			return this;
 		}
 
@@ -343,63 +277,20 @@ public final class RedisWorkQueues {
 		}
 
 		/**
-		 * Builds a priority queue shared through Redis: every instance that builds one
-		 * with the same key prefix and name shares it, and {@link PriorityQueue}'s rules
-		 * hold across them, with the leases, fencing and shutdown of the other queues. A
-		 * plain queue and a priority queue must not share a name (their ready items are
-		 * kept apart, so neither would see the other's): a build that finds the other
-		 * kind's ready items under the name fails. Its handle's
-		 * {@link dev.workqueue.store.SharedQueue} and
-		 * {@link dev.workqueue.spi.PollerFactory} are found with {@code capability}.
-		 * @param limiter decides the delay of {@code addRateLimited}; one of
-		 * {@link RedisRateLimiters} shares its state with the other instances
-		 * @return a new handle on the shared queue
-		 * @throws RedisQueueException if a plain queue of the same name has ready items,
-		 * or a key holds another type
-		 */
-		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
-			Objects.requireNonNull(limiter, "limiter");
-			RedisWorkQueue<T> handle = handle(QueueLayout.PRIORITY);
-			return new SharedPriorityQueue<>(handle, limiter, "RedisPriorityQueue[" + handle.name()
-					+ ((this.starvationTimeout != null) ? ", starvation timeout " + this.starvationTimeout : ""));
-		}
-
-		/**
-		 * Builds a work queue.
-		 * @return a new handle on the shared queue
-		 */
-		public WorkQueue<T> buildQueue() {
-			return buildDelayingQueue();
-		}
-
-		/**
-		 * Builds a delaying queue.
-		 * @return a new handle on the shared queue
-		 */
-		public DelayingQueue<T> buildDelayingQueue() {
-			return handle(QueueLayout.LIST);
-		}
-
-		/**
-		 * Builds a rate-limiting queue.
-		 * @param limiter decides the delay of {@code addRateLimited}; one of
-		 * {@link #rateLimiters()} shares its state with the other instances
-		 * @return a new handle on the shared queue
-		 */
-		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
-			Objects.requireNonNull(limiter, "limiter");
-			return WorkQueues.rateLimiting(handle(QueueLayout.LIST), limiter);
-		}
-
-		/**
 		 * Returns a builder of the shared rate limiters of the queue this builder builds:
 		 * on the same client, with the same codec, name, key prefix, clock and command
 		 * timeout, as set on this builder so far (later changes to either builder do not
 		 * reach the other).
 		 * @return a new builder of limiters
 		 */
+		@Override
 		public RedisRateLimiters.Builder<T> rateLimiters() {
 			return new RedisRateLimiters.Builder<>(this.options.copy());
+		}
+
+		@Override
+		protected PriorityHandle<T> newHandle(boolean prioritized) {
+			return handle(prioritized ? QueueLayout.PRIORITY : QueueLayout.LIST);
 		}
 
 		/**
@@ -412,7 +303,7 @@ public final class RedisWorkQueues {
 			RedisLink link = RedisLink.acquire(this.options.client);
 			QueueScripts scripts = new QueueScripts(link, name, QueueKeys.of(this.options.keyPrefix(), name), layout,
 					clock, this.options.clock() == null, this.options.commandTimeout());
-			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
+			WorkQueueMetrics metrics = GuardedMetrics.guard(metrics(), name);
 			String id = ClockKind.of(this.options.clock() == null).newHandleId();
 			LeaseBook<T, RedisLease> book = new LeaseBook<>();
 			WakeHandOff handOff = new WakeHandOff();
@@ -420,17 +311,17 @@ public final class RedisWorkQueues {
 			TimerThread.Slot timerSlot = TimerThread.slot(link, clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
 			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, handOff, clock, timerSlot, id,
-					this.lease, this.heartbeat);
+					lease(), this.heartbeat);
 			LeaseReleases<T, RedisLease> releases = new LeaseReleases<>(new ReleaseScripts(scripts), book, lifecycle,
 					metrics, clock, timerSlot::wake);
 			ItemClaims<T> claims = new ItemClaims<>(this.options.codec, scripts, new LeaseTokens(id), releases,
-					lifecycle, this.lease, this.starvationTimeout, this.deadLetters);
+					lifecycle, lease(), starvationTimeout(), this.deadLetters);
 			ItemTaker<T, RedisLease> taker = new ItemTaker<>(this.options.codec, claims, book, releases, signal,
-					lifecycle, metrics, clock, Nanos.of(this.lease));
+					lifecycle, metrics, clock, Nanos.of(lease()));
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
 					signal, lifecycle, timer, releases, taker,
 					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)),
-					TraceContextSource.guard(this.traceContextSource, name));
+					TraceContextSource.guard(traceContextSource(), name));
 			timer.start();
 			return queue;
 		}

@@ -30,6 +30,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import dev.workqueue.spring.worker.WorkerSettings;
+import dev.workqueue.store.SharedQueueBuilder;
 
 /**
  * The one place where {@code workqueue.*} properties are checked: binds them from the
@@ -60,9 +61,6 @@ final class WorkQueuePropertiesValidator {
 	/** The values of a {@code backend} key, as a user writes them. */
 	static final String BACKENDS = String.join(", ",
 			Arrays.stream(WorkQueueProperties.Backend.values()).map(WorkQueueProperties.Backend::value).toList());
-
-	/** The shortest Redis or PostgreSQL lease: its holder renews it every third. */
-	private static final Duration MIN_LEASE = Duration.ofSeconds(1);
 
 	/**
 	 * The shortest PostgreSQL poll interval: a waiting worker's look costs a statement.
@@ -220,7 +218,7 @@ final class WorkQueuePropertiesValidator {
 				defaults.getShutdownTimeout(), defaults.getPollTimeout(), defaults.getRateLimiter(),
 				defaults.getPriority());
 		WorkQueueProperties.Redis redis = properties.getRedis();
-		atLeast(problems, PREFIX + ".redis.lease", redis.getLease(), MIN_LEASE);
+		atLeast(problems, PREFIX + ".redis.lease", redis.getLease(), SharedQueueBuilder.MIN_LEASE);
 		String keyPrefix = redis.getKeyPrefix();
 		if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
 			problems.add(PREFIX + ".redis.key-prefix must be given and hold no braces, was '" + keyPrefix + "'");
@@ -255,7 +253,7 @@ final class WorkQueuePropertiesValidator {
 					+ "characters), optionally schema-qualified, was "
 					+ ((table != null) ? "'" + table + "'" : "empty"));
 		}
-		atLeast(problems, prefix + ".lease", postgres.getLease(), MIN_LEASE);
+		atLeast(problems, prefix + ".lease", postgres.getLease(), SharedQueueBuilder.MIN_LEASE);
 		atLeast(problems, prefix + ".poll-interval", postgres.getPollInterval(), MIN_POLL_INTERVAL);
 		if (postgres.getInitializeSchema() == null) {
 			problems.add(prefix + ".initialize-schema must be always or never, was empty");
