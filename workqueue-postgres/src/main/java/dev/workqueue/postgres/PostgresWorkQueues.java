@@ -30,6 +30,7 @@ import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.store.ReadySignal;
+import dev.workqueue.store.SharedStoreQueue;
 import dev.workqueue.store.StoreWakeups;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -451,7 +452,7 @@ public final class PostgresWorkQueues {
 		 */
 		public PriorityQueue<T> buildPriorityQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			PostgresWorkQueue<T> handle = handle(ReadyOrder.PRIORITY);
+			SharedStoreQueue<T, PostgresLease> handle = handle(ReadyOrder.PRIORITY);
 			return new SharedPriorityQueue<>(handle, limiter, "PostgresPriorityQueue[" + handle.name()
 					+ ((this.starvationTimeout != null) ? ", starvation timeout " + this.starvationTimeout : ""));
 		}
@@ -464,7 +465,7 @@ public final class PostgresWorkQueues {
 		 * timed by the other kind of clock, or an instance of the previous release is
 		 * live
 		 */
-		private PostgresWorkQueue<T> handle(ReadyOrder order) {
+		private SharedStoreQueue<T, PostgresLease> handle(ReadyOrder order) {
 			if (this.name == null) {
 				throw new IllegalStateException(
 						"name is required: instances with the same table and name share " + "the queue");
@@ -480,7 +481,6 @@ public final class PostgresWorkQueues {
 			database.ensureMarkIfReachable();
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, name);
 			String holder = holderId();
-			ItemText<T> text = new ItemText<>(this.codec);
 			LeaseBook<T, PostgresLease> book = new LeaseBook<>();
 			this.forgets.attach(book);
 			ReadySignal signal = new ReadySignal(clock, StoreWakeups.everyNotice(pollIntervalNanos),
@@ -511,8 +511,9 @@ public final class PostgresWorkQueues {
 			ItemTaker<T, PostgresLease> taker = new ItemTaker<>(this.codec, itemClaims, book, releases, signal,
 					lifecycle, metrics, clock, leaseNanos);
 			ItemAdds adds = new ItemAdds(this.dataSource, this.callerTransaction, database, sql, notices, signal, rows);
-			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
-					lifecycle, adds, taker, releases, keeper, notices, rows,
+			SharedStoreQueue<T, PostgresLease> queue = new SharedStoreQueue<>(name, this.codec,
+					new HandleStatements(adds, database, sql, notices, rows, keeper, signal), clock, metrics, book,
+					signal, lifecycle, taker, releases, keeper.work(),
 					TraceContextSource.guard(this.traceContextSource, name));
 			keeper.start();
 			return queue;
