@@ -321,6 +321,16 @@ public final class TimedWork<L extends Lease, R> {
 	}
 
 	/**
+	 * What health checks say of the store while the last run failed.
+	 * @return the driver's {@linkplain TimedWorkDriver#healthFailure answer} for the
+	 * cause, {@code null} if the last run worked
+	 */
+	public String failure() {
+		R cause = this.failing;
+		return (cause != null) ? this.driver.healthFailure(cause) : null;
+	}
+
+	/**
 	 * How many items the ticks of this handle queued again.
 	 * @return the count since the start
 	 */

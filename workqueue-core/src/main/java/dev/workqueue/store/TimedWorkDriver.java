@@ -89,6 +89,17 @@ public interface TimedWorkDriver<L extends Lease, R> {
 	String describe(R cause);
 
 	/**
+	 * What health checks say while this cause lasts, as
+	 * {@link dev.workqueue.spi.SharedWorkQueue#failure()} does.
+	 * @param cause a cause from {@link #failure}
+	 * @return {@code "unreachable"}, or a reason of the store's own (such as a read-only
+	 * database)
+	 */
+	default String healthFailure(R cause) {
+		return "unreachable";
+	}
+
+	/**
 	 * Whether, on this cause, the backoff may reach a third of the lease even when ticks
 	 * are due sooner (a store that renews nothing while it lasts).
 	 * @param cause a cause from {@link #failure}

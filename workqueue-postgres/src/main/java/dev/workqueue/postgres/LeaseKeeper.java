@@ -229,6 +229,12 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 		return cause.description();
 	}
 
+	/** "unreachable", or the reason itself for a read-only database. */
+	@Override
+	public String healthFailure(Reason cause) {
+		return (cause == Reason.READ_ONLY) ? "read-only: " + cause.description() : "unreachable";
+	}
+
 	/** A read-only database renews nothing anyway: up to a third of the lease. */
 	@Override
 	public boolean renewsNothing(Reason cause) {
@@ -257,21 +263,11 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 		}
 	}
 
-	boolean reporter() {
-		return this.work.reporter();
-	}
-
-	boolean reachable() {
-		return this.work.failing() == null;
-	}
-
-	/** Why the last attempt failed, {@code null} if it worked. */
-	Reason failing() {
-		return this.work.failing();
-	}
-
-	long stalled() {
-		return this.work.stalled();
+	/**
+	 * The policy this keeper drives, which the handle asks for its figures and health.
+	 */
+	TimedWork<PostgresLease, Reason> work() {
+		return this.work;
 	}
 
 	/** Whether the work has ended; for tests. */

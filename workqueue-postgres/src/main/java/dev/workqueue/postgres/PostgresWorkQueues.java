@@ -27,6 +27,7 @@ import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.store.OptionChecks;
 import dev.workqueue.store.ReadySignal;
 import dev.workqueue.store.SharedQueueBuilder;
+import dev.workqueue.store.SharedStoreQueue;
 import dev.workqueue.store.StoreWakeups;
 import dev.workqueue.time.Clock;
 import dev.workqueue.time.Nanos;
@@ -335,7 +336,7 @@ public final class PostgresWorkQueues {
 		 * timed by the other kind of clock, or an instance of the previous release is
 		 * live
 		 */
-		private PostgresWorkQueue<T> handle(ReadyOrder order) {
+		private SharedStoreQueue<T, PostgresLease> handle(ReadyOrder order) {
 			String name = this.options.requiredName("instances with the same table and name share the queue");
 			Clock clock = (this.options.clock() != null) ? this.options.clock() : Clock.system();
 			DataSource workers = (this.options.workerDataSource() != null) ? this.options.workerDataSource()
@@ -348,7 +349,6 @@ public final class PostgresWorkQueues {
 			database.ensureMarkIfReachable();
 			WorkQueueMetrics metrics = GuardedMetrics.guard(metrics(), name);
 			String holder = holderId();
-			ItemText<T> text = new ItemText<>(this.options.codec);
 			LeaseBook<T, PostgresLease> book = new LeaseBook<>();
 			this.options.forgets.attach(book);
 			ReadySignal signal = new ReadySignal(clock, StoreWakeups.everyNotice(pollIntervalNanos),
@@ -380,8 +380,9 @@ public final class PostgresWorkQueues {
 					lifecycle, metrics, clock, leaseNanos);
 			ItemAdds adds = new ItemAdds(this.options.dataSource, this.options.callerTransaction(), database, sql,
 					notices, signal, rows);
-			PostgresWorkQueue<T> queue = new PostgresWorkQueue<>(text, database, sql, clock, metrics, book, signal,
-					lifecycle, adds, taker, releases, keeper, notices, rows,
+			SharedStoreQueue<T, PostgresLease> queue = new SharedStoreQueue<>(name, this.options.codec,
+					new HandleStatements(adds, database, sql, notices, rows, keeper, signal), clock, metrics, book,
+					signal, lifecycle, taker, releases, keeper.work(),
 					TraceContextSource.guard(traceContextSource(), name));
 			keeper.start();
 			return queue;

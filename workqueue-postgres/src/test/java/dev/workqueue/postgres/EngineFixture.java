@@ -11,6 +11,7 @@ import org.awaitility.Awaitility;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.spi.SharedWorkQueue;
+import dev.workqueue.store.SharedStoreQueue;
 
 /**
  * A test's table ({@link PostgresFixture}) and the handles it built on it: poll-only and
@@ -57,8 +58,13 @@ final class EngineFixture implements AutoCloseable {
 	}
 
 	/** The handle behind a queue built here. */
-	static PostgresWorkQueue<?> handle(WorkQueue<?> queue) {
-		return (PostgresWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow();
+	static SharedStoreQueue<?, ?> handle(WorkQueue<?> queue) {
+		return (SharedStoreQueue<?, ?>) queue.capability(SharedWorkQueue.class).orElseThrow();
+	}
+
+	/** The adds and reads of the handle behind a queue built here, with its parts. */
+	static HandleStatements statements(WorkQueue<?> queue) {
+		return (HandleStatements) handle(queue).driver();
 	}
 
 	@Override
@@ -68,9 +74,9 @@ final class EngineFixture implements AutoCloseable {
 				queue.shutDown();
 			}
 			for (WorkQueue<?> queue : this.opened) {
-				PostgresWorkQueue<?> handle = handle(queue);
-				handle.handBack();
-				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> handle.keeper().stopped());
+				handle(queue).handBack();
+				LeaseKeeper keeper = statements(queue).keeper();
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(keeper::stopped);
 			}
 		}
 		finally {

@@ -81,7 +81,7 @@ class PostgresClaimAheadTests {
 				}
 			}));
 		}
-		await().atMost(SOON).until(() -> EngineFixture.handle(queue).waitingConsumers() == count);
+		await().atMost(SOON).until(() -> EngineFixture.statements(queue).waitingConsumers() == count);
 		return waiters;
 	}
 

@@ -110,7 +110,7 @@ class PostgresDefaultPathTests {
 		});
 		await().during(Duration.ofMillis(300))
 			.atMost(SOON)
-			.until(() -> EngineFixture.handle(queue).waitingConsumers() == 1);
+			.until(() -> EngineFixture.statements(queue).waitingConsumers() == 1);
 	}
 
 	/** Adds a ready row behind the queues' back: no notice tells anyone. */
@@ -225,7 +225,7 @@ class PostgresDefaultPathTests {
 				.pollInterval(Duration.ofMillis(100))
 				.buildDelayingQueue());
 			Future<String> taken = take(b);
-			await().atMost(SOON).until(() -> EngineFixture.handle(b).waitingConsumers() == 1);
+			await().atMost(SOON).until(() -> EngineFixture.statements(b).waitingConsumers() == 1);
 			a.add("x");
 			a.addAfter("later", Duration.ofMillis(300));
 			assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");

@@ -102,7 +102,7 @@ class PostgresLeaseTests {
 		// y leased to this handle under a token it never heard of.
 		TestSql.update("UPDATE " + this.fixture.table() + " SET state = 1, token = nextval('" + this.fixture.table()
 				+ "_token'), holder = ?, lease_until = " + onClock(3) + " WHERE item = 'y'", holder);
-		EngineFixture.handle(queue).keeper().reconcileSoon();
+		EngineFixture.statements(queue).keeper().reconcileSoon();
 		await().atMost(SOON).until(() -> TestSql.token(this.fixture.table(), "y") == null);
 		assertThat(TestSql.token(this.fixture.table(), "x")).as("a lease it knows stays").isNotNull();
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("y");

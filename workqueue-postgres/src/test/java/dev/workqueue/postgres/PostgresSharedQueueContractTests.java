@@ -176,9 +176,9 @@ class PostgresSharedQueueContractTests extends SharedQueueContract {
 					handle.shutDown();
 				}
 				for (WorkQueue<?> handle : this.handles) {
-					PostgresWorkQueue<?> queue = EngineFixture.handle(handle);
-					queue.handBack();
-					Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> queue.keeper().stopped());
+					EngineFixture.handle(handle).handBack();
+					LeaseKeeper keeper = EngineFixture.statements(handle).keeper();
+					Awaitility.await().atMost(Duration.ofSeconds(10)).until(keeper::stopped);
 				}
 			}
 			finally {

@@ -1,13 +1,19 @@
 package dev.workqueue.postgres;
 
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -109,7 +115,7 @@ class PostgresWorkQueueTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		await().atMost(SOON).until(() -> EngineFixture.handle(queue).waitingConsumers() == 1);
+		await().atMost(SOON).until(() -> EngineFixture.statements(queue).waitingConsumers() == 1);
 		poller.wakeup();
 		assertThat(polled.get(5, TimeUnit.SECONDS)).isNull();
 	}
@@ -125,7 +131,7 @@ class PostgresWorkQueueTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		await().atMost(SOON).until(() -> EngineFixture.handle(queue).waitingConsumers() == 1);
+		await().atMost(SOON).until(() -> EngineFixture.statements(queue).waitingConsumers() == 1);
 		queue.addAfter("x", Duration.ofMillis(500));
 		this.clock.step(Duration.ofMillis(499));
 		assertThat(got).isNotDone();
@@ -146,7 +152,7 @@ class PostgresWorkQueueTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		await().atMost(SOON).until(() -> EngineFixture.handle(queue).waitingConsumers() == 1);
+		await().atMost(SOON).until(() -> EngineFixture.statements(queue).waitingConsumers() == 1);
 		other.addAfter("x", Duration.ofMillis(1500));
 		other.add("y");
 		this.clock.step(Duration.ofSeconds(1));
@@ -160,7 +166,7 @@ class PostgresWorkQueueTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		await().atMost(SOON).until(() -> EngineFixture.handle(queue).waitingConsumers() == 1);
+		await().atMost(SOON).until(() -> EngineFixture.statements(queue).waitingConsumers() == 1);
 		this.clock.step(Duration.ofMillis(499));
 		assertThat(later).isNotDone();
 		this.clock.step(Duration.ofMillis(1));
@@ -260,7 +266,7 @@ class PostgresWorkQueueTests {
 		queue.add("a");
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
 		queue.shutDown();
-		LeaseKeeper keeper = EngineFixture.handle(queue).keeper();
+		LeaseKeeper keeper = EngineFixture.statements(queue).keeper();
 		assertThat(keeper.stopped()).as("it still renews a's lease").isFalse();
 		queue.done("a");
 		await().atMost(SOON).until(keeper::stopped);
@@ -288,7 +294,7 @@ class PostgresWorkQueueTests {
 				assertThat(setting.getString(1)).isEqualTo("on");
 			}
 			queue.shutDown();
-			await().atMost(SOON).until(() -> EngineFixture.handle(queue).keeper().stopped());
+			await().atMost(SOON).until(() -> EngineFixture.statements(queue).keeper().stopped());
 		}
 		assertThat(TestSql.count(this.fixture.table())).isZero();
 	}
@@ -309,6 +315,35 @@ class PostgresWorkQueueTests {
 		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.poll(Duration.ZERO))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.MISSING_TABLE));
 		await().atMost(SOON).until(() -> !queue.capability(SharedWorkQueue.class).orElseThrow().reachable());
+	}
+
+	@Test
+	void anAddThatFailsWhileTheHandleShutsDownIsIgnoredAsEveryAddAfterIt() throws Exception {
+		AtomicBoolean hold = new AtomicBoolean();
+		CountDownLatch asked = new CountDownLatch(1);
+		CountDownLatch shutDown = new CountDownLatch(1);
+		DataSource refusing = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					if (!method.getName().equals("getConnection")) {
+						throw new UnsupportedOperationException(method.getName());
+					}
+					if (hold.get()) {
+						asked.countDown();
+						shutDown.await();
+					}
+					throw new SQLException("connection refused", "08001");
+				});
+		DelayingQueue<String> queue = this.fixture
+			.track(this.fixture.builder("racing", refusing).clock(this.clock).buildDelayingQueue());
+		assertThatExceptionOfType(PostgresQueueException.class).as("on a running handle")
+			.isThrownBy(() -> queue.add("x"));
+		hold.set(true);
+		CompletableFuture<Void> add = CompletableFuture.runAsync(() -> queue.add("y"));
+		assertThat(asked.await(5, TimeUnit.SECONDS)).isTrue();
+		queue.shutDown();
+		shutDown.countDown();
+		add.get(5, TimeUnit.SECONDS);
+		assertThat(TestSql.count(this.fixture.table())).isZero();
 	}
 
 }

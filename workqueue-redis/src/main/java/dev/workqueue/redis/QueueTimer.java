@@ -443,16 +443,9 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		return this.slot.thread();
 	}
 
-	boolean reporter() {
-		return this.work.reporter();
-	}
-
-	boolean reachable() {
-		return this.work.failing() == null;
-	}
-
-	long stalled() {
-		return this.work.stalled();
+	/** The policy this timer drives, which the handle asks for its figures and health. */
+	TimedWork<RedisLease, Reason> work() {
+		return this.work;
 	}
 
 }

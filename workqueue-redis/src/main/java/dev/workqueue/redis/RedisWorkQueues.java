@@ -318,9 +318,10 @@ public final class RedisWorkQueues {
 					lifecycle, lease(), starvationTimeout(), this.deadLetters);
 			ItemTaker<T, RedisLease> taker = new ItemTaker<>(this.options.codec, claims, book, releases, signal,
 					lifecycle, metrics, clock, Nanos.of(lease()));
-			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, scripts, clock, metrics, book,
-					signal, lifecycle, timer, releases, taker,
-					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)),
+			HandleScripts driver = new HandleScripts(name, scripts,
+					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)), timer);
+			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, driver, clock, metrics, book,
+					signal, lifecycle, taker, releases, timer.work(),
 					TraceContextSource.guard(traceContextSource(), name));
 			timer.start();
 			return queue;

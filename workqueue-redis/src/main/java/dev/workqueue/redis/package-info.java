@@ -16,6 +16,8 @@
  * header states its keys, arguments and reply. Consumers wait on pub/sub notices rather
  * than polling. Every queue and limiter on one client shares one command connection, one
  * pub/sub connection and one timer thread, which moves due items, reaps expired leases
- * and renews each handle's own. See {@code RedisWorkQueue} for the details.
+ * and renews each handle's own. A handle is core's shared-store engine
+ * ({@link dev.workqueue.store.SharedStoreQueue}) over this package's drivers; see
+ * {@code RedisWorkQueue} for them.
  */
 package dev.workqueue.redis;

@@ -115,8 +115,8 @@ class RedisClientShutdownTests {
 
 		this.client.shutdown();
 
-		await().atMost(SOON).until(() -> handle.timer().stopped());
-		Thread timerThread = handle.timer().thread().thread();
+		await().atMost(SOON).until(() -> RedisFixture.timer(handle).stopped());
+		Thread timerThread = RedisFixture.timer(handle).thread().thread();
 		assertThat(timerThread).as("the timer's thread ends with its last job").isNull();
 		assertThat(this.records).as("the shut-down client is never taken for Redis out of reach")
 			.noneSatisfy((record) -> assertThat(record.getMessage()).contains("cannot reach"));

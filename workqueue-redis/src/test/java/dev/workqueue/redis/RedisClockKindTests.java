@@ -49,7 +49,7 @@ class RedisClockKindTests {
 
 	private DelayingQueue<String> live(RedisWorkQueues.Builder<String> builder) {
 		DelayingQueue<String> queue = this.redis.track(builder.buildDelayingQueue());
-		await().atMost(SOON).until(() -> handle(queue).timer().reporter());
+		await().atMost(SOON).until(() -> handle(queue).reportsSharedGauges());
 		return queue;
 	}
 
@@ -74,7 +74,7 @@ class RedisClockKindTests {
 	 */
 	private void gone(DelayingQueue<String> queue) {
 		queue.shutDown();
-		await().atMost(SOON).until(() -> handle(queue).timer().stopped());
+		await().atMost(SOON).until(() -> RedisFixture.timer(handle(queue)).stopped());
 		assertThat(this.redis.redis().exists(this.redis.key("q", "reporter"))).isZero();
 	}
 

@@ -75,7 +75,8 @@ class RedisConnectionTests {
 		}
 		assertThat(connections()).as("one for commands, one for pub/sub").isEqualTo(2);
 		List<TimerThread> timers = queues.stream()
-			.map((queue) -> ((RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow()).timer()
+			.map((queue) -> RedisFixture
+				.timer((RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow())
 				.thread())
 			.distinct()
 			.toList();

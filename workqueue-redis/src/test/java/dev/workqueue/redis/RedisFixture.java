@@ -16,6 +16,7 @@ import org.awaitility.Awaitility;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.spi.SharedWorkQueue;
+import dev.workqueue.store.SharedStoreQueue;
 import dev.workqueue.time.Clock;
 
 /**
@@ -77,12 +78,17 @@ final class RedisFixture implements AutoCloseable {
 			if (queue instanceof WorkQueue<?> workQueue && workQueue.capability(SharedWorkQueue.class)
 				.orElse(null) instanceof RedisWorkQueue<?> redisQueue) {
 				redisQueue.handBack();
-				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> redisQueue.timer().stopped());
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> timer(redisQueue).stopped());
 			}
 		}
 		deleteKeys();
 		this.connection.close();
 		this.client.shutdown();
+	}
+
+	/** The timed work of a handle. */
+	static QueueTimer timer(SharedStoreQueue<?, ?> handle) {
+		return ((HandleScripts) handle.driver()).timer();
 	}
 
 	/** Deletes every key under this test's prefix. */

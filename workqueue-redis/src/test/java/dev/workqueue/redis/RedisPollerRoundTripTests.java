@@ -47,7 +47,7 @@ class RedisPollerRoundTripTests {
 			.heartbeat(Duration.ofMinutes(30))
 			.buildQueue();
 		RedisWorkQueue<?> handle = (RedisWorkQueue<?>) this.queue;
-		await().atMost(Duration.ofSeconds(10)).until(() -> handle.timer().reporter());
+		await().atMost(Duration.ofSeconds(10)).until(() -> handle.reportsSharedGauges());
 	}
 
 	@AfterEach

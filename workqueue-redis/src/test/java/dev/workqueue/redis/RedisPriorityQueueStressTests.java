@@ -139,7 +139,8 @@ class RedisPriorityQueueStressTests {
 		for (PriorityQueue<String> queue : handles) {
 			queue.shutDown();
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> ((RedisWorkQueue<?>) queue.capability(SharedQueue.class).orElseThrow()).timer().stopped());
+				.until(() -> RedisFixture.timer((RedisWorkQueue<?>) queue.capability(SharedQueue.class).orElseThrow())
+					.stopped());
 		}
 		List<String> left = new ArrayList<>();
 		ScanCursor cursor = ScanCursor.INITIAL;

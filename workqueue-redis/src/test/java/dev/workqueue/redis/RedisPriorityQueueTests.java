@@ -88,7 +88,7 @@ class RedisPriorityQueueTests {
 		assertThat(a.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 9));
 		// a's lease runs out: the item comes back with its priority, to b.
 		expireLease("y");
-		handle(b).timer().wake();
+		RedisFixture.timer(handle(b)).wake();
 		await().atMost(SOON).until(() -> b.size() == 2);
 		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("y", 9));
 		String bToken = this.redis.redis().hget(key("leases"), "y");
@@ -115,7 +115,7 @@ class RedisPriorityQueueTests {
 		a.add("low", -1);
 		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("x", 7));
 		expireLease("x");
-		handle(a).timer().wake();
+		RedisFixture.timer(handle(a)).wake();
 		await().atMost(SOON).until(() -> a.size() == 2);
 		// a leases x again while its worker holds it: parked, not handed out.
 		assertThat(a.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("low", -1));
@@ -282,7 +282,7 @@ class RedisPriorityQueueTests {
 		assertThat(a.getWithPriority()).isEqualTo(new Prioritized<>("x", 2));
 		b.add("x", 5);
 		expireLease("x");
-		handle(b).timer().wake();
+		RedisFixture.timer(handle(b)).wake();
 		await().atMost(SOON).until(() -> b.size() == 1);
 		assertThat(b.pollWithPriority(Duration.ZERO)).isEqualTo(new Prioritized<>("x", 5));
 		a.done("x");

@@ -54,7 +54,7 @@ class RedisShutdownTests {
 	void addsAfterShutDownAreIgnoredEvenOnceTheHandleHasGivenItsConnectionsBack() {
 		RateLimitingQueue<String> queue = instance();
 		queue.shutDown();
-		await().atMost(SOON).until(() -> handle(queue).timer().stopped());
+		await().atMost(SOON).until(() -> RedisFixture.timer(handle(queue)).stopped());
 		queue.add("a");
 		queue.addAfter("b", Duration.ZERO);
 		queue.addAfter("c", Duration.ofSeconds(1));
@@ -181,7 +181,7 @@ class RedisShutdownTests {
 			if (item != null) {
 				queue.done(item);
 			}
-			await().atMost(SOON).until(() -> handle(queue).timer().stopped());
+			await().atMost(SOON).until(() -> RedisFixture.timer(handle(queue)).stopped());
 			assertThat(this.redis.redis().hlen(this.redis.key("q", "leases"))).as("round %d: no orphaned lease", round)
 				.isZero();
 			if (item == null) {
@@ -202,7 +202,7 @@ class RedisShutdownTests {
 		assertThat(queue.stats().waiting()).isOne();
 		assertThat(systemClock.stats().waiting()).isOne();
 		this.clock.step(Duration.ofDays(365 * 100));
-		handle(queue).timer().wake();
+		RedisFixture.timer(handle(queue)).wake();
 		await().during(Duration.ofMillis(300)).atMost(SOON).until(() -> queue.size() == 0);
 		assertThat(queue.poll(Duration.ZERO)).isNull();
 		assertThat(systemClock.poll(Duration.ZERO)).isNull();

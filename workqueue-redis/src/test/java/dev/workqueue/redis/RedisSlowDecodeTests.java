@@ -89,7 +89,7 @@ class RedisSlowDecodeTests {
 	private void otherInstanceTakes(String item, DelayingQueue<String> other) {
 		AtomicReference<String> taken = new AtomicReference<>();
 		await().atMost(SOON).until(() -> {
-			handle(other).timer().wake();
+			RedisFixture.timer(handle(other)).wake();
 			taken.set(other.poll(Duration.ZERO));
 			return taken.get() != null;
 		});

@@ -121,7 +121,8 @@ class RedisSlowHookTests {
 					.clock(this.clock)
 					.metrics(this.slowHook)
 					.buildDelayingQueue());
-			timers.add(((RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow()).timer().thread());
+			timers.add(RedisFixture.timer((RedisWorkQueue<?>) queue.capability(SharedWorkQueue.class).orElseThrow())
+				.thread());
 		}
 		assertThat(this.hookCalled.await(SOON.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
 		// Every queue's first tick ran, though a hook hangs: each stranded lease is

@@ -72,7 +72,7 @@ class RedisWakeTests {
 				.buildDelayingQueue();
 			this.handles.add(handle);
 			RedisWorkQueue<?> redisHandle = (RedisWorkQueue<?>) handle;
-			await().atMost(Duration.ofSeconds(10)).until(() -> redisHandle.timer().thread() != null);
+			await().atMost(Duration.ofSeconds(10)).until(() -> RedisFixture.timer(redisHandle).thread() != null);
 		}
 	}
 

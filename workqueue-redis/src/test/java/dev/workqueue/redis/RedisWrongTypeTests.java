@@ -60,7 +60,7 @@ class RedisWrongTypeTests {
 			this.handle.handBack();
 			await().atMost(Duration.ofSeconds(10)).until(() -> {
 				this.clock.step(Duration.ofSeconds(10));
-				return this.handle.timer().stopped();
+				return RedisFixture.timer(this.handle).stopped();
 			});
 		}
 		this.redis.close();
