@@ -147,11 +147,7 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 				return statement.executeUpdate();
 			}
 		});
-		if (reaped > 0) {
-			this.rows.finished(reaped);
-			this.signal.signal();
-			this.notices.queued(0);
-		}
+		queuedAgain(reaped);
 		return new Reaped(reaped, (reaped == REAP_BATCH) ? nowNanos : Nanos.add(nowNanos, this.tickNanos));
 	}
 
@@ -207,15 +203,20 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 					return statement.executeUpdate();
 				}
 			});
-			if (back > 0) {
-				this.rows.finished(back);
-				this.signal.signal();
-				this.notices.queued(0);
-			}
+			queuedAgain(back);
 			return true;
 		}
 		finally {
 			this.claims.unlock();
+		}
+	}
+
+	/** Rows queued again: counted for the keeper, and looked at here and elsewhere. */
+	private void queuedAgain(int rows) {
+		if (rows > 0) {
+			this.rows.finished(rows);
+			this.signal.signal();
+			this.notices.queued(0);
 		}
 	}
 

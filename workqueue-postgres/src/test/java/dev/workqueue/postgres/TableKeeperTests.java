@@ -351,9 +351,9 @@ class TableKeeperTests {
 				await().atMost(WAIT).until(() -> {
 					passThrough(pool, table, ++round[0], 100);
 					keeper.finished(100);
-					return keeper.heldHorizon() != null;
+					return keeper.warning() != null;
 				});
-				assertThat(keeper.heldHorizon()).contains("session pid " + pid + " (application '" + application + "'");
+				assertThat(keeper.warning()).contains("session pid " + pid + " (application '" + application + "'");
 				assertThat(logs.messages(Level.WARNING)).singleElement()
 					.asString()
 					.contains("Cleanup of table " + table + " is held back: session pid " + pid)
@@ -372,7 +372,7 @@ class TableKeeperTests {
 			await().atMost(WAIT).until(() -> {
 				passThrough(pool, table, ++round[0], 100);
 				keeper.finished(100);
-				return keeper.heldHorizon() == null;
+				return keeper.warning() == null;
 			});
 			assertThat(logs.messages(Level.INFO)).anySatisfy((message) -> assertThat(message)
 				.startsWith("Cleanup of table " + table + " is no longer held back"));
