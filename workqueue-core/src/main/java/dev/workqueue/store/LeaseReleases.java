@@ -149,12 +149,7 @@ public final class LeaseReleases<T, L extends Lease> {
 			List<Holding<L>> all = this.book.finishAll();
 			List<L> back = new ArrayList<>(all.size());
 			for (Holding<L> holding : all) {
-				forgetWithoutDone(holding.lease);
-				back.addAll(holding.copies);
-				L live = holding.live();
-				if (live != null) {
-					back.add(live);
-				}
+				ended(holding, back);
 			}
 			handBackInPlace(back);
 			return all.size();
@@ -203,30 +198,15 @@ public final class LeaseReleases<T, L extends Lease> {
 		this.lifecycle.enterAlways();
 		try {
 			Holding<L> holding = this.book.finish(item);
-			if (holding == null) {
-				return;
+			if (holding != null) {
+				List<L> back = new ArrayList<>(holding.copies.size() + 1);
+				ended(holding, back);
+				handBackInPlace(back);
 			}
-			forgetWithoutDone(holding.lease);
-			List<L> back = new ArrayList<>(holding.copies);
-			L live = holding.live();
-			if (live != null) {
-				back.add(live);
-			}
-			handBackInPlace(back);
 		}
 		finally {
 			afterRelease();
 		}
-	}
-
-	/**
-	 * Hands back, in place, leases a claim made that were never taken in hand (the claim
-	 * was answered after shutdown); if that fails, remembers them for the timed work.
-	 * @param leases the leases, none of them in the book
-	 * @throws RuntimeException the store's failure, once the leases are remembered
-	 */
-	public void handBackClaimed(List<L> leases) {
-		handBackInPlace(leases);
 	}
 
 	/**
@@ -257,7 +237,14 @@ public final class LeaseReleases<T, L extends Lease> {
 		this.orphaned.run();
 	}
 
-	private void handBackInPlace(List<L> leases) {
+	/**
+	 * Hands leases back in place, ready at once: those of a hold that ended, or those a
+	 * claim made that were never taken in hand (the claim was answered after shutdown);
+	 * if that fails, remembers them for the timed work.
+	 * @param leases the leases, none of them in the book
+	 * @throws RuntimeException the store's failure, once the leases are remembered
+	 */
+	public void handBackInPlace(List<L> leases) {
 		if (leases.isEmpty()) {
 			return;
 		}
@@ -268,6 +255,19 @@ public final class LeaseReleases<T, L extends Lease> {
 			leases.forEach(this.book::orphan);
 			this.orphaned.run();
 			throw ex;
+		}
+	}
+
+	/**
+	 * Forgets what a hold that ended without a done deferred, and adds its leases (the
+	 * copies, then the live one) to those to hand back in place.
+	 */
+	private void ended(Holding<L> holding, List<L> back) {
+		forgetWithoutDone(holding.lease);
+		back.addAll(holding.copies);
+		L live = holding.live();
+		if (live != null) {
+			back.add(live);
 		}
 	}
 

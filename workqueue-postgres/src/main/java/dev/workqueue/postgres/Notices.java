@@ -502,8 +502,7 @@ final class Notices {
 			this.closing.sleepUntil(this.clock.nanoTime() + millis * 1_000_000L);
 		}
 		catch (InterruptedException ex) {
-			// Nobody interrupts this thread but a JVM going down: stop (this thread joins
-			// nothing).
+			// Nobody interrupts this thread but a JVM going down: stop.
 			Thread.currentThread().interrupt();
 			stop();
 		}

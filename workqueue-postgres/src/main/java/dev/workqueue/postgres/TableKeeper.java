@@ -348,8 +348,7 @@ final class TableKeeper implements FinishedRows {
 				}
 				if (vacuumsItself && this.heldBackoffNanos > 0) {
 					// It removed what died before the horizon, and will remove nothing
-					// more
-					// while the horizon stays: back off.
+					// more while the horizon stays: back off.
 					this.nextVacuumNanos = this.clock.nanoTime() + this.heldBackoffNanos;
 					this.heldBackoffNanos = Math.min(2 * this.heldBackoffNanos, maxHeldBackoffNanos());
 				}

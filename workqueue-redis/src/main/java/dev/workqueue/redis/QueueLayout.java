@@ -228,11 +228,8 @@ enum QueueLayout {
 	 * @return its contexts, or {@code null} if it has none
 	 */
 	ItemTrace trace(List<Object> reply, int at) {
-		Object record = reply.get(at + (this.prioritized ? 3 : 2));
-		if (!(record instanceof String text)) {
-			return null;
-		}
-		return ItemTrace.fromRecord(text);
+		return (reply.get(at + (this.prioritized ? 3 : 2)) instanceof String record) ? ItemTrace.fromRecord(record)
+				: null;
 	}
 
 	/**
