@@ -199,9 +199,7 @@ public final class LeaseReleases<T, L extends Lease> {
 		try {
 			Holding<L> holding = this.book.finish(item);
 			if (holding != null) {
-				List<L> back = new ArrayList<>(holding.copies.size() + 1);
-				ended(holding, back);
-				handBackInPlace(back);
+				handBackInPlace(ended(holding, new ArrayList<>(holding.copies.size() + 1)));
 			}
 		}
 		finally {
@@ -260,15 +258,16 @@ public final class LeaseReleases<T, L extends Lease> {
 
 	/**
 	 * Forgets what a hold that ended without a done deferred, and adds its leases (the
-	 * copies, then the live one) to those to hand back in place.
+	 * copies, then the live one) to {@code back}, to hand back in place.
 	 */
-	private void ended(Holding<L> holding, List<L> back) {
+	private List<L> ended(Holding<L> holding, List<L> back) {
 		forgetWithoutDone(holding.lease);
 		back.addAll(holding.copies);
 		L live = holding.live();
 		if (live != null) {
 			back.add(live);
 		}
+		return back;
 	}
 
 	/** Hands back, at once, the copies of a holding's item under other encodings. */

@@ -32,8 +32,8 @@ import dev.workqueue.time.Nanos;
  * shutdown wakes it early. Once the handle is shut down and holds nothing, it gives the
  * reporter role up, closes the handle's notices and table keeper, and ends.
  * <p>
- * Its fields are the thread's own, but for the volatile figures others read; the other
- * parts of the handle wake it through its {@link Alarm}.
+ * Its fields are the thread's own (the figures others read are the {@link TimedWork}'s);
+ * the other parts of the handle wake it through its {@link Alarm}.
  */
 final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reason> {
 

@@ -267,10 +267,8 @@ final class LimitTable {
 	 */
 	private Long run(DataSource source, boolean joinable, String what, QueueDatabase.Work<Long> call) {
 		try (Connection connection = source.getConnection()) {
-			boolean autoCommit = connection.getAutoCommit();
-			boolean callers = joinable
-					&& ((this.callerTransaction != null) ? this.callerTransaction.getAsBoolean() : !autoCommit);
-			if (callers) {
+			if (joinable && ((this.callerTransaction != null) ? this.callerTransaction.getAsBoolean()
+					: !connection.getAutoCommit())) {
 				return call.run(connection);
 			}
 			return QueueDatabase.inOwnTransaction(connection, call);

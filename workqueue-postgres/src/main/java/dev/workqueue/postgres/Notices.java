@@ -363,20 +363,14 @@ final class Notices {
 	 * lost them, then tells the subscribers of newly listened channels to look again.
 	 */
 	private void applySubscriptions() throws SQLException {
-		Set<String> toListen = new HashSet<>();
-		Set<String> toUnlisten = new HashSet<>();
+		Set<String> toListen;
+		Set<String> toUnlisten;
 		this.lock.lock();
 		try {
-			for (String channel : this.subscribers.keySet()) {
-				if (!this.listening.contains(channel)) {
-					toListen.add(channel);
-				}
-			}
-			for (String channel : this.listening) {
-				if (!this.subscribers.containsKey(channel)) {
-					toUnlisten.add(channel);
-				}
-			}
+			toListen = new HashSet<>(this.subscribers.keySet());
+			toListen.removeAll(this.listening);
+			toUnlisten = new HashSet<>(this.listening);
+			toUnlisten.removeAll(this.subscribers.keySet());
 		}
 		finally {
 			this.lock.unlock();

@@ -538,11 +538,7 @@ final class TableKeeper implements FinishedRows {
 			this(policy, vacuumRows, minVacuumInterval, sweepInterval, limitEvery, DEFAULT_HELD_AFTER);
 		}
 
-		/**
-		 * The default settings with another policy.
-		 * @param policy the policy
-		 * @return the settings
-		 */
+		/** The default settings with another policy. */
 		static Settings of(VacuumPolicy policy) {
 			return new Settings(policy, DEFAULT_VACUUM_ROWS, Duration.ofSeconds(1), Duration.ofMinutes(1),
 					DEFAULT_LIMIT_EVERY);

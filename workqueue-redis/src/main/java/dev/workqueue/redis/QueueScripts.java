@@ -227,10 +227,7 @@ final class QueueScripts {
 		return RedisFailures.of(this.who, this.link.server(), unwrapped);
 	}
 
-	/**
-	 * Whether a call found the application's client shut down.
-	 * @return whether one did
-	 */
+	/** Whether a call found the application's client shut down. */
 	boolean clientShutDown() {
 		return this.clientShutDown;
 	}

@@ -137,11 +137,7 @@ final class RedisLink {
 		}
 	}
 
-	/**
-	 * Whether the registry holds a link of {@code client}.
-	 * @param client a client
-	 * @return {@code true} if it does
-	 */
+	/** Whether the registry holds a link of {@code client}; for tests. */
 	static boolean isRegistered(AbstractRedisClient client) {
 		return links.peek(client) != null;
 	}
