@@ -228,8 +228,8 @@ enum QueueLayout {
 	 * @return its contexts, or {@code null} if it has none
 	 */
 	ItemTrace trace(List<Object> reply, int at) {
-		return (reply.get(at + (this.prioritized ? 3 : 2)) instanceof String record) ? ItemTrace.fromRecord(record)
-				: null;
+		Object record = reply.get(at + (this.prioritized ? 3 : 2));
+		return (record instanceof String text) ? ItemTrace.fromRecord(text) : null;
 	}
 
 	/**

@@ -292,9 +292,7 @@ final class QueueScripts {
 		return this.who;
 	}
 
-	/**
-	 * How messages name the queue and its server: {@code Queue 'orders' on host:6379}.
-	 */
+	/** How messages name the queue and its server: Queue 'orders' on host:6379. */
 	String where() {
 		return this.who + " on " + this.link.server();
 	}
