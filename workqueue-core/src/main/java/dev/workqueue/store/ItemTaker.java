@@ -330,7 +330,7 @@ public final class ItemTaker<T, L extends Lease> {
 			leases.add(claim.lease(n, nowNanos));
 		}
 		try {
-			this.releases.handBackClaimed(leases);
+			this.releases.handBackInPlace(leases);
 		}
 		catch (RuntimeException ex) {
 			// Remembered: the timed work hands them back.

@@ -181,16 +181,7 @@ public final class LeaseBook<T, L extends Lease> {
 	 * done is under way)
 	 */
 	Holding<L> finish(T item) {
-		@SuppressWarnings("unchecked")
-		Holding<L>[] finished = new Holding[1];
-		this.holdings.computeIfPresent(item, (key, holding) -> {
-			if (holding.ending) {
-				return holding;
-			}
-			finished[0] = holding;
-			return null;
-		});
-		return finished[0];
+		return finish(item, false);
 	}
 
 	/**
@@ -200,6 +191,10 @@ public final class LeaseBook<T, L extends Lease> {
 	 * handle did not hold the item (or its done is under way already)
 	 */
 	Holding<L> finishForDone(T item) {
+		return finish(item, true);
+	}
+
+	private Holding<L> finish(T item, boolean done) {
 		@SuppressWarnings("unchecked")
 		Holding<L>[] finished = new Holding[1];
 		this.holdings.computeIfPresent(item, (key, holding) -> {
@@ -207,7 +202,7 @@ public final class LeaseBook<T, L extends Lease> {
 				return holding;
 			}
 			finished[0] = holding;
-			if (holding.lost || holding.parked != null) {
+			if (!done || holding.lost || holding.parked != null) {
 				return null;
 			}
 			holding.lease.endingItem = item;

@@ -149,12 +149,7 @@ public final class LeaseReleases<T, L extends Lease> {
 			List<Holding<L>> all = this.book.finishAll();
 			List<L> back = new ArrayList<>(all.size());
 			for (Holding<L> holding : all) {
-				forgetWithoutDone(holding.lease);
-				back.addAll(holding.copies);
-				L live = holding.live();
-				if (live != null) {
-					back.add(live);
-				}
+				ended(holding, back);
 			}
 			handBackInPlace(back);
 			return all.size();
@@ -203,30 +198,13 @@ public final class LeaseReleases<T, L extends Lease> {
 		this.lifecycle.enterAlways();
 		try {
 			Holding<L> holding = this.book.finish(item);
-			if (holding == null) {
-				return;
+			if (holding != null) {
+				handBackInPlace(ended(holding, new ArrayList<>(holding.copies.size() + 1)));
 			}
-			forgetWithoutDone(holding.lease);
-			List<L> back = new ArrayList<>(holding.copies);
-			L live = holding.live();
-			if (live != null) {
-				back.add(live);
-			}
-			handBackInPlace(back);
 		}
 		finally {
 			afterRelease();
 		}
-	}
-
-	/**
-	 * Hands back, in place, leases a claim made that were never taken in hand (the claim
-	 * was answered after shutdown); if that fails, remembers them for the timed work.
-	 * @param leases the leases, none of them in the book
-	 * @throws RuntimeException the store's failure, once the leases are remembered
-	 */
-	public void handBackClaimed(List<L> leases) {
-		handBackInPlace(leases);
 	}
 
 	/**
@@ -257,7 +235,14 @@ public final class LeaseReleases<T, L extends Lease> {
 		this.orphaned.run();
 	}
 
-	private void handBackInPlace(List<L> leases) {
+	/**
+	 * Hands leases back in place, ready at once: those of a hold that ended, or those a
+	 * claim made that were never taken in hand (the claim was answered after shutdown);
+	 * if that fails, remembers them for the timed work.
+	 * @param leases the leases, none of them in the book
+	 * @throws RuntimeException the store's failure, once the leases are remembered
+	 */
+	public void handBackInPlace(List<L> leases) {
 		if (leases.isEmpty()) {
 			return;
 		}
@@ -269,6 +254,20 @@ public final class LeaseReleases<T, L extends Lease> {
 			this.orphaned.run();
 			throw ex;
 		}
+	}
+
+	/**
+	 * Forgets what a hold that ended without a done deferred, and adds its leases (the
+	 * copies, then the live one) to {@code back}, to hand back in place.
+	 */
+	private List<L> ended(Holding<L> holding, List<L> back) {
+		forgetWithoutDone(holding.lease);
+		back.addAll(holding.copies);
+		L live = holding.live();
+		if (live != null) {
+			back.add(live);
+		}
+		return back;
 	}
 
 	/** Hands back, at once, the copies of a holding's item under other encodings. */

@@ -36,8 +36,10 @@ import dev.workqueue.time.Nanos;
  * each look ({@link #measured}).
  * <p>
  * Part of the shared-store engine, used by store modules; may change before 1.0.
- * Thread-safe: {@code lock} guards every field but {@code waiting}, which it writes, and
- * the store clock's offset (volatile). Only {@link #awaitNotice} blocks.
+ * Thread-safe: {@code lock} guards every field but the store clock's offset (volatile);
+ * {@code waiting}, {@code epoch} and {@code emptyAtEpoch} are written under it and
+ * volatile, so that a consumer reads each alone without it. Only {@link #awaitNotice}
+ * blocks.
  */
 public final class ReadySignal {
 
@@ -77,9 +79,10 @@ public final class ReadySignal {
 
 	private final Condition notice = this.lock.newCondition();
 
-	private long epoch;
+	private volatile long epoch;
 
-	private long emptyAtEpoch = -1;
+	/** The epoch at which a look found nothing. */
+	private volatile long emptyAtEpoch = -1;
 
 	private int permits;
 
@@ -122,13 +125,7 @@ public final class ReadySignal {
 	 * @return the epoch
 	 */
 	public long epoch() {
-		this.lock.lock();
-		try {
-			return this.epoch;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return this.epoch;
 	}
 
 	/**
@@ -137,13 +134,7 @@ public final class ReadySignal {
 	 * @return whether a look now would find nothing new
 	 */
 	public boolean knownEmpty(long seen) {
-		this.lock.lock();
-		try {
-			return seen == this.emptyAtEpoch;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return seen == this.emptyAtEpoch;
 	}
 
 	/**
@@ -425,10 +416,8 @@ public final class ReadySignal {
 			}
 			this.waiting--;
 			// Another waiter takes the lead; or a permit this consumer leaves (its
-			// deadline
-			// or wake-up came) wakes one beside it: the notice's signal may have woken
-			// this
-			// one only.
+			// deadline or wake-up came) wakes one beside it: the notice's signal may
+			// have woken this one only.
 			if (wasLeader || (this.permits > 0 && this.waiting > 0)) {
 				this.notice.signal();
 			}

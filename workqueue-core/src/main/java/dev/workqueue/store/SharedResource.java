@@ -121,10 +121,7 @@ public final class SharedResource<K, R> {
 	 * @return whether it was listed under the key, and is not any more
 	 */
 	public boolean evict(K key, R resource) {
-		synchronized (this.lock) {
-			Entry<K, R> entry = this.listed.get(key);
-			return entry != null && entry.resource == resource && this.listed.remove(key, entry);
-		}
+		return evict(key, resource, false);
 	}
 
 	/**
@@ -134,9 +131,13 @@ public final class SharedResource<K, R> {
 	 * @return whether it was listed under the key without references, and is not any more
 	 */
 	public boolean evictUnused(K key, R resource) {
+		return evict(key, resource, true);
+	}
+
+	private boolean evict(K key, R resource, boolean unused) {
 		synchronized (this.lock) {
 			Entry<K, R> entry = this.listed.get(key);
-			return entry != null && entry.resource == resource && entry.references == 0
+			return entry != null && entry.resource == resource && (!unused || entry.references == 0)
 					&& this.listed.remove(key, entry);
 		}
 	}

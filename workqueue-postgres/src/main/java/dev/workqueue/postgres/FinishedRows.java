@@ -32,30 +32,10 @@ interface FinishedRows {
 	 * @param dataSource where the keeper takes connections
 	 * @param table the table
 	 * @param policy who vacuums the table
-	 * @return the counter
+	 * @return the keeper, acquired once more: its {@link #release()} gives that back
 	 */
 	static FinishedRows kept(DataSource dataSource, String table, VacuumPolicy policy) {
-		TableKeeper keeper = TableKeeper.acquire(dataSource, table, TableKeeper.Settings.of(policy));
-		return new FinishedRows() {
-
-			@Override
-			public void finished(int rows) {
-				if (rows > 0) {
-					keeper.finished(rows);
-				}
-			}
-
-			@Override
-			public void release() {
-				keeper.release();
-			}
-
-			@Override
-			public String warning() {
-				return keeper.heldHorizon();
-			}
-
-		};
+		return TableKeeper.acquire(dataSource, table, TableKeeper.Settings.of(policy));
 	}
 
 }

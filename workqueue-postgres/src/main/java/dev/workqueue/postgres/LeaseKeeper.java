@@ -32,8 +32,8 @@ import dev.workqueue.time.Nanos;
  * shutdown wakes it early. Once the handle is shut down and holds nothing, it gives the
  * reporter role up, closes the handle's notices and table keeper, and ends.
  * <p>
- * Its fields are the thread's own, but for the volatile figures others read; the other
- * parts of the handle wake it through its {@link Alarm}.
+ * Its fields are the thread's own (the figures others read are the {@link TimedWork}'s);
+ * the other parts of the handle wake it through its {@link Alarm}.
  */
 final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reason> {
 
@@ -147,11 +147,7 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 				return statement.executeUpdate();
 			}
 		});
-		if (reaped > 0) {
-			this.rows.finished(reaped);
-			this.signal.signal();
-			this.notices.queued(0);
-		}
+		queuedAgain(reaped);
 		return new Reaped(reaped, (reaped == REAP_BATCH) ? nowNanos : Nanos.add(nowNanos, this.tickNanos));
 	}
 
@@ -207,15 +203,20 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 					return statement.executeUpdate();
 				}
 			});
-			if (back > 0) {
-				this.rows.finished(back);
-				this.signal.signal();
-				this.notices.queued(0);
-			}
+			queuedAgain(back);
 			return true;
 		}
 		finally {
 			this.claims.unlock();
+		}
+	}
+
+	/** Rows queued again: counted for the keeper, and looked at here and elsewhere. */
+	private void queuedAgain(int rows) {
+		if (rows > 0) {
+			this.rows.finished(rows);
+			this.signal.signal();
+			this.notices.queued(0);
 		}
 	}
 

@@ -133,7 +133,7 @@ final class LimitTable {
 
 	/** Deletes an item's row of this kind; buckets' outside the caller's transaction. */
 	void delete(String kind, String item, boolean bucket) {
-		SqlCall call = (connection) -> {
+		QueueDatabase.Work<Long> call = (connection) -> {
 			try (PreparedStatement statement = this.delete.prepare(connection)) {
 				this.delete.setString(statement, "queue", this.queue);
 				this.delete.setString(statement, "kind", kind);
@@ -232,12 +232,12 @@ final class LimitTable {
 	 * the worker data source. Without a way to open a connection outside the pool, on the
 	 * worker data source, or on the caller's transaction without one.
 	 */
-	private Long runOutsideCaller(String what, SqlCall call) {
+	private Long runOutsideCaller(String what, QueueDatabase.Work<Long> call) {
 		if (inCallerTransaction()) {
 			Connection own = openOwn(what);
 			if (own != null) {
 				try (Connection connection = own) {
-					return inOwnTransaction(connection, call);
+					return QueueDatabase.inOwnTransaction(connection, call);
 				}
 				catch (SQLException ex) {
 					throw SqlErrors.translate(ex, what + " " + describe());
@@ -265,51 +265,17 @@ final class LimitTable {
 	 * Runs one statement: on the caller's transaction if {@code joinable} and it is open,
 	 * else in a transaction of its own.
 	 */
-	private Long run(DataSource source, boolean joinable, String what, SqlCall call) {
+	private Long run(DataSource source, boolean joinable, String what, QueueDatabase.Work<Long> call) {
 		try (Connection connection = source.getConnection()) {
-			boolean autoCommit = connection.getAutoCommit();
-			boolean callers = joinable
-					&& ((this.callerTransaction != null) ? this.callerTransaction.getAsBoolean() : !autoCommit);
-			if (callers) {
+			if (joinable && ((this.callerTransaction != null) ? this.callerTransaction.getAsBoolean()
+					: !connection.getAutoCommit())) {
 				return call.run(connection);
 			}
-			return inOwnTransaction(connection, call);
+			return QueueDatabase.inOwnTransaction(connection, call);
 		}
 		catch (SQLException ex) {
 			throw SqlErrors.translate(ex, what + " " + describe());
 		}
-	}
-
-	/**
-	 * Runs one statement in a transaction of its own: committed by auto-commit, or here
-	 * when a pool hands out connections with auto-commit off.
-	 */
-	private static Long inOwnTransaction(Connection connection, SqlCall call) throws SQLException {
-		if (connection.getAutoCommit()) {
-			return call.run(connection);
-		}
-		try {
-			Long result = call.run(connection);
-			connection.commit();
-			return result;
-		}
-		catch (SQLException ex) {
-			try {
-				connection.rollback();
-			}
-			catch (SQLException rollback) {
-				ex.addSuppressed(rollback);
-			}
-			throw ex;
-		}
-	}
-
-	/** One statement on a connection. */
-	@FunctionalInterface
-	private interface SqlCall {
-
-		Long run(Connection connection) throws SQLException;
-
 	}
 
 }

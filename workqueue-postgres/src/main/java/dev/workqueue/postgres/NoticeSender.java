@@ -98,16 +98,9 @@ final class NoticeSender implements AutoCloseable {
 			if (this.closed) {
 				return;
 			}
-			if (!this.pending) {
-				this.pending = true;
-				this.pendingDueMillis = due;
-			}
-			else if (due == 0 || this.pendingDueMillis == 0) {
-				this.pendingDueMillis = 0;
-			}
-			else {
-				this.pendingDueMillis = Math.min(this.pendingDueMillis, due);
-			}
+			// The earliest wins; 0, "ready now", is the earliest.
+			this.pendingDueMillis = this.pending ? Math.min(this.pendingDueMillis, due) : due;
+			this.pending = true;
 			if (this.thread == null) {
 				this.thread = new Thread(this::run, "workqueue-" + this.queue + "-notices");
 				this.thread.setDaemon(true);
@@ -173,22 +166,14 @@ final class NoticeSender implements AutoCloseable {
 
 	private void notifyListeners(long dueMillis) {
 		try (Connection connection = this.dataSource.getConnection()) {
-			boolean commit = !connection.getAutoCommit();
-			try (PreparedStatement statement = NOTIFY.prepare(connection)) {
-				NOTIFY.setString(statement, "channel", this.channel);
-				NOTIFY.setString(statement, "payload", Notices.payload(this.queue, dueMillis));
-				statement.execute();
-				if (commit) {
-					// A NOTIFY is delivered at commit.
-					connection.commit();
+			// A NOTIFY is delivered at commit.
+			QueueDatabase.inOwnTransaction(connection, (own) -> {
+				try (PreparedStatement statement = NOTIFY.prepare(own)) {
+					NOTIFY.setString(statement, "channel", this.channel);
+					NOTIFY.setString(statement, "payload", Notices.payload(this.queue, dueMillis));
+					return statement.execute();
 				}
-			}
-			catch (SQLException ex) {
-				if (commit) {
-					connection.rollback();
-				}
-				throw ex;
-			}
+			});
 			if (this.failing) {
 				this.failing = false;
 				logger.log(Level.INFO, "Notices of " + this.what + " are sent again");

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -51,8 +50,9 @@ import dev.workqueue.time.Clock;
  * <p>
  * <b>Concurrency.</b> The static registry ({@link SharedResource}) counts the references
  * under its own lock. An instance's {@code lock} guards its subscribers, the set of
- * channels listened to on the current connection, and {@code closed}. The thread alone
- * runs SQL on the connection: pgjdbc holds the connection's own lock for as long as
+ * channels listened to on the current connection, and the writes of {@code closed}
+ * (volatile: the thread's loop reads it without the lock). The thread alone runs SQL on
+ * the connection: pgjdbc holds the connection's own lock for as long as
  * {@code getNotifications} waits, so a {@code LISTEN} from a subscribing thread would
  * wait as long anyway. Subscribing therefore only records the wish; the thread applies it
  * within one wait. Listeners are called on the thread, outside the lock.
@@ -105,8 +105,8 @@ final class Notices {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Signalled by {@link #release()}, to cut a backoff short. */
-	private final Condition closing = this.lock.newCondition();
+	/** Rung by the last {@link #release()}, to cut a backoff short. */
+	private final Alarm closing = new Alarm(this.clock);
 
 	/** Channel, then queue key, to its subscribers; guarded by {@code lock}. */
 	private final Map<String, Map<String, List<Subscriber>>> subscribers = new HashMap<>();
@@ -117,8 +117,8 @@ final class Notices {
 	 */
 	private final Set<String> listening = new HashSet<>();
 
-	/** Set by the last release; guarded by {@code lock}. */
-	private boolean closed;
+	/** Set by the last release; written under {@code lock}. */
+	private volatile boolean closed;
 
 	/** The listener thread: it alone uses the connection. */
 	private final Thread thread;
@@ -199,11 +199,11 @@ final class Notices {
 		this.lock.lock();
 		try {
 			this.closed = true;
-			this.closing.signalAll();
 		}
 		finally {
 			this.lock.unlock();
 		}
+		this.closing.ring();
 		if (Thread.currentThread() != this.thread) {
 			try {
 				this.thread.join(END_MILLIS);
@@ -310,7 +310,7 @@ final class Notices {
 	private void listen() {
 		long backoffMillis = MIN_BACKOFF_MILLIS;
 		boolean failing = false;
-		while (!isClosed()) {
+		while (!this.closed) {
 			try {
 				if (this.connection == null) {
 					open();
@@ -341,16 +341,6 @@ final class Notices {
 		close();
 	}
 
-	private boolean isClosed() {
-		this.lock.lock();
-		try {
-			return this.closed;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
 	private void open() throws SQLException {
 		Connection opened = this.connections.get();
 		if (opened == null) {
@@ -373,20 +363,14 @@ final class Notices {
 	 * lost them, then tells the subscribers of newly listened channels to look again.
 	 */
 	private void applySubscriptions() throws SQLException {
-		Set<String> toListen = new HashSet<>();
-		Set<String> toUnlisten = new HashSet<>();
+		Set<String> toListen;
+		Set<String> toUnlisten;
 		this.lock.lock();
 		try {
-			for (String channel : this.subscribers.keySet()) {
-				if (!this.listening.contains(channel)) {
-					toListen.add(channel);
-				}
-			}
-			for (String channel : this.listening) {
-				if (!this.subscribers.containsKey(channel)) {
-					toUnlisten.add(channel);
-				}
-			}
+			toListen = new HashSet<>(this.subscribers.keySet());
+			toListen.removeAll(this.listening);
+			toUnlisten = new HashSet<>(this.listening);
+			toUnlisten.removeAll(this.subscribers.keySet());
 		}
 		finally {
 			this.lock.unlock();
@@ -419,7 +403,7 @@ final class Notices {
 			finally {
 				this.lock.unlock();
 			}
-			woken.forEach(Subscriber::missedNotices);
+			woken.forEach((subscriber) -> tell(subscriber.listener::missedNotices));
 		}
 	}
 
@@ -456,7 +440,7 @@ final class Notices {
 		finally {
 			this.lock.unlock();
 		}
-		due.forEach(Subscriber::notice);
+		due.forEach((subscriber, at) -> tell(() -> subscriber.listener.notice(at)));
 	}
 
 	private void execute(String sql) throws SQLException {
@@ -473,9 +457,7 @@ final class Notices {
 		this.lock.lock();
 		try {
 			this.listening.clear();
-			this.subscribers.values()
-				.forEach((queues) -> queues.values()
-					.forEach((list) -> list.forEach((subscriber) -> subscriber.live = false)));
+			this.subscribers.keySet().forEach((channel) -> forEachSubscriber(channel, (each) -> each.live = false));
 		}
 		finally {
 			this.lock.unlock();
@@ -510,20 +492,13 @@ final class Notices {
 	}
 
 	private void backOff(long millis) {
-		this.lock.lock();
 		try {
-			long deadlineNanos = this.clock.nanoTime() + millis * 1_000_000L;
-			while (!this.closed && this.clock.nanoTime() < deadlineNanos) {
-				this.clock.awaitUntil(this.lock, this.closing, deadlineNanos);
-			}
+			this.closing.sleepUntil(this.clock.nanoTime() + millis * 1_000_000L);
 		}
 		catch (InterruptedException ex) {
 			// Nobody interrupts this thread but a JVM going down: stop.
-			this.closed = true;
 			Thread.currentThread().interrupt();
-		}
-		finally {
-			this.lock.unlock();
+			stop();
 		}
 	}
 
@@ -532,6 +507,16 @@ final class Notices {
 		Map<String, List<Subscriber>> queues = this.subscribers.get(channel);
 		if (queues != null) {
 			queues.values().forEach((list) -> list.forEach(action));
+		}
+	}
+
+	/** Tells a listener, on this thread: its failure is logged, and ends nothing. */
+	private static void tell(Runnable call) {
+		try {
+			call.run();
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.ERROR, "A queue's notice listener failed", ex);
 		}
 	}
 
@@ -586,24 +571,6 @@ final class Notices {
 			this.channel = channel;
 			this.queueKey = queueKey;
 			this.listener = listener;
-		}
-
-		void notice(long dueEpochMillis) {
-			try {
-				this.listener.notice(dueEpochMillis);
-			}
-			catch (RuntimeException ex) {
-				logger.log(Level.ERROR, "A queue's notice listener failed", ex);
-			}
-		}
-
-		void missedNotices() {
-			try {
-				this.listener.missedNotices();
-			}
-			catch (RuntimeException ex) {
-				logger.log(Level.ERROR, "A queue's notice listener failed", ex);
-			}
 		}
 
 		@Override

@@ -45,6 +45,9 @@ final class QueueDatabase {
 
 	private final StoreMark mark;
 
+	/** Whether the mark was checked; written under {@code mark}'s lock. */
+	private volatile boolean marked;
+
 	/**
 	 * @param workers connections outside any caller's transaction
 	 * @param clock the given clock, or {@code null} for the database's
@@ -56,34 +59,52 @@ final class QueueDatabase {
 		this.clock = clock;
 		this.name = name;
 		this.table = table;
-		this.mark = new StoreMark(workers, clock, name, table);
+		this.mark = new StoreMark(clock, name, table);
 	}
 
 	/**
 	 * Checks the queue's {@link StoreMark} (and anchors a given clock) unless done:
 	 * before the first statement of the handle, on a connection of its own, taken and
-	 * given back before the statement's. Once it succeeded, a volatile read.
+	 * given back before the statement's, in a transaction of its own. Once it succeeded,
+	 * a volatile read.
 	 * @throws IllegalStateException if the queue is kept in another format or timed by
-	 * the other kind of clock
+	 * the other kind of clock, or an instance of the previous release is live
 	 * @param action what is about to be done ("add to"), for a failure's message
 	 * @throws PostgresQueueException if the database fails
 	 */
 	void ensureMark(String action) {
-		try {
-			this.mark.ensure();
+		if (this.marked) {
+			return;
 		}
-		catch (SQLException ex) {
-			throw failure(ex, action);
+		synchronized (this.mark) {
+			if (this.marked) {
+				return;
+			}
+			try {
+				runOnce((connection) -> {
+					this.mark.check(connection);
+					return null;
+				});
+			}
+			catch (SQLException ex) {
+				throw failure(ex, action);
+			}
+			this.marked = true;
 		}
 	}
 
 	/**
 	 * Checks the mark at a build; a database that cannot be asked leaves it to the first
-	 * statement.
+	 * statement (a build does not need it: health tells).
 	 * @throws IllegalStateException as {@link #ensureMark(String)}
 	 */
 	void ensureMarkIfReachable() {
-		this.mark.ensureIfReachable();
+		try {
+			ensureMark("check the mark of");
+		}
+		catch (PostgresQueueException ex) {
+			// Checked again before the handle's first statement, which fails as this did.
+		}
 	}
 
 	/**
@@ -115,30 +136,35 @@ final class QueueDatabase {
 
 	private <R> R runOnce(Work<R> work) throws SQLException {
 		try (Connection connection = this.workers.getConnection()) {
-			// A pool may hand out connections with auto-commit off: commit here then.
-			boolean autoCommit = connection.getAutoCommit();
-			try {
-				R result = work.run(connection);
-				if (!autoCommit) {
-					connection.commit();
-				}
-				return result;
-			}
-			catch (SQLException | RuntimeException ex) {
-				if (!autoCommit) {
-					rollbackQuietly(connection, ex);
-				}
-				throw ex;
-			}
+			return inOwnTransaction(connection, work);
 		}
 	}
 
-	private static void rollbackQuietly(Connection connection, Exception failure) {
-		try {
-			connection.rollback();
+	/**
+	 * Runs work in a transaction of its own: committed by auto-commit, or here when a
+	 * pool hands out connections with auto-commit off (rolled back here if it fails).
+	 * @param connection a connection outside any caller's transaction
+	 * @param work the statements
+	 * @return what the work returns
+	 * @throws SQLException if the work or the commit fails
+	 */
+	static <R> R inOwnTransaction(Connection connection, Work<R> work) throws SQLException {
+		if (connection.getAutoCommit()) {
+			return work.run(connection);
 		}
-		catch (SQLException ex) {
-			failure.addSuppressed(ex);
+		try {
+			R result = work.run(connection);
+			connection.commit();
+			return result;
+		}
+		catch (SQLException | RuntimeException ex) {
+			try {
+				connection.rollback();
+			}
+			catch (SQLException rollback) {
+				ex.addSuppressed(rollback);
+			}
+			throw ex;
 		}
 	}
 

@@ -89,9 +89,11 @@ interface QueueNotices {
 	static QueueNotices listening(Object key, Supplier<Connection> connections, DataSource senders, String table,
 			String queue, String what, ReadySignal signal) {
 		String channel = Notices.channel(table);
+		// First: it holds nothing (its thread starts with the first notice) to give back
+		// should the subscription fail.
+		NoticeSender sender = new NoticeSender(senders, channel, queue, what);
 		Notices notices = Notices.acquire(key, connections);
 		Notices.Subscription subscription;
-		NoticeSender sender;
 		try {
 			subscription = notices.subscribe(channel, queue, new Notices.Listener() {
 
@@ -109,18 +111,6 @@ interface QueueNotices {
 		}
 		catch (RuntimeException ex) {
 			notices.release();
-			throw ex;
-		}
-		try {
-			sender = new NoticeSender(senders, channel, queue, what);
-		}
-		catch (RuntimeException ex) {
-			try {
-				subscription.close();
-			}
-			finally {
-				notices.release();
-			}
 			throw ex;
 		}
 		return new QueueNotices() {

@@ -74,9 +74,8 @@ final class SqlErrors {
 			case "25006" -> Reason.READ_ONLY; // read_only_sql_transaction
 			case "42P01" -> Reason.MISSING_TABLE; // undefined_table (the sequence too)
 			case "42501" -> Reason.NO_PERMISSION; // insufficient_privilege
-			case "22021", "22P05", "54000" -> Reason.BAD_ITEM; // bad encoding,
-																// untranslatable, too
-																// long
+			// bad encoding, untranslatable character, too long for the index
+			case "22021", "22P05", "54000" -> Reason.BAD_ITEM;
 			default -> Reason.REFUSED;
 		};
 	}

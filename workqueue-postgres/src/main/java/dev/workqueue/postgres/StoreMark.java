@@ -5,8 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-import javax.sql.DataSource;
-
 import dev.workqueue.time.Clock;
 
 /**
@@ -28,8 +26,8 @@ import dev.workqueue.time.Clock;
  * The mark stays when the queue empties: to change the kind of clock, stop every instance
  * and delete the row ({@code docs/postgres.md}, "Upgrading").
  * <p>
- * Thread-safe: {@link #ensure} runs the check under this object's lock until it succeeded
- * once; after that it costs one volatile read.
+ * Stateless but for its settings: {@link QueueDatabase#ensureMark} runs the check until
+ * it succeeded once.
  */
 final class StoreMark {
 
@@ -42,8 +40,6 @@ final class StoreMark {
 	/** The {@code holder} of a mark whose queue runs on clocks given to its builders. */
 	static final String GIVEN_CLOCK = "given";
 
-	private final DataSource workers;
-
 	private final Clock clock;
 
 	private final String name;
@@ -54,16 +50,12 @@ final class StoreMark {
 
 	private final SqlStatement write;
 
-	private volatile boolean checked;
-
 	/**
-	 * @param workers connections outside any caller's transaction
 	 * @param clock the given clock, or {@code null} for the database's
 	 * @param name the queue's name
 	 * @param table the queue table
 	 */
-	StoreMark(DataSource workers, Clock clock, String name, String table) {
-		this.workers = workers;
+	StoreMark(Clock clock, String name, String table) {
 		this.clock = clock;
 		this.name = name;
 		this.table = table;
@@ -72,53 +64,14 @@ final class StoreMark {
 	}
 
 	/**
-	 * Checks the mark unless it was checked already: on a connection of its own, in a
-	 * transaction of its own, and anchors a given clock on the database's time.
+	 * Checks the mark, writing it if the queue has none, and anchors a given clock on the
+	 * database's time; in the caller's transaction, which commits what it wrote.
+	 * @param connection a connection of its own, outside any caller's transaction
 	 * @throws IllegalStateException if the queue's data has another format or the other
 	 * kind of clock, or an instance of the previous release is live
 	 * @throws SQLException if the database fails
 	 */
-	void ensure() throws SQLException {
-		if (this.checked) {
-			return;
-		}
-		synchronized (this) {
-			if (this.checked) {
-				return;
-			}
-			try (Connection connection = this.workers.getConnection()) {
-				boolean autoCommit = connection.getAutoCommit();
-				try {
-					check(connection);
-					if (!autoCommit) {
-						connection.commit();
-					}
-				}
-				finally {
-					if (!autoCommit) {
-						connection.rollback();
-					}
-				}
-			}
-			this.checked = true;
-		}
-	}
-
-	/**
-	 * Checks at a build, leaving the check to the first statement if the database cannot
-	 * be asked now (a build does not need it: health tells).
-	 * @throws IllegalStateException as {@link #ensure}
-	 */
-	void ensureIfReachable() {
-		try {
-			ensure();
-		}
-		catch (SQLException ex) {
-			// Checked again before the handle's first statement, which fails as this did.
-		}
-	}
-
-	private void check(Connection connection) throws SQLException {
+	void check(Connection connection) throws SQLException {
 		if (this.clock != null) {
 			ClockAnchor.offsetMicros(this.clock, connection);
 		}

@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import javax.sql.DataSource;
 
@@ -65,19 +63,20 @@ import dev.workqueue.time.Clock;
  * item and slows every claim. At each sweep, and before each of its vacuums, the keeper
  * looks for the session with the oldest snapshot whose transaction is older than
  * {@link Settings#heldAfter()}: it logs a warning naming it (pid, application, user, age)
- * once, shows it to health ({@link #heldHorizon()}: the queue works, slower), and backs
- * its vacuums off (doubling to the sweep interval), since they remove nothing more; once
- * no session holds it, it says so and vacuums as before.
+ * once, shows it to health ({@link #warning()}: the queue works, slower), and backs its
+ * vacuums off (doubling to the sweep interval), since they remove nothing more; once no
+ * session holds it, it says so and vacuums as before.
  * <p>
  * <b>Concurrency.</b> {@link #finished} adds to an atomic counter and, when the count
- * crosses the threshold, signals the keeper's thread
- * (<code>workqueue-&lt;table&gt;-keeper</code>, daemon) under {@code lock}, which is held
- * only around that signal and the thread's waits, never across SQL: it never waits for
- * the database. Everything else (when the last vacuum ran, the cached autovacuum probe,
- * the outage flags) belongs to the thread. The registry ({@link SharedResource}) counts
- * the references under its own lock.
+ * crosses the threshold, rings the {@link Alarm} that the keeper's thread
+ * (<code>workqueue-&lt;table&gt;-keeper</code>, daemon) sleeps on, as the last release
+ * does once it set {@code closed}: neither waits for the database. The alarm stays rung
+ * until the thread's next sleep, so a ring between the thread's look at the count and its
+ * sleep is not lost. Everything else (when the last vacuum ran, the cached autovacuum
+ * probe, the outage flags) belongs to the thread. The registry ({@link SharedResource})
+ * counts the references under its own lock.
  */
-final class TableKeeper {
+final class TableKeeper implements FinishedRows {
 
 	private static final System.Logger logger = System.getLogger(TableKeeper.class.getName());
 
@@ -117,13 +116,11 @@ final class TableKeeper {
 	/** Rows finished since the last vacuum (or since autovacuum took over). */
 	private final AtomicLong finishedRows = new AtomicLong();
 
-	private final ReentrantLock lock = new ReentrantLock();
+	/** Rung when the count crosses the threshold, and on the last release. */
+	private final Alarm alarm = new Alarm(this.clock);
 
-	/** Signalled when the count crosses the threshold, and on the last release. */
-	private final Condition wake = this.lock.newCondition();
-
-	/** Set by the last release; under lock. */
-	private boolean closed;
+	/** Set by the last release. */
+	private volatile boolean closed;
 
 	/** Completed vacuums and sweeps, and attempts; for tests. */
 	private final AtomicLong vacuums = new AtomicLong();
@@ -189,41 +186,27 @@ final class TableKeeper {
 		});
 	}
 
-	/**
-	 * Counts rows that a statement deleted or left dead; never blocks.
-	 * @param rows how many
-	 */
-	void finished(int rows) {
+	@Override
+	public void finished(int rows) {
 		if (rows <= 0) {
 			return;
 		}
 		long before = this.finishedRows.getAndAdd(rows);
 		if (before < this.settings.vacuumRows() && before + rows >= this.settings.vacuumRows()) {
-			this.lock.lock();
-			try {
-				this.wake.signal();
-			}
-			finally {
-				this.lock.unlock();
-			}
+			this.alarm.ring();
 		}
 	}
 
 	/** Gives back one {@link #acquire}. */
-	void release() {
+	@Override
+	public void release() {
 		registry.release(this);
 	}
 
 	/** Ends the keeper's thread once the last reference is given back. */
 	private void stop() {
-		this.lock.lock();
-		try {
-			this.closed = true;
-			this.wake.signal();
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.closed = true;
+		this.alarm.ring();
 	}
 
 	/** Completed vacuums of the table; for tests. */
@@ -242,7 +225,8 @@ final class TableKeeper {
 	 * age of its snapshot.
 	 * @return the description, or {@code null} while nothing does
 	 */
-	String heldHorizon() {
+	@Override
+	public String warning() {
 		return this.heldHorizon;
 	}
 
@@ -266,36 +250,26 @@ final class TableKeeper {
 		}
 	}
 
-	/** The thread's loop: wait until a vacuum or a sweep is due, then run. */
+	/** The thread's loop: sleep until a vacuum or a sweep is due, then run. */
 	private void keep() {
-		while (true) {
-			long nowNanos;
-			this.lock.lock();
+		while (!this.closed) {
+			long nowNanos = this.clock.nanoTime();
+			long dueNanos = this.nextSweepNanos;
+			if (vacuumWanted()) {
+				dueNanos = Math.min(dueNanos, this.nextVacuumNanos);
+			}
+			if (nowNanos - dueNanos >= 0) {
+				run(nowNanos);
+				continue;
+			}
 			try {
-				while (true) {
-					if (this.closed) {
-						return;
-					}
-					nowNanos = this.clock.nanoTime();
-					long dueNanos = this.nextSweepNanos;
-					if (vacuumWanted()) {
-						dueNanos = Math.min(dueNanos, this.nextVacuumNanos);
-					}
-					if (nowNanos - dueNanos >= 0) {
-						break;
-					}
-					this.clock.awaitUntil(this.lock, this.wake, dueNanos);
-				}
+				this.alarm.sleepUntil(dueNanos);
 			}
 			catch (InterruptedException ex) {
 				// Nobody interrupts this thread but a JVM going down: stop.
 				Thread.currentThread().interrupt();
 				return;
 			}
-			finally {
-				this.lock.unlock();
-			}
-			run(nowNanos);
 		}
 	}
 
@@ -355,12 +329,11 @@ final class TableKeeper {
 			return;
 		}
 		try {
-			if (sweep) {
+			if (sweep || (vacuum && this.autovacuumRuns == null)) {
 				this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
-				sweep(connection, this.settings.policy().vacuumsItself(this.autovacuumRuns));
 			}
-			if (vacuum && this.autovacuumRuns == null) {
-				this.autovacuumRuns = Autovacuum.probe(connection, this.table).runs();
+			if (sweep) {
+				sweep(connection, this.settings.policy().vacuumsItself(this.autovacuumRuns));
 			}
 			boolean vacuumsItself = vacuum && this.settings.policy().vacuumsItself(this.autovacuumRuns);
 			if (sweep || vacuumsItself) {
@@ -375,8 +348,7 @@ final class TableKeeper {
 				}
 				if (vacuumsItself && this.heldBackoffNanos > 0) {
 					// It removed what died before the horizon, and will remove nothing
-					// more
-					// while the horizon stays: back off.
+					// more while the horizon stays: back off.
 					this.nextVacuumNanos = this.clock.nanoTime() + this.heldBackoffNanos;
 					this.heldBackoffNanos = Math.min(2 * this.heldBackoffNanos, maxHeldBackoffNanos());
 				}
@@ -566,11 +538,7 @@ final class TableKeeper {
 			this(policy, vacuumRows, minVacuumInterval, sweepInterval, limitEvery, DEFAULT_HELD_AFTER);
 		}
 
-		/**
-		 * The default settings with another policy.
-		 * @param policy the policy
-		 * @return the settings
-		 */
+		/** The default settings with another policy. */
 		static Settings of(VacuumPolicy policy) {
 			return new Settings(policy, DEFAULT_VACUUM_ROWS, Duration.ofSeconds(1), Duration.ofMinutes(1),
 					DEFAULT_LIMIT_EVERY);

@@ -351,9 +351,9 @@ class TableKeeperTests {
 				await().atMost(WAIT).until(() -> {
 					passThrough(pool, table, ++round[0], 100);
 					keeper.finished(100);
-					return keeper.heldHorizon() != null;
+					return keeper.warning() != null;
 				});
-				assertThat(keeper.heldHorizon()).contains("session pid " + pid + " (application '" + application + "'");
+				assertThat(keeper.warning()).contains("session pid " + pid + " (application '" + application + "'");
 				// The held snapshot holds back every table's cleanup: only this table's
 				// keeper counts here, not a keeper another test left in this JVM.
 				assertThat(logs.messages(Level.WARNING)).filteredOn((message) -> message.contains(" " + table + " "))
@@ -375,7 +375,7 @@ class TableKeeperTests {
 			await().atMost(WAIT).until(() -> {
 				passThrough(pool, table, ++round[0], 100);
 				keeper.finished(100);
-				return keeper.heldHorizon() == null;
+				return keeper.warning() == null;
 			});
 			assertThat(logs.messages(Level.INFO)).anySatisfy((message) -> assertThat(message)
 				.startsWith("Cleanup of table " + table + " is no longer held back"));

@@ -85,13 +85,9 @@ final class LuaIncludes {
 	}
 
 	private String text(String name, List<String> chain) {
-		String text = this.texts.get(name);
+		String text = this.texts.computeIfAbsent(name, this.reader);
 		if (text == null) {
-			text = this.reader.apply(name);
-			if (text == null) {
-				throw new IllegalStateException("Unknown Lua include '" + name + "' in " + String.join(" -> ", chain));
-			}
-			this.texts.put(name, text);
+			throw new IllegalStateException("Unknown Lua include '" + name + "' in " + String.join(" -> ", chain));
 		}
 		return text;
 	}

@@ -43,11 +43,8 @@ final class QueueCommand<T> extends Command<String, String, T> {
 		.flatMap((script) -> Stream.of(script.sha1(), script.source()))
 		.collect(Collectors.toUnmodifiableSet());
 
+	/** Whether it calls a script that only reads. */
 	private final boolean read;
-
-	private QueueCommand(CommandType type, CommandOutput<String, String, T> output, CommandArgs<String, String> args) {
-		this(type, output, args, false);
-	}
 
 	private QueueCommand(CommandType type, CommandOutput<String, String, T> output, CommandArgs<String, String> args,
 			boolean read) {
@@ -86,7 +83,7 @@ final class QueueCommand<T> extends Command<String, String, T> {
 		// key to the node of its slot, off the pub/sub connection (a message published
 		// anywhere in a cluster reaches every node's subscribers).
 		return new QueueCommand<>(type, new PubSubOutput<>(StringCodec.UTF8),
-				new CommandArgs<>(StringCodec.UTF8).add(channel));
+				new CommandArgs<>(StringCodec.UTF8).add(channel), false);
 	}
 
 	/**
@@ -97,7 +94,7 @@ final class QueueCommand<T> extends Command<String, String, T> {
 	 */
 	static QueueCommand<KeyValue<String, String>> blpop(long timeoutSeconds, String[] keys) {
 		return new QueueCommand<>(CommandType.BLPOP, new KeyValueOutput<>(StringCodec.UTF8),
-				new CommandArgs<>(StringCodec.UTF8).addKeys(keys).add(timeoutSeconds));
+				new CommandArgs<>(StringCodec.UTF8).addKeys(keys).add(timeoutSeconds), false);
 	}
 
 	/**
@@ -109,7 +106,7 @@ final class QueueCommand<T> extends Command<String, String, T> {
 	 */
 	static QueueCommand<Long> push(String key, String element) {
 		return new QueueCommand<>(CommandType.RPUSH, new IntegerOutput<>(StringCodec.UTF8),
-				new CommandArgs<>(StringCodec.UTF8).addKey(key).addValue(element));
+				new CommandArgs<>(StringCodec.UTF8).addKey(key).addValue(element), false);
 	}
 
 	/**
@@ -120,7 +117,7 @@ final class QueueCommand<T> extends Command<String, String, T> {
 	 */
 	static QueueCommand<Boolean> expire(String key, long millis) {
 		return new QueueCommand<>(CommandType.PEXPIRE, new BooleanOutput<>(StringCodec.UTF8),
-				new CommandArgs<>(StringCodec.UTF8).addKey(key).add(millis));
+				new CommandArgs<>(StringCodec.UTF8).addKey(key).add(millis), false);
 	}
 
 	/**
@@ -129,7 +126,7 @@ final class QueueCommand<T> extends Command<String, String, T> {
 	 */
 	static QueueCommand<List<String>> time() {
 		return new QueueCommand<>(CommandType.TIME, new ValueListOutput<>(StringCodec.UTF8),
-				new CommandArgs<>(StringCodec.UTF8));
+				new CommandArgs<>(StringCodec.UTF8), false);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -229,10 +229,7 @@ enum QueueLayout {
 	 */
 	ItemTrace trace(List<Object> reply, int at) {
 		Object record = reply.get(at + (this.prioritized ? 3 : 2));
-		if (!(record instanceof String text)) {
-			return null;
-		}
-		return ItemTrace.fromRecord(text);
+		return (record instanceof String text) ? ItemTrace.fromRecord(text) : null;
 	}
 
 	/**

@@ -78,7 +78,7 @@ final class QueueScripts {
 	 * @return the answer to come; a failure is the client's exception
 	 */
 	<R> CompletableFuture<R> send(LuaScript script, String... args) {
-		return sendAt(this.serverTime ? 0 : this.clock.nanoTime(), script, args);
+		return sendAt(now(), script, args);
 	}
 
 	/**
@@ -101,28 +101,19 @@ final class QueueScripts {
 			if (!this.counting) {
 				return this.link.send(script, this.allKeys, arguments(this.link, nowNanos, args));
 			}
-			if (useLink()) {
-				CompletableFuture<R> answer;
-				try {
-					answer = this.link.send(script, this.allKeys, arguments(this.link, nowNanos, args));
-				}
-				catch (RuntimeException ex) {
-					doneWithLink();
-					throw ex;
-				}
-				answer.whenComplete((reply, failure) -> doneWithLink());
-				return answer;
-			}
-			RedisLink borrowed = RedisLink.acquire(this.link.client());
+			// Counted on the handle's link, or on one borrowed for the call.
+			boolean own = useLink();
+			RedisLink on = own ? this.link : RedisLink.acquire(this.link.client());
+			Runnable done = own ? this::doneWithLink : on::release;
 			CompletableFuture<R> answer;
 			try {
-				answer = borrowed.send(script, this.allKeys, arguments(borrowed, nowNanos, args));
+				answer = on.send(script, this.allKeys, arguments(on, nowNanos, args));
 			}
 			catch (RuntimeException ex) {
-				borrowed.release();
+				done.run();
 				throw ex;
 			}
-			answer.whenComplete((reply, failure) -> borrowed.release());
+			answer.whenComplete((reply, failure) -> done.run());
 			return answer;
 		}
 		catch (RedisException ex) {
@@ -215,9 +206,8 @@ final class QueueScripts {
 		try {
 			List<Object> wrong = RedisLink.answer(sendAt(0, LuaScript.CHECK_TYPES), this.timeout);
 			if (!wrong.isEmpty()) {
-				return new RedisQueueException(failure.reason(), this.who + " on " + this.link.server() + ": "
-						+ failure.reason().description() + ": key " + wrong.get(0) + " holds a " + wrong.get(1)
-						+ ", not the " + wrong.get(2)
+				return new RedisQueueException(failure.reason(), where() + ": " + failure.reason().description()
+						+ ": key " + wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
 						+ " the queue keeps there; the script that met it wrote nothing (but for a done sent with"
 						+ " the next get, which stays done)", failure.getCause());
 			}
@@ -237,10 +227,7 @@ final class QueueScripts {
 		return RedisFailures.of(this.who, this.link.server(), unwrapped);
 	}
 
-	/**
-	 * Whether a call found the application's client shut down.
-	 * @return whether one did
-	 */
+	/** Whether a call found the application's client shut down. */
 	boolean clientShutDown() {
 		return this.clientShutDown;
 	}
@@ -303,6 +290,11 @@ final class QueueScripts {
 
 	String who() {
 		return this.who;
+	}
+
+	/** How messages name the queue and its server: Queue 'orders' on host:6379. */
+	String where() {
+		return this.who + " on " + this.link.server();
 	}
 
 }

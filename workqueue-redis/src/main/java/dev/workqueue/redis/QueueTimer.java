@@ -151,14 +151,14 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		List<Object> wrong = this.scripts.run(LuaScript.CHECK_TYPES, this.scripts.layout().id);
 		if (wrong.size() > 3) {
 			throw new RedisQueueException(Reason.WRONG_TYPE,
-					this.scripts.who() + " on " + this.scripts.link().server() + ": key " + wrong.get(0) + " holds a "
-							+ wrong.get(1) + ": a queue of the same name keeps its ready" + " items as a "
-							+ wrong.get(3) + " there; a plain queue and a priority queue may not share a name",
+					this.scripts.where() + ": key " + wrong.get(0) + " holds a " + wrong.get(1)
+							+ ": a queue of the same name keeps its ready items as a " + wrong.get(3)
+							+ " there; a plain queue and a priority queue may not share a name",
 					null);
 		}
 		if (!wrong.isEmpty()) {
-			throw new RedisQueueException(Reason.WRONG_TYPE, this.scripts.who() + " on " + this.scripts.link().server()
-					+ ": key " + wrong.get(0) + " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
+			throw new RedisQueueException(Reason.WRONG_TYPE, this.scripts.where() + ": key " + wrong.get(0)
+					+ " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
 					+ " the queue keeps there; another program uses the queue's key prefix, or the queue's name", null);
 		}
 	}
@@ -175,7 +175,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		List<String> answer = this.scripts.run(LuaScript.MARK, Integer.toString(FORMAT), String.valueOf(mine.letter()));
 		this.marked = true;
 		String mark = answer.get(0);
-		String where = this.scripts.who() + " on " + this.scripts.link().server();
+		String where = this.scripts.where();
 		String key = this.scripts.keys().mark();
 		String upgrading = " (see \"Upgrading\" in docs/redis.md)";
 		if (mark.isEmpty()) {
@@ -272,9 +272,8 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 
 	private RedisQueueException permissionDenied(String what, RedisQueueException cause) {
 		return new RedisQueueException(Reason.NO_PERMISSION,
-				this.scripts.who() + " on " + this.scripts.link().server() + ": permission denied: "
-						+ this.scripts.link().user(this.scripts.timeout()) + " may not " + what + ": "
-						+ RedisLink.unwrap(cause.getCause()).getMessage(),
+				this.scripts.where() + ": permission denied: " + this.scripts.link().user(this.scripts.timeout())
+						+ " may not " + what + ": " + RedisLink.unwrap(cause.getCause()).getMessage(),
 				cause);
 	}
 
@@ -409,8 +408,8 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		if (!this.scripts.clientShutDown()) {
 			return null;
 		}
-		return this.scripts.who() + " on " + this.scripts.link().server()
-				+ ": the Lettuce client was shut down while the queue was in use (holding " + this.book.size()
+		return this.scripts.where() + ": the Lettuce client was shut down while the queue was in use (holding "
+				+ this.book.size()
 				+ " item(s)); its timed work stops: their leases run out and the items go back to the queue"
 				+ " for the other instances, and its calls throw RedisQueueException from now on";
 	}

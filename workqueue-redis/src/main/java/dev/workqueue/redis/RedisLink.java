@@ -127,25 +127,17 @@ final class RedisLink {
 		links.release(this);
 	}
 
-	/** Takes the link out of the registry if no queue uses it. */
-	private void unregisterUnused() {
-		if (links.evictUnused(this.client, this)) {
-			this.client.removeListener(this.serverTracker);
-		}
-	}
-
-	/** Takes the link out of the registry, if it is still the client's. */
-	private void unregister() {
-		if (links.evict(this.client, this)) {
-			this.client.removeListener(this.serverTracker);
-		}
-	}
-
 	/**
-	 * Whether the registry holds a link of {@code client}.
-	 * @param client a client
-	 * @return {@code true} if it does
+	 * Takes the link out of the registry, if it is still the client's (and, if
+	 * {@code unused}, no queue uses it).
 	 */
+	private void unregister(boolean unused) {
+		if (unused ? links.evictUnused(this.client, this) : links.evict(this.client, this)) {
+			this.client.removeListener(this.serverTracker);
+		}
+	}
+
+	/** Whether the registry holds a link of {@code client}; for tests. */
 	static boolean isRegistered(AbstractRedisClient client) {
 		return links.peek(client) != null;
 	}
@@ -160,18 +152,9 @@ final class RedisLink {
 	 * @return the answer to come
 	 */
 	<R> CompletableFuture<R> send(LuaScript script, String[] keys, String... args) {
-		if (this.clientShutDown) {
-			throw new ClientShutDownException(null);
-		}
-		StatefulConnection<String, String> connection = connection();
-		CompletableFuture<R> sha;
-		try {
-			sha = dispatch(connection,
-					QueueCommand.script(CommandType.EVALSHA, script.sha1(), script.output(), keys, args));
-		}
-		catch (RuntimeException ex) {
-			throw closedByTheClient(connection) ? new ClientShutDownException(ex) : ex;
-		}
+		StatefulConnection<String, String> connection = commands();
+		CompletableFuture<R> sha = dispatchOrShutDown(connection,
+				QueueCommand.script(CommandType.EVALSHA, script.sha1(), script.output(), keys, args));
 		return sha.exceptionallyCompose((ex) -> {
 			if (!(unwrap(ex) instanceof RedisNoScriptException)) {
 				return failed(connection, ex);
@@ -187,18 +170,27 @@ final class RedisLink {
 	 * @return the answer to come: the seconds and the microseconds, as Redis says them
 	 */
 	CompletableFuture<List<String>> time() {
+		StatefulConnection<String, String> connection = commands();
+		return dispatchOrShutDown(connection, QueueCommand.time()).exceptionallyCompose((ex) -> failed(connection, ex));
+	}
+
+	/** The command connection, unless the client was found shut down. */
+	private StatefulConnection<String, String> commands() {
 		if (this.clientShutDown) {
 			throw new ClientShutDownException(null);
 		}
-		StatefulConnection<String, String> connection = connection();
-		CompletableFuture<List<String>> time;
+		return connection();
+	}
+
+	/** Dispatches a command, read as {@link #closedByTheClient} says if it is refused. */
+	private <R> CompletableFuture<R> dispatchOrShutDown(StatefulConnection<String, String> connection,
+			QueueCommand<R> command) {
 		try {
-			time = dispatch(connection, QueueCommand.time());
+			return dispatch(connection, command);
 		}
 		catch (RuntimeException ex) {
 			throw closedByTheClient(connection) ? new ClientShutDownException(ex) : ex;
 		}
-		return time.exceptionallyCompose((ex) -> failed(connection, ex));
 	}
 
 	/** A failed answer, read as {@link #closedByTheClient} says. */
@@ -370,19 +362,9 @@ final class RedisLink {
 	 */
 	synchronized WakeWatch wakeWatch() {
 		if (this.wakeWatch == null && this.client instanceof RedisClient standalone) {
-			this.wakeWatch = new WakeWatch(standalone, this::poke);
+			this.wakeWatch = new WakeWatch(standalone, this::connection);
 		}
 		return this.wakeWatch;
-	}
-
-	/**
-	 * Pushes an element to a wake watch's control list, which expires should the wait it
-	 * ends have ended already.
-	 */
-	private void poke(String control) {
-		StatefulConnection<String, String> commands = connection();
-		dispatch(commands, QueueCommand.push(control, "1"));
-		dispatch(commands, QueueCommand.expire(control, 60_000));
 	}
 
 	String server() {
@@ -426,12 +408,12 @@ final class RedisLink {
 				}
 				catch (RuntimeException ex) {
 					// No connection to close later: a link only limiters use leaves now.
-					unregisterUnused();
+					unregister(true);
 					throw ex;
 				}
 				// Closed by the client's shutdown (or by this link): the link leaves the
 				// registry then. Both kinds of connection are channel handlers.
-				((RedisChannelHandler<?, ?>) opened).registerCloseables(new ArrayList<>(), this::unregister);
+				((RedisChannelHandler<?, ?>) opened).registerCloseables(new ArrayList<>(), () -> unregister(false));
 				this.connection = opened;
 			}
 			return this.connection;

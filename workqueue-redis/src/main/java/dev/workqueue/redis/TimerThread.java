@@ -310,9 +310,7 @@ final class TimerThread {
 		this.lock.lock();
 		try {
 			// Removed meanwhile: gone. Woken meanwhile: runs again at once.
-			if (this.schedule.get(slot) != null && this.schedule.get(slot) == RUNNING) {
-				this.schedule.put(slot, at);
-			}
+			this.schedule.replace(slot, RUNNING, at);
 		}
 		finally {
 			this.lock.unlock();

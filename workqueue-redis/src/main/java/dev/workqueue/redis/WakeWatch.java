@@ -10,10 +10,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 
 import dev.workqueue.store.ReadySignal;
@@ -72,8 +73,8 @@ final class WakeWatch {
 
 	private final RedisClient client;
 
-	/** Sends a control element to the named list on the client's command connection. */
-	private final Consumer<String> poke;
+	/** The client's command connection, where a control element is pushed. */
+	private final Supplier<StatefulConnection<String, String>> commands;
 
 	private final Clock clock = Clock.system();
 
@@ -110,9 +111,9 @@ final class WakeWatch {
 
 	private String failing;
 
-	WakeWatch(RedisClient client, Consumer<String> poke) {
+	WakeWatch(RedisClient client, Supplier<StatefulConnection<String, String>> commands) {
 		this.client = client;
-		this.poke = poke;
+		this.commands = commands;
 	}
 
 	/**
@@ -182,7 +183,8 @@ final class WakeWatch {
 			this.lock.unlock();
 		}
 		if (restart != null) {
-			this.poke.accept(restart);
+			// Not on this watch's connection, which the wait under way holds.
+			push(this.commands.get(), restart, CONTROL_TTL_MILLIS);
 		}
 	}
 
@@ -324,9 +326,14 @@ final class WakeWatch {
 			// Pushed back after the queue may be gone (its keys deleted once its handles
 			// shut down): the list expires rather than stays for ever. While items are
 			// ready, each tick arms it again, so an expired wake-up costs a heartbeat.
-			RedisLink.dispatch(open, QueueCommand.push(wakeKey, "1"));
-			RedisLink.dispatch(open, QueueCommand.expire(wakeKey, PUSHED_BACK_TTL_MILLIS));
+			push(open, wakeKey, PUSHED_BACK_TTL_MILLIS);
 		}
+	}
+
+	/** Pushes an element to a list, which expires after {@code ttlMillis}. */
+	private static void push(StatefulConnection<String, String> connection, String list, long ttlMillis) {
+		RedisLink.dispatch(connection, QueueCommand.push(list, "1"));
+		RedisLink.dispatch(connection, QueueCommand.expire(list, ttlMillis));
 	}
 
 	/**
@@ -338,11 +345,12 @@ final class WakeWatch {
 		if (this.closed) {
 			return;
 		}
-		if (String.valueOf(RedisLink.unwrap(ex).getMessage()).startsWith("NOPERM")) {
+		Throwable cause = RedisLink.unwrap(ex);
+		if (String.valueOf(cause.getMessage()).startsWith("NOPERM")) {
 			giveUp(ex);
 			return;
 		}
-		String kind = RedisLink.unwrap(ex).getClass().getName();
+		String kind = cause.getClass().getName();
 		if (!kind.equals(this.failing)) {
 			this.failing = kind;
 			logger.log(Level.WARNING, "Waiting for the queues' wake-ups on " + this.client
