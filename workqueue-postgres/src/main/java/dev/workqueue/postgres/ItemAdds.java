@@ -124,8 +124,7 @@ final class ItemAdds {
 	private List<Added> inTransaction(Connection connection, List<Request> requests) throws SQLException {
 		String channel = this.notices.channel();
 		boolean traced = requests.get(0).context() != null;
-		SqlStatement sql = traced ? ((channel != null) ? this.sql.addTracedNotifying : this.sql.addTraced)
-				: ((channel != null) ? this.sql.addNotifying : this.sql.add);
+		SqlStatement sql = traced ? this.sql.addTraced : this.sql.add;
 		List<Added> results = new ArrayList<>(requests.size());
 		try (PreparedStatement statement = sql.prepare(connection)) {
 			for (Request request : requests) {
@@ -137,11 +136,14 @@ final class ItemAdds {
 				if (traced) {
 					sql.setString(statement, "trace", request.context());
 				}
+				// A null channel (a handle that does not listen) sends no notice.
+				String payload = null;
 				if (channel != null) {
-					sql.setString(statement, "channel", channel);
-					sql.setString(statement, "payload", this.notices
-						.payload((request.delayMicros() > 0) ? this.signal.storeMillis(request.delayMicros()) : 0));
+					long delay = request.delayMicros();
+					payload = this.notices.payload((delay > 0) ? this.signal.storeMillis(delay) : 0);
 				}
+				sql.setString(statement, "channel", channel);
+				sql.setString(statement, "payload", payload);
 				try (ResultSet row = statement.executeQuery()) {
 					results.add(row.next() ? Added.read(row, 1, traced) : Added.UNCHANGED);
 				}

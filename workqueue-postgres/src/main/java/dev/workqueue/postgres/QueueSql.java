@@ -5,10 +5,13 @@ package dev.workqueue.postgres;
  * under {@code sql/} ({@link SqlStatement}) made for the handle's table, its
  * {@link ReadyOrder} and its options. The columns are those of {@code schema.sql}.
  * <p>
- * <b>Variants.</b> A variant that would change the plan or the text of a hot statement is
- * a file of its own whose header names its twin: traced adds ({@code add_traced}, so that
- * an add without a tracer sends the same statement as before tracing existed), notifying
- * adds, and the starvation guard of a claim ({@code claim_starving}, an extra CTE). A
+ * <b>Variants.</b> A variant is a parameter where measuring showed it costs nothing, and
+ * else a file of its own whose header names its twin and gives the figure (pgbench, the
+ * statements prepared, run side by side): traced adds ({@code add_traced}, so that an add
+ * without a tracer sends the same statement as before tracing existed), a batch of adds
+ * ({@code add_batch}), the starvation guard of a claim ({@code claim_starving}) and a
+ * done without a claim ({@code done}). The notice of an add in the caller's transaction
+ * is a nullable parameter ({@code :channel}: null for a handle that does not listen). A
  * value chosen once per queue that only picks a branch is a boolean parameter, bound by
  * {@link SqlStatement#prepare}: {@code :keeps_waits} (the FIFO order's {@code CASE}
  * branches and {@code WHERE} arm of an add's conflict clause, read only for an item that
@@ -56,20 +59,17 @@ package dev.workqueue.postgres;
  */
 final class QueueSql {
 
-	/** Adds one item in the caller's transaction ({@code add.sql}). */
+	/**
+	 * Adds one item in the caller's transaction ({@code add.sql}), notifying in it if
+	 * given a channel.
+	 */
 	final SqlStatement add;
-
-	/** Adds one item in the caller's transaction and notifies in it. */
-	final SqlStatement addNotifying;
 
 	/** Adds many items in a transaction of the handle's own. */
 	final SqlStatement addBatch;
 
 	/** {@link #add} with the trace contexts of the add. */
 	final SqlStatement addTraced;
-
-	/** {@link #addNotifying} with the trace contexts of the add. */
-	final SqlStatement addTracedNotifying;
 
 	/** {@link #addBatch} with the trace contexts of each add. */
 	final SqlStatement addBatchTraced;
@@ -132,9 +132,7 @@ final class QueueSql {
 	QueueSql(String table, ReadyOrder order, boolean starving, boolean synchronousCommit) {
 		this.claimLimit = order.claimLimit();
 		this.add = SqlStatement.load("add", table, order, synchronousCommit);
-		this.addNotifying = SqlStatement.load("add_notifying", table, order, synchronousCommit);
 		this.addTraced = SqlStatement.load("add_traced", table, order, synchronousCommit);
-		this.addTracedNotifying = SqlStatement.load("add_traced_notifying", table, order, synchronousCommit);
 		this.addBatch = SqlStatement.load("add_batch", table, order, synchronousCommit);
 		this.addBatchTraced = SqlStatement.load("add_batch_traced", table, order, synchronousCommit);
 		this.claim = SqlStatement.load(starving ? "claim_starving" : "claim", table, order, synchronousCommit);

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The add a listening handle runs in the caller's transaction carries its {@code NOTIFY}:
  * heard once the transaction commits, never when it rolls back, and not sent for an add
- * that changed nothing, made the item dirty, or only stored a trace context. (The
- * statement on its own: the handles of these tests do not listen.)
+ * that changed nothing, made the item dirty, or only stored a trace context; with no
+ * channel (a handle that does not listen) the same statement sends none. (The statement
+ * on its own: the handles of these tests do not listen.)
  */
 @RequiresPostgres
 class NotifyingAddTests {
@@ -39,17 +40,34 @@ class NotifyingAddTests {
 			}
 			PGConnection notices = listener.unwrap(PGConnection.class);
 			caller.setAutoCommit(false);
-			assertThat(add(caller, sql, "a")).isTrue();
+			assertThat(add(caller, sql, "a", this.channel)).isTrue();
 			assertThat(notices.getNotifications(200)).as("not before the commit").isEmpty();
 			caller.commit();
 			PGNotification[] heard = notices.getNotifications(5000);
 			assertThat(heard).hasSize(1);
 			assertThat(heard[0].getParameter()).isEqualTo("payload-a");
-			assertThat(add(caller, sql, "b")).isTrue();
+			assertThat(add(caller, sql, "b", this.channel)).isTrue();
 			caller.rollback();
-			assertThat(add(caller, sql, "a")).as("queued already: nothing changed").isFalse();
+			assertThat(add(caller, sql, "a", this.channel)).as("queued already: nothing changed").isFalse();
 			caller.commit();
 			assertThat(notices.getNotifications(500)).isEmpty();
+		}
+	}
+
+	@Test
+	void withoutAChannelTheSameStatementAddsAndSendsNothing() throws Exception {
+		QueueSql sql = new QueueSql(this.fixture.table(), ReadyOrder.FIFO, false, true);
+		try (Connection listener = PostgresDatabase.connect(); Connection caller = PostgresDatabase.connect()) {
+			try (Statement statement = listener.createStatement()) {
+				statement.execute("LISTEN " + this.channel);
+			}
+			PGConnection notices = listener.unwrap(PGConnection.class);
+			assertThat(add(caller, sql, "a", null)).isTrue();
+			assertThat(addTraced(caller, sql, "b", "request", null)).isTrue();
+			assertThat(notices.getNotifications(500)).isEmpty();
+			assertThat(TestSql.count(this.fixture.table())).isEqualTo(2);
+			assertThat(add(caller, sql, "c", this.channel)).as("the same statement, given the channel").isTrue();
+			assertThat(notices.getNotifications(5000)).hasSize(1);
 		}
 	}
 
@@ -61,18 +79,22 @@ class NotifyingAddTests {
 				statement.execute("LISTEN " + this.channel);
 			}
 			PGConnection notices = listener.unwrap(PGConnection.class);
-			assertThat(addTraced(caller, sql, "a", "request")).as("changed").isTrue();
+			assertThat(addTraced(caller, sql, "a", "request", this.channel)).as("changed").isTrue();
 			assertThat(notices.getNotifications(5000)).hasSize(1);
-			assertThat(addTraced(caller, sql, "a", "later")).as("queued already: only a link").isFalse();
+			assertThat(addTraced(caller, sql, "a", "later", this.channel)).as("queued already: only a link").isFalse();
 			assertThat(notices.getNotifications(500)).isEmpty();
 			assertThat(TestSql.queryString("SELECT trace FROM " + this.fixture.table() + " WHERE item = 'a'"))
 				.isEqualTo("request\nlater");
 		}
 	}
 
-	/** Runs the traced notifying add; returns whether it changed the item's place. */
-	private boolean addTraced(Connection connection, QueueSql sql, String item, String context) throws Exception {
-		SqlStatement add = sql.addTracedNotifying;
+	/**
+	 * Runs the traced add, notifying {@code channel} unless null; returns whether it
+	 * changed the item's place.
+	 */
+	private boolean addTraced(Connection connection, QueueSql sql, String item, String context, String channel)
+			throws Exception {
+		SqlStatement add = sql.addTraced;
 		try (PreparedStatement statement = add.prepare(connection)) {
 			add.setNull(statement, "now", java.sql.Types.DOUBLE);
 			add.setString(statement, "queue", "notified");
@@ -80,7 +102,7 @@ class NotifyingAddTests {
 			add.setInt(statement, "priority", 0);
 			add.setLong(statement, "delay", 0);
 			add.setString(statement, "trace", context);
-			add.setString(statement, "channel", this.channel);
+			add.setString(statement, "channel", channel);
 			add.setString(statement, "payload", "payload-" + item);
 			try (ResultSet row = statement.executeQuery()) {
 				assertThat(row.next()).as("the row was written").isTrue();
@@ -89,16 +111,19 @@ class NotifyingAddTests {
 		}
 	}
 
-	/** Runs the notifying add; returns whether it changed the row. */
-	private boolean add(Connection connection, QueueSql sql, String item) throws Exception {
-		SqlStatement add = sql.addNotifying;
+	/**
+	 * Runs the add, notifying {@code channel} unless null; returns whether it changed the
+	 * row.
+	 */
+	private boolean add(Connection connection, QueueSql sql, String item, String channel) throws Exception {
+		SqlStatement add = sql.add;
 		try (PreparedStatement statement = add.prepare(connection)) {
 			add.setNull(statement, "now", java.sql.Types.DOUBLE);
 			add.setString(statement, "queue", "notified");
 			add.setString(statement, "item", item);
 			add.setInt(statement, "priority", 0);
 			add.setLong(statement, "delay", 0);
-			add.setString(statement, "channel", this.channel);
+			add.setString(statement, "channel", channel);
 			add.setString(statement, "payload", "payload-" + item);
 			try (ResultSet row = statement.executeQuery()) {
 				return row.next();

@@ -110,10 +110,10 @@ class SqlStatementTests {
 		for (ReadyOrder order : ReadyOrder.values()) {
 			for (boolean starving : new boolean[] { false, true }) {
 				QueueSql sql = new QueueSql("wq_t", order, starving, starving);
-				for (SqlStatement statement : List.of(sql.add, sql.addNotifying, sql.addTraced, sql.addTracedNotifying,
-						sql.addBatch, sql.addBatchTraced, sql.claim, sql.doneAndClaim, sql.done, sql.forget, sql.renew,
-						sql.reap, sql.handBack, sql.handBackAfter, sql.reconcile, sql.deadLetter, sql.size, sql.stats,
-						sql.levels, sql.report, sql.resign)) {
+				for (SqlStatement statement : List.of(sql.add, sql.addTraced, sql.addBatch, sql.addBatchTraced,
+						sql.claim, sql.doneAndClaim, sql.done, sql.forget, sql.renew, sql.reap, sql.handBack,
+						sql.handBackAfter, sql.reconcile, sql.deadLetter, sql.size, sql.stats, sql.levels, sql.report,
+						sql.resign)) {
 					assertThat(statement.text()).as(statement.name())
 						.doesNotContain("{", "}", "--")
 						.doesNotContainPattern("(?<![:\\w]):[a-z]");
@@ -131,14 +131,14 @@ class SqlStatementTests {
 	@Test
 	void anAddWithoutContextsPaysNothingForTracing() {
 		QueueSql sql = new QueueSql("wq_t", ReadyOrder.FIFO, false, true);
-		for (SqlStatement untraced : List.of(sql.add, sql.addNotifying, sql.addBatch)) {
+		for (SqlStatement untraced : List.of(sql.add, sql.addBatch)) {
 			assertThat(untraced.text()).as(untraced.name()).doesNotContain("trace", "place");
 		}
 	}
 
 	@Test
 	void theTracedAddsKeepAsManyLinksAsItemTrace() {
-		for (String name : List.of("add_traced", "add_traced_notifying", "add_batch_traced")) {
+		for (String name : List.of("add_traced", "add_batch_traced")) {
 			assertThat(SqlStatement.read(name)).as(name)
 				.contains("[1:" + (ItemTrace.MAX_LINKS + 1) + "]")
 				.contains("< " + ItemTrace.MAX_LINKS + ")");

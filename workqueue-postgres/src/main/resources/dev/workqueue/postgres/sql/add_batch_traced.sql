@@ -3,7 +3,8 @@
 --   the item's first effective one since its last hand-out and the row has none, links
 --   otherwise; at most ItemTrace.MAX_LINKS (8) links are kept ([1:9]), and a row with room
 --   takes the contexts even when the add changes nothing else.
--- Twin: add_batch.sql (the same adds without contexts, which pay nothing for tracing)
+-- Twin: add_batch.sql (the same adds without contexts, which pay nothing for tracing: this
+--   statement with null :traces costs a batch of one 4.1% more, of 16 adds 2.6%, pgbench)
 -- Parameters:
 --   :now          the given clock's time in µs since the epoch, or null for the database's
 --                 clock

@@ -2,8 +2,10 @@
 --   then a line per link; the add's contexts become the parent when the add is the item's first
 --   effective one since its last hand-out and the row has none, links otherwise; at most
 --   ItemTrace.MAX_LINKS (8) links are kept ([1:9]), and a row with room takes the contexts even
---   when the add changes nothing else.
--- Twin: add.sql (the same add without contexts, which pays nothing for tracing)
+--   when the add changes nothing else. With a :channel it notifies it when the item is queued
+--   and its place changed (not for a write of the contexts alone).
+-- Twin: add.sql (the same add without contexts, which pays nothing for tracing: this statement
+--   with a null :trace costs 4.7 to 4.9% more per add, pgbench, prepared, side by side)
 -- Parameters:
 --   :now          the given clock's time in µs since the epoch, or null for the database's
 --                 clock
@@ -14,8 +16,10 @@
 --   :trace        the add's trace contexts, one per line (see ItemTrace#fromRecord)
 --   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
 --                 order; ReadyOrder#keepsWaits)
--- Returns: as add.sql, then whether the add changed the item's place (not only its contexts); a
---   new add is one that moved it
+--   :channel      the channel to notify, or null for none (a handle that does not listen)
+--   :payload      the notice's payload
+-- Returns: as add.sql without the notice, then whether the add changed the item's place (not
+--   only its contexts; a new add is one that moved it), then the notice (void: null)
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
 --   of one item apply one after the other. old reads the row before: a row changed meanwhile
 --   differs, at worst a wake-up too many
@@ -64,5 +68,7 @@ WHERE ((r.state = 1 AND (r.dirty_at IS NULL OR EXCLUDED.ready_at < r.dirty_at OR
 	OR (EXCLUDED.trace IS NOT NULL AND (r.trace IS NULL
 		OR length(r.trace) - length(replace(r.trace, E'\n', '')) < 8))
 	RETURNING r.item, r.state, r.ready_at, (r.state, r.priority, r.ready_at, r.seq, r.dirty_at, r.dirty_priority) AS place)
-SELECT up.state, up.ready_at <= a.now, (extract(epoch FROM up.ready_at) * 1000000)::bigint, (old.place IS DISTINCT FROM up.place) AND NOT coalesce(old.queued, false), (extract(epoch FROM a.now) * 1000000)::bigint, old.place IS DISTINCT FROM up.place
+SELECT up.state, up.ready_at <= a.now, (extract(epoch FROM up.ready_at) * 1000000)::bigint, (old.place IS DISTINCT FROM up.place) AND NOT coalesce(old.queued, false), (extract(epoch FROM a.now) * 1000000)::bigint, old.place IS DISTINCT FROM up.place,
+	CASE WHEN up.state = 0 AND old.place IS DISTINCT FROM up.place AND :channel::text IS NOT NULL
+		THEN pg_notify(:channel, :payload) END
 FROM up, a, old

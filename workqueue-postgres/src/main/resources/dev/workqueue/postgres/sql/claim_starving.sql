@@ -1,7 +1,8 @@
 -- claim_starving: as claim.sql, with the starvation guard: the items ready longer than
 --   :starvation come first, oldest first, then the others in the queue's order, up to :limit in
---   all. A file of its own, not a parameter: its extra CTE changes the plan of the hottest
---   statement.
+--   all. A file of its own, not a nullable parameter of claim.sql: that fold cost a claim
+--   without the guard 10.4% (priority) and 11.5% (FIFO) more (pgbench, prepared, side by side),
+--   since the union of two LIMIT CTEs changes the plan of the hottest statement.
 -- Twin: claim.sql (no guard)
 -- Parameters:
 --   :now         the given clock's time in µs since the epoch, or null for the database's clock

@@ -3,7 +3,7 @@
 --   done does (back of the line). picked refers to gone, so the done has its row before any
 --   item is locked: a done waiting for an application's lock holds no other item.
 -- Twin: done.sql and claim.sql (its halves), done_claim_starving.sql (with the starvation
---   guard)
+--   guard; a file of its own: with a null :starvation it costs 16 to 20% more, pgbench)
 -- Parameters:
 --   :now     the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue   the queue's name

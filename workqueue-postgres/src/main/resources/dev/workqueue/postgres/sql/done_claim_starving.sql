@@ -3,7 +3,8 @@
 --   claim, as client-go's done does (back of the line). picked refers to gone, so the done has
 --   its row before any item is locked: a done waiting for an application's lock holds no other
 --   item.
--- Twin: done_claim.sql (no guard)
+-- Twin: done_claim.sql (no guard: this statement with a null :starvation costs 16.4%
+--   (priority) and 20.3% (FIFO) more, pgbench, prepared, side by side)
 -- Parameters:
 --   :now         the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue       the queue's name
