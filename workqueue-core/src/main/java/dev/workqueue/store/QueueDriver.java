@@ -100,6 +100,16 @@ public interface QueueDriver {
 	}
 
 	/**
+	 * Whether an add that failed while the handle shut down may be ignored, as every add
+	 * after the shutdown is: only the store's own failure of a call that leaves the
+	 * caller nothing to undo (not a bug, not an add inside the caller's transaction,
+	 * which the failure aborted). No store call.
+	 * @param failure what the add threw
+	 * @return {@code true} to ignore it
+	 */
+	boolean ignorableAtShutDown(RuntimeException failure);
+
+	/**
 	 * The handle starts to shut down; its flag is not set yet, so no release of what the
 	 * driver shares can have begun. Local, no store call.
 	 */

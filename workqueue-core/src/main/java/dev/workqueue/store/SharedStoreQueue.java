@@ -240,9 +240,12 @@ public class SharedStoreQueue<T, L extends Lease> implements PriorityHandle<T>, 
 		}
 	}
 
-	/** An add that raced the shutdown is ignored, as every add after it. */
+	/**
+	 * An add that raced the shutdown is ignored, as every add after it, when the store
+	 * says its failure leaves the caller nothing to undo.
+	 */
 	private void ignoreIfShutDown(RuntimeException ex) {
-		if (!this.lifecycle.isShuttingDown()) {
+		if (!this.lifecycle.isShuttingDown() || !this.driver.ignorableAtShutDown(ex)) {
 			throw ex;
 		}
 	}

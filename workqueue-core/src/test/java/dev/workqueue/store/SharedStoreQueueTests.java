@@ -17,8 +17,11 @@ import dev.workqueue.WorkQueueStats;
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.time.FakeClock;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
@@ -93,17 +96,39 @@ class SharedStoreQueueTests {
 		assertThat(this.events).isEmpty();
 	}
 
-	@Test
-	void anAddThatFailsWhileTheHandleShutsDownIsIgnoredAndCountsNoRetry() {
+	@ParameterizedTest
+	@ValueSource(strings = { "add", "addAfter", "addAll" })
+	void anAddThatFailsInTheStoreWhileTheHandleShutsDownIsIgnoredAndCountsNoRetry(String call) {
+		this.store.added = 0;
 		this.store.failure = () -> {
 			this.queue.shutDown();
 			return new IllegalStateException("link closed");
 		};
-		this.queue.add("x");
-		this.queue.addAfter("y", Duration.ofSeconds(1));
-		assertThat(this.events).containsExactly("add x at 0", "before shutdown, shutting down: false",
-				"after shutdown, shutting down: true");
+		add(call, "x");
+		assertThat(this.events).hasSize(3)
+			.endsWith("before shutdown, shutting down: false", "after shutdown, shutting down: true");
+		assertThat(this.events.get(0)).startsWith(call + " ").contains("x");
 		assertThat(this.queue.stats().retries()).isZero();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "add", "addAfter", "addAll" })
+	void aFailureOtherThanTheStoresIsThrownEvenWhileTheHandleShutsDown(String call) {
+		this.store.failure = () -> {
+			this.queue.shutDown();
+			return new UnsupportedOperationException("a bug");
+		};
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> add(call, "x"))
+			.withMessage("a bug");
+		assertThat(this.queue.stats().retries()).isZero();
+	}
+
+	private void add(String call, String item) {
+		switch (call) {
+			case "add" -> this.queue.add(item);
+			case "addAfter" -> this.queue.addAfter(item, Duration.ofSeconds(1));
+			default -> this.queue.addAll(List.of(item));
+		}
 	}
 
 	@Test
@@ -234,6 +259,12 @@ class SharedStoreQueueTests {
 		@Override
 		public void afterShutDown() {
 			record("after shutdown, shutting down: " + SharedStoreQueueTests.this.queue.isShuttingDown());
+		}
+
+		/** Its own failures are the {@link IllegalStateException}s. */
+		@Override
+		public boolean ignorableAtShutDown(RuntimeException failure) {
+			return failure instanceof IllegalStateException;
 		}
 
 		@Override

@@ -175,6 +175,15 @@ final class HandleStatements implements QueueDriver {
 		this.notices.stopListening();
 	}
 
+	/**
+	 * {@inheritDoc} PostgreSQL's own failure of an add committed on its own: one inside
+	 * the caller's transaction aborted it, and the caller must hear of that.
+	 */
+	@Override
+	public boolean ignorableAtShutDown(RuntimeException failure) {
+		return failure instanceof PostgresQueueException && !this.adds.inCallerTransaction();
+	}
+
 	@Override
 	public String description() {
 		return "PostgresWorkQueue[" + this.database.name() + " in " + this.database.table() + "]";

@@ -86,6 +86,14 @@ final class ItemAdds {
 		return results;
 	}
 
+	/**
+	 * Whether an add on this thread now joins the caller's transaction.
+	 * @return {@code true} inside one
+	 */
+	boolean inCallerTransaction() {
+		return this.callerTransaction != null && this.callerTransaction.getAsBoolean();
+	}
+
 	private List<Added> addAs(boolean inCallerTransaction, List<Request> requests) {
 		if (!inCallerTransaction) {
 			return null;

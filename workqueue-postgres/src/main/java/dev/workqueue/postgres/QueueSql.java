@@ -8,7 +8,7 @@ package dev.workqueue.postgres;
  * <b>Variants.</b> A variant is a parameter where measuring showed it costs nothing, and
  * else a file of its own whose header names its twin and gives the figure (pgbench, the
  * statements prepared, run side by side): traced adds ({@code add_traced}, so that an add
- * without a tracer sends the same statement as before tracing existed), a batch of adds
+ * without a tracer pays nothing for the trace column), a batch of adds
  * ({@code add_batch}), the starvation guard of a claim ({@code claim_starving}) and a
  * done without a claim ({@code done}). The notice of an add in the caller's transaction
  * is a nullable parameter ({@code :channel}: null for a handle that does not listen). A

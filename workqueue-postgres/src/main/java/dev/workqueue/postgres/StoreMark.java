@@ -65,7 +65,8 @@ final class StoreMark {
 
 	/**
 	 * Checks the mark, writing it if the queue has none, and anchors a given clock on the
-	 * database's time; in the caller's transaction, which commits what it wrote.
+	 * database's time; in the transaction of the connection given, which
+	 * {@link QueueDatabase#inOwnTransaction} commits.
 	 * @param connection a connection of its own, outside any caller's transaction
 	 * @throws IllegalStateException if the queue's data has another format or the other
 	 * kind of clock, or an instance of the previous release is live

@@ -95,6 +95,21 @@ DO $$ BEGIN
 	END IF;
 END $$;
 
+-- Every item passes through the table as an insert, two updates and a delete, so dead rows come
+-- fast and in proportion to throughput, not to the table's size: vacuum after a fixed number of
+-- them rather than a fraction of the table, and without the cost-based pauses. Rows are small and
+-- updated in place, so pages keep room for the new versions.
+ALTER TABLE {table} SET (
+	fillfactor = 80,
+	autovacuum_vacuum_scale_factor = 0,
+	autovacuum_vacuum_threshold = 2000,
+	autovacuum_vacuum_insert_scale_factor = 0,
+	autovacuum_vacuum_insert_threshold = 2000,
+	autovacuum_analyze_scale_factor = 0,
+	autovacuum_analyze_threshold = 5000,
+	autovacuum_vacuum_cost_delay = 0
+);
+
 -- The claim of a priority queue: the ready items of one queue, highest priority first, FIFO
 -- within a priority.
 DO $$ BEGIN
@@ -127,20 +142,18 @@ CREATE TABLE IF NOT EXISTS {table}_lease (
 	lease_until timestamptz NOT NULL
 );
 
--- Every item passes through {table} as an insert, two updates and a delete, every lease through
--- {table}_lease as an insert, an update per renewal and a delete, so dead rows come fast and in
--- proportion to throughput, not to the tables' size: both are vacuumed after a fixed number of
--- them rather than a fraction of the table, and without the cost-based pauses. Rows are small and
--- updated in place, so pages keep room for the new versions (more in {table}_lease, renewed
--- every third of a lease).
-DO $$ DECLARE t record; BEGIN
-	FOR t IN SELECT * FROM (VALUES ('{table}', 80), ('{table}_lease', 70)) AS s(name, fillfactor) LOOP
-		EXECUTE format('ALTER TABLE %s SET (fillfactor = %s, autovacuum_vacuum_scale_factor = 0,'
-			' autovacuum_vacuum_threshold = 2000, autovacuum_vacuum_insert_scale_factor = 0,'
-			' autovacuum_vacuum_insert_threshold = 2000, autovacuum_analyze_scale_factor = 0,'
-			' autovacuum_analyze_threshold = 5000, autovacuum_vacuum_cost_delay = 0)', t.name, t.fillfactor);
-	END LOOP;
-END $$;
+-- Every lease is an insert, an update per renewal and a delete: as the queue table, vacuumed
+-- after a fixed number of dead rows; updated in place.
+ALTER TABLE {table}_lease SET (
+	fillfactor = 70,
+	autovacuum_vacuum_scale_factor = 0,
+	autovacuum_vacuum_threshold = 2000,
+	autovacuum_vacuum_insert_scale_factor = 0,
+	autovacuum_vacuum_insert_threshold = 2000,
+	autovacuum_analyze_scale_factor = 0,
+	autovacuum_analyze_threshold = 5000,
+	autovacuum_vacuum_cost_delay = 0
+);
 
 -- The sweep that queues again the items whose lease ran out.
 DO $$ BEGIN

@@ -342,8 +342,8 @@ class PostgresWorkQueueTests {
 		assertThat(asked.await(5, TimeUnit.SECONDS)).isTrue();
 		queue.shutDown();
 		shutDown.countDown();
+		// Returns, where the same failure on a running handle threw.
 		add.get(5, TimeUnit.SECONDS);
-		assertThat(TestSql.count(this.fixture.table())).isZero();
 	}
 
 }

@@ -158,6 +158,12 @@ final class HandleScripts implements QueueDriver {
 		this.timer.wake();
 	}
 
+	/** {@inheritDoc} Redis's own failure: a script either ran whole or not at all. */
+	@Override
+	public boolean ignorableAtShutDown(RuntimeException failure) {
+		return failure instanceof RedisQueueException;
+	}
+
 	@Override
 	public String description() {
 		return this.description;
