@@ -88,6 +88,39 @@ class NotifyingAddTests {
 		}
 	}
 
+	@Test
+	void anAddThatMadeAnItemBeingProcessedDirtySendsNone() throws Exception {
+		QueueSql sql = new QueueSql(this.fixture.table(), ReadyOrder.FIFO, false, true);
+		processing("a");
+		processing("b");
+		try (Connection listener = PostgresDatabase.connect(); Connection caller = PostgresDatabase.connect()) {
+			try (Statement statement = listener.createStatement()) {
+				statement.execute("LISTEN " + this.channel);
+			}
+			PGConnection notices = listener.unwrap(PGConnection.class);
+			caller.setAutoCommit(false);
+			assertThat(add(caller, sql, "a", this.channel)).as("made dirty").isTrue();
+			assertThat(addTraced(caller, sql, "b", "request", this.channel)).as("made dirty").isTrue();
+			caller.commit();
+			// Committed after them: a notice of theirs would be heard first.
+			assertThat(add(caller, sql, "c", this.channel)).isTrue();
+			caller.commit();
+			PGNotification[] heard = notices.getNotifications(5000);
+			assertThat(heard).extracting(PGNotification::getParameter).containsExactly("payload-c");
+			assertThat(TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table()
+					+ " WHERE item IN ('a', 'b') AND state = 1 AND dirty_at IS NOT NULL"))
+				.isEqualTo(2);
+		}
+	}
+
+	/** Puts an item in the table as a claim leaves it: being processed, not dirty. */
+	private void processing(String item) {
+		String table = this.fixture.table();
+		TestSql.update("INSERT INTO " + table + " (queue, item, state, priority, ready_at, seq, token, holder)"
+				+ " VALUES ('notified', ?, 1, 0, now(), nextval('" + table + "_token'), nextval('" + table
+				+ "_token'), 'holder')", item);
+	}
+
 	/**
 	 * Runs the traced add, notifying {@code channel} unless null; returns whether it
 	 * changed the item's place.

@@ -1,5 +1,6 @@
 package dev.workqueue.postgres;
 
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -10,8 +11,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
@@ -344,6 +347,60 @@ class PostgresWorkQueueTests {
 		shutDown.countDown();
 		// Returns, where the same failure on a running handle threw.
 		add.get(5, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void anAddInTheCallersTransactionThatFailsWhileTheHandleShutsDownIsThrown() throws Exception {
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			assertAddFailingAtShutDownIsThrown(transaction,
+					(adds) -> this.fixture.builder("racing", adds).callerTransaction(() -> true));
+		}
+	}
+
+	/**
+	 * An add in the caller's transaction whose statement fails once the handle shut down:
+	 * the failure aborted the caller's transaction, so it reaches the caller.
+	 */
+	private void assertAddFailingAtShutDownIsThrown(CallerTransaction transaction,
+			Function<DataSource, PostgresWorkQueues.Builder<String>> builder) throws Exception {
+		AtomicBoolean hold = new AtomicBoolean();
+		CountDownLatch asked = new CountDownLatch(1);
+		CountDownLatch shutDown = new CountDownLatch(1);
+		Connection connection = transaction.dataSource().getConnection();
+		// The caller's connection, which holds a statement until the handle shut down and
+		// then fails it, as a connection lost meanwhile.
+		Connection failing = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+				new Class<?>[] { Connection.class }, (proxy, method, args) -> {
+					if (hold.get() && method.getName().equals("prepareStatement")) {
+						asked.countDown();
+						shutDown.await();
+						throw new SQLException("connection lost", "08006");
+					}
+					try {
+						return method.invoke(connection, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+		DataSource adds = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					if (!method.getName().equals("getConnection")) {
+						throw new UnsupportedOperationException(method.getName());
+					}
+					return failing;
+				});
+		DelayingQueue<String> queue = this.fixture.track(builder.apply(adds).clock(this.clock).buildDelayingQueue());
+		queue.add("x");
+		hold.set(true);
+		CompletableFuture<Void> add = CompletableFuture.runAsync(() -> queue.add("y"));
+		assertThat(asked.await(5, TimeUnit.SECONDS)).isTrue();
+		queue.shutDown();
+		shutDown.countDown();
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> add.get(5, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(PostgresQueueException.class)
+			.withMessageContaining("add to queue 'racing'");
 	}
 
 }

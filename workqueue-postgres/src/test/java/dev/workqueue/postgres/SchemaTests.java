@@ -48,6 +48,41 @@ class SchemaTests {
 	}
 
 	@Test
+	void theTablesGetTheirStorageSettings() {
+		try (PostgresFixture fixture = new PostgresFixture()) {
+			assertStorageSettings(fixture.table());
+		}
+		String schema = "wq_schema_" + ProcessHandle.current().pid();
+		PostgresDatabase.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+		try {
+			PostgresDatabase.execute(PostgresWorkQueues.schema(schema + ".items"));
+			assertStorageSettings(schema + ".items");
+		}
+		finally {
+			PostgresDatabase.execute("DROP SCHEMA " + schema + " CASCADE");
+		}
+	}
+
+	/**
+	 * The items' and the leases' tables: updated in place (room on each page) and
+	 * vacuumed after a fixed number of dead rows, without pauses.
+	 */
+	private static void assertStorageSettings(String table) {
+		String autovacuum = ",autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=5000"
+				+ ",autovacuum_vacuum_cost_delay=0,autovacuum_vacuum_insert_scale_factor=0"
+				+ ",autovacuum_vacuum_insert_threshold=2000,autovacuum_vacuum_scale_factor=0"
+				+ ",autovacuum_vacuum_threshold=2000";
+		assertThat(reloptions(table)).isEqualTo("fillfactor=80" + autovacuum);
+		assertThat(reloptions(table + "_lease")).isEqualTo("fillfactor=70" + autovacuum);
+	}
+
+	/** A table's storage settings, sorted, the autovacuum ones after the fill factor. */
+	private static String reloptions(String table) {
+		return TestSql.queryString("SELECT string_agg(o, ',' ORDER BY o LIKE 'autovacuum%', o COLLATE \"C\")"
+				+ " FROM pg_class, unnest(reloptions) o WHERE oid = to_regclass(?)", table);
+	}
+
+	@Test
 	void aSecondRunDoesNotWaitForATransactionThatAddedToTheTable() throws SQLException {
 		try (PostgresFixture fixture = new PostgresFixture();
 				Connection adding = PostgresDatabase.connect();
