@@ -181,7 +181,7 @@ final class HandleStatements implements QueueDriver {
 	 */
 	@Override
 	public boolean ignorableAtShutDown(RuntimeException failure) {
-		return failure instanceof PostgresQueueException && !this.adds.inCallerTransaction();
+		return failure instanceof PostgresQueueException && !(failure instanceof CallerTransactionFailure);
 	}
 
 	@Override

@@ -86,20 +86,12 @@ final class ItemAdds {
 		return results;
 	}
 
-	/**
-	 * Whether an add on this thread now joins the caller's transaction.
-	 * @return {@code true} inside one
-	 */
-	boolean inCallerTransaction() {
-		return this.callerTransaction != null && this.callerTransaction.getAsBoolean();
-	}
-
 	private List<Added> addAs(boolean inCallerTransaction, List<Request> requests) {
 		if (!inCallerTransaction) {
 			return null;
 		}
 		try (Connection connection = this.adds.getConnection()) {
-			return inTransaction(connection, requests);
+			return inCallerTransaction(connection, requests);
 		}
 		catch (SQLException ex) {
 			throw this.database.failure(ex, "add to");
@@ -115,7 +107,7 @@ final class ItemAdds {
 			if (connection.getAutoCommit()) {
 				return null;
 			}
-			return inTransaction(connection, requests);
+			return inCallerTransaction(connection, requests);
 		}
 		catch (SQLException ex) {
 			throw this.database.failure(ex, "add to");
@@ -129,6 +121,15 @@ final class ItemAdds {
 	 * (or none), so one statement text serves them all: the traced one only when they
 	 * have a context.
 	 */
+	private List<Added> inCallerTransaction(Connection connection, List<Request> requests) {
+		try {
+			return inTransaction(connection, requests);
+		}
+		catch (SQLException ex) {
+			throw new CallerTransactionFailure(this.database.failure(ex, "add to"));
+		}
+	}
+
 	private List<Added> inTransaction(Connection connection, List<Request> requests) throws SQLException {
 		String channel = this.notices.channel();
 		boolean traced = requests.get(0).context() != null;

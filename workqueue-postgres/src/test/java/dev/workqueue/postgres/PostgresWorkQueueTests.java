@@ -357,6 +357,13 @@ class PostgresWorkQueueTests {
 		}
 	}
 
+	@Test
+	void anAddInTheCallersTransactionByTheDefaultRuleThatFailsWhileTheHandleShutsDownIsThrown() throws Exception {
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			assertAddFailingAtShutDownIsThrown(transaction, (adds) -> this.fixture.builder("racing", adds));
+		}
+	}
+
 	/**
 	 * An add in the caller's transaction whose statement fails once the handle shut down:
 	 * the failure aborted the caller's transaction, so it reaches the caller.
