@@ -5,11 +5,11 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * The name of a queue table, checked: letters, digits, {@code _} and {@code $},
- * optionally after a schema and a dot, short enough that the names derived from it
- * ({@code _lease}, {@code _limit}, the indexes) fit PostgreSQL's limit. The builders, the
- * schema, the notices and the table keeper all take a table through this one check.
- * Immutable.
+ * The name of a queue table, checked: letters, digits, {@code _} and {@code $} (never two
+ * {@code $} in a row, which would end the schema's {@code DO $$} blocks), optionally
+ * after a schema and a dot, short enough that the names derived from it ({@code _lease},
+ * {@code _limit}, the indexes) fit PostgreSQL's limit. The builders, the schema, the
+ * notices and the table keeper all take a table through this one check. Immutable.
  *
  * @param name the name as given, which the SQL uses unquoted
  */
@@ -27,9 +27,10 @@ record TableName(String name) {
 	 */
 	TableName {
 		Objects.requireNonNull(name, "table");
-		if (!PATTERN.matcher(name).matches()) {
-			throw new IllegalArgumentException("table must be a plain SQL identifier (letters, digits, _ and $, "
-					+ "at most 57 characters), optionally schema-qualified, was '" + name + "'");
+		if (!PATTERN.matcher(name).matches() || name.contains("$$")) {
+			throw new IllegalArgumentException(
+					"table must be a plain SQL identifier (letters, digits, _ and $ but not $$, "
+							+ "at most 57 characters), optionally schema-qualified, was '" + name + "'");
 		}
 	}
 

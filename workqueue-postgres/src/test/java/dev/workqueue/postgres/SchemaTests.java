@@ -124,11 +124,14 @@ class SchemaTests {
 	void aTableOfTheReleaseBeforeTheLeaseTableGetsItAndItsLeasesAreHonouredUntilTheyRunOut() throws Exception {
 		try (PostgresFixture fixture = new PostgresFixture()) {
 			// The table as the release before <table>_lease left it: a processing row
-			// whose lease is its own lease_until, until 3 s on the clock.
+			// whose lease is its own lease_until, 30 s from now on the database's time.
+			// A given clock is anchored on the database's time when the handle first
+			// needs it (after this insert), so its 25 s fall before the lease's end and
+			// its 31 s after it, however long the build takes up to 5 s.
 			PostgresDatabase.execute("DROP TABLE " + fixture.table() + "_lease");
 			PostgresDatabase.execute("INSERT INTO " + fixture.table()
-					+ " (queue, item, state, priority, ready_at, seq, "
-					+ "token, holder, lease_until) VALUES ('q', 'held', 1, 0, to_timestamp(0), 1, 2, 'old', to_timestamp(3))");
+					+ " (queue, item, state, priority, ready_at, seq, token, holder, lease_until) VALUES ('q', 'held', 1, 0, "
+					+ "to_timestamp(0), 1, 2, 'old', statement_timestamp() + interval '30 seconds')");
 			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
 			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
 			FakeClock clock = new FakeClock();
@@ -139,10 +142,10 @@ class SchemaTests {
 				.vacuum(VacuumPolicy.NEVER)
 				.buildDelayingQueue();
 			try {
-				clock.step(Duration.ofMillis(2900));
+				clock.step(Duration.ofSeconds(25));
 				assertThat(queue.poll(Duration.ZERO)).as("leased by an instance of the earlier release").isNull();
 				// Past the lease and the next tick (a third of the lease).
-				clock.step(Duration.ofMillis(1200));
+				clock.step(Duration.ofSeconds(6));
 				await().atMost(Duration.ofSeconds(10)).until(() -> "held".equals(queue.poll(Duration.ZERO)));
 				queue.done("held");
 				assertThat(TestSql.count(fixture.table())).isZero();
@@ -154,10 +157,26 @@ class SchemaTests {
 	}
 
 	@Test
+	void aTableWithADollarInItsNameGetsItsSchema() {
+		PostgresDatabase.execute("CREATE SCHEMA IF NOT EXISTS wq_dollar_test");
+		try {
+			PostgresDatabase.execute(PostgresWorkQueues.schema("wq_dollar_test.items$x"));
+			PostgresDatabase.execute(PostgresWorkQueues.schema("wq_dollar_test.items$x"));
+		}
+		finally {
+			PostgresDatabase.execute("DROP SCHEMA wq_dollar_test CASCADE");
+		}
+	}
+
+	@Test
 	void aTableThatIsNotAnIdentifierIsRefusedNamingTheArgument() {
 		assertThatIllegalArgumentException().isThrownBy(() -> PostgresWorkQueues.schema("items; DROP TABLE x"))
 			.withMessageContaining("table");
 		assertThatIllegalArgumentException().isThrownBy(() -> PostgresWorkQueues.schema("a.b.c"))
+			.withMessageContaining("table");
+		// Two dollars would end the DO blocks' $$ quotes early; one is a plain
+		// identifier.
+		assertThatIllegalArgumentException().isThrownBy(() -> PostgresWorkQueues.schema("items$$x"))
 			.withMessageContaining("table");
 	}
 
