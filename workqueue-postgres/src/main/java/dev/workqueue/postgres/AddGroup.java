@@ -27,6 +27,10 @@ import dev.workqueue.store.CallGroup;
  * one row twice. A batch whose adds carry no trace context runs the plain statement; one
  * with any runs the traced one, in which the adds without a context pass {@code null}.
  * <p>
+ * A commit that queued items asks for one notice to the other instances
+ * ({@link QueueNotices#queued}), with the earliest due time among them, however many adds
+ * it held: the callers signal their own consumers themselves.
+ * <p>
  * Thread-safe: the group writes one batch at a time, and this class keeps no state of its
  * own beyond the statements.
  */
@@ -79,10 +83,13 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	private final SqlStatement tracedSql;
 
-	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql) {
+	private final QueueNotices notices;
+
+	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql, QueueNotices notices) {
 		this.database = database;
 		this.sql = sql;
 		this.tracedSql = tracedSql;
+		this.notices = notices;
 	}
 
 	/**
@@ -134,6 +141,15 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			}
 		}
 		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, merged.values()));
+		long dueMillis = results.values()
+			.stream()
+			.mapToLong(Added::noticeDueMillis)
+			.filter((due) -> due >= 0)
+			.min()
+			.orElse(-1);
+		if (dueMillis >= 0) {
+			this.notices.queued(dueMillis);
+		}
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
 				// The first add of an item takes the outcome; the ones merged into it

@@ -194,6 +194,14 @@ final class HandleStatements implements QueueDriver {
 		return this.signal.waiting();
 	}
 
+	/**
+	 * How many notices the handle's consumers were given (its own adds' local signals and
+	 * the notices it heard); for tests.
+	 */
+	long notices() {
+		return this.signal.epoch();
+	}
+
 	/** The lease keeper, for tests. */
 	LeaseKeeper keeper() {
 		return this.keeper;

@@ -18,10 +18,12 @@ import dev.workqueue.store.ReadySignal;
  * How a handle's adds reach the table: inside the caller's transaction when the calling
  * thread has one open, else grouped with the handle's concurrent adds into one commit
  * ({@link CallGroup}, {@link AddGroup}). After its own commit the handle wakes a local
- * consumer and tells the other instances ({@link QueueNotices}); an add in the caller's
- * transaction wakes nobody here before that transaction commits: its {@code NOTIFY} rides
- * in the same transaction and comes back through {@code LISTEN} once it commits
- * (poll-only: the next poll finds it).
+ * consumer for each item it made ready, and the other instances hear of the commit
+ * through one notice ({@link QueueNotices}, sent by {@link AddGroup}), which this handle
+ * does not hear. An add in the caller's transaction wakes nobody here before that
+ * transaction commits: its {@code NOTIFY} rides in the same transaction and comes back
+ * through {@code LISTEN} once it commits, to this handle too (poll-only: the next poll
+ * finds it).
  * <p>
  * An add with a trace context runs the traced variant of its statement
  * ({@link QueueSql#addTraced}), which may write only the context into a queued item's
@@ -55,7 +57,8 @@ final class ItemAdds {
 		this.callerTransaction = callerTransaction;
 		this.database = database;
 		this.sql = sql;
-		this.group = new CallGroup<>(AddGroup.MAX_BATCH, new AddGroup(database, sql.addBatch, sql.addBatchTraced));
+		this.group = new CallGroup<>(AddGroup.MAX_BATCH,
+				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices));
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;
@@ -161,18 +164,19 @@ final class ItemAdds {
 		return results;
 	}
 
-	/** After this handle's own commit: a local consumer looks, the others hear. */
+	/**
+	 * After this handle's own commit: a local consumer looks (the others hear of the
+	 * commit from {@link AddGroup}).
+	 */
 	private void announce(Added added) {
 		if (!added.changed() || !added.queued()) {
 			return;
 		}
 		if (added.ready()) {
 			this.signal.signal();
-			this.notices.queued(0);
 		}
 		else {
 			this.signal.dueIn((added.readyAtMicros() - added.nowMicros()) * 1000);
-			this.notices.queued(Math.max(1, Math.floorDiv(added.readyAtMicros(), 1000)));
 		}
 	}
 

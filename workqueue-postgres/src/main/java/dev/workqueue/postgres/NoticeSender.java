@@ -11,11 +11,14 @@ import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
- * Sends the {@code NOTIFY} of one queue's handle after its own committed adds, debounced:
- * at most one in flight, later requests folded into one more. A {@code NOTIFY} takes a
- * database-wide lock at commit, so one per add would serialise a busy queue's committers;
- * folded, a burst of adds costs two notices, and the last one always leaves after the
- * last {@link #send} began, so no add goes unannounced.
+ * Sends the {@code NOTIFY} of one queue's handle after its own commits that queued items
+ * (adds, and dones, hand-backs and reaps that queued one again), debounced: at most one
+ * in flight, later requests folded into one more. A {@code NOTIFY} takes a database-wide
+ * lock at commit, so one per add would serialise a busy queue's committers; folded, a
+ * burst of adds costs two notices, and the last one always leaves after the last
+ * {@link #send} began, so no add goes unannounced. Each notice is stamped with the
+ * handle's id, so that the handle itself does not hear it: it woke its own consumers when
+ * it committed.
  * <p>
  * <b>How it works.</b> {@link #send} only records the request (the earliest due time
  * among those not yet sent, 0 for "ready now" winning) and wakes the sender's own thread,
@@ -48,6 +51,9 @@ final class NoticeSender implements AutoCloseable {
 
 	private final String queue;
 
+	/** The handle's id: the handle does not hear the notices it stamps. */
+	private final String sender;
+
 	private final String what;
 
 	private final ReentrantLock lock = new ReentrantLock();
@@ -78,12 +84,15 @@ final class NoticeSender implements AutoCloseable {
 	 * @param dataSource where it takes a connection for each notice (auto-commit)
 	 * @param channel the table's channel
 	 * @param queue the queue's name
+	 * @param sender the handle's id, which stamps its notices
+	 * ({@link Notices#payload(String, long, String)})
 	 * @param what names the queue in log lines
 	 */
-	NoticeSender(DataSource dataSource, String channel, String queue, String what) {
+	NoticeSender(DataSource dataSource, String channel, String queue, String sender, String what) {
 		this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
 		this.channel = Objects.requireNonNull(channel, "channel");
 		this.queue = Objects.requireNonNull(queue, "queue");
+		this.sender = Objects.requireNonNull(sender, "sender");
 		this.what = Objects.requireNonNull(what, "what");
 	}
 
@@ -170,7 +179,7 @@ final class NoticeSender implements AutoCloseable {
 			QueueDatabase.inOwnTransaction(connection, (own) -> {
 				try (PreparedStatement statement = NOTIFY.prepare(own)) {
 					NOTIFY.setString(statement, "channel", this.channel);
-					NOTIFY.setString(statement, "payload", Notices.payload(this.queue, dueMillis));
+					NOTIFY.setString(statement, "payload", Notices.payload(this.queue, dueMillis, this.sender));
 					return statement.execute();
 				}
 			});

@@ -35,8 +35,10 @@ import dev.workqueue.time.Clock;
  * table, {@link #channel(String)}), blocks in {@link PGConnection#getNotifications(int)}
  * for at most {@value #WAIT_MILLIS} ms at a time, and hands each notice to the
  * subscribers of its channel and queue (the payload, {@link #payload(String, long)},
- * names the queue). The connection shows as {@value #APPLICATION_NAME} in
- * {@code pg_stat_activity}.
+ * names the queue), but not to the handle that sent it: a notice a handle sends after its
+ * own commit ({@link #payload(String, long, String)}) is stamped with the handle's id,
+ * and that handle woke its own consumers when it committed. The connection shows as
+ * {@value #APPLICATION_NAME} in {@code pg_stat_activity}.
  * <p>
  * When the connection breaks (the server restarts, an operator terminates it, or a quiet
  * connection fails its periodic check), the thread opens a new one with exponential
@@ -158,15 +160,18 @@ final class Notices {
 	}
 
 	/**
-	 * Subscribes a queue's handle to the notices of its queue.
+	 * Subscribes a queue's handle to the notices of its queue, but for those it sent
+	 * itself.
 	 * @param channel the table's channel, {@link #channel(String)}
 	 * @param queue the queue's name
+	 * @param self the handle's id: notices stamped with it are not heard
 	 * @param listener what hears them
 	 * @return the subscription, to close when the handle shuts down
 	 */
-	Subscription subscribe(String channel, String queue, Listener listener) {
+	Subscription subscribe(String channel, String queue, String self, Listener listener) {
 		Subscriber subscriber = new Subscriber(Objects.requireNonNull(channel, "channel"),
-				queueKey(Objects.requireNonNull(queue, "queue")), Objects.requireNonNull(listener, "listener"));
+				queueKey(Objects.requireNonNull(queue, "queue")), Objects.requireNonNull(self, "self"),
+				Objects.requireNonNull(listener, "listener"));
 		this.lock.lock();
 		try {
 			if (this.closed) {
@@ -235,9 +240,10 @@ final class Notices {
 	}
 
 	/**
-	 * The payload of a notice: <code>&lt;due&gt;:&lt;queue&gt;</code>. The due time comes
-	 * first, so the queue's name may hold any character; a very long name travels as a
-	 * digest.
+	 * The payload of a notice every subscriber of the queue hears, its sender's too (an
+	 * add in the caller's transaction, which its handle cannot signal before the commit):
+	 * <code>&lt;due&gt;:&lt;queue&gt;</code>. The due time comes first, so the queue's
+	 * name may hold any character; a very long name travels as a digest.
 	 * @param queue the queue's name
 	 * @param dueEpochMillis when the item that caused it becomes ready; 0 for now
 	 * @return the payload
@@ -247,7 +253,22 @@ final class Notices {
 	}
 
 	/**
-	 * Reads a payload of {@link #payload(String, long)}.
+	 * The payload of a notice its sender does not hear (one sent after the sender's own
+	 * commit, which woke the sender's consumers already):
+	 * <code>&lt;due&gt;/&lt;sender&gt;:&lt;queue&gt;</code>.
+	 * @param queue the queue's name
+	 * @param dueEpochMillis when the item that caused it becomes ready; 0 for now
+	 * @param sender the sending handle's id, which holds neither {@code '/'} nor
+	 * {@code ':'}
+	 * @return the payload
+	 */
+	static String payload(String queue, long dueEpochMillis, String sender) {
+		return Math.max(0, dueEpochMillis) + "/" + sender + ":" + queueKey(queue);
+	}
+
+	/**
+	 * Reads a payload of {@link #payload(String, long)} or
+	 * {@link #payload(String, long, String)}.
 	 * @param payload the payload
 	 * @return the notice, or {@code null} if the payload is not one of ours
 	 */
@@ -256,9 +277,12 @@ final class Notices {
 		if (colon <= 0) {
 			return null;
 		}
+		int slash = payload.lastIndexOf('/', colon);
+		int dueEnd = (slash >= 0) ? slash : colon;
 		try {
-			long due = Long.parseLong(payload, 0, colon, 10);
-			return (due >= 0) ? new Notice(payload.substring(colon + 1), due) : null;
+			long due = Long.parseLong(payload, 0, dueEnd, 10);
+			String sender = (slash >= 0) ? payload.substring(slash + 1, colon) : null;
+			return (due >= 0) ? new Notice(payload.substring(colon + 1), due, sender) : null;
 		}
 		catch (NumberFormatException ex) {
 			return null;
@@ -432,7 +456,10 @@ final class Notices {
 				List<Subscriber> hearing = (notice != null && queues != null) ? queues.get(notice.queue()) : null;
 				if (hearing != null) {
 					for (Subscriber subscriber : hearing) {
-						due.merge(subscriber, notice.dueEpochMillis(), Math::min);
+						// Its sender signalled its own consumers after the commit.
+						if (!subscriber.self.equals(notice.sender())) {
+							due.merge(subscriber, notice.dueEpochMillis(), Math::min);
+						}
 					}
 				}
 			}
@@ -529,8 +556,10 @@ final class Notices {
 	 *
 	 * @param queue the queue's name as {@link #queueKey} has it
 	 * @param dueEpochMillis when the item becomes ready; 0 for now
+	 * @param sender the id of the handle that does not hear it, or {@code null} if every
+	 * subscriber does
 	 */
-	record Notice(String queue, long dueEpochMillis) {
+	record Notice(String queue, long dueEpochMillis, String sender) {
 	}
 
 	/** What hears one queue's notices; called on the listener thread, must not block. */
@@ -562,14 +591,18 @@ final class Notices {
 
 		private final String queueKey;
 
+		/** The handle's id, which stamps the notices it does not hear. */
+		private final String self;
+
 		private final Listener listener;
 
 		/** Whether its channel is listened to on the current connection; under lock. */
 		private boolean live;
 
-		Subscriber(String channel, String queueKey, Listener listener) {
+		Subscriber(String channel, String queueKey, String self, Listener listener) {
 			this.channel = channel;
 			this.queueKey = queueKey;
+			this.self = self;
 			this.listener = listener;
 		}
 

@@ -358,8 +358,10 @@ public final class PostgresWorkQueues {
 			FinishedRows rows = FinishedRows.kept(workers, this.options.table(), this.vacuum);
 			QueueNotices notices;
 			try {
-				notices = this.listen ? QueueNotices.listening(listenKey(workers), listenConnections(workers), workers,
-						this.options.table(), name, database.what("notify"), signal) : QueueNotices.NONE;
+				notices = this.listen
+						? QueueNotices.listening(listenKey(workers), listenConnections(workers), workers,
+								this.options.table(), name, holder, database.what("notify"), signal)
+						: QueueNotices.NONE;
 			}
 			catch (RuntimeException ex) {
 				rows.release();
@@ -410,8 +412,9 @@ public final class PostgresWorkQueues {
 		}
 
 		/**
-		 * A handle's id, the holder of its leases: the process and a random part, so that
-		 * an operator can tell whose leases a row names.
+		 * A handle's id, the holder of its leases and the stamp of the notices it does
+		 * not hear itself: the process and a random part, so that an operator can tell
+		 * whose leases a row names.
 		 */
 		private static String holderId() {
 			return ProcessHandle.current().pid() + "-"

@@ -45,8 +45,9 @@ interface QueueNotices {
 	};
 
 	/**
-	 * A commit of this handle (not in a caller's transaction) queued an item: the others
-	 * hear of it soon. Never blocks, never throws.
+	 * A commit of this handle (not in a caller's transaction) queued an item, and the
+	 * handle signalled its own consumers: the others hear of it soon, this handle does
+	 * not. Never blocks, never throws.
 	 * @param dueEpochMillis when it is ready, on the statements' clock; 0 for now
 	 */
 	void queued(long dueEpochMillis);
@@ -58,7 +59,8 @@ interface QueueNotices {
 	String channel();
 
 	/**
-	 * The payload of such a notice.
+	 * The payload of such a notice, which this handle hears too: its consumers learn of
+	 * the add only at the commit.
 	 * @param dueEpochMillis when the item is ready; 0 for now
 	 * @return the payload
 	 */
@@ -82,20 +84,22 @@ interface QueueNotices {
 	 * @param senders where notices are sent from (auto-commit connections)
 	 * @param table the table
 	 * @param queue the queue's name
+	 * @param self the handle's id (the lease holder's), which stamps the notices it sends
+	 * after its own commits so that it does not hear them
 	 * @param what names the queue in log lines
 	 * @param signal hears the notices
 	 * @return the handle's notices
 	 */
 	static QueueNotices listening(Object key, Supplier<Connection> connections, DataSource senders, String table,
-			String queue, String what, ReadySignal signal) {
+			String queue, String self, String what, ReadySignal signal) {
 		String channel = Notices.channel(table);
 		// First: it holds nothing (its thread starts with the first notice) to give back
 		// should the subscription fail.
-		NoticeSender sender = new NoticeSender(senders, channel, queue, what);
+		NoticeSender sender = new NoticeSender(senders, channel, queue, self, what);
 		Notices notices = Notices.acquire(key, connections);
 		Notices.Subscription subscription;
 		try {
-			subscription = notices.subscribe(channel, queue, new Notices.Listener() {
+			subscription = notices.subscribe(channel, queue, self, new Notices.Listener() {
 
 				@Override
 				public void notice(long dueEpochMillis) {

@@ -29,6 +29,9 @@ class NoticeSenderTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
+	/** The sending handle's id. */
+	private static final String SENDER = "4242-sender";
+
 	private final String channel = Notices
 		.channel("wq_sender_" + ProcessHandle.current().pid() + "_" + counter.incrementAndGet());
 
@@ -37,7 +40,8 @@ class NoticeSenderTests {
 	@Test
 	void requestsMadeWhileANoticeIsInFlightFoldIntoOneMoreWithTheEarliestDueTime() throws Exception {
 		try (Listening listening = new Listening(this.channel);
-				NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", "queue 'orders'")) {
+				NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", SENDER,
+						"queue 'orders'")) {
 			this.dataSource.closeGate();
 			sender.send(5_000);
 			// The first notice is in flight, held at the gate: everything else folds.
@@ -59,8 +63,8 @@ class NoticeSenderTests {
 			this.dataSource.openGate();
 
 			await().atMost(WAIT).until(() -> listening.received().size() == 2);
-			assertThat(listening.received()).containsExactly(new Notices.Notice("orders", 5_000),
-					new Notices.Notice("orders", 7));
+			assertThat(listening.received()).containsExactly(new Notices.Notice("orders", 5_000, SENDER),
+					new Notices.Notice("orders", 7, SENDER));
 			await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> listening.received().size() == 2);
 			assertThat(this.dataSource.taken()).isEqualTo(2);
 		}
@@ -71,7 +75,8 @@ class NoticeSenderTests {
 		AtomicLong begun = new AtomicLong();
 		this.dataSource.probe(begun::get);
 		try (Listening listening = new Listening(this.channel);
-				NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", "queue 'orders'")) {
+				NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", SENDER,
+						"queue 'orders'")) {
 			List<Thread> threads = new ArrayList<>();
 			for (int t = 0; t < 8; t++) {
 				threads.add(new Thread(() -> {
@@ -105,7 +110,8 @@ class NoticeSenderTests {
 	void aFailureIsLoggedOncePerOutageAndNeverThrown() throws Exception {
 		try (LogRecords log = new LogRecords(NoticeSender.class);
 				Listening listening = new Listening(this.channel);
-				NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", "queue 'orders'")) {
+				NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", SENDER,
+						"queue 'orders'")) {
 			this.dataSource.failing(true);
 			for (int attempt = 1; attempt <= 3; attempt++) {
 				sender.send(0);
@@ -117,7 +123,7 @@ class NoticeSenderTests {
 
 			this.dataSource.failing(false);
 			sender.send(3);
-			await().atMost(WAIT).until(() -> listening.received().contains(new Notices.Notice("orders", 3)));
+			await().atMost(WAIT).until(() -> listening.received().contains(new Notices.Notice("orders", 3, SENDER)));
 			await().atMost(WAIT).until(() -> log.count(Level.INFO) == 1);
 
 			this.dataSource.failing(true);
@@ -129,7 +135,7 @@ class NoticeSenderTests {
 	@Test
 	void closeSendsWhatIsRecordedThenEndsTheThreadAndIgnoresLaterRequests() throws Exception {
 		try (Listening listening = new Listening(this.channel)) {
-			NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", "queue 'orders'");
+			NoticeSender sender = new NoticeSender(this.dataSource, this.channel, "orders", SENDER, "queue 'orders'");
 			assertThat(sender.thread()).isNull();
 			this.dataSource.closeGate();
 			sender.send(0);
@@ -140,8 +146,8 @@ class NoticeSenderTests {
 			this.dataSource.openGate();
 
 			await().atMost(WAIT).until(() -> listening.received().size() == 2);
-			assertThat(listening.received()).containsExactly(new Notices.Notice("orders", 0),
-					new Notices.Notice("orders", 100));
+			assertThat(listening.received()).containsExactly(new Notices.Notice("orders", 0, SENDER),
+					new Notices.Notice("orders", 100, SENDER));
 			await().atMost(WAIT).until(() -> !sender.thread().isAlive());
 			assertThat(sender.thread().getName()).isEqualTo("workqueue-orders-notices");
 		}
@@ -155,9 +161,9 @@ class NoticeSenderTests {
 		config.setAutoCommit(false);
 		try (HikariDataSource pool = new HikariDataSource(config);
 				Listening listening = new Listening(this.channel);
-				NoticeSender sender = new NoticeSender(pool, this.channel, "orders", "queue 'orders'")) {
+				NoticeSender sender = new NoticeSender(pool, this.channel, "orders", SENDER, "queue 'orders'")) {
 			sender.send(0);
-			await().atMost(WAIT).until(() -> listening.received().contains(new Notices.Notice("orders", 0)));
+			await().atMost(WAIT).until(() -> listening.received().contains(new Notices.Notice("orders", 0, SENDER)));
 		}
 	}
 

@@ -50,8 +50,8 @@ class NoticesTests {
 		Notices notices = acquire(new Object());
 		Recorder orders = new Recorder();
 		Recorder invoices = new Recorder();
-		notices.subscribe(this.channel, "orders", orders);
-		notices.subscribe(this.channel, "invoices", invoices);
+		notices.subscribe(this.channel, "orders", "subscriber", orders);
+		notices.subscribe(this.channel, "invoices", "subscriber", invoices);
 		// Told to look once its channel is listened to: notices from now on reach it.
 		await().atMost(WAIT).until(() -> orders.missed.get() == 1 && invoices.missed.get() == 1);
 
@@ -68,10 +68,29 @@ class NoticesTests {
 	}
 
 	@Test
+	void aSubscriberDoesNotHearTheNoticesStampedWithItsOwnId() {
+		Notices notices = acquire(new Object());
+		Recorder sender = new Recorder();
+		Recorder other = new Recorder();
+		notices.subscribe(this.channel, "orders", "sender", sender);
+		notices.subscribe(this.channel, "orders", "other", other);
+		await().atMost(WAIT).until(() -> sender.missed.get() == 1 && other.missed.get() == 1);
+
+		notify(this.channel, Notices.payload("orders", 5, "sender"));
+		await().atMost(WAIT).until(() -> other.dues().contains(5L));
+		// Sent after the stamped one was heard: a batch of its own, handed out after it.
+		notify(this.channel, Notices.payload("orders", 7, "someone-else"));
+
+		await().atMost(WAIT).until(() -> sender.dues().contains(7L) && other.dues().contains(7L));
+		assertThat(sender.dues()).as("not its own").containsExactly(7L);
+		assertThat(other.dues()).containsExactly(5L, 7L);
+	}
+
+	@Test
 	void aTerminatedListenConnectionIsReopenedAndItsSubscribersToldToLookAgain() throws SQLException {
 		Notices notices = acquire(new Object());
 		Recorder recorder = new Recorder();
-		notices.subscribe(this.channel, "orders", recorder);
+		notices.subscribe(this.channel, "orders", "subscriber", recorder);
 		await().atMost(WAIT).until(() -> recorder.missed.get() == 1);
 		int pid = notices.backendPid();
 		assertThat(applicationName(pid)).isEqualTo(Notices.APPLICATION_NAME);
@@ -95,7 +114,7 @@ class NoticesTests {
 			return connect();
 		});
 		Recorder recorder = new Recorder();
-		notices.subscribe(this.channel, "orders", recorder);
+		notices.subscribe(this.channel, "orders", "subscriber", recorder);
 		await().atMost(WAIT).until(() -> recorder.missed.get() == 1);
 		assertThat(calls.get()).isEqualTo(3);
 		notify(this.channel, Notices.payload("orders", 0));
@@ -109,7 +128,7 @@ class NoticesTests {
 		List<Recorder> recorders = new ArrayList<>();
 		for (int i = 0; i < 40; i++) {
 			Recorder recorder = new Recorder();
-			notices.subscribe((i % 2 == 0) ? this.channel : otherChannel, "queue-" + (i % 8), recorder);
+			notices.subscribe((i % 2 == 0) ? this.channel : otherChannel, "queue-" + (i % 8), "subscriber", recorder);
 			recorders.add(recorder);
 		}
 		await().atMost(WAIT).until(() -> recorders.stream().allMatch((recorder) -> recorder.missed.get() == 1));
@@ -132,8 +151,8 @@ class NoticesTests {
 		Notices notices = acquire(new Object());
 		Recorder first = new Recorder();
 		Recorder second = new Recorder();
-		Notices.Subscription one = notices.subscribe(this.channel, "orders", first);
-		Notices.Subscription two = notices.subscribe(this.channel, "invoices", second);
+		Notices.Subscription one = notices.subscribe(this.channel, "orders", "subscriber", first);
+		Notices.Subscription two = notices.subscribe(this.channel, "invoices", "subscriber", second);
 		await().atMost(WAIT).until(() -> notices.listening().contains(this.channel));
 
 		one.close();
@@ -153,7 +172,7 @@ class NoticesTests {
 		Notices second = Notices.acquire(key, NoticesTests::connect);
 		assertThat(second).isSameAs(first);
 		Recorder recorder = new Recorder();
-		first.subscribe(this.channel, "orders", recorder);
+		first.subscribe(this.channel, "orders", "subscriber", recorder);
 		await().atMost(WAIT).until(() -> recorder.missed.get() == 1);
 		int pid = first.backendPid();
 		assertThat(threadsNamed(Notices.THREAD_NAME)).isPositive();
@@ -190,13 +209,18 @@ class NoticesTests {
 			for (long due : new long[] { 0, 1, 1_700_000_000_123L, Long.MAX_VALUE }) {
 				String payload = Notices.payload(queue, due);
 				assertThat(payload.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSizeLessThan(300);
-				assertThat(Notices.parse(payload)).isEqualTo(new Notices.Notice(Notices.queueKey(queue), due));
+				assertThat(Notices.parse(payload)).isEqualTo(new Notices.Notice(Notices.queueKey(queue), due, null));
+				String stamped = Notices.payload(queue, due, "4242-k3x9");
+				assertThat(stamped.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSizeLessThan(300);
+				assertThat(Notices.parse(stamped))
+					.isEqualTo(new Notices.Notice(Notices.queueKey(queue), due, "4242-k3x9"));
 			}
 		}
 		assertThat(Notices.queueKey("orders")).isEqualTo("orders");
 		assertThat(Notices.queueKey("x".repeat(10_000))).isNotEqualTo(Notices.queueKey("x".repeat(9_999)));
 		assertThat(Notices.payload("orders", -5)).isEqualTo(Notices.payload("orders", 0));
-		for (String foreign : new String[] { null, "", "hello", ":orders", "x:orders", "-1:orders" }) {
+		for (String foreign : new String[] { null, "", "hello", ":orders", "x:orders", "-1:orders", "/a:orders",
+				"x/a:orders" }) {
 			assertThat(Notices.parse(foreign)).as(foreign).isNull();
 		}
 	}

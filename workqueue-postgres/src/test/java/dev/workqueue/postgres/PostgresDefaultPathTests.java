@@ -21,6 +21,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.postgresql.PGConnection;
 
 import dev.workqueue.DelayingQueue;
@@ -49,6 +51,9 @@ class PostgresDefaultPathTests {
 	private final String label = "wq-default-" + ProcessHandle.current().pid();
 
 	private final List<HikariDataSource> pools = new ArrayList<>();
+
+	/** The barriers {@link #noticesUntilBarrier} has sent. */
+	private int barriersHeard;
 
 	private final ExecutorService threads = Executors.newCachedThreadPool((task) -> {
 		Thread thread = new Thread(task, "test-consumer");
@@ -113,6 +118,86 @@ class PostgresDefaultPathTests {
 			.until(() -> EngineFixture.statements(queue).waitingConsumers() == 1);
 	}
 
+	/** How many notices the consumers of a handle were given so far. */
+	private static long notices(DelayingQueue<String> queue) {
+		return EngineFixture.statements(queue).notices();
+	}
+
+	/**
+	 * Waits until the LISTEN connection of {@code key} listens to the table's channel and
+	 * the handles have taken the look it owes them: their notices stay as they are for a
+	 * while.
+	 */
+	private void awaitQuiet(Object key, List<DelayingQueue<String>> queues) {
+		await().atMost(SOON).until(() -> {
+			Notices notices = Notices.shared(key);
+			return notices != null && notices.listening().contains(channel());
+		});
+		long[] last = { -1 };
+		await().during(Duration.ofMillis(300)).atMost(SOON).until(() -> {
+			long sum = queues.stream().mapToLong(PostgresDefaultPathTests::notices).sum();
+			boolean same = sum == last[0];
+			last[0] = sum;
+			return same;
+		});
+	}
+
+	/**
+	 * Returns once every notice committed before the call has been handed to every handle
+	 * that shares the LISTEN connection of {@code barrier}: twice, a notice to
+	 * {@code barrier}'s queue alone, awaited until heard. The listener thread hands out
+	 * one batch of notices after another, so a second notice sent after the first was
+	 * heard is heard only once the batch of the first is handed out to everyone.
+	 */
+	private void passBarrier(DelayingQueue<String> barrier) {
+		for (int round = 0; round < 2; round++) {
+			long before = notices(barrier);
+			notifyUnstamped("barrier");
+			await().atMost(SOON).until(() -> notices(barrier) > before);
+		}
+	}
+
+	/** Sends the notice of an add in a caller's transaction, as {@code add.sql} does. */
+	private void notifyUnstamped(String queue) {
+		TestSql.queryString("SELECT pg_notify(?, ?)::text", channel(), "0:" + queue);
+	}
+
+	/**
+	 * Sends a notice to queue {@code barrier}, and returns how many notices for queue
+	 * {@code listened} {@code listening} heard before it since the last barrier.
+	 */
+	private long noticesUntilBarrier(Listening listening) throws SQLException {
+		notifyUnstamped("barrier");
+		await().atMost(SOON)
+			.until(() -> listening.received()
+				.stream()
+				.filter((notice) -> "barrier".equals(notice.queue()))
+				.count() > this.barriersHeard);
+		List<Notices.Notice> received = listening.received();
+		long listened = 0;
+		int barriers = 0;
+		for (Notices.Notice notice : received) {
+			if ("barrier".equals(notice.queue()) && ++barriers > this.barriersHeard) {
+				break;
+			}
+			if (barriers == this.barriersHeard && "listened".equals(notice.queue())) {
+				listened++;
+			}
+		}
+		this.barriersHeard++;
+		return listened;
+	}
+
+	/** The live thread named {@code name}, or {@code null}. */
+	private static Thread thread(String name) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().equals(name))
+			.findFirst()
+			.orElse(null);
+	}
+
 	/** Adds a ready row behind the queues' back: no notice tells anyone. */
 	private void addUnannounced(String item) {
 		TestSql.update("INSERT INTO " + this.fixture.table() + " (queue, item, state, priority, ready_at, seq)"
@@ -160,6 +245,86 @@ class PostgresDefaultPathTests {
 		}
 		b.done("x");
 		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	@Test
+	void anInstanceIsNotWokenByItsOwnNoticeOfAnAddCommittedOnItsOwnButAnotherHandleIs() throws Exception {
+		HikariDataSource pool = pool(2);
+		// Three handles on one pool share its LISTEN connection: a notice reaches them in
+		// one batch of the listener thread.
+		DelayingQueue<String> a = track(instance(pool).buildDelayingQueue());
+		DelayingQueue<String> b = track(instance(pool).buildDelayingQueue());
+		DelayingQueue<String> barrier = track(instance(pool).name("barrier").buildDelayingQueue());
+		try (Listening listening = new Listening(channel())) {
+			awaitQuiet(pool, List.of(a, b, barrier));
+			long aBefore = notices(a);
+			long bBefore = notices(b);
+			a.add("x");
+			await().atMost(SOON)
+				.until(() -> listening.received().stream().anyMatch((notice) -> "listened".equals(notice.queue())));
+			passBarrier(barrier);
+			assertThat(notices(a) - aBefore).as("its own add's local signal, not its notice too").isOne();
+			assertThat(notices(b) - bBefore).as("another handle in this JVM hears it").isOne();
+		}
+		assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
+		a.done("x");
+	}
+
+	@ParameterizedTest(name = "callerTransaction rule: {0}")
+	@ValueSource(booleans = { false, true })
+	void anInstancesOwnConsumerTakesAnItemAddedInACallersTransactionWithinMillisecondsOfTheCommit(boolean rule)
+			throws Exception {
+		HikariDataSource workers = pool(2);
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			PostgresWorkQueues.Builder<String> builder = instance(transaction.dataSource()).workerDataSource(workers);
+			DelayingQueue<String> a = track(
+					rule ? builder.callerTransaction(() -> true).buildDelayingQueue() : builder.buildDelayingQueue());
+			Future<String> taken = take(a);
+			awaitListeningAndWaiting(workers, a);
+			a.add("x");
+			a.addAfter("later", Duration.ofHours(1));
+			transaction.commit();
+			// Only the notice the add sent in the transaction can wake the consumer (it
+			// polls hourly), and it does so at once.
+			await().pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofMillis(1))
+				.atMost(Duration.ofMillis(100))
+				.until(taken::isDone);
+			assertThat(taken.get()).isEqualTo("x");
+			a.done("x");
+		}
+	}
+
+	@Test
+	void addsCommittedTogetherSendOneNoticeForTheirQueue() throws Exception {
+		HikariDataSource pool = pool(2);
+		try (Listening listening = new Listening(channel())) {
+			try (CallerTransaction transaction = new CallerTransaction()) {
+				DelayingQueue<String> inTransaction = track(
+						instance(transaction.dataSource()).workerDataSource(pool).buildDelayingQueue());
+				for (int i = 0; i < 5; i++) {
+					inTransaction.add("tx-" + i);
+				}
+				inTransaction.addAll(List.of("tx-5", "tx-6", "tx-7"));
+				transaction.commit();
+			}
+			assertThat(noticesUntilBarrier(listening)).as("in the caller's transaction").isOne();
+			DelayingQueue<String> grouped = track(instance(pool).buildDelayingQueue());
+			List<String> items = new ArrayList<>();
+			for (int i = 0; i < 50; i++) {
+				items.add("own-" + i);
+			}
+			grouped.addAll(items);
+			grouped.shutDown();
+			// The notices of a handle are sent by its own thread, which sends what was
+			// asked and ends once the handle is done.
+			await().atMost(SOON).until(() -> EngineFixture.statements(grouped).keeper().stopped());
+			Thread sender = thread("workqueue-listened-notices");
+			if (sender != null) {
+				sender.join(SOON.toMillis());
+			}
+			assertThat(noticesUntilBarrier(listening)).as("in one commit of the handle's own").isOne();
+		}
 	}
 
 	@Test
