@@ -32,6 +32,20 @@ import dev.workqueue.time.Nanos;
  * when the last consumer leaves without them, and at shutdown. A worker's {@code done}
  * rides with its next claim ({@link SharedPoller#doneAndPoll}).
  * <p>
+ * <b>One look at a time.</b> The consumers' looks go through a {@link CallGroup}: while
+ * one claim is in flight, the consumers that want to look queue their asks (with the
+ * dones they owe) instead of sending claims of their own, and the next claim is made for
+ * all of them at once, by whichever of them leads the group: it ends every owed done
+ * first, and leases one item for each asker and each consumer waiting for a notice (at
+ * most the limit). The leader takes the answer in hand on its own thread (a driver may
+ * tie the answer to the thread that claimed), keeps the first item and puts the others
+ * ahead, each with a notice; the other askers, back from the group once the claim
+ * returned (so their dones have ended), wait for those notices as any waiting consumer
+ * does. A claim that fails fails every ask of it: each asker throws the store's failure,
+ * its done handled as a failed done's; but when the leader was interrupted, the others
+ * send their dones again on their own (fenced by their tokens, a done that ended already
+ * changes nothing) and look again.
+ * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
  * sleep while items are ready), and a poll without a wait always looks. A done owed by a
@@ -96,6 +110,13 @@ public final class ItemTaker<T, L extends Lease> {
 	private final AtomicInteger consumers = new AtomicInteger();
 
 	private final AtomicBoolean inconsistencyLogged = new AtomicBoolean();
+
+	/**
+	 * The consumers' looks, one claim at a time. Unbounded: a leader's own ask is always
+	 * in the batch it writes, so that each claim is taken in hand on the thread that sent
+	 * it; the asks are at most the handle's consumers.
+	 */
+	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter());
 
 	/**
 	 * Creates a taker.
@@ -220,24 +241,43 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * One claim, ending {@code done} first if given: the item to hand out, {@code null}
-	 * to look again (the items were parked, dead-lettered or lost), or {@link #NONE} when
-	 * none was leased. An answer with fewer items than asked for means none is left:
-	 * empty at epoch {@code seen}.
+	 * One look of the group, ending {@code done} first if given: the item to hand out,
+	 * {@code null} to look again (the items were parked, dead-lettered or lost), or
+	 * {@link #NONE} when none was leased or another asker's claim leased them (they wait
+	 * ahead, with a notice each). An answer with fewer items than asked for means none is
+	 * left: empty at epoch {@code seen}.
 	 */
 	private Object claim(L done, long seen, TraceSlot traces) throws InterruptedException {
-		int count = Math.min(this.driver.claimLimit(), 1 + this.signal.waiting());
-		// Before the claim is sent: the leases it makes run out after this plus a lease.
-		long sentNanos = this.clock.nanoTime();
-		Claim<L> claim;
+		Looked<L> looked;
+		L owed = done;
 		try {
-			claim = this.driver.claim(count, done, sentNanos);
+			looked = this.looks.call(new Ask<>(owed, Thread.currentThread()));
+		}
+		catch (ClaimInterrupted ex) {
+			if (ex.asker == Thread.currentThread()) {
+				// Kept by the group for this caller.
+				Thread.interrupted();
+				throw new InterruptedException();
+			}
+			// Another asker's claim was interrupted: this done may not have ended.
+			if (owed != null) {
+				L again = owed;
+				owed = null;
+				this.releases.sendDone(again);
+			}
+			return null;
 		}
 		finally {
-			if (done != null) {
-				this.releases.doneSent(done);
+			if (owed != null) {
+				this.releases.doneSent(owed);
 			}
 		}
+		Claim<L> claim = looked.claim();
+		if (claim == null) {
+			return NONE;
+		}
+		int count = looked.count();
+		long sentNanos = looked.sentNanos();
 		try {
 			int leased = claim.size();
 			if (leased < count) {
@@ -402,6 +442,102 @@ public final class ItemTaker<T, L extends Lease> {
 	 */
 	public long deadLettered() {
 		return this.driver.deadLettered();
+	}
+
+	/**
+	 * Makes one claim for a batch of asks, on the leader's thread: ends every owed done
+	 * first, leases one item for each asker and each consumer waiting for a notice (at
+	 * most the limit), and gives the answer to the leader's own ask; each other ask gets
+	 * {@link #MEMBER}. Calls no user code: the leader takes the answer in hand after the
+	 * group.
+	 */
+	private final class LookWriter implements BatchWriter<Ask<L>, Looked<L>> {
+
+		@Override
+		public void write(Batch<Ask<L>, Looked<L>> batch) {
+			List<L> dones = new ArrayList<>(batch.size());
+			int leader = -1;
+			for (int n = 0; n < batch.size(); n++) {
+				Ask<L> ask = batch.argument(n);
+				if (ask.owedDone() != null) {
+					dones.add(ask.owedDone());
+				}
+				if (ask.asker() == Thread.currentThread()) {
+					leader = n;
+				}
+			}
+			if (leader < 0) {
+				throw new IllegalStateException("The leader of a claim has no ask in it: no one would take it");
+			}
+			int count = Math.min(ItemTaker.this.driver.claimLimit(), batch.size() + ItemTaker.this.signal.waiting());
+			// Before the claim is sent: the leases it makes run out after this plus a
+			// lease.
+			long sentNanos = ItemTaker.this.clock.nanoTime();
+			Claim<L> claim;
+			try {
+				claim = ItemTaker.this.driver.claim(count, dones, sentNanos);
+			}
+			catch (InterruptedException ex) {
+				// The group keeps the interrupt for its caller, the leader.
+				Thread.currentThread().interrupt();
+				throw new ClaimInterrupted(Thread.currentThread());
+			}
+			for (int n = 0; n < batch.size(); n++) {
+				batch.written(n, (n == leader) ? new Looked<>(claim, count, sentNanos) : member());
+			}
+		}
+
+		@Override
+		public RuntimeException failure(Throwable cause) {
+			// The store's exception itself, the same for each asker: the engine cannot
+			// make the store's type anew.
+			return (cause instanceof RuntimeException ex) ? ex
+					: new IllegalStateException("A grouped claim failed: " + cause, cause);
+		}
+
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <L extends Lease> Looked<L> member() {
+		return (Looked<L>) MEMBER;
+	}
+
+	/** What an ask got when another asker's claim was its look. */
+	private static final Looked<?> MEMBER = new Looked<>(null, 0, 0);
+
+	/**
+	 * A consumer's ask for a look.
+	 *
+	 * @param owedDone the lease whose done rides with the claim, or {@code null}
+	 * @param asker the consumer's thread
+	 */
+	private record Ask<L>(L owedDone, Thread asker) {
+
+	}
+
+	/**
+	 * The claim made for a leader's ask, or {@link #MEMBER}'s {@code null}s.
+	 *
+	 * @param claim the answer, the leader's to take in hand
+	 * @param count how many items it asked for
+	 * @param sentNanos when it was sent, on the clock
+	 */
+	private record Looked<L extends Lease>(Claim<L> claim, int count, long sentNanos) {
+
+	}
+
+	/** The claim of a group was interrupted: its leader's thread. */
+	private static final class ClaimInterrupted extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		private final transient Thread asker;
+
+		ClaimInterrupted(Thread asker) {
+			super("The claim of a group was interrupted", null, false, false);
+			this.asker = asker;
+		}
+
 	}
 
 	/**
