@@ -9,9 +9,9 @@
 --   nothing)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :queue         the queue's name
 --   :items         the encoded items, one per lease (at least one)
 --   :tokens        the leases' tokens, parallel to :items
+--   :queue         the queue's name
 --   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
 --                  for none)
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items

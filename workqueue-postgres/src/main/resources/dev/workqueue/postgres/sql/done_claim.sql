@@ -8,9 +8,9 @@
 --   guard; a file of its own: with a null :starvation it costs 16 to 20% more, pgbench)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :queue         the queue's name
 --   :items         the encoded items of the dones, one per lease (at least one)
 --   :tokens        the leases' tokens, parallel to :items
+--   :queue         the queue's name
 --   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
 --                  for none)
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items

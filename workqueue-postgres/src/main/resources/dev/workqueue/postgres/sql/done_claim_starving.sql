@@ -7,9 +7,9 @@
 --   (priority) and 20.3% (FIFO) more, pgbench, prepared, side by side)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
---   :queue         the queue's name
 --   :items         the encoded items of the dones, one per lease (at least one)
 --   :tokens        the leases' tokens, parallel to :items
+--   :queue         the queue's name
 --   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
 --                  for none)
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items
