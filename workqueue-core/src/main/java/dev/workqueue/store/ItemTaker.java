@@ -49,7 +49,8 @@ import dev.workqueue.time.Nanos;
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
  * sleep while items are ready), and a poll without a wait always looks. A done owed by a
- * consumer that does not look goes alone, so that it costs no look at the store.
+ * consumer that does not look goes without a claim (grouped with the other dones of the
+ * moment, {@link LeaseReleases}), so that it costs no look at the store.
  * <p>
  * <b>Decoding takes lease time.</b> An item taken in hand a third of the lease or more
  * after its claim was sent (a late answer, or slow decodes) has its lease confirmed by
