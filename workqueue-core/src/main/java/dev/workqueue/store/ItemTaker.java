@@ -36,9 +36,12 @@ import dev.workqueue.time.Nanos;
  * one claim is in flight, the consumers that want to look queue their asks (with the
  * dones they owe) instead of sending claims of their own, and the next claim is made for
  * all of them at once, by whichever of them leads the group: it ends every owed done
- * first, and leases one item for each asker and each consumer waiting for a notice (at
- * most the limit). The leader takes the answer in hand on its own thread (a driver may
- * tie the answer to the thread that claimed), keeps the first item and puts the others
+ * first, and leases one item for each asker that wants one and each consumer waiting for
+ * a notice (at most the limit). A consumer that owes a done but needs no claim (items
+ * wait ahead, or the store is known empty) asks for no item: its done rides with the
+ * claim of the others, or, when none wants an item, the batch's dones go without a claim.
+ * The leader takes the answer in hand on its own thread (a driver may tie the answer to
+ * the thread that claimed), keeps the first item (if it wanted one) and puts the others
  * ahead, each with a notice; the other askers, back from the group once the claim
  * returned (so their dones have ended), wait for those notices as any waiting consumer
  * does. A claim that fails fails every ask of it: each asker throws the store's failure,
@@ -49,8 +52,7 @@ import dev.workqueue.time.Nanos;
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
  * sleep while items are ready), and a poll without a wait always looks. A done owed by a
- * consumer that does not look goes without a claim (grouped with the other dones of the
- * moment, {@link LeaseReleases}), so that it costs no look at the store.
+ * consumer that does not look costs no look at the store (see above).
  * <p>
  * <b>Decoding takes lease time.</b> An item taken in hand a third of the lease or more
  * after its claim was sent (a late answer, or slow decodes) has its lease confirmed by
@@ -194,9 +196,11 @@ public final class ItemTaker<T, L extends Lease> {
 					boolean look = granted || !this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0);
 					granted = false;
 					if (doneFirst != null && (!look || !this.ahead.isEmpty())) {
+						// It needs no claim of its own: the done rides with the claim of
+						// the others, or goes without one when none wants an item.
 						L done = doneFirst;
 						doneFirst = null;
-						this.releases.sendDone(done);
+						ask(done, false, seen, traces);
 					}
 					Prioritized<T> early = takeAhead(traces);
 					if (early != null) {
@@ -205,7 +209,7 @@ public final class ItemTaker<T, L extends Lease> {
 					if (look) {
 						L done = doneFirst;
 						doneFirst = null;
-						Object claimed = claim(done, seen, traces);
+						Object claimed = ask(done, true, seen, traces);
 						if (claimed != NONE) {
 							@SuppressWarnings("unchecked")
 							Prioritized<T> item = (Prioritized<T>) claimed;
@@ -242,17 +246,17 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * One look of the group, ending {@code done} first if given: the item to hand out,
-	 * {@code null} to look again (the items were parked, dead-lettered or lost), or
-	 * {@link #NONE} when none was leased or another asker's claim leased them (they wait
-	 * ahead, with a notice each). An answer with fewer items than asked for means none is
-	 * left: empty at epoch {@code seen}.
+	 * One ask of the group, ending {@code done} first if given, and wanting an item or
+	 * not: the item to hand out, {@code null} to look again (the items were parked,
+	 * dead-lettered or lost), or {@link #NONE} when none was leased for this consumer, or
+	 * another asker's claim leased them (they wait ahead, with a notice each). An answer
+	 * with fewer items than asked for means none is left: empty at epoch {@code seen}.
 	 */
-	private Object claim(L done, long seen, TraceSlot traces) throws InterruptedException {
+	private Object ask(L done, boolean wantsItem, long seen, TraceSlot traces) throws InterruptedException {
 		Looked<L> looked;
 		L owed = done;
 		try {
-			looked = this.looks.call(new Ask<>(owed, Thread.currentThread()));
+			looked = this.looks.call(new Ask<>(owed, wantsItem, Thread.currentThread()));
 		}
 		catch (ClaimInterrupted ex) {
 			if (ex.asker == Thread.currentThread()) {
@@ -295,7 +299,7 @@ public final class ItemTaker<T, L extends Lease> {
 				handBackUnread(claim);
 				return null;
 			}
-			Prioritized<T> mine = inHand(claim, sentNanos, traces);
+			Prioritized<T> mine = inHand(claim, sentNanos, wantsItem ? traces : null, wantsItem);
 			if (leased == count) {
 				this.signal.moreMayBeReady();
 			}
@@ -311,10 +315,10 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * Takes the leases of a claim in hand: the first item handed out is this consumer's,
-	 * the others wait ahead for the waiting ones.
+	 * Takes the leases of a claim in hand: the first item handed out is this consumer's
+	 * if it {@code keepsOne}, the others wait ahead for the waiting ones.
 	 */
-	private Prioritized<T> inHand(Claim<L> claim, long sentNanos, TraceSlot traces) {
+	private Prioritized<T> inHand(Claim<L> claim, long sentNanos, TraceSlot traces, boolean keepsOne) {
 		Prioritized<T> mine = null;
 		// Read with or without durations: the leases' start times give stats() the
 		// unfinished work and longest running processor.
@@ -337,7 +341,7 @@ public final class ItemTaker<T, L extends Lease> {
 				continue;
 			}
 			Prioritized<T> prioritized = new Prioritized<>(item, claim.priority(n));
-			if (mine == null) {
+			if (keepsOne && mine == null) {
 				mine = prioritized;
 				if (traces != null) {
 					traces.trace(claim.trace(n));
@@ -447,21 +451,25 @@ public final class ItemTaker<T, L extends Lease> {
 
 	/**
 	 * Makes one claim for a batch of asks, on the leader's thread: ends every owed done
-	 * first, leases one item for each asker and each consumer waiting for a notice (at
-	 * most the limit), and gives the answer to the leader's own ask; each other ask gets
-	 * {@link #MEMBER}. Calls no user code: the leader takes the answer in hand after the
-	 * group.
+	 * first, leases one item for each asker that wants one and each consumer waiting for
+	 * a notice (at most the limit), and gives the answer to the leader's own ask; each
+	 * other ask gets {@link #MEMBER}. A batch of dones only ends them without a claim.
+	 * Calls no user code: the leader takes the answer in hand after the group.
 	 */
 	private final class LookWriter implements BatchWriter<Ask<L>, Looked<L>> {
 
 		@Override
 		public void write(Batch<Ask<L>, Looked<L>> batch) {
 			List<L> dones = new ArrayList<>(batch.size());
+			int wanting = 0;
 			int leader = -1;
 			for (int n = 0; n < batch.size(); n++) {
 				Ask<L> ask = batch.argument(n);
 				if (ask.owedDone() != null) {
 					dones.add(ask.owedDone());
+				}
+				if (ask.wantsItem()) {
+					wanting++;
 				}
 				if (ask.asker() == Thread.currentThread()) {
 					leader = n;
@@ -470,7 +478,15 @@ public final class ItemTaker<T, L extends Lease> {
 			if (leader < 0) {
 				throw new IllegalStateException("The leader of a claim has no ask in it: no one would take it");
 			}
-			int count = Math.min(ItemTaker.this.driver.claimLimit(), batch.size() + ItemTaker.this.signal.waiting());
+			if (wanting == 0) {
+				// Dones only (each ask without a want has one): no look at the store.
+				ItemTaker.this.releases.doneTogether(dones);
+				for (int n = 0; n < batch.size(); n++) {
+					batch.written(n, member());
+				}
+				return;
+			}
+			int count = Math.min(ItemTaker.this.driver.claimLimit(), wanting + ItemTaker.this.signal.waiting());
 			// Before the claim is sent: the leases it makes run out after this plus a
 			// lease.
 			long sentNanos = ItemTaker.this.clock.nanoTime();
@@ -507,12 +523,14 @@ public final class ItemTaker<T, L extends Lease> {
 	private static final Looked<?> MEMBER = new Looked<>(null, 0, 0);
 
 	/**
-	 * A consumer's ask for a look.
+	 * A consumer's ask: a look, or only a done to end.
 	 *
 	 * @param owedDone the lease whose done rides with the claim, or {@code null}
+	 * @param wantsItem whether it wants an item (else it has a done, and the claim leases
+	 * none for it)
 	 * @param asker the consumer's thread
 	 */
-	private record Ask<L>(L owedDone, Thread asker) {
+	private record Ask<L>(L owedDone, boolean wantsItem, Thread asker) {
 
 	}
 

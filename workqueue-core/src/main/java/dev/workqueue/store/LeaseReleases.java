@@ -147,6 +147,18 @@ public final class LeaseReleases<T, L extends Lease> {
 	}
 
 	/**
+	 * Ends leases {@link #finishForNextTake} returned in one store call, at once: the
+	 * {@link ItemTaker}'s grouped asks, which group them already, when none of them wants
+	 * a claim. The caller ends each hold ({@link #doneSent}) once this returned or
+	 * failed.
+	 * @param leases the leases, at least one
+	 * @throws RuntimeException the store's failure
+	 */
+	void doneTogether(List<L> leases) {
+		this.driver.done(leases);
+	}
+
+	/**
 	 * Ends the hold and the call that a lease {@link #finishForNextTake} returned kept
 	 * under way, once its done has returned or failed.
 	 * @param lease the lease

@@ -90,6 +90,31 @@ class GroupedLooksTests {
 		assertThat(this.book.isEmpty()).isTrue();
 	}
 
+	@Test
+	void aDoneThatNeedsNoLookRidesWithTheNextClaimOfTheOthers() throws Exception {
+		holding("a", "b", "c");
+		assertThat(this.taker.take(true, 0, null, null, null)).as("an empty look").isNull();
+		this.store.gate();
+		CompletableFuture<String> first = doneAndPoll("a").result();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.store.entered.get() == 2);
+		// The store is known empty: this consumer's done needs no look of its own.
+		Waiters.Waiter<String> waiting = Waiters.start(() -> {
+			Prioritized<String> taken = this.taker.take(true, Duration.ofSeconds(1).toNanos(), null,
+					this.releases.finishForNextTake("b"), null);
+			return (taken != null) ? taken.item() : null;
+		});
+		waiting.awaitWaiting();
+		List<CompletableFuture<String>> polls = queuedDonesAndPolls("c");
+		this.store.pass();
+		assertThat(first.get(5, TimeUnit.SECONDS)).isNull();
+		this.store.pass();
+		assertThat(polls.get(0).get(5, TimeUnit.SECONDS)).isNull();
+		assertThat(this.store.calls).containsExactly("claim 1", "claim 1 done [a#1]", "claim 1 done [b#2, c#3]");
+		this.clock.step(Duration.ofSeconds(2));
+		assertThat(waiting.result().get(5, TimeUnit.SECONDS)).isNull();
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
 	private void holding(String... items) {
 		for (String item : items) {
 			assertThat(this.book.take(item, this.store.lease(item))).isEqualTo(LeaseBook.Taken.HELD);
