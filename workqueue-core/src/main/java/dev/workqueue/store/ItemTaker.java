@@ -32,10 +32,27 @@ import dev.workqueue.time.Nanos;
  * when the last consumer leaves without them, and at shutdown. A worker's {@code done}
  * rides with its next claim ({@link SharedPoller#doneAndPoll}).
  * <p>
+ * <b>One look at a time.</b> The consumers' looks go through a {@link CallGroup}: while
+ * one claim is in flight, the consumers that want to look queue their asks (with the
+ * dones they owe) instead of sending claims of their own, and the next claim is made for
+ * all of them at once, by whichever of them leads the group: it ends every owed done
+ * first, and leases one item for each asker that wants one and each consumer waiting for
+ * a notice (at most the limit). A consumer that owes a done but needs no claim (items
+ * wait ahead, or the store is known empty) asks for no item: its done rides with the
+ * claim of the others, or, when none wants an item, the batch's dones go without a claim.
+ * The leader takes the answer in hand on its own thread (a driver may tie the answer to
+ * the thread that claimed), keeps the first item (if it wanted one) and puts the others
+ * ahead, each with a notice; the other askers, back from the group once the claim
+ * returned (so their dones have ended), wait for those notices as any waiting consumer
+ * does. A claim that fails fails every ask of it: each asker throws the store's failure,
+ * its done handled as a failed done's; but when the leader was interrupted, the others
+ * send their dones again on their own (fenced by their tokens, a done that ended already
+ * changes nothing) and look again.
+ * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
  * sleep while items are ready), and a poll without a wait always looks. A done owed by a
- * consumer that does not look goes alone, so that it costs no look at the store.
+ * consumer that does not look costs no look at the store (see above).
  * <p>
  * <b>Decoding takes lease time.</b> An item taken in hand a third of the lease or more
  * after its claim was sent (a late answer, or slow decodes) has its lease confirmed by
@@ -96,6 +113,13 @@ public final class ItemTaker<T, L extends Lease> {
 	private final AtomicInteger consumers = new AtomicInteger();
 
 	private final AtomicBoolean inconsistencyLogged = new AtomicBoolean();
+
+	/**
+	 * The consumers' looks, one claim at a time. Unbounded: a leader's own ask is always
+	 * in the batch it writes, so that each claim is taken in hand on the thread that sent
+	 * it; the asks are at most the handle's consumers.
+	 */
+	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter());
 
 	/**
 	 * Creates a taker.
@@ -172,9 +196,11 @@ public final class ItemTaker<T, L extends Lease> {
 					boolean look = granted || !this.signal.knownEmpty(seen) || (bounded && timeoutNanos == 0);
 					granted = false;
 					if (doneFirst != null && (!look || !this.ahead.isEmpty())) {
+						// It needs no claim of its own: the done rides with the claim of
+						// the others, or goes without one when none wants an item.
 						L done = doneFirst;
 						doneFirst = null;
-						this.releases.sendDone(done);
+						ask(done, false, seen, traces);
 					}
 					Prioritized<T> early = takeAhead(traces);
 					if (early != null) {
@@ -183,7 +209,7 @@ public final class ItemTaker<T, L extends Lease> {
 					if (look) {
 						L done = doneFirst;
 						doneFirst = null;
-						Object claimed = claim(done, seen, traces);
+						Object claimed = ask(done, true, seen, traces);
 						if (claimed != NONE) {
 							@SuppressWarnings("unchecked")
 							Prioritized<T> item = (Prioritized<T>) claimed;
@@ -220,24 +246,43 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * One claim, ending {@code done} first if given: the item to hand out, {@code null}
-	 * to look again (the items were parked, dead-lettered or lost), or {@link #NONE} when
-	 * none was leased. An answer with fewer items than asked for means none is left:
-	 * empty at epoch {@code seen}.
+	 * One ask of the group, ending {@code done} first if given, and wanting an item or
+	 * not: the item to hand out, {@code null} to look again (the items were parked,
+	 * dead-lettered or lost), or {@link #NONE} when none was leased for this consumer, or
+	 * another asker's claim leased them (they wait ahead, with a notice each). An answer
+	 * with fewer items than asked for means none is left: empty at epoch {@code seen}.
 	 */
-	private Object claim(L done, long seen, TraceSlot traces) throws InterruptedException {
-		int count = Math.min(this.driver.claimLimit(), 1 + this.signal.waiting());
-		// Before the claim is sent: the leases it makes run out after this plus a lease.
-		long sentNanos = this.clock.nanoTime();
-		Claim<L> claim;
+	private Object ask(L done, boolean wantsItem, long seen, TraceSlot traces) throws InterruptedException {
+		Looked<L> looked;
+		L owed = done;
 		try {
-			claim = this.driver.claim(count, done, sentNanos);
+			looked = this.looks.call(new Ask<>(owed, wantsItem, Thread.currentThread()));
+		}
+		catch (ClaimInterrupted ex) {
+			if (ex.asker == Thread.currentThread()) {
+				// Kept by the group for this caller.
+				Thread.interrupted();
+				throw new InterruptedException();
+			}
+			// Another asker's claim was interrupted: this done may not have ended.
+			if (owed != null) {
+				L again = owed;
+				owed = null;
+				this.releases.sendDone(again);
+			}
+			return null;
 		}
 		finally {
-			if (done != null) {
-				this.releases.doneSent(done);
+			if (owed != null) {
+				this.releases.doneSent(owed);
 			}
 		}
+		Claim<L> claim = looked.claim();
+		if (claim == null) {
+			return NONE;
+		}
+		int count = looked.count();
+		long sentNanos = looked.sentNanos();
 		try {
 			int leased = claim.size();
 			if (leased < count) {
@@ -254,7 +299,7 @@ public final class ItemTaker<T, L extends Lease> {
 				handBackUnread(claim);
 				return null;
 			}
-			Prioritized<T> mine = inHand(claim, sentNanos, traces);
+			Prioritized<T> mine = inHand(claim, sentNanos, wantsItem ? traces : null, wantsItem);
 			if (leased == count) {
 				this.signal.moreMayBeReady();
 			}
@@ -270,10 +315,10 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * Takes the leases of a claim in hand: the first item handed out is this consumer's,
-	 * the others wait ahead for the waiting ones.
+	 * Takes the leases of a claim in hand: the first item handed out is this consumer's
+	 * if it {@code keepsOne}, the others wait ahead for the waiting ones.
 	 */
-	private Prioritized<T> inHand(Claim<L> claim, long sentNanos, TraceSlot traces) {
+	private Prioritized<T> inHand(Claim<L> claim, long sentNanos, TraceSlot traces, boolean keepsOne) {
 		Prioritized<T> mine = null;
 		// Read with or without durations: the leases' start times give stats() the
 		// unfinished work and longest running processor.
@@ -296,7 +341,7 @@ public final class ItemTaker<T, L extends Lease> {
 				continue;
 			}
 			Prioritized<T> prioritized = new Prioritized<>(item, claim.priority(n));
-			if (mine == null) {
+			if (keepsOne && mine == null) {
 				mine = prioritized;
 				if (traces != null) {
 					traces.trace(claim.trace(n));
@@ -402,6 +447,116 @@ public final class ItemTaker<T, L extends Lease> {
 	 */
 	public long deadLettered() {
 		return this.driver.deadLettered();
+	}
+
+	/**
+	 * Makes one claim for a batch of asks, on the leader's thread: ends every owed done
+	 * first, leases one item for each asker that wants one and each consumer waiting for
+	 * a notice (at most the limit), and gives the answer to the leader's own ask; each
+	 * other ask gets {@link #MEMBER}. A batch of dones only ends them without a claim.
+	 * Calls no user code: the leader takes the answer in hand after the group.
+	 */
+	private final class LookWriter implements BatchWriter<Ask<L>, Looked<L>> {
+
+		@Override
+		public void write(Batch<Ask<L>, Looked<L>> batch) {
+			List<L> dones = new ArrayList<>(batch.size());
+			int wanting = 0;
+			int leader = -1;
+			for (int n = 0; n < batch.size(); n++) {
+				Ask<L> ask = batch.argument(n);
+				if (ask.owedDone() != null) {
+					dones.add(ask.owedDone());
+				}
+				if (ask.wantsItem()) {
+					wanting++;
+				}
+				if (ask.asker() == Thread.currentThread()) {
+					leader = n;
+				}
+			}
+			if (leader < 0) {
+				throw new IllegalStateException("The leader of a claim has no ask in it: no one would take it");
+			}
+			if (wanting == 0) {
+				// Dones only (each ask without a want has one): no look at the store.
+				ItemTaker.this.releases.doneTogether(dones);
+				for (int n = 0; n < batch.size(); n++) {
+					batch.written(n, member());
+				}
+				return;
+			}
+			int count = Math.min(ItemTaker.this.driver.claimLimit(), wanting + ItemTaker.this.signal.waiting());
+			// Before the claim is sent: the leases it makes run out after this plus a
+			// lease.
+			long sentNanos = ItemTaker.this.clock.nanoTime();
+			Claim<L> claim;
+			try {
+				claim = ItemTaker.this.driver.claim(count, dones, sentNanos);
+			}
+			catch (InterruptedException ex) {
+				// The group keeps the interrupt for its caller, the leader.
+				Thread.currentThread().interrupt();
+				throw new ClaimInterrupted(Thread.currentThread());
+			}
+			for (int n = 0; n < batch.size(); n++) {
+				batch.written(n, (n == leader) ? new Looked<>(claim, count, sentNanos) : member());
+			}
+		}
+
+		@Override
+		public RuntimeException failure(Throwable cause) {
+			// The store's exception itself, the same for each asker: the engine cannot
+			// make the store's type anew.
+			return (cause instanceof RuntimeException ex) ? ex
+					: new IllegalStateException("A grouped claim failed: " + cause, cause);
+		}
+
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <L extends Lease> Looked<L> member() {
+		return (Looked<L>) MEMBER;
+	}
+
+	/** What an ask got when another asker's claim was its look. */
+	private static final Looked<?> MEMBER = new Looked<>(null, 0, 0);
+
+	/**
+	 * A consumer's ask: a look, or only a done to end.
+	 *
+	 * @param owedDone the lease whose done rides with the claim, or {@code null}
+	 * @param wantsItem whether it wants an item (else it has a done, and the claim leases
+	 * none for it)
+	 * @param asker the consumer's thread
+	 */
+	private record Ask<L>(L owedDone, boolean wantsItem, Thread asker) {
+
+	}
+
+	/**
+	 * The claim made for a leader's ask, or {@link #MEMBER}'s {@code null}s.
+	 *
+	 * @param claim the answer, the leader's to take in hand
+	 * @param count how many items it asked for
+	 * @param sentNanos when it was sent, on the clock
+	 */
+	private record Looked<L extends Lease>(Claim<L> claim, int count, long sentNanos) {
+
+	}
+
+	/** The claim of a group was interrupted: its leader's thread. */
+	private static final class ClaimInterrupted extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		private final transient Thread asker;
+
+		ClaimInterrupted(Thread asker) {
+			super("The claim of a group was interrupted", null, false, false);
+			this.asker = asker;
+		}
+
 	}
 
 	/**

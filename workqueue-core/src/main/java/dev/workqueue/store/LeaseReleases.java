@@ -20,6 +20,14 @@ import dev.workqueue.time.Nanos;
  * ends. The store runs each operation through its {@link ReleaseDriver}. Part of the
  * shared-store engine, used by store modules; may change before 1.0.
  * <p>
+ * <b>Grouped dones.</b> The dones sent alone go through a {@link CallGroup} (group
+ * commit): while one {@link ReleaseDriver#done} call is under way, the dones of other
+ * workers queue, and the next call ends them all (at most {@link #MAX_DONES} at once). A
+ * done returns only once the call that carried it returned, so a done that returned is
+ * never undone; it waits at most for the call under way and its own. A call that fails
+ * fails every done of it: each caller throws, and each lease is handled as a single
+ * failed done's (no longer renewed, it runs out and the item comes back).
+ * <p>
  * Thread-safe: the state is the {@link LeaseBook}'s; this class keeps none. Every method
  * blocks for the store's operations it runs, and throws the store's exception when one
  * fails (the lease is then an orphan, handed back later).
@@ -29,7 +37,13 @@ import dev.workqueue.time.Nanos;
  */
 public final class LeaseReleases<T, L extends Lease> {
 
+	/** The most dones in one store call. */
+	static final int MAX_DONES = 64;
+
 	private final ReleaseDriver<L> driver;
+
+	/** The dones sent alone, grouped. */
+	private final CallGroup<L, Boolean> dones;
 
 	private final LeaseBook<T, L> book;
 
@@ -60,6 +74,7 @@ public final class LeaseReleases<T, L extends Lease> {
 		this.metrics = Objects.requireNonNull(metrics, "metrics");
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.orphaned = Objects.requireNonNull(orphaned, "orphaned");
+		this.dones = new CallGroup<>(MAX_DONES, new DoneWriter<>(driver));
 	}
 
 	/**
@@ -115,17 +130,32 @@ public final class LeaseReleases<T, L extends Lease> {
 	}
 
 	/**
-	 * Ends a lease {@link #finishForNextTake} returned, alone. If this fails, the lease
-	 * is no longer renewed: it runs out and the item comes back, at least once.
+	 * Ends a lease {@link #finishForNextTake} returned, without a claim: in one store
+	 * call with the dones other workers send meanwhile, returning once that call
+	 * returned. If it fails, the lease is no longer renewed: it runs out and the item
+	 * comes back, at least once.
 	 * @param lease the lease
+	 * @throws RuntimeException the store's failure, if the call failed
 	 */
 	public void sendDone(L lease) {
 		try {
-			this.driver.done(lease);
+			this.dones.call(lease);
 		}
 		finally {
 			doneSent(lease);
 		}
+	}
+
+	/**
+	 * Ends leases {@link #finishForNextTake} returned in one store call, at once: the
+	 * {@link ItemTaker}'s grouped asks, which group them already, when none of them wants
+	 * a claim. The caller ends each hold ({@link #doneSent}) once this returned or
+	 * failed.
+	 * @param leases the leases, at least one
+	 * @throws RuntimeException the store's failure
+	 */
+	void doneTogether(List<L> leases) {
+		this.driver.done(leases);
 	}
 
 	/**
@@ -295,6 +325,33 @@ public final class LeaseReleases<T, L extends Lease> {
 			this.lifecycle.changed();
 		}
 		this.lifecycle.exit();
+	}
+
+	/**
+	 * Writes a group of dones in one {@link ReleaseDriver#done} call. A failure fails
+	 * each done of the group with the store's exception itself (the same one for each
+	 * caller: the engine cannot make the store's type anew).
+	 */
+	private record DoneWriter<L extends Lease>(ReleaseDriver<L> driver) implements BatchWriter<L, Boolean> {
+
+		@Override
+		public void write(Batch<L, Boolean> batch) {
+			List<L> leases = new ArrayList<>(batch.size());
+			for (int n = 0; n < batch.size(); n++) {
+				leases.add(batch.argument(n));
+			}
+			this.driver.done(leases);
+			for (int n = 0; n < batch.size(); n++) {
+				batch.written(n, Boolean.TRUE);
+			}
+		}
+
+		@Override
+		public RuntimeException failure(Throwable cause) {
+			return (cause instanceof RuntimeException ex) ? ex
+					: new IllegalStateException("A grouped done failed: " + cause, cause);
+		}
+
 	}
 
 }

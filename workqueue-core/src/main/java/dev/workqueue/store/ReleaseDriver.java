@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * The operations a shared store runs to end leases, for {@link LeaseReleases}: each one
- * statement or script of the store, fenced by the lease's token, so that a lease the
- * handle lost changes nothing. Part of the shared-store engine, implemented by store
- * modules; may change before 1.0.
+ * statement or script of the store (the dones of several workers grouped in one call),
+ * fenced by the lease's token, so that a lease the handle lost changes nothing. Part of
+ * the shared-store engine, implemented by store modules; may change before 1.0.
  * <p>
  * Each method blocks until the store answered, and throws the store's unchecked exception
  * when it cannot tell that the operation ran; it may be called from any thread at once.
@@ -16,12 +16,16 @@ import java.util.List;
 public interface ReleaseDriver<L extends Lease> {
 
 	/**
-	 * Ends a lease with a done, alone: the item is deleted, or queued again if it was
-	 * added while it was held; the history deferred to it ({@link Lease#forgets()}) is
-	 * deleted with it.
-	 * @param lease the lease
+	 * Ends each lease with a done, all in one store call (one statement and commit, one
+	 * script): each item is deleted, or queued again if it was added while it was held;
+	 * the history deferred to each ({@link Lease#forgets()}) is deleted with it. A stale
+	 * lease (lost by the handle) changes nothing, and the others end all the same. Throws
+	 * the store's exception when it cannot tell that the call ran: then every lease is
+	 * handled as a single failed done's (no longer renewed, it runs out and its item
+	 * comes back).
+	 * @param leases the leases, at least one
 	 */
-	void done(L lease);
+	void done(List<L> leases);
 
 	/**
 	 * Hands a lease back unprocessed, ready after a delay (or at once).

@@ -150,6 +150,11 @@ class ItemTakerTests {
 		return (taken != null) ? taken.item() : null;
 	}
 
+	/** One lease as the calls name it, several as a list. */
+	private static String leases(List<TestLease> leases) {
+		return (leases.size() == 1) ? leases.get(0).toString() : leases.toString();
+	}
+
 	/** A store that answers claims from a script, and records every call. */
 	private final class FakeStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLease> {
 
@@ -172,8 +177,8 @@ class ItemTakerTests {
 		}
 
 		@Override
-		public Claim<TestLease> claim(int count, TestLease owedDone, long sentNanos) {
-			this.calls.add("claim " + count + ((owedDone != null) ? " done " + owedDone : ""));
+		public Claim<TestLease> claim(int count, List<TestLease> owedDones, long sentNanos) {
+			this.calls.add("claim " + count + (owedDones.isEmpty() ? "" : " done " + leases(owedDones)));
 			List<String> items = (this.answers.isEmpty()) ? List.of() : this.answers.poll();
 			long firstToken = this.tokens + 1;
 			this.tokens += items.size();
@@ -246,8 +251,8 @@ class ItemTakerTests {
 		}
 
 		@Override
-		public void done(TestLease lease) {
-			this.calls.add("done " + lease);
+		public void done(List<TestLease> leases) {
+			this.calls.add("done " + leases(leases));
 		}
 
 		@Override

@@ -170,8 +170,8 @@ class LeaseReleasesTests {
 		boolean failing;
 
 		@Override
-		public void done(TestLease lease) {
-			record("done " + lease);
+		public void done(List<TestLease> leases) {
+			leases.forEach((lease) -> record("done " + lease));
 		}
 
 		@Override

@@ -20,8 +20,9 @@ import dev.workqueue.time.Nanos;
 /**
  * How a PostgreSQL handle claims items for the engine's
  * {@link dev.workqueue.store.ItemTaker}: one statement ({@link QueueSql#claim}, or
- * {@link QueueSql#doneAndClaim} carrying a worker's done) leases up to
- * {@link QueueSql#claimLimit} rows to this handle, each under its own token.
+ * {@link QueueSql#doneAndClaim} carrying the owed dones of the consumers whose look it
+ * is) leases up to {@link QueueSql#claimLimit} rows to this handle, each under its own
+ * token.
  * <p>
  * A claim that fails may still have leased items (the answer was lost after the commit):
  * their rows name this handle as holder, so the {@link LeaseKeeper} finds them and hands
@@ -89,20 +90,21 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 	}
 
 	@Override
-	public Claim<PostgresLease> claim(int count, PostgresLease owedDone, long sentNanos) {
+	public Claim<PostgresLease> claim(int count, List<PostgresLease> owedDones, long sentNanos) {
+		boolean withDones = !owedDones.isEmpty();
 		Answer answer;
 		this.claims.lock();
 		try {
 			answer = this.database.run("take from", (connection) -> {
-				SqlStatement sql = (owedDone != null) ? this.sql.doneAndClaim : this.sql.claim;
+				SqlStatement sql = withDones ? this.sql.doneAndClaim : this.sql.claim;
 				try (PreparedStatement statement = sql.prepare(connection)) {
 					this.database.bindNow(sql, statement);
-					if (owedDone != null) {
-						this.statements.bindDone(sql, statement, owedDone);
+					if (withDones) {
+						this.statements.bindDones(sql, statement, owedDones);
 					}
 					bindClaim(sql, statement, count);
 					try (ResultSet rows = statement.executeQuery()) {
-						return read(rows, owedDone != null, sentNanos);
+						return read(rows, withDones, sentNanos);
 					}
 				}
 			});
@@ -176,7 +178,7 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 
 	/**
 	 * A claim's answer: the items leased in hand-out order, the time until the earliest
-	 * waiting item is due ({@code null} if none), the statement's time, what the done
+	 * waiting item is due ({@code null} if none), the statement's time, what the dones
 	 * that rode with it did ({@code null} if none did), and the leases confirmed so far.
 	 */
 	private final class Answer implements Claim<PostgresLease> {

@@ -1,8 +1,10 @@
 package dev.workqueue.postgres;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.workqueue.store.LeaseReleases;
@@ -11,12 +13,12 @@ import dev.workqueue.store.ReleaseDriver;
 
 /**
  * How PostgreSQL ends leases, for the engine's {@link LeaseReleases}: {@code done} (one
- * statement that deletes the row, or queues it again when it was added meanwhile, and
- * deletes the history deferred to the lease; it names the lease's token, so a lost
- * lease's done changes nothing), hand-backs of one lease or many, and the forget of
- * history deferred to a hold that ends without a done. Here too is how a done is bound
- * into a statement and what it did, for the claim that carries a done
- * ({@link ItemClaims}). Thread-safe: it keeps no state of its own.
+ * statement for the dones of a group, that deletes each row, or queues it again when it
+ * was added meanwhile, and deletes the history deferred to each lease; it names each
+ * lease's token, so a lost lease's done changes nothing), hand-backs of one lease or
+ * many, and the forget of history deferred to a hold that ends without a done. Here too
+ * is how a done is bound into a statement and what it did, for the claim that carries a
+ * done ({@link ItemClaims}). Thread-safe: it keeps no state of its own.
  */
 final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 
@@ -40,14 +42,15 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	}
 
 	/**
-	 * Ends a lease alone: one done statement; the others hear of an item it queued again.
+	 * Ends leases, the dones of a group: one done statement and commit; the others hear
+	 * of the items it queued again.
 	 */
 	@Override
-	public void done(PostgresLease lease) {
-		Ended ended = this.database.run("mark an item done in", (connection) -> {
+	public void done(List<PostgresLease> leases) {
+		Ended ended = this.database.run("mark items done in", (connection) -> {
 			try (PreparedStatement statement = this.sql.done.prepare(connection)) {
 				this.database.bindNow(this.sql.done, statement);
-				bindDone(this.sql.done, statement, lease);
+				bindDones(this.sql.done, statement, leases);
 				try (ResultSet row = statement.executeQuery()) {
 					row.next();
 					return Ended.read(row, 1);
@@ -58,15 +61,30 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	}
 
 	/**
-	 * Binds the parameters of a done into {@code sql} (a done, or a claim that carries
-	 * one): the queue, the item and the token of the row to end, and the kinds of history
-	 * forgotten while it was held.
+	 * Binds the parameters of dones into {@code sql} (a done, or a claim that carries
+	 * them): the queue, the items and the tokens of the rows to end, and the (item, kind)
+	 * pairs of history forgotten while they were held, as parallel arrays.
 	 */
-	void bindDone(SqlStatement sql, PreparedStatement statement, PostgresLease lease) throws SQLException {
+	void bindDones(SqlStatement sql, PreparedStatement statement, List<PostgresLease> leases) throws SQLException {
+		Connection connection = statement.getConnection();
+		String[] items = new String[leases.size()];
+		long[] tokens = new long[items.length];
+		List<String> forgetItems = new ArrayList<>();
+		List<String> forgetKinds = new ArrayList<>();
+		for (int n = 0; n < items.length; n++) {
+			PostgresLease lease = leases.get(n);
+			items[n] = lease.encoded();
+			tokens[n] = lease.token;
+			for (String kind : lease.forgets()) {
+				forgetItems.add(lease.encoded());
+				forgetKinds.add(kind);
+			}
+		}
 		sql.setString(statement, "queue", this.database.name());
-		sql.setString(statement, "item", lease.encoded());
-		sql.setLong(statement, "token", lease.token);
-		sql.setArray(statement, "kinds", statement.getConnection().createArrayOf("text", lease.forgets()));
+		sql.setArray(statement, "items", connection.createArrayOf("text", items));
+		sql.setArray(statement, "tokens", QueueDatabase.bigints(connection, tokens));
+		sql.setArray(statement, "forget_items", connection.createArrayOf("text", forgetItems.toArray()));
+		sql.setArray(statement, "forget_kinds", connection.createArrayOf("text", forgetKinds.toArray()));
 	}
 
 	/**
@@ -85,7 +103,7 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 		});
 	}
 
-	/** What a done did; the others hear of an item it queued again. */
+	/** What dones did; the others hear of the items they queued again. */
 	void ended(Ended ended) {
 		this.rows.finished((int) ended.deleted());
 		Long backAtMicros = ended.backAtMicros();
@@ -103,11 +121,11 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	}
 
 	/**
-	 * What a done did.
+	 * What the dones of a statement did.
 	 *
-	 * @param deleted the rows it deleted: 1, or 0 for a lost lease
-	 * @param backAtMicros when the item it queued again is ready (µs since the epoch), or
-	 * {@code null} if it was not added meanwhile
+	 * @param deleted the rows they deleted (a lost lease deletes none)
+	 * @param backAtMicros when the earliest item they queued again is ready (µs since the
+	 * epoch), or {@code null} if none was added meanwhile
 	 * @param nowMicros the statement's time
 	 */
 	record Ended(long deleted, Long backAtMicros, long nowMicros) {

@@ -75,9 +75,16 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 	}
 
 	@Override
-	public Claim<RedisLease> claim(int count, RedisLease owedDone, long sentNanos) throws InterruptedException {
-		String token = this.tokens.next();
+	public Claim<RedisLease> claim(int count, List<RedisLease> owedDones, long sentNanos) throws InterruptedException {
 		QueueLayout layout = this.scripts.layout();
+		// The last done rides with the get; the others end first, each with its own done
+		// script (a stop-gap until the get takes them all).
+		int extra = Math.max(0, owedDones.size() - 1);
+		for (RedisLease done : owedDones.subList(0, extra)) {
+			this.scripts.run(layout.done, done.encoded(), done.token());
+		}
+		RedisLease owedDone = owedDones.isEmpty() ? null : owedDones.get(extra);
+		String token = this.tokens.next();
 		int first = (owedDone != null) ? 1 : 0;
 		CompletableFuture<List<Object>> answer = this.scripts.send((owedDone != null) ? layout.doneGet : layout.get,
 				layout.getArgs(owedDone, this.leaseMicros, token, count, this.starvationMicros));

@@ -18,9 +18,24 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 		this.scripts = scripts;
 	}
 
+	/**
+	 * One done script each (a stop-gap until one script ends them all); every lease is
+	 * tried before the first failure throws.
+	 */
 	@Override
-	public void done(RedisLease lease) {
-		this.scripts.run(this.scripts.layout().done, lease.encoded(), lease.token());
+	public void done(List<RedisLease> leases) {
+		RedisQueueException first = null;
+		for (RedisLease lease : leases) {
+			try {
+				this.scripts.run(this.scripts.layout().done, lease.encoded(), lease.token());
+			}
+			catch (RedisQueueException ex) {
+				first = (first != null) ? first : ex;
+			}
+		}
+		if (first != null) {
+			throw first;
+		}
 	}
 
 	@Override

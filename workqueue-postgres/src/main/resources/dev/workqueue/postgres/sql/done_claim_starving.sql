@@ -1,37 +1,43 @@
--- done_claim_starving: ends a hold, then claims: done.sql's CTEs, then claim_starving.sql's.
---   The claim cannot see the row the done queues again (one snapshot): it waits for the next
---   claim, as client-go's done does (back of the line). picked refers to gone, so the done has
---   its row before any item is locked: a done waiting for an application's lock holds no other
---   item.
+-- done_claim_starving: ends holds (the dones of a group, as done_claim.sql), then claims:
+--   done.sql's CTEs, then claim_starving.sql's. The claim cannot see the rows the dones queue
+--   again (one snapshot): they wait for the next claim, as client-go's done does (back of the
+--   line). picked refers to gone, so the dones have their rows before any item is locked: a
+--   done waiting for an application's lock holds no other item.
 -- Twin: done_claim.sql (no guard: this statement with a null :starvation costs 16.4%
 --   (priority) and 20.3% (FIFO) more, pgbench, prepared, side by side)
 -- Parameters:
---   :now         the given clock's time in µs since the epoch, or null for the database's clock
---   :queue       the queue's name
---   :item        the encoded item
---   :token       the lease's token
---   :kinds       the limiter kinds whose history of the item to forget (empty for none)
---   :starvation  how long in µs an item may be ready before it comes first
---   :limit       the most rows to change
---   :holder      the handle's holder id
---   :lease       the lease's length in µs
--- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended and ready time
---   (µs)
--- Races: the DELETE by token re-checks the row after waiting for a concurrent writer
+--   :now           the given clock's time in µs since the epoch, or null for the database's clock
+--   :items         the encoded items of the dones, one per lease (at least one)
+--   :tokens        the leases' tokens, parallel to :items
+--   :queue         the queue's name
+--   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
+--                  for none)
+--   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items
+--   :starvation    how long in µs an item may be ready before it comes first
+--   :limit         the most rows to change
+--   :holder        the handle's holder id
+--   :lease         the lease's length in µs
+-- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended and earliest
+--   ready time (µs)
+-- Races: the DELETE by token re-checks each row after waiting for a concurrent writer
 --   (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes
---   nothing. FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for
---   the other or for an application's lock.
+--   nothing, and the others end all the same; the done rows are locked in the plan's order
+--   (done.sql: a deadlock with a renewal or reap fails the statement, never ends wrongly).
+--   FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the
+--   other or for an application's lock.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-gone AS (DELETE FROM {table} WHERE queue = :queue AND item = :item AND token = :token AND state = 1
-	RETURNING queue, item, token, dirty_at, dirty_priority, trace),
+gone AS (DELETE FROM {table} r USING unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
+	WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1
+	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
 ended AS (DELETE FROM {table}_lease l USING gone e WHERE l.token = e.token),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
-forgot AS (DELETE FROM {table}_limit l USING unnest(:kinds::text[]) AS k(kind) WHERE l.queue = :queue AND l.kind = k.kind AND l.item = :item),
+forgot AS (DELETE FROM {table}_limit l USING unnest(:forget_items::text[], :forget_kinds::text[]) AS f(item, kind)
+	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item),
 starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0
 		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT count(*) FROM gone) >= 0
@@ -51,7 +57,7 @@ claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), ho
 leased AS (INSERT INTO {table}_lease (token, queue, item, holder, lease_until)
 	SELECT k.token, k.queue, k.item, k.holder, (c.now + (clock_timestamp() - statement_timestamp())) + :lease::bigint * interval '1 microsecond'
 	FROM claimed k, c)
-SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM b.ready_at) * 1000000)::bigint FROM back b)
+SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b)
 FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {table} w
 	WHERE w.queue = :queue AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d
 LEFT JOIN claimed k ON true

@@ -1,0 +1,109 @@
+package dev.workqueue.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.spi.HandleLifecycle;
+import dev.workqueue.time.Clock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Many workers of one handle drain a backlog with {@code doneAndPoll} while their dones
+ * and looks are grouped: no item goes to two workers, none is lost, every done has ended
+ * in the store when it returns, one claim is in flight at a time, and the store sees
+ * fewer calls than items.
+ */
+class GroupedTakeStressTests {
+
+	private static final int ITEMS = 3000;
+
+	private static final int WORKERS = 16;
+
+	private final GroupStore store = new GroupStore();
+
+	private final LeaseBook<String, TestLease> book = new LeaseBook<>();
+
+	private final HandleLifecycle lifecycle = new HandleLifecycle(() -> {
+	});
+
+	private final ReadySignal signal = new ReadySignal(Clock.system(),
+			StoreWakeups.everyNotice(StoreWakeups.NO_TIMED_LOOKS), null);
+
+	private final LeaseReleases<String, TestLease> releases = new LeaseReleases<>(this.store, this.book, this.lifecycle,
+			WorkQueueMetrics.NOOP, Clock.system(), () -> {
+			});
+
+	private final ItemTaker<String, TestLease> taker = new ItemTaker<>(ItemCodec.strings(), this.store, this.book,
+			this.releases, this.signal, this.lifecycle, WorkQueueMetrics.NOOP, Clock.system(), GroupStore.LEASE_NANOS);
+
+	private final ExecutorService workers = Executors.newFixedThreadPool(WORKERS);
+
+	@AfterEach
+	void stopWorkers() {
+		this.workers.shutdownNow();
+	}
+
+	@Test
+	void workersDrainingWithDoneAndPollNeverShareAnItemNorLoseOne() throws Exception {
+		for (int n = 0; n < ITEMS; n++) {
+			this.store.ready("item-" + n);
+		}
+		// A round trip's worth, so that calls overlap and group.
+		this.store.latency(TimeUnit.MICROSECONDS.toNanos(200));
+		Map<String, Integer> processed = new ConcurrentHashMap<>();
+		AtomicInteger done = new AtomicInteger();
+		List<Future<?>> running = new ArrayList<>();
+		for (int w = 0; w < WORKERS; w++) {
+			running.add(this.workers.submit(() -> work(processed, done)));
+		}
+		for (Future<?> worker : running) {
+			worker.get(60, TimeUnit.SECONDS);
+		}
+		assertThat(processed).hasSize(ITEMS);
+		assertThat(processed.values()).containsOnly(1);
+		assertThat(this.store.heldCount()).isZero();
+		assertThat(this.store.readyCount()).isZero();
+		assertThat(this.book.isEmpty()).isTrue();
+		assertThat(this.store.mostClaimsAtOnce).hasValue(1);
+		assertThat(this.store.calls).hasSizeLessThan(ITEMS);
+	}
+
+	/** One worker: takes, processes, and ends each item with the next take. */
+	private Void work(Map<String, Integer> processed, AtomicInteger done) throws InterruptedException {
+		SharedPoller<String, TestLease> poller = new SharedPoller<>(this.taker::take, this.releases::finishForNextTake,
+				this.signal);
+		String held = null;
+		while (done.get() < ITEMS) {
+			Prioritized<String> next = (held != null) ? poller.doneAndPoll(held, Duration.ofMillis(20))
+					: poller.poll(Duration.ofMillis(20));
+			if (held != null) {
+				// Its done returned: it has ended in the store.
+				assertThat(this.store.holds(held)).as(held).isFalse();
+				done.incrementAndGet();
+			}
+			held = (next != null) ? next.item() : null;
+			if (held != null) {
+				processed.merge(held, 1, Integer::sum);
+			}
+		}
+		if (held != null) {
+			this.releases.done(held);
+		}
+		return null;
+	}
+
+}
