@@ -1,11 +1,13 @@
 package dev.workqueue.store;
 
+import java.util.List;
+
 import dev.workqueue.spi.ItemTrace;
 
 /**
  * How a shared store claims items for the {@link ItemTaker}: one call that leases up to a
- * count of ready items under new leases, ending a worker's owed {@code done} first when
- * given. Part of the shared-store engine, used by store modules; may change before 1.0.
+ * count of ready items under new leases, ending the owed {@code done}s given first. Part
+ * of the shared-store engine, used by store modules; may change before 1.0.
  * <p>
  * A claim whose answer may have been lost (a timeout, an interrupt, a dropped link) is
  * the driver's to settle: it throws, and makes sure whatever the call may still lease is
@@ -26,10 +28,12 @@ public interface ClaimDriver<L extends Lease> {
 	int claimLimit();
 
 	/**
-	 * Leases up to {@code count} ready items in one store call, ending {@code owedDone}
-	 * first when given. The answer is the caller's until it calls {@link Claim#taken}.
+	 * Leases up to {@code count} ready items in one store call, ending the leases of
+	 * {@code owedDones} first, each with a done fenced by its token (a stale one changes
+	 * nothing). The answer is the caller's until it calls {@link Claim#taken}.
 	 * @param count how many to lease, at least 1
-	 * @param owedDone a lease whose done rides with this claim, or {@code null}
+	 * @param owedDones the leases whose dones ride with this claim, never {@code null},
+	 * possibly empty (then it is a plain claim)
 	 * @param sentNanos the time the claim is sent, on the handle's clock: its leases run
 	 * out a lease after it
 	 * @return the items leased, in hand-out order
@@ -37,7 +41,7 @@ public interface ClaimDriver<L extends Lease> {
 	 * driver settles what the claim may still lease)
 	 * @throws RuntimeException the store's failure (settled the same way)
 	 */
-	Claim<L> claim(int count, L owedDone, long sentNanos) throws InterruptedException;
+	Claim<L> claim(int count, List<L> owedDones, long sentNanos) throws InterruptedException;
 
 	/**
 	 * Who claims, for log messages: the store and queue.

@@ -231,7 +231,7 @@ public final class ItemTaker<T, L extends Lease> {
 		long sentNanos = this.clock.nanoTime();
 		Claim<L> claim;
 		try {
-			claim = this.driver.claim(count, done, sentNanos);
+			claim = this.driver.claim(count, (done != null) ? List.of(done) : List.of(), sentNanos);
 		}
 		finally {
 			if (done != null) {

@@ -121,7 +121,7 @@ public final class LeaseReleases<T, L extends Lease> {
 	 */
 	public void sendDone(L lease) {
 		try {
-			this.driver.done(lease);
+			this.driver.done(List.of(lease));
 		}
 		finally {
 			doneSent(lease);

@@ -16,12 +16,14 @@ import java.util.List;
 public interface ReleaseDriver<L extends Lease> {
 
 	/**
-	 * Ends a lease with a done, alone: the item is deleted, or queued again if it was
-	 * added while it was held; the history deferred to it ({@link Lease#forgets()}) is
-	 * deleted with it.
-	 * @param lease the lease
+	 * Ends leases with a done, all in one store call (one statement and commit, one
+	 * script): each item is deleted, or queued again if it was added while it was held;
+	 * the history deferred to each ({@link Lease#forgets()}) is deleted with it. Each is
+	 * fenced by its token: a stale one changes nothing. When it throws, it could not tell
+	 * that the call ran, and every lease is an orphan.
+	 * @param leases the leases, at least one
 	 */
-	void done(L lease);
+	void done(List<L> leases);
 
 	/**
 	 * Hands a lease back unprocessed, ready after a delay (or at once).

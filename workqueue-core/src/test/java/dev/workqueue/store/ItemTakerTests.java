@@ -172,8 +172,9 @@ class ItemTakerTests {
 		}
 
 		@Override
-		public Claim<TestLease> claim(int count, TestLease owedDone, long sentNanos) {
-			this.calls.add("claim " + count + ((owedDone != null) ? " done " + owedDone : ""));
+		public Claim<TestLease> claim(int count, List<TestLease> owedDones, long sentNanos) {
+			this.calls.add("claim " + count + (owedDones.isEmpty() ? ""
+					: " done " + String.join(", ", owedDones.stream().map(String::valueOf).toList())));
 			List<String> items = (this.answers.isEmpty()) ? List.of() : this.answers.poll();
 			long firstToken = this.tokens + 1;
 			this.tokens += items.size();
@@ -246,8 +247,10 @@ class ItemTakerTests {
 		}
 
 		@Override
-		public void done(TestLease lease) {
-			this.calls.add("done " + lease);
+		public void done(List<TestLease> leases) {
+			for (TestLease lease : leases) {
+				this.calls.add("done " + lease);
+			}
 		}
 
 		@Override

@@ -170,8 +170,10 @@ class LeaseReleasesTests {
 		boolean failing;
 
 		@Override
-		public void done(TestLease lease) {
-			record("done " + lease);
+		public void done(List<TestLease> leases) {
+			for (TestLease lease : leases) {
+				record("done " + lease);
+			}
 		}
 
 		@Override

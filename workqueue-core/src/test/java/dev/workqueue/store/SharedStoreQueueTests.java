@@ -278,7 +278,7 @@ class SharedStoreQueueTests {
 		}
 
 		@Override
-		public Claim<TestLease> claim(int count, TestLease owedDone, long sentNanos) {
+		public Claim<TestLease> claim(int count, List<TestLease> owedDones, long sentNanos) {
 			throw new UnsupportedOperationException("these tests take nothing");
 		}
 
@@ -293,8 +293,10 @@ class SharedStoreQueueTests {
 		}
 
 		@Override
-		public void done(TestLease lease) {
-			record("done " + lease);
+		public void done(List<TestLease> leases) {
+			for (TestLease lease : leases) {
+				record("done " + lease);
+			}
 		}
 
 		@Override
