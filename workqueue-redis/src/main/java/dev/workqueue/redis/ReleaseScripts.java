@@ -6,9 +6,9 @@ import dev.workqueue.store.ReleaseDriver;
 
 /**
  * How Redis ends leases, for the engine's {@link dev.workqueue.store.LeaseReleases}: the
- * layout's {@code done} and {@code release} scripts, each fenced by the lease's token.
- * Redis forgets limiter history at once, so no forget is ever deferred to a lease.
- * Thread-safe: it keeps no state of its own.
+ * layout's {@code done} script (many leases in one) and {@code release} script, each
+ * lease fenced by its token. Redis forgets limiter history at once, so no forget is ever
+ * deferred to a lease. Thread-safe: it keeps no state of its own.
  */
 final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 
@@ -19,8 +19,8 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 	}
 
 	@Override
-	public void done(RedisLease lease) {
-		this.scripts.run(this.scripts.layout().done, lease.encoded(), lease.token());
+	public void done(List<RedisLease> leases) {
+		this.scripts.run(this.scripts.layout().done, QueueLayout.doneArgs(leases));
 	}
 
 	@Override
