@@ -5,9 +5,10 @@
 -- grant_once, after the leases are written, so the first run pays no read of the grants);
 -- arms the wake list while items are left, else removes it (see includes/notify.lua).
 -- LPOP is the first write and checks its key; the dirty hash is read right after LPOP,
--- which it puts back if the hash holds another type; the writes that follow (processing,
--- leases, the grant) undo the change if their key holds another type; the trace records
--- and the wake-ups come after them. So a key of another type leaves the keys as they were
+-- which it puts back if the hash holds another type; the trace records (read only when
+-- the priorities hash exists) and the writes that follow (processing, leases, the grant)
+-- undo the change if their key holds another type; the trace records are written and the
+-- wake-ups sent after them. So a key of another type leaves the keys as they were
 -- (the due items are moved only once the keys they go to and the processing set are
 -- checked).
 -- @include queue_keys
@@ -17,18 +18,11 @@
 -- @include notify
 -- @include token_of
 -- @include write_or_undo
--- @include check
 -- @include trace_take
 -- @include grant
 -- The keys a lease writes, checked before the due items move (see move_due).
 local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
 local function lease_list(lease_us, token, count)
-  -- The priorities hash of a plain queue exists only while an item has trace contexts:
-  -- a queue without them costs one EXISTS per lease.
-  local traced = redis.call('EXISTS', prioritiesKey) == 1
-  if traced then
-    check(prioritiesKey)
-  end
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES)
   local items = redis.call('LPOP', queueKey, count)
@@ -50,13 +44,21 @@ local function lease_list(lease_us, token, count)
     redis.call('LPUSH', queueKey, unpack(back))
   end, 'HMGET', dirtyKey, unpack(items))
   redis.call('HDEL', dirtyKey, unpack(items))
+  local function put_back()
+    redis.call('LPUSH', queueKey, unpack(back))
+    for i, item in ipairs(items) do
+      redis.call('HSET', dirtyKey, item, queued_at[i] or now)
+    end
+  end
+  -- The priorities hash of a plain queue exists only while an item has trace contexts:
+  -- a queue without them costs one EXISTS per lease that leased, none per empty look.
   local records = {}
-  if traced then
+  if redis.call('EXISTS', prioritiesKey) == 1 then
     local fields = {}
     for i, item in ipairs(items) do
       fields[i] = 't' .. item
     end
-    records = redis.call('HMGET', prioritiesKey, unpack(fields))
+    records = write_or_undo(put_back, 'HMGET', prioritiesKey, unpack(fields))
   end
   local expiry = now + tonumber(lease_us)
   local scored, held, reply = {}, {}, {}
@@ -69,12 +71,6 @@ local function lease_list(lease_us, token, count)
     reply[3 * i - 2] = item
     reply[3 * i - 1] = math.max(0, now - at)
     reply[3 * i] = records[i] or false
-  end
-  local function put_back()
-    redis.call('LPUSH', queueKey, unpack(back))
-    for i, item in ipairs(items) do
-      redis.call('HSET', dirtyKey, item, queued_at[i] or now)
-    end
   end
   local function unlease()
     redis.call('ZREM', processingKey, unpack(items))
