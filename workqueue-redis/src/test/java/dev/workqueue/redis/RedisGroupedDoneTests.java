@@ -79,6 +79,21 @@ class RedisGroupedDoneTests {
 	}
 
 	@Test
+	void aLeaseGivenTwiceInOneGroupEndsOnce() {
+		run(LuaScript.ADD, "a");
+		run(LuaScript.GET, LEASE_MICROS, "h:1", "1");
+		run(LuaScript.ADD, "a");
+		run(LuaScript.PADD, "b", "1");
+		run(LuaScript.PGET, LEASE_MICROS, "h:2", "1", "-1");
+		run(LuaScript.PADD, "b", "1");
+
+		assertThat((Long) run(LuaScript.DONE, "a", "h:1", "a", "h:1")).isOne();
+		assertThat((Long) run(LuaScript.PDONE, "b", "h:2", "b", "h:2")).isOne();
+		assertThat(this.redis.redis().lrange(this.keys.queue(), 0, -1)).containsExactly("a");
+		assertThat(this.redis.redis().zcard(this.keys.ready())).isOne();
+	}
+
+	@Test
 	void aDoneGetEndsTheGroupFirstThenLeasesTheDirtyItemBehindTheReadyOnes() {
 		run(LuaScript.ADD, "a", "b", "c");
 		run(LuaScript.GET, LEASE_MICROS, "h:1", "2");

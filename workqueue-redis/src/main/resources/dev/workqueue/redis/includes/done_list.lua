@@ -1,10 +1,11 @@
 -- done_list: the list layout's done of many leases, the (item, token) pairs of ARGV from
--- ARGV[from] on: ends each lease its token still holds; one its token lost (another
--- token, or none) changes nothing: the fence. An item added while it was processed is
--- queued again, at the tail, in the order given. Returns how many leases it ended; run
--- again, it finds them ended: 0, and nothing changes. Five commands however many leases
--- (HMGET leases, HMGET dirty, ZREM, HDEL, the grants' HDEL), and one RPUSH when an item
--- was dirty, whose reply (the list's length) says whether the list was empty.
+-- ARGV[from] on: ends each lease its token still holds, once if given twice; one its
+-- token lost (another token, or none) changes nothing: the fence. An item added while it
+-- was processed is queued again, at the tail, in the order given. Returns how many leases
+-- it ended; run again, it finds them ended: 0, and nothing changes. Five commands however
+-- many leases (HMGET leases, HMGET dirty, ZREM, HDEL, the grants' HDEL), and one RPUSH
+-- when an item was dirty, whose reply (the list's length) says whether the list was
+-- empty.
 -- The reads come first. The first write checks its key (the RPUSH, else the ZREM); the
 -- ZREM after an RPUSH takes the pushed items back if its key holds another type; the
 -- leases were read. Only a lease under its get's own token (token_of's first) forgets the
@@ -21,8 +22,10 @@ local function done_list(from)
   end
   local holders = redis.call('HMGET', leasesKey, unpack(items))
   local held, grants = {}, {}
+  local seen = {}
   for i, item in ipairs(items) do
-    if holders[i] == tokens[i] then
+    if holders[i] == tokens[i] and not seen[item] then
+      seen[item] = true
       held[#held + 1] = item
       if not string.find(tokens[i], '.', 1, true) then
         grants[#grants + 1] = tokens[i]

@@ -19,8 +19,10 @@ local function done_priority(from)
   end
   local holders = redis.call('HMGET', leasesKey, unpack(items))
   local held, fields, grants = {}, {}, {}
+  local seen = {}
   for i, item in ipairs(items) do
-    if holders[i] == tokens[i] then
+    if holders[i] == tokens[i] and not seen[item] then
+      seen[item] = true
       held[#held + 1] = item
       fields[#fields + 1] = 'h' .. item
       fields[#fields + 1] = 'd' .. item
