@@ -15,9 +15,9 @@ import dev.workqueue.time.Nanos;
 
 /**
  * How a Redis handle claims items for the engine's {@link dev.workqueue.store.ItemTaker}:
- * one get script ({@link QueueLayout#get}, or {@link QueueLayout#doneGet} carrying a
- * worker's done) leases up to {@link QueueLayout#maxLeases} items, each under its own
- * token ({@link LeaseTokens#nth}).
+ * one get script ({@link QueueLayout#get}, or {@link QueueLayout#doneGet} carrying the
+ * owed dones) leases up to {@link QueueLayout#maxLeases} items, each under its own token
+ * ({@link LeaseTokens#nth}).
  * <p>
  * A get interrupted while it waits for its answer, or whose answer does not come within
  * the command timeout, throws, and leases nothing for good: if the answer comes later,
@@ -76,18 +76,11 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 
 	@Override
 	public Claim<RedisLease> claim(int count, List<RedisLease> owedDones, long sentNanos) throws InterruptedException {
-		QueueLayout layout = this.scripts.layout();
-		// The last done rides with the get; the others end first, each with its own done
-		// script (a stop-gap until the get takes them all).
-		int extra = Math.max(0, owedDones.size() - 1);
-		for (RedisLease done : owedDones.subList(0, extra)) {
-			this.scripts.run(layout.done, done.encoded(), done.token());
-		}
-		RedisLease owedDone = owedDones.isEmpty() ? null : owedDones.get(extra);
 		String token = this.tokens.next();
-		int first = (owedDone != null) ? 1 : 0;
-		CompletableFuture<List<Object>> answer = this.scripts.send((owedDone != null) ? layout.doneGet : layout.get,
-				layout.getArgs(owedDone, this.leaseMicros, token, count, this.starvationMicros));
+		QueueLayout layout = this.scripts.layout();
+		int first = owedDones.isEmpty() ? 0 : 1;
+		CompletableFuture<List<Object>> answer = this.scripts.send(owedDones.isEmpty() ? layout.get : layout.doneGet,
+				layout.getArgs(owedDones, this.leaseMicros, token, count, this.starvationMicros));
 		try {
 			return new Leased(this.scripts.answerInterruptibly(answer), layout, token, first, sentNanos);
 		}
@@ -134,9 +127,9 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 	}
 
 	/**
-	 * A get's reply: after the done's answer if one rode with it, one group of fields per
-	 * item leased ({@link QueueLayout#replyGroup}), the item's token the get's token's
-	 * {@code n}th.
+	 * A get's reply: after the dones' answer if dones rode with it, one group of fields
+	 * per item leased ({@link QueueLayout#replyGroup}), the item's token the get's
+	 * token's {@code n}th.
 	 */
 	private final class Leased implements Claim<RedisLease> {
 

@@ -51,7 +51,7 @@ enum QueueLayout {
 
 	final LuaScript done;
 
-	/** A worker's done and its next get in one script. */
+	/** Dones (of many leases) and the next get in one script. */
 	final LuaScript doneGet;
 
 	final LuaScript release;
@@ -191,26 +191,42 @@ enum QueueLayout {
 	}
 
 	/**
-	 * The arguments of a get script, or of a done-get script when {@code done} is given.
-	 * @param done the lease the script ends first, or {@code null}
+	 * The arguments of a get script, or of a done-get script when {@code dones} are
+	 * given: the get's, then an item and token pair per lease done.
+	 * @param dones the leases the script ends first, possibly none
 	 * @param leaseMicros the lease, in µs
 	 * @param token the get's token
 	 * @param count how many items to lease at most
 	 * @param starvationMicros the starvation timeout in µs, {@code "-1"} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] getArgs(RedisLease done, String leaseMicros, String token, int count, String starvationMicros) {
-		int first = (done != null) ? 2 : 0;
-		String[] args = new String[first + (this.prioritized ? 4 : 3)];
-		if (done != null) {
-			args[0] = done.encoded();
-			args[1] = done.token();
-		}
-		args[first] = leaseMicros;
-		args[first + 1] = token;
-		args[first + 2] = Integer.toString(count);
+	String[] getArgs(List<RedisLease> dones, String leaseMicros, String token, int count, String starvationMicros) {
+		int first = this.prioritized ? 4 : 3;
+		String[] args = new String[first + 2 * dones.size()];
+		args[0] = leaseMicros;
+		args[1] = token;
+		args[2] = Integer.toString(count);
 		if (this.prioritized) {
-			args[first + 3] = starvationMicros;
+			args[3] = starvationMicros;
+		}
+		doneArgs(dones, args, first);
+		return args;
+	}
+
+	/**
+	 * The arguments of a done script: an item and token pair per lease.
+	 * @param leases the leases, at least one
+	 * @return the arguments after the time and the channel
+	 */
+	static String[] doneArgs(List<RedisLease> leases) {
+		return doneArgs(leases, new String[2 * leases.size()], 0);
+	}
+
+	private static String[] doneArgs(List<RedisLease> leases, String[] args, int from) {
+		int at = from;
+		for (RedisLease lease : leases) {
+			args[at++] = lease.encoded();
+			args[at++] = lease.token();
 		}
 		return args;
 	}

@@ -6,9 +6,9 @@ import dev.workqueue.store.ReleaseDriver;
 
 /**
  * How Redis ends leases, for the engine's {@link dev.workqueue.store.LeaseReleases}: the
- * layout's {@code done} and {@code release} scripts, each fenced by the lease's token.
- * Redis forgets limiter history at once, so no forget is ever deferred to a lease.
- * Thread-safe: it keeps no state of its own.
+ * layout's {@code done} script (many leases in one) and {@code release} script, each
+ * lease fenced by its token. Redis forgets limiter history at once, so no forget is ever
+ * deferred to a lease. Thread-safe: it keeps no state of its own.
  */
 final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 
@@ -18,24 +18,9 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 		this.scripts = scripts;
 	}
 
-	/**
-	 * One done script each (a stop-gap until one script ends them all); every lease is
-	 * tried before the first failure throws.
-	 */
 	@Override
 	public void done(List<RedisLease> leases) {
-		RedisQueueException first = null;
-		for (RedisLease lease : leases) {
-			try {
-				this.scripts.run(this.scripts.layout().done, lease.encoded(), lease.token());
-			}
-			catch (RedisQueueException ex) {
-				first = (first != null) ? first : ex;
-			}
-		}
-		if (first != null) {
-			throw first;
-		}
+		this.scripts.run(this.scripts.layout().done, QueueLayout.doneArgs(leases));
 	}
 
 	@Override

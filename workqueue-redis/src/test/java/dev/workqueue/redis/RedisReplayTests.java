@@ -62,6 +62,30 @@ class RedisReplayTests {
 	}
 
 	@Test
+	void aGetRunAgainOnAnEmptyListAnswersWhatItsFirstRunLeased() {
+		run(LuaScript.ADD, "a");
+		List<Object> first = run(LuaScript.GET, LEASE_MICROS, "h:1", "2");
+		List<Object> again = run(LuaScript.GET, LEASE_MICROS, "h:1", "2");
+
+		assertThat(first).first().isEqualTo("a");
+		assertThat(again).isEqualTo(first);
+		assertThat(this.redis.redis().hgetall(this.keys.leases())).containsExactly(Map.entry("a", "h:1"));
+	}
+
+	@Test
+	void aGetRunTwiceGivesBackWhatItsSecondRunLeasedAsItWas() {
+		run(LuaScript.ADD, "a", "b");
+		String queuedAt = this.redis.redis().hget(this.keys.dirty(), "b");
+		List<Object> first = run(LuaScript.GET, LEASE_MICROS, "h:1", "1");
+		run(LuaScript.GET, LEASE_MICROS, "h:1", "1");
+
+		assertThat(first).first().isEqualTo("a");
+		assertThat(this.redis.redis().hgetall(this.keys.dirty())).containsExactly(Map.entry("b", queuedAt));
+		assertThat(this.redis.redis().zrange(this.keys.processing(), 0, -1)).containsExactly("a");
+		assertThat(this.redis.redis().hkeys(this.keys.grants())).containsExactly("h:1");
+	}
+
+	@Test
 	void aGetWhoseAnswerWasLostWithTheConnectionIsSentAgainAndLeasesOneItem() throws Exception {
 		this.redis.redis().scriptLoad(LuaScript.GET.source());
 		try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(RedisServers.shared().getPort())) {
@@ -140,8 +164,8 @@ class RedisReplayTests {
 	void aDoneAndGetRunTwiceEndsOnceAndAnswersTheSameItem() {
 		run(LuaScript.ADD, "a", "b", "c");
 		run(LuaScript.GET, LEASE_MICROS, "h:1", "1");
-		List<Object> first = run(LuaScript.DONE_GET, "a", "h:1", LEASE_MICROS, "h:2", "1");
-		List<Object> again = run(LuaScript.DONE_GET, "a", "h:1", LEASE_MICROS, "h:2", "1");
+		List<Object> first = run(LuaScript.DONE_GET, LEASE_MICROS, "h:2", "1", "a", "h:1");
+		List<Object> again = run(LuaScript.DONE_GET, LEASE_MICROS, "h:2", "1", "a", "h:1");
 
 		assertThat(first).containsExactly(1L, "b", first.get(2), null);
 		assertThat(again).as("the done finds its lease ended; the get answers the same item")
@@ -157,7 +181,7 @@ class RedisReplayTests {
 		run(LuaScript.ADD, "a");
 		assertThat(this.redis.redis().exists(this.keys.grants())).isOne();
 
-		assertThat((Long) run(LuaScript.DONE, "a", "h:1")).isEqualTo(2);
+		assertThat((Long) run(LuaScript.DONE, "a", "h:1")).isOne();
 		assertThat((Long) run(LuaScript.DONE, "a", "h:1")).isZero();
 		assertThat(this.redis.redis().lrange(this.keys.queue(), 0, -1)).containsExactly("a");
 		assertThat(this.redis.redis().exists(this.keys.grants())).isZero();

@@ -5,7 +5,8 @@
 -- before it writes anything: the reads check the keys they read (Redis fails a read of a
 -- key of another type), the one RPUSH of the items queued is the first write and checks
 -- its key, and the dirty marks and trace records follow on keys checked already. A batch
--- holds at most 1000 items (QueueLayout.ADD_BATCH): one RPUSH and one HSET take them all.
+-- holds at most 1000 items (QueueLayout.ADD_BATCH): one HMGET of the dirty hash, one of
+-- the leases (of the new items), one RPUSH and one HSET take them all.
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -21,21 +22,32 @@ local function add_list(context, first_item)
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
   notify_if_was_empty(queued_due)
-  -- The reads: which items are new (neither dirty nor earlier in the batch), which of
-  -- those to queue (not being processed), and for each add whether it is the item's
-  -- first effective one (trace_add).
-  local seen, marks, queued, firsts, added = {}, {}, {}, {}, 0
+  -- The reads, one HMGET per hash: which items are new (neither dirty nor earlier in the
+  -- batch), which of those to queue (not being processed), and for each add whether it
+  -- is the item's first effective one (trace_add).
+  local items = {}
   for i = first_item, #ARGV do
-    local item = ARGV[i]
+    items[#items + 1] = ARGV[i]
+  end
+  local dirty = redis.call('HMGET', dirtyKey, unpack(items))
+  local seen, marks, news, firsts, added = {}, {}, {}, {}, 0
+  for i, item in ipairs(items) do
     local waits = context ~= '' and redis.call('ZSCORE', waitingKey, item)
-    local marked = not seen[item] and redis.call('HEXISTS', dirtyKey, item) == 0
+    local marked = not seen[item] and not dirty[i]
     seen[item] = true
-    firsts[i] = marked and not waits
+    firsts[first_item + i - 1] = marked and not waits
     if marked then
       added = added + 1
       marks[#marks + 1] = item
       marks[#marks + 1] = now
-      if redis.call('HEXISTS', leasesKey, item) == 0 then
+      news[#news + 1] = item
+    end
+  end
+  local queued = {}
+  if #news > 0 then
+    local held = redis.call('HMGET', leasesKey, unpack(news))
+    for i, item in ipairs(news) do
+      if not held[i] then
         queued[#queued + 1] = item
       end
     end

@@ -1,23 +1,62 @@
--- done_list: the list layout's done: ends the processing of an item if the token still
--- holds it. Returns 0 (stale: the lease was lost, nothing changes: the fence), 1 (done)
--- or 2 (done, and queued again because it was added while being processed). Run again,
--- it finds the lease ended: 0, and nothing changes. Reads first; ZREM is the first write
--- and checks its key; the grant is forgotten last, and a grants key of another type holds
--- no grant to forget (pcall), so a key of another type fails the script before it writes.
+-- done_list: the list layout's done of many leases, the (item, token) pairs of ARGV from
+-- ARGV[from] on: ends each lease its token still holds, once if given twice; one its
+-- token lost (another token, or none) changes nothing: the fence. An item added while it
+-- was processed is queued again, at the tail, in the order given. Returns how many leases
+-- it ended; run again, it finds them ended: 0, and nothing changes. Five commands however
+-- many leases (HMGET leases, HMGET dirty, ZREM, HDEL, the grants' HDEL), and one RPUSH
+-- when an item was dirty, whose reply (the list's length) says whether the list was
+-- empty.
+-- The reads come first. The first write checks its key (the RPUSH, else the ZREM); the
+-- ZREM after an RPUSH takes the pushed items back if its key holds another type; the
+-- leases were read. Only a lease under its get's own token (token_of's first) forgets the
+-- get's grant, so one HDEL field per get, not per done (see grant); a grants key of
+-- another type holds no grant to forget (pcall).
 -- @include queue_keys
--- @include push_ready
-local function done_list(item, token)
-  if redis.call('HGET', leasesKey, item) ~= token then
+-- @include notify
+-- @include write_or_undo
+local function done_list(from)
+  local items, tokens = {}, {}
+  for i = from, #ARGV, 2 do
+    items[#items + 1] = ARGV[i]
+    tokens[#tokens + 1] = ARGV[i + 1]
+  end
+  local holders = redis.call('HMGET', leasesKey, unpack(items))
+  local held, grants = {}, {}
+  local seen = {}
+  for i, item in ipairs(items) do
+    if holders[i] == tokens[i] and not seen[item] then
+      seen[item] = true
+      held[#held + 1] = item
+      if not string.find(tokens[i], '.', 1, true) then
+        grants[#grants + 1] = tokens[i]
+      end
+    end
+  end
+  if #held == 0 then
     return 0
   end
-  local dirty = redis.call('HEXISTS', dirtyKey, item) == 1
-  local length = dirty and redis.call('LLEN', queueKey) or 0
-  redis.call('ZREM', processingKey, item)
-  redis.call('HDEL', leasesKey, item)
-  redis.pcall('HDEL', grantsKey, string.match(token, '^[^.]*'))
-  if not dirty then
-    return 1
+  local marks = redis.call('HMGET', dirtyKey, unpack(held))
+  local dirty = {}
+  for i, item in ipairs(held) do
+    if marks[i] then
+      dirty[#dirty + 1] = item
+    end
   end
-  push_ready(item, length)
-  return 2
+  if #dirty > 0 then
+    local length = redis.call('RPUSH', queueKey, unpack(dirty))
+    write_or_undo(function()
+      redis.call('RPOP', queueKey, #dirty)
+    end, 'ZREM', processingKey, unpack(held))
+    if length == #dirty then
+      -- The list was empty: wake the consumers of every instance.
+      notify('r')
+    end
+  else
+    redis.call('ZREM', processingKey, unpack(held))
+  end
+  redis.call('HDEL', leasesKey, unpack(held))
+  if #grants > 0 then
+    redis.pcall('HDEL', grantsKey, unpack(grants))
+  end
+  return #held
 end

@@ -1,35 +1,70 @@
--- done_priority: the priority layout's done (see done_list): an item added while it was
--- processed lines up again with the highest priority of those adds (and of a wait still
--- pending). The reads come first; the keys written and not read are checked before the
--- first write.
+-- done_priority: the priority layout's done of many leases (see done_list): an item added
+-- while it was processed lines up again with the highest priority of those adds (and of a
+-- wait still pending), in the order given. Returns how many leases it ended. The reads
+-- come first (the leases, then the held and dirty priorities of the leases held, in one
+-- HMGET each); the first write, ZREM, checks its key; the priorities and leases were
+-- read; a grants key of another type holds no grant to forget (pcall, and only the get's
+-- first item forgets it, as in done_list); the ready and since sets, written only when an
+-- item was dirty, are checked before the first write then.
 -- @include queue_keys
--- @include held_priorities
 -- @include check
--- @include forget_held
 -- @include line_up
 -- @include now_us
 -- @include notify_if_none_was_ready
--- @include grant
-local function done_priority(item, token)
-  if redis.call('HGET', leasesKey, item) ~= token then
+local function done_priority(from)
+  local items, tokens = {}, {}
+  for i = from, #ARGV, 2 do
+    items[#items + 1] = ARGV[i]
+    tokens[#tokens + 1] = ARGV[i + 1]
+  end
+  local holders = redis.call('HMGET', leasesKey, unpack(items))
+  local held, fields, grants = {}, {}, {}
+  local seen = {}
+  for i, item in ipairs(items) do
+    if holders[i] == tokens[i] and not seen[item] then
+      seen[item] = true
+      held[#held + 1] = item
+      fields[#fields + 1] = 'h' .. item
+      fields[#fields + 1] = 'd' .. item
+      if not string.find(tokens[i], '.', 1, true) then
+        grants[#grants + 1] = tokens[i]
+      end
+    end
+  end
+  if #held == 0 then
     return 0
   end
-  local dirty_priority = held_priorities(item)
-  if dirty_priority then
+  local priorities = redis.call('HMGET', prioritiesKey, unpack(fields))
+  local dirty, dirty_priorities, waits = {}, {}, {}
+  for i, item in ipairs(held) do
+    local priority = tonumber(priorities[2 * i])
+    if priority then
+      dirty[#dirty + 1] = item
+      dirty_priorities[#dirty] = priority
+      waits[#dirty] = 'w' .. item
+    end
+  end
+  if #dirty > 0 then
     -- A wait still pending keeps the highest priority of all the item's adds.
-    dirty_priority = math.max(dirty_priority, tonumber(redis.call('HGET', prioritiesKey, 'w' .. item) or dirty_priority))
-    check(processingKey, readyKey, sinceKey, grantsKey)
-  else
-    check(processingKey, grantsKey)
+    local waiting = redis.call('HMGET', prioritiesKey, unpack(waits))
+    for i = 1, #dirty do
+      dirty_priorities[i] = math.max(dirty_priorities[i], tonumber(waiting[i] or dirty_priorities[i]))
+    end
+    check(readyKey, sinceKey)
   end
-  forget_grant(token)
-  forget_held(item)
-  redis.call('HDEL', leasesKey, item)
-  redis.call('ZREM', processingKey, item)
-  if not dirty_priority then
-    return 1
+  redis.call('ZREM', processingKey, unpack(held))
+  redis.call('HDEL', prioritiesKey, unpack(fields))
+  redis.call('HDEL', leasesKey, unpack(held))
+  if #grants > 0 then
+    redis.pcall('HDEL', grantsKey, unpack(grants))
   end
-  line_up(item, dirty_priority, now_us(), nil)
-  notify_if_none_was_ready(1)
-  return 2
+  if #dirty == 0 then
+    return #held
+  end
+  local now = now_us()
+  for i, item in ipairs(dirty) do
+    line_up(item, dirty_priorities[i], now, nil)
+  end
+  notify_if_none_was_ready(#dirty)
+  return #held
 end

@@ -1,14 +1,16 @@
 -- lease_list: the list layout's lease: moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
--- list ran out; run again with the same token, the reply of the first run (see grant);
+-- list ran out; run again with the same token, the reply of the first run (see grant:
+-- grant_once, after the leases are written, so the first run pays no read of the grants);
 -- arms the wake list while items are left, else removes it (see includes/notify.lua).
--- LPOP is the first write and checks its key; the grants hash is read before it is
--- written, the dirty hash right after LPOP, which it puts back if the hash holds another
--- type; the two writes that follow undo the change if their key holds another type;
--- the trace records, the grant and the wake-ups come after them. So a key of another type
--- leaves the keys as they were (the due items are moved only once the keys they go to and
--- the processing set are checked).
+-- LPOP is the first write and checks its key; the dirty hash is read right after LPOP,
+-- which it puts back if the hash holds another type; the trace records (read only when
+-- the priorities hash exists) and the writes that follow (processing, leases, the grant)
+-- undo the change if their key holds another type; the trace records are written and the
+-- wake-ups sent after them. So a key of another type leaves the keys as they were
+-- (the due items are moved only once the keys they go to and the processing set are
+-- checked).
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -16,26 +18,20 @@
 -- @include notify
 -- @include token_of
 -- @include write_or_undo
--- @include check
 -- @include trace_take
 -- @include grant
 -- The keys a lease writes, checked before the due items move (see move_due).
 local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
 local function lease_list(lease_us, token, count)
-  local replayed = granted(token)
-  if replayed then
-    return replayed
-  end
-  -- The priorities hash of a plain queue exists only while an item has trace contexts:
-  -- a queue without them costs one EXISTS per lease.
-  local traced = redis.call('EXISTS', prioritiesKey) == 1
-  if traced then
-    check(prioritiesKey)
-  end
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES)
   local items = redis.call('LPOP', queueKey, count)
   if not items then
+    -- Run again, a get whose first run leased what was left answers that.
+    local replayed = granted_late(token)
+    if replayed then
+      return replayed
+    end
     wake_next(0)
     return {}
   end
@@ -48,13 +44,21 @@ local function lease_list(lease_us, token, count)
     redis.call('LPUSH', queueKey, unpack(back))
   end, 'HMGET', dirtyKey, unpack(items))
   redis.call('HDEL', dirtyKey, unpack(items))
+  local function put_back()
+    redis.call('LPUSH', queueKey, unpack(back))
+    for i, item in ipairs(items) do
+      redis.call('HSET', dirtyKey, item, queued_at[i] or now)
+    end
+  end
+  -- The priorities hash of a plain queue exists only while an item has trace contexts:
+  -- a queue without them costs one EXISTS per lease that leased, none per empty look.
   local records = {}
-  if traced then
+  if redis.call('EXISTS', prioritiesKey) == 1 then
     local fields = {}
     for i, item in ipairs(items) do
       fields[i] = 't' .. item
     end
-    records = redis.call('HMGET', prioritiesKey, unpack(fields))
+    records = write_or_undo(put_back, 'HMGET', prioritiesKey, unpack(fields))
   end
   local expiry = now + tonumber(lease_us)
   local scored, held, reply = {}, {}, {}
@@ -66,22 +70,25 @@ local function lease_list(lease_us, token, count)
     held[2 * i] = token_of(token, i)
     reply[3 * i - 2] = item
     reply[3 * i - 1] = math.max(0, now - at)
+    reply[3 * i] = records[i] or false
   end
-  local function put_back()
-    redis.call('LPUSH', queueKey, unpack(back))
-    for i, item in ipairs(items) do
-      redis.call('HSET', dirtyKey, item, queued_at[i] or now)
-    end
-  end
-  write_or_undo(put_back, 'ZADD', processingKey, unpack(scored))
-  write_or_undo(function()
+  local function unlease()
     redis.call('ZREM', processingKey, unpack(items))
     put_back()
-  end, 'HSET', leasesKey, unpack(held))
-  for i, item in ipairs(items) do
-    reply[3 * i] = trace_take(item, records[i])
   end
-  grant(token, reply)
+  write_or_undo(put_back, 'ZADD', processingKey, unpack(scored))
+  write_or_undo(unlease, 'HSET', leasesKey, unpack(held))
+  local granted_reply = grant_once(token, reply, function()
+    redis.call('HDEL', leasesKey, unpack(items))
+    unlease()
+  end)
+  if granted_reply ~= reply then
+    -- Run again: what this run leased went back; the first run's answer stands.
+    return granted_reply
+  end
+  for i, item in ipairs(items) do
+    trace_take(item, records[i])
+  end
   if queued_due > 0 and left > 0 then
     -- More of the items just moved are ready: wake the consumers of every instance.
     notify('r')

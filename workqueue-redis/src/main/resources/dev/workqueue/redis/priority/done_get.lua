@@ -1,16 +1,17 @@
--- done_get: the priority layout's done_get: done.lua, then get.lua (of this folder).
+-- done_get: the priority layout's done_get: get.lua's get after done.lua's dones (of this
+-- folder).
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
---   (includes/queue_keys.lua), 3 item done, 4 its token, 5 lease in µs, 6 token, 7 most
---   items to lease, 8 starvation timeout in µs, or -1 for none
--- Output: {done's reply, then get's}
--- Invariants: should the get fail (a key of another type), the done stays done.
+--   (includes/queue_keys.lua), 3 lease in µs, 4 token, 5 most items to lease,
+--   6 starvation timeout in µs, or -1 for none, then the leases done: 7 item, 8 its
+--   token, and more item, token pairs
+-- Output: {how many leases the dones ended, then get's reply}
+-- Invariants: should the get fail (a key of another type), the dones stay done.
 -- @include done_priority
 -- @include lease_priority
 
-local done_item, done_token = ARGV[3], ARGV[4]
-local lease_us, token, count, starvation = ARGV[5], ARGV[6], tonumber(ARGV[7]), tonumber(ARGV[8])
+local lease_us, token, count, starvation = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
 
-local done = done_priority(done_item, done_token)
+local ended = done_priority(7)
 local reply = lease_priority(lease_us, token, count, starvation)
-table.insert(reply, 1, done)
+table.insert(reply, 1, ended)
 return reply
