@@ -24,14 +24,14 @@ import java.util.function.Consumer;
  * probe run wraps inside its segment. Why: G1 allocates an array of half a region or more
  * (512 KB with its smallest, 1 MB regions) as a humongous object, which is old from
  * birth, so every store of a new node into it at a random slot takes G1's slow post-write
- * barrier (a dirty card and a refinement enqueue): 0.7 to 3.7 µs per insert into one
- * array at a million entries, and about 100 ns into young segments. A segment of 65,536
- * slots (256 KB with compressed oops, 512 KB without, which only heaps with regions of 8
- * MB or more need) is never humongous. The table that most queues keep stays one array,
- * without the directory's extra load. A segment fuller than half doubles the directory,
- * every segment split in two, when the table as a whole is more than a quarter full, as
- * it is unless the hash codes cluster; otherwise that segment alone doubles, so clustered
- * hash codes cost probes, as in one array, never a directory of empty segments.
+ * barrier (a dirty card and a refinement enqueue): 0.5 to 3.7 µs per insert into one
+ * array at a million entries, and about 100 ns into segments. A segment of 65,536 slots
+ * (256 KB with compressed oops, 512 KB without, which only heaps with regions of 8 MB or
+ * more need) is never humongous. The table that most queues keep stays one array, without
+ * the directory's extra load. A segment fuller than half doubles the directory, every
+ * segment split in two, when the table as a whole is more than a quarter full, as it is
+ * unless the hash codes cluster; otherwise that segment alone doubles, so clustered hash
+ * codes cost probes, as in one array, never a directory of empty segments.
  * <p>
  * <b>Concurrency.</b> Writes ({@link #putIfAbsent}, {@link #remove}, {@link #clear}) must
  * be serialised by the caller (a lock, or a single owner thread). {@link #get} may run
