@@ -10,27 +10,45 @@ import java.util.function.Consumer;
  * key to timer of the timing wheel. Internal: not part of the API, and may change in any
  * release.
  * <p>
- * <b>How it works.</b> Open addressing with linear probing over one power-of-two array of
- * entry references, Fibonacci hashing of the hash code each entry keeps, and
- * backward-shift deletion (no tombstones). It doubles when more than half full and
- * (unless told not to) shrinks to about a quarter full when under one eighth, so it costs
- * 8 to 16 bytes per entry with compressed oops (a {@code HashMap} costs about 40: a node
- * plus its slot). A probe compares the kept hash before calling {@code equals}, and
- * moving or rehashing an entry never calls {@code hashCode}. No operation allocates
- * except resizing.
+ * <b>How it works.</b> Open addressing with linear probing, Fibonacci hashing of the hash
+ * code each entry keeps, and backward-shift deletion (no tombstones). It doubles when
+ * more than half full and (unless told not to) shrinks to about a quarter full when under
+ * one eighth, so it costs 8 to 16 bytes per entry with compressed oops (a {@code HashMap}
+ * costs about 40: a node plus its slot). A probe compares the kept hash before calling
+ * {@code equals}, and moving or rehashing an entry never calls {@code hashCode}. No
+ * operation allocates except resizing.
+ * <p>
+ * <b>Two layouts.</b> Up to 65,536 slots the table is one power-of-two array. Above, it
+ * is a directory of segments, each a power-of-two array of at least that many slots: the
+ * top bits of the mixed hash pick the segment, the next ones the home slot in it, and a
+ * probe run wraps inside its segment. Why: G1 allocates an array of half a region or more
+ * (512 KB with its smallest, 1 MB regions) as a humongous object, which is old from
+ * birth, so every store of a new node into it at a random slot takes G1's slow post-write
+ * barrier (a dirty card and a refinement enqueue): 0.5 to 3.7 µs per insert into one
+ * array at a million entries, and about 100 ns into segments. A segment of 65,536 slots
+ * (256 KB with compressed oops, 512 KB without, which only heaps with regions of 8 MB or
+ * more need) is never humongous. The table that most queues keep stays one array, without
+ * the directory's extra load. A segment fuller than half doubles the directory, every
+ * segment split in two, when the table as a whole is more than a quarter full, as it is
+ * unless the hash codes cluster; otherwise that segment alone doubles, so clustered hash
+ * codes cost probes, as in one array, never a directory of empty segments.
  * <p>
  * <b>Concurrency.</b> Writes ({@link #putIfAbsent}, {@link #remove}, {@link #clear}) must
  * be serialised by the caller (a lock, or a single owner thread). {@link #get} may run
  * concurrently with a writer, without locking: slots are written with release and read
- * with acquire semantics and a resized array is published through a volatile field, so a
- * racing {@code get} sees fully built entries, but it may miss an entry that is being
- * moved or added, or return one just removed. Callers that read without the lock must
- * treat a miss as "unknown" and check a returned entry's own state.
+ * with acquire semantics, and a resized array or a new directory (copied on write, never
+ * changed once published) is published through a volatile field, so a racing {@code get}
+ * sees fully built entries, but it may miss an entry that is being moved or added, or
+ * return one just removed. Callers that read without the lock must treat a miss as
+ * "unknown" and check a returned entry's own state.
  *
  * @param <T> the item type
  * @param <E> the entry type
  */
 public final class ItemTable<T, E extends KeyedEntry<T>> {
+
+	/** The fewest slots of one segment, and the most of the one-array layout. */
+	static final int SEGMENT_SLOTS = 1 << 16;
 
 	private static final int MIN_CAPACITY = 16;
 
@@ -39,12 +57,26 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(KeyedEntry[].class);
 
 	/**
-	 * Replaced (volatile write) on resize; its elements accessed through {@link #SLOT}.
+	 * The one array, or {@code null} while the table is segmented; replaced (volatile
+	 * write) on resize, its elements accessed through {@link #SLOT}.
 	 */
 	private volatile KeyedEntry<?>[] slots = new KeyedEntry<?>[MIN_CAPACITY];
 
+	/**
+	 * The segments, a power of two of them (two or more), or {@code null} while the table
+	 * is one array; replaced (volatile write), never changed once published. Their
+	 * elements accessed through {@link #SLOT}.
+	 */
+	private volatile KeyedEntry<?>[][] segments;
+
+	/** Entries per segment while segmented; writers only. */
+	private int[] counts;
+
 	/** Writers only. */
 	private int size;
+
+	/** Slots in all; writers only. */
+	private int capacity = MIN_CAPACITY;
 
 	/** Whether removals shrink the array. */
 	private final boolean shrinks;
@@ -83,11 +115,29 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * @param hash {@code item.hashCode()}
 	 * @return its entry, or {@code null}
 	 */
-	@SuppressWarnings("unchecked")
 	public E get(Object item, int hash) {
 		KeyedEntry<?>[] slots = this.slots;
+		if (slots == null) {
+			return getSegmented(item, hash);
+		}
+		return find(slots, home(hash, 0, slots.length), item, hash);
+	}
+
+	private E getSegmented(Object item, int hash) {
+		KeyedEntry<?>[][] segments = this.segments;
+		if (segments == null) {
+			// Back to one array since this get read the field: a miss, as allowed.
+			return null;
+		}
+		int bits = Integer.numberOfTrailingZeros(segments.length);
+		KeyedEntry<?>[] segment = segments[segment(hash, bits)];
+		return find(segment, home(hash, bits, segment.length), item, hash);
+	}
+
+	@SuppressWarnings("unchecked")
+	private E find(KeyedEntry<?>[] slots, int home, Object item, int hash) {
 		int mask = slots.length - 1;
-		int i = home(hash, slots.length);
+		int i = home;
 		// Bounded: a reader racing with writers could otherwise chase moving entries.
 		for (int probes = 0; probes < slots.length; probes++) {
 			KeyedEntry<?> entry = (KeyedEntry<?>) SLOT.getAcquire(slots, i);
@@ -111,13 +161,28 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	@SuppressWarnings("unchecked")
 	public E putIfAbsent(E entry) {
 		KeyedEntry<?>[] slots = this.slots;
+		KeyedEntry<?>[][] segments = null;
+		int bits = 0;
+		int segment = 0;
+		if (slots == null) {
+			segments = this.segments;
+			bits = Integer.numberOfTrailingZeros(segments.length);
+			segment = segment(entry.hash, bits);
+			slots = segments[segment];
+		}
 		int mask = slots.length - 1;
-		for (int i = home(entry.hash, slots.length);; i = (i + 1) & mask) {
+		for (int i = home(entry.hash, bits, slots.length);; i = (i + 1) & mask) {
 			KeyedEntry<?> present = slots[i];
 			if (present == null) {
 				SLOT.setRelease(slots, i, entry);
-				if (++this.size > slots.length >>> 1) {
-					resize(slots.length << 1);
+				this.size++;
+				if (segments == null) {
+					if (this.size > slots.length >>> 1) {
+						resize(slots.length << 1);
+					}
+				}
+				else if (++this.counts[segment] > slots.length >>> 1) {
+					growSegmented(segments, segment);
 				}
 				return null;
 			}
@@ -145,12 +210,20 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	 */
 	public void remove(E entry, boolean shrink) {
 		KeyedEntry<?>[] slots = this.slots;
+		int bits = 0;
+		int segment = 0;
+		if (slots == null) {
+			KeyedEntry<?>[][] segments = this.segments;
+			bits = Integer.numberOfTrailingZeros(segments.length);
+			segment = segment(entry.hash, bits);
+			slots = segments[segment];
+		}
 		int mask = slots.length - 1;
-		int hole = home(entry.hash, slots.length);
+		int hole = home(entry.hash, bits, slots.length);
 		while (slots[hole] != entry) {
 			hole = (hole + 1) & mask;
 		}
-		removeAt(slots, hole, shrink && this.shrinks);
+		removeAt(slots, bits, segment, hole, shrink && this.shrinks);
 	}
 
 	/**
@@ -162,20 +235,32 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	public E removeItem(Object item) {
 		int hash = item.hashCode();
 		KeyedEntry<?>[] slots = this.slots;
+		int bits = 0;
+		int segment = 0;
+		if (slots == null) {
+			KeyedEntry<?>[][] segments = this.segments;
+			bits = Integer.numberOfTrailingZeros(segments.length);
+			segment = segment(hash, bits);
+			slots = segments[segment];
+		}
 		int mask = slots.length - 1;
-		for (int i = home(hash, slots.length);; i = (i + 1) & mask) {
+		for (int i = home(hash, bits, slots.length);; i = (i + 1) & mask) {
 			KeyedEntry<?> entry = slots[i];
 			if (entry == null) {
 				return null;
 			}
 			if (entry.hash == hash && (entry.item == item || entry.item.equals(item))) {
-				removeAt(slots, i, this.shrinks);
+				removeAt(slots, bits, segment, i, this.shrinks);
 				return (E) entry;
 			}
 		}
 	}
 
-	private void removeAt(KeyedEntry<?>[] slots, int index, boolean shrink) {
+	/**
+	 * Empties slot {@code index} of {@code slots} (the one array, or segment
+	 * {@code segment} of a directory of {@code 1 << bits}).
+	 */
+	private void removeAt(KeyedEntry<?>[] slots, int bits, int segment, int index, boolean shrink) {
 		int mask = slots.length - 1;
 		int hole = index;
 		// Backward shift: move later members of the probe run into the hole when the
@@ -183,13 +268,16 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 		// stays reachable from its home without crossing an empty slot.
 		for (int i = (hole + 1) & mask; slots[i] != null; i = (i + 1) & mask) {
 			KeyedEntry<?> candidate = slots[i];
-			if (((i - home(candidate.hash, slots.length)) & mask) >= ((i - hole) & mask)) {
+			if (((i - home(candidate.hash, bits, slots.length)) & mask) >= ((i - hole) & mask)) {
 				SLOT.setRelease(slots, hole, candidate);
 				hole = i;
 			}
 		}
 		SLOT.setRelease(slots, hole, (KeyedEntry<?>) null);
 		this.size--;
+		if (bits != 0) {
+			this.counts[segment]--;
+		}
 		if (shrink) {
 			trim();
 		}
@@ -200,7 +288,7 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * shrink): for a caller that removed entries without shrinking. Writers only.
 	 */
 	public void trim() {
-		int capacity = this.slots.length;
+		int capacity = this.capacity;
 		if (this.shrinks && this.size < capacity >>> 3 && capacity > MIN_CAPACITY) {
 			// Straight to about a quarter full: a table that kept its capacity for
 			// a while may be far too large by now, and halving it step by step
@@ -218,11 +306,21 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	}
 
 	/**
-	 * Returns the number of slots, for tests of the memory bound. Writers only.
+	 * Returns the number of slots, in all segments, for tests of the memory bound.
+	 * Writers only.
 	 * @return the number of slots
 	 */
 	public int capacity() {
-		return this.slots.length;
+		return this.capacity;
+	}
+
+	/**
+	 * Returns the number of segments, 1 for the one-array layout, for tests. Writers
+	 * only.
+	 * @return the number of segments
+	 */
+	int segmentCount() {
+		return (this.slots != null) ? 1 : this.segments.length;
 	}
 
 	/**
@@ -232,9 +330,21 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	 */
 	@SuppressWarnings("unchecked")
 	public void forEach(Consumer<? super E> action) {
-		for (KeyedEntry<?> entry : this.slots) {
+		KeyedEntry<?>[] slots = this.slots;
+		if (slots != null) {
+			forEachIn(slots, (Consumer<KeyedEntry<?>>) action);
+		}
+		else {
+			for (KeyedEntry<?>[] segment : this.segments) {
+				forEachIn(segment, (Consumer<KeyedEntry<?>>) action);
+			}
+		}
+	}
+
+	private static void forEachIn(KeyedEntry<?>[] slots, Consumer<KeyedEntry<?>> action) {
+		for (KeyedEntry<?> entry : slots) {
 			if (entry != null) {
-				action.accept((E) entry);
+				action.accept(entry);
 			}
 		}
 	}
@@ -242,29 +352,101 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	/** Removes every entry and releases the array. Writers only. */
 	public void clear() {
 		this.slots = new KeyedEntry<?>[MIN_CAPACITY];
+		this.segments = null;
+		this.counts = null;
+		this.capacity = MIN_CAPACITY;
 		this.size = 0;
 	}
 
-	private void resize(int capacity) {
-		KeyedEntry<?>[] old = this.slots;
-		KeyedEntry<?>[] slots = new KeyedEntry<?>[capacity];
-		int mask = capacity - 1;
-		for (KeyedEntry<?> entry : old) {
-			if (entry != null) {
-				int i = home(entry.hash, capacity);
-				while (slots[i] != null) {
-					i = (i + 1) & mask;
-				}
-				slots[i] = entry;
-			}
+	/**
+	 * A segment got more than half full: doubles the directory if the table as a whole is
+	 * more than a quarter full, else that segment alone (the hash codes cluster).
+	 */
+	private void growSegmented(KeyedEntry<?>[][] segments, int segment) {
+		if (this.size > this.capacity >>> 2) {
+			resize(SEGMENT_SLOTS * segments.length * 2);
+			return;
 		}
-		// The volatile write publishes the filled array to lock-free readers.
-		this.slots = slots;
+		int bits = Integer.numberOfTrailingZeros(segments.length);
+		KeyedEntry<?>[] old = segments[segment];
+		KeyedEntry<?>[][] copy = segments.clone();
+		copy[segment] = rehash(old, bits, old.length << 1);
+		this.capacity += old.length;
+		// The volatile write publishes the new segment to lock-free readers.
+		this.segments = copy;
 	}
 
-	/** The top bits of the mixed hash: {@code capacity} is a power of two. */
-	private static int home(int hash, int capacity) {
-		return (hash * GOLDEN_RATIO) >>> Integer.numberOfLeadingZeros(capacity - 1);
+	/**
+	 * Rebuilds the table with {@code capacity} slots: one array up to
+	 * {@link #SEGMENT_SLOTS}, segments of that size above (a segment that gets more than
+	 * half full while filling doubles on its own).
+	 */
+	private void resize(int capacity) {
+		if (capacity <= SEGMENT_SLOTS) {
+			KeyedEntry<?>[] slots = new KeyedEntry<?>[capacity];
+			forEach((entry) -> place(slots, 0, entry));
+			this.counts = null;
+			this.capacity = capacity;
+			// The volatile write publishes the filled array to lock-free readers, who
+			// then no longer look at the segments.
+			this.slots = slots;
+			this.segments = null;
+			return;
+		}
+		int count = capacity / SEGMENT_SLOTS;
+		int bits = Integer.numberOfTrailingZeros(count);
+		KeyedEntry<?>[][] segments = new KeyedEntry<?>[count][];
+		for (int i = 0; i < count; i++) {
+			segments[i] = new KeyedEntry<?>[SEGMENT_SLOTS];
+		}
+		int[] counts = new int[count];
+		int[] grown = { 0 };
+		forEach((entry) -> {
+			int segment = segment(entry.hash, bits);
+			KeyedEntry<?>[] slots = segments[segment];
+			if (++counts[segment] > slots.length >>> 1) {
+				grown[0] += slots.length;
+				slots = rehash(slots, bits, slots.length << 1);
+				segments[segment] = slots;
+			}
+			place(slots, bits, entry);
+		});
+		this.counts = counts;
+		this.capacity = capacity + grown[0];
+		// Segments first: a reader that sees no array finds them.
+		this.segments = segments;
+		this.slots = null;
+	}
+
+	/** A copy of {@code slots} with {@code length} slots. */
+	private static KeyedEntry<?>[] rehash(KeyedEntry<?>[] slots, int bits, int length) {
+		KeyedEntry<?>[] copy = new KeyedEntry<?>[length];
+		forEachIn(slots, (entry) -> place(copy, bits, entry));
+		return copy;
+	}
+
+	/** Puts an entry known to be absent into an array not yet published. */
+	private static void place(KeyedEntry<?>[] slots, int bits, KeyedEntry<?> entry) {
+		int mask = slots.length - 1;
+		int i = home(entry.hash, bits, slots.length);
+		while (slots[i] != null) {
+			i = (i + 1) & mask;
+		}
+		slots[i] = entry;
+	}
+
+	/** The segment of {@code hash} in a directory of {@code 1 << bits}, bits > 0. */
+	private static int segment(int hash, int bits) {
+		return (hash * GOLDEN_RATIO) >>> -bits;
+	}
+
+	/**
+	 * The home slot of {@code hash} in an array of {@code length} (a power of two): the
+	 * bits of the mixed hash below the {@code bits} that picked the segment (none for the
+	 * one array).
+	 */
+	private static int home(int hash, int bits, int length) {
+		return ((hash * GOLDEN_RATIO) << bits) >>> Integer.numberOfLeadingZeros(length - 1);
 	}
 
 }

@@ -1,8 +1,14 @@
 package dev.workqueue.internal;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -106,6 +112,95 @@ class ItemTableTests {
 	}
 
 	@Test
+	void growsFromOneArrayIntoSegmentsAndBackAsItFillsAndEmpties() {
+		Entry[] entries = new Entry[200_000];
+		for (int i = 0; i < entries.length; i++) {
+			entries[i] = new Entry(new Key(i, i));
+			this.table.putIfAbsent(entries[i]);
+			if (i + 1 == ItemTable.SEGMENT_SLOTS / 2) {
+				assertThat(this.table.segmentCount()).as("the largest single array, half full").isOne();
+				assertThat(this.table.capacity()).isEqualTo(ItemTable.SEGMENT_SLOTS);
+			}
+			if (i == ItemTable.SEGMENT_SLOTS / 2) {
+				assertThat(this.table.segmentCount()).as("one more: two segments").isEqualTo(2);
+				assertThat(this.table.capacity()).isEqualTo(2 * ItemTable.SEGMENT_SLOTS);
+			}
+		}
+		// The same capacity as one array would have: no byte more per entry.
+		assertThat(this.table.capacity()).isEqualTo(524_288);
+		assertThat(this.table.segmentCount()).isEqualTo(524_288 / ItemTable.SEGMENT_SLOTS);
+		assertThat(notFound(List.of(entries))).isEmpty();
+		assertThat(this.table.get(new Key(-1, -1))).isNull();
+		for (int i = 0; i < entries.length; i += 2) {
+			this.table.remove(entries[i], false);
+		}
+		Set<Entry> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+		List<Entry> visited = new ArrayList<>();
+		this.table.forEach((entry) -> {
+			if (seen.add(entry)) {
+				visited.add(entry);
+			}
+		});
+		assertThat(seen).hasSize(100_000);
+		assertThat(visited).as("each once, the odd ones").hasSize(100_000).allMatch((entry) -> entry.item.id % 2 == 1);
+		List<Entry> removed = new ArrayList<>();
+		for (int i = 1; i < entries.length; i += 2) {
+			removed.add(this.table.removeItem(new Key(i, i)));
+		}
+		assertThat(removed).containsExactlyElementsOf(
+				visited.stream().sorted(Comparator.comparingInt((entry) -> entry.item.id)).toList());
+		assertThat(this.table.size()).isZero();
+		assertThat(this.table.segmentCount()).as("one array again").isOne();
+		assertThat(this.table.capacity()).isEqualTo(16);
+	}
+
+	@Test
+	void aSegmentThatTheHashCodesCrowdGrowsAloneAndTheTableStaysCorrect() {
+		for (int i = 0; i < 70_000; i++) {
+			this.table.putIfAbsent(new Entry(new Key(i, i)));
+		}
+		assertThat(this.table.segmentCount()).isEqualTo(4);
+		List<Entry> uniform = new ArrayList<>();
+		this.table.forEach(uniform::add);
+		uniform.forEach((entry) -> this.table.remove(entry, false));
+		// Mixed hashes spread over the first quarter only: all in the first segment.
+		List<Entry> crowded = new ArrayList<>();
+		for (int i = 0; i < 40_000; i++) {
+			crowded.add(new Entry(new Key(i, unmixed(i * 26_843))));
+			this.table.putIfAbsent(crowded.get(i));
+		}
+		assertThat(this.table.segmentCount()).isEqualTo(4);
+		assertThat(this.table.capacity()).as("the crowded segment doubled alone")
+			.isEqualTo(5 * ItemTable.SEGMENT_SLOTS);
+		assertThat(notFound(crowded)).isEmpty();
+		assertThat(this.table.get(new Key(-1, unmixed(5 * 26_843)))).isNull();
+		// Kept, then trimmed: one array with the crowded hashes in a quarter of it
+		// would make long probe runs (one array's known weakness, not the test's point).
+		crowded.forEach((entry) -> this.table.remove(entry, false));
+		this.table.trim();
+		assertThat(this.table.capacity()).isEqualTo(16);
+	}
+
+	@Test
+	void aTableToldNotToShrinkKeepsItsSegmentsUntilCleared() {
+		ItemTable<Key, Entry> keeping = new ItemTable<>(false);
+		Entry[] entries = new Entry[100_000];
+		for (int i = 0; i < entries.length; i++) {
+			entries[i] = new Entry(new Key(i, i));
+			keeping.putIfAbsent(entries[i]);
+		}
+		for (Entry entry : entries) {
+			keeping.remove(entry);
+		}
+		assertThat(keeping.capacity()).isEqualTo(262_144);
+		keeping.clear();
+		assertThat(keeping.segmentCount()).isOne();
+		assertThat(keeping.capacity()).isEqualTo(16);
+		keeping.putIfAbsent(entries[0]);
+		assertThat(keeping.get(entries[0].item)).isSameAs(entries[0]);
+	}
+
+	@Test
 	void removingAMissingItemFindsNothing() {
 		this.table.putIfAbsent(new Entry(new Key(1, 7)));
 		assertThat(this.table.removeItem(new Key(2, 7))).isNull();
@@ -120,6 +215,26 @@ class ItemTableTests {
 		this.table.clear();
 		assertThat(this.table.get(new Key(1, 7))).isNull();
 		assertThat(this.table.size()).isZero();
+	}
+
+	/** The entries that a look-up by an equal key does not find. */
+	private List<Entry> notFound(List<Entry> entries) {
+		return entries.stream()
+			.filter((entry) -> this.table.get(new Key(entry.item.id, entry.item.hash)) != entry)
+			.toList();
+	}
+
+	/**
+	 * The hash code whose mixed value (the table's Fibonacci hashing) is {@code mixed}:
+	 * times the inverse of the golden ratio modulo 2^32.
+	 */
+	static int unmixed(int mixed) {
+		int golden = 0x9E3779B9;
+		int inverse = golden;
+		for (int i = 0; i < 5; i++) {
+			inverse *= 2 - golden * inverse;
+		}
+		return mixed * inverse;
 	}
 
 	/** A key with a chosen hash code. */
