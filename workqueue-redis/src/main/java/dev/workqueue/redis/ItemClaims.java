@@ -78,9 +78,16 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 	public Claim<RedisLease> claim(int count, List<RedisLease> owedDones, long sentNanos) throws InterruptedException {
 		String token = this.tokens.next();
 		QueueLayout layout = this.scripts.layout();
-		int first = owedDones.isEmpty() ? 0 : 1;
-		CompletableFuture<List<Object>> answer = this.scripts.send(owedDones.isEmpty() ? layout.get : layout.doneGet,
-				layout.getArgs(owedDones, this.leaseMicros, token, count, this.starvationMicros));
+		int apart = owedDones.size() - QueueLayout.DONE_BATCH;
+		if (apart > 0) {
+			// More dones than one script ends: the first end in scripts of their own,
+			// first.
+			this.scripts.done(owedDones.subList(0, apart));
+		}
+		List<RedisLease> riding = owedDones.subList(Math.max(0, apart), owedDones.size());
+		int first = riding.isEmpty() ? 0 : 1;
+		CompletableFuture<List<Object>> answer = this.scripts.send(riding.isEmpty() ? layout.get : layout.doneGet,
+				layout.getArgs(riding, this.leaseMicros, token, count, this.starvationMicros));
 		try {
 			return new Leased(this.scripts.answerInterruptibly(answer), layout, token, first, sentNanos);
 		}

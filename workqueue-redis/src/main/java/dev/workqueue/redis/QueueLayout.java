@@ -31,6 +31,13 @@ enum QueueLayout {
 	/** The most items one add script of the plain layout takes. */
 	static final int ADD_BATCH = 1_000;
 
+	/**
+	 * The most leases one done or done-get script ends: the scripts unpack a value per
+	 * lease (the priority layout two), and Redis's Lua unpacks some 8000 at most. The
+	 * engine sends far fewer (64 a group); more go in scripts of their own.
+	 */
+	static final int DONE_BATCH = 1_000;
+
 	/** The layout's name, as {@code check_types.lua} takes it. */
 	final String id;
 

@@ -152,6 +152,19 @@ final class QueueScripts {
 	}
 
 	/**
+	 * Ends leases with the layout's done script, up to {@link QueueLayout#DONE_BATCH} a
+	 * script, one script after the other.
+	 * @param leases the leases, at least one
+	 * @throws RedisQueueException if a script fails (those that ran before stay done)
+	 */
+	void done(List<RedisLease> leases) {
+		for (int from = 0; from < leases.size(); from += QueueLayout.DONE_BATCH) {
+			List<RedisLease> batch = leases.subList(from, Math.min(leases.size(), from + QueueLayout.DONE_BATCH));
+			run(this.layout.done, QueueLayout.doneArgs(batch));
+		}
+	}
+
+	/**
 	 * Returns the reading of the clock the scripts use, or 0 on the server's clock: a
 	 * reading for {@link #sendAt}, which anchors it.
 	 * @return the reading

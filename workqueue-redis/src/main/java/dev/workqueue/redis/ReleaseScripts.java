@@ -6,9 +6,10 @@ import dev.workqueue.store.ReleaseDriver;
 
 /**
  * How Redis ends leases, for the engine's {@link dev.workqueue.store.LeaseReleases}: the
- * layout's {@code done} script (many leases in one) and {@code release} script, each
- * lease fenced by its token. Redis forgets limiter history at once, so no forget is ever
- * deferred to a lease. Thread-safe: it keeps no state of its own.
+ * layout's {@code done} script (many leases in one, up to {@link QueueLayout#DONE_BATCH})
+ * and {@code release} script, each lease fenced by its token. Redis forgets limiter
+ * history at once, so no forget is ever deferred to a lease. Thread-safe: it keeps no
+ * state of its own.
  */
 final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 
@@ -20,7 +21,7 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 
 	@Override
 	public void done(List<RedisLease> leases) {
-		this.scripts.run(this.scripts.layout().done, QueueLayout.doneArgs(leases));
+		this.scripts.done(leases);
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -7,6 +8,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import dev.workqueue.time.Clock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -128,6 +131,36 @@ class RedisGroupedDoneTests {
 			.containsExactly("b", 9L, "c", 1L);
 		assertThat(this.redis.redis().hkeys(this.keys.priorities())).as("held priorities of the held leases")
 			.containsExactlyInAnyOrder("ha", "hb", "hc");
+	}
+
+	@Test
+	void aDoneOfMoreLeasesThanOneScriptUnpacksEndsThemAll() {
+		// 4500 leases: the priority layout's done reads 9000 fields, more than Redis's
+		// Lua
+		// unpacks in one call (some 8000).
+		int count = 4500;
+		List<RedisLease> leases = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			run(LuaScript.PADD, "i" + i, "1");
+		}
+		for (int get = 0; get < count / 500; get++) {
+			String token = "h:" + get;
+			run(LuaScript.PGET, LEASE_MICROS, token, "500", "-1");
+			for (int n = 1; n <= 500; n++) {
+				leases.add(RedisLease.orphan("i" + (get * 500 + n - 1), LeaseTokens.nth(token, n)));
+			}
+		}
+		RedisLink link = RedisLink.acquire(this.redis.client);
+		try {
+			QueueScripts scripts = new QueueScripts(link, "q", this.keys, QueueLayout.PRIORITY, Clock.system(), true,
+					Duration.ofSeconds(10));
+			new ReleaseScripts(scripts).done(leases);
+		}
+		finally {
+			link.release();
+		}
+
+		assertThat(this.redis.redis().exists(this.keys.leases(), this.keys.processing(), this.keys.grants())).isZero();
 	}
 
 	@Test

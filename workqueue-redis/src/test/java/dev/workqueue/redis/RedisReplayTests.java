@@ -73,6 +73,19 @@ class RedisReplayTests {
 	}
 
 	@Test
+	void aGetRunAgainThatMovedDueItemsOntoTheEmptyListWakesTheConsumers() {
+		runAt("1000", LuaScript.ADD, "a");
+		runAt("1000", LuaScript.ADD_AFTER, "500", "b");
+		List<Object> first = runAt("1000", LuaScript.GET, LEASE_MICROS, "h:1", "1");
+		assertThat(this.redis.redis().exists(this.keys.wake())).as("the list ran empty").isZero();
+		List<Object> again = runAt("2000", LuaScript.GET, LEASE_MICROS, "h:1", "1");
+
+		assertThat(again).isEqualTo(first);
+		assertThat(this.redis.redis().lrange(this.keys.queue(), 0, -1)).containsExactly("b");
+		assertThat(this.redis.redis().lrange(this.keys.wake(), 0, -1)).as("a waiting consumer is woken").hasSize(1);
+	}
+
+	@Test
 	void aGetRunTwiceGivesBackWhatItsSecondRunLeasedAsItWas() {
 		run(LuaScript.ADD, "a", "b");
 		String queuedAt = this.redis.redis().hget(this.keys.dirty(), "b");

@@ -39,6 +39,9 @@ import static org.awaitility.Awaitility.await;
 class RedisWrongTypeTests {
 
 	/** The parts of a queue's keyspace, as {@link QueueKeys} names them. */
+	/** Whether the calling thread adds with no current span (the lone add's own way). */
+	private static final ThreadLocal<Boolean> UNTRACED = ThreadLocal.withInitial(() -> false);
+
 	private static final List<String> PARTS = List.of("queue", "dirty", "processing", "leases", "waiting", "dead",
 			"reporter", "ready", "since", "priorities", "grants", "wake");
 
@@ -81,6 +84,15 @@ class RedisWrongTypeTests {
 		operations.put("addAll", (queue) -> queue.addAll(List.of("held", "new-1", "queued", "new-2", "new-1")));
 		operations.put("add of a new item", (queue) -> queue.add("new-1"));
 		operations.put("add of the held item", (queue) -> queue.add("held"));
+		operations.put("add of a new item with no span", (queue) -> {
+			UNTRACED.set(true);
+			try {
+				queue.add("new-1");
+			}
+			finally {
+				UNTRACED.remove();
+			}
+		});
 		operations.put("poll", (queue) -> queue.poll(Duration.ZERO));
 		operations.put("done", (queue) -> queue.done("held"));
 		operations.put("hand-back",
@@ -104,7 +116,7 @@ class RedisWrongTypeTests {
 		String name = "q-" + layout + "-" + operation.replace(' ', '-') + "-" + part;
 		RedisWorkQueues.Builder<String> builder = this.redis.builder(name)
 			.clock(this.clock)
-			.traceContextSource(() -> "context");
+			.traceContextSource(() -> UNTRACED.get() ? null : "context");
 		WorkQueue<String> queue = this.redis.track(layout.equals("priority")
 				? builder.buildPriorityQueue(
 						new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1)))

@@ -1,12 +1,13 @@
 -- add_list: the list layout's add of the items ARGV[first_item] to ARGV[#ARGV] (see
 -- list/add.lua), each with the trace context `context` ('' for none; see trace_add), whose
 -- key is checked before any write when one comes. Returns how many were not duplicates.
--- Every read comes before the first write, so a key of another type fails the script
--- before it writes anything: the reads check the keys they read (Redis fails a read of a
+-- A key of another type fails the script before it writes anything, or with its writes
+-- undone (a lone item, see add_item). Every read of a group comes before its first write: the reads check the keys they read (Redis fails a read of a
 -- key of another type), the one RPUSH of the items queued is the first write and checks
 -- its key, and the dirty marks and trace records follow on keys checked already. A batch
 -- holds at most 1000 items (QueueLayout.ADD_BATCH): one HMGET of the dirty hash, one of
--- the leases (of the new items), one RPUSH and one HSET take them all.
+-- the leases (of the new items), one RPUSH and one HSET take them all. A lone item
+-- without a trace context takes add_item's way: HSETNX, HEXISTS, RPUSH, one command less.
 -- @include queue_keys
 -- @include now_us
 -- @include move_due
@@ -15,6 +16,7 @@
 -- @include notify
 -- @include check
 -- @include trace_add
+-- @include add_item
 local function add_list(context, first_item)
   if context ~= '' then
     check(prioritiesKey)
@@ -22,6 +24,14 @@ local function add_list(context, first_item)
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LIST_WRITES)
   notify_if_was_empty(queued_due)
+  if context == '' and #ARGV == first_item then
+    local added, length = add_item(ARGV[first_item], now)
+    if length == 1 and queued_due == 0 then
+      -- The list was empty: wake the consumers of every instance.
+      notify('r')
+    end
+    return math.min(added, 1)
+  end
   -- The reads, one HMGET per hash: which items are new (neither dirty nor earlier in the
   -- batch), which of those to queue (not being processed), and for each add whether it
   -- is the item's first effective one (trace_add).

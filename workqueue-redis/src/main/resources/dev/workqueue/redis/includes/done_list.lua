@@ -11,6 +11,7 @@
 -- leases were read. Only a lease under its get's own token (token_of's first) forgets the
 -- get's grant, so one HDEL field per get, not per done (see grant); a grants key of
 -- another type holds no grant to forget (pcall).
+-- At most QueueLayout.DONE_BATCH (1000) leases a call: unpack takes some 8000 values.
 -- @include queue_keys
 -- @include notify
 -- @include write_or_undo

@@ -6,6 +6,8 @@
 -- read; a grants key of another type holds no grant to forget (pcall, and only the get's
 -- first item forgets it, as in done_list); the ready and since sets, written only when an
 -- item was dirty, are checked before the first write then.
+-- At most QueueLayout.DONE_BATCH (1000) leases a call: unpack takes some 8000 values, and
+-- the priorities' HMGET two a lease.
 -- @include queue_keys
 -- @include check
 -- @include line_up

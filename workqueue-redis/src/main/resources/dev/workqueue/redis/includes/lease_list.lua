@@ -3,7 +3,8 @@
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
 -- list ran out; run again with the same token, the reply of the first run (see grant:
 -- grant_once, after the leases are written, so the first run pays no read of the grants);
--- arms the wake list while items are left, else removes it (see includes/notify.lua).
+-- arms the wake list while items are left, else removes it (see includes/notify.lua);
+-- a run again that moved due items wakes the consumers of every instance.
 -- LPOP is the first write and checks its key; the dirty hash is read right after LPOP,
 -- which it puts back if the hash holds another type; the trace records (read only when
 -- the priorities hash exists) and the writes that follow (processing, leases, the grant)
@@ -83,7 +84,12 @@ local function lease_list(lease_us, token, count)
     unlease()
   end)
   if granted_reply ~= reply then
-    -- Run again: what this run leased went back; the first run's answer stands.
+    -- Run again: what this run leased went back; the first run's answer stands. Items
+    -- that fell due since are ready, and the first run left no wake-up: wake as a lease
+    -- that leaves items does.
+    if queued_due > 0 then
+      notify('r')
+    end
     return granted_reply
   end
   for i, item in ipairs(items) do

@@ -4,8 +4,8 @@
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
 --   (includes/queue_keys.lua), 3.. the items
 -- Output: how many of them were not duplicates (marked dirty or queued)
--- Invariants: add_list's: every read comes before the first write, so a key of another
--- type fails the script before it writes anything.
+-- Invariants: add_list's: a key of another type fails the script before it writes
+-- anything, or with its writes undone.
 -- @include add_list
 
 -- The items are ARGV[3] to ARGV[#ARGV], read one by one (as many as the caller sends).

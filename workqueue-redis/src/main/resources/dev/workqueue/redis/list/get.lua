@@ -5,7 +5,8 @@
 -- (includes/token_of.lua).
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
 --   (includes/queue_keys.lua), 3 lease in µs, 4 token, 5 most items to lease
--- Output: {item, µs it was queued, ...}: fewer items than asked when the list ran out
+-- Output: {item, µs it was queued, its trace record or false, ...}: fewer items than
+--   asked when the list ran out
 -- Invariants: lease_list's: nothing is left half written when a key holds another type.
 -- @include lease_list
 
