@@ -219,6 +219,37 @@ class GroupedLooksTests {
 	}
 
 	@Test
+	void aClaimCarriesAtMostABatchOfDonesTheRestGoFirstOnTheirOwn() throws Exception {
+		List<String> items = new ArrayList<>();
+		for (int n = 0; n <= LeaseReleases.MAX_DONES + 5; n++) {
+			items.add("i" + n);
+		}
+		holding(items.toArray(String[]::new));
+		this.store.gate();
+		CompletableFuture<String> first = doneAndPoll(items.get(0)).result();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.store.entered.get() == 1);
+		List<CompletableFuture<String>> queued = queuedDonesAndPolls(
+				items.subList(1, items.size()).toArray(String[]::new));
+		this.store.ungate();
+		assertThat(first.get(5, TimeUnit.SECONDS)).isNull();
+		for (CompletableFuture<String> taken : queued) {
+			assertThat(taken.get(5, TimeUnit.SECONDS)).isNull();
+		}
+		assertThat(this.store.calls).hasSize(3);
+		assertThat(this.store.calls.get(1)).startsWith("done [")
+			.satisfies((call) -> assertThat(leases(call)).isEqualTo(5));
+		assertThat(this.store.calls.get(2)).startsWith("claim 8 done [")
+			.satisfies((call) -> assertThat(leases(call)).isEqualTo(LeaseReleases.MAX_DONES));
+		assertThat(this.store.heldCount()).isZero();
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
+	/** How many leases a recorded call carries. */
+	private static long leases(String call) {
+		return call.chars().filter((c) -> c == '#').count();
+	}
+
+	@Test
 	void anInterruptedGroupClaimSendsEveryDoneAgainAndItsLeaderThrows() throws Exception {
 		holding("a", "b", "c", "d");
 		this.store.gate();
