@@ -24,30 +24,36 @@ import dev.workqueue.time.Nanos;
  * {@link ReadySignal} for a notice. Part of the shared-store engine, used by store
  * modules; may change before 1.0.
  * <p>
- * <b>Claiming ahead.</b> A claim leases an item for its consumer and one for each
- * consumer of the handle waiting for a notice (at most {@link ClaimDriver#claimLimit()}
- * in all), in one store call; the extra ones wait here, leased and renewed with the rest
- * in the {@link LeaseBook}, until those consumers take them, and only while their lease
- * holds a tenth of its length longer (else they are handed back). They are handed back
- * when the last consumer leaves without them, and at shutdown. A worker's {@code done}
- * rides with its next claim ({@link SharedPoller#doneAndPoll}).
+ * <b>Claiming ahead.</b> A claim leases an item for each consumer that asks for one and
+ * one for each consumer of the handle waiting for a notice that no item already ahead, or
+ * promised by a claim still being taken in hand, is for (at most
+ * {@link ClaimDriver#claimLimit()} in all), in one store call: never more ahead than
+ * consumers waiting. The extra ones wait here, leased and renewed with the rest in the
+ * {@link LeaseBook}, until those consumers take them, and only while their lease holds a
+ * tenth of its length longer (else they are handed back). They are handed back when the
+ * last consumer leaves without them, and at shutdown. A worker's {@code done} rides with
+ * its next claim ({@link SharedPoller#doneAndPoll}).
  * <p>
  * <b>One look at a time.</b> The consumers' looks go through a {@link CallGroup}: while
  * one claim is in flight, the consumers that want to look queue their asks (with the
  * dones they owe) instead of sending claims of their own, and the next claim is made for
- * all of them at once, by whichever of them leads the group: it ends every owed done
- * first, and leases one item for each asker that wants one and each consumer waiting for
- * a notice (at most the limit). A consumer that owes a done but needs no claim (items
- * wait ahead, or the store is known empty) asks for no item: its done rides with the
- * claim of the others, or, when none wants an item, the batch's dones go without a claim.
- * The leader takes the answer in hand on its own thread (a driver may tie the answer to
- * the thread that claimed), keeps the first item (if it wanted one) and puts the others
- * ahead, each with a notice; the other askers, back from the group once the claim
- * returned (so their dones have ended), wait for those notices as any waiting consumer
- * does. A claim that fails fails every ask of it: each asker throws the store's failure,
- * its done handled as a failed done's; but when the leader was interrupted, the others
- * send their dones again on their own (fenced by their tokens, a done that ended already
- * changes nothing) and look again.
+ * all of them at once, by whichever of them leads the group: it ends the owed dones first
+ * (at most {@link LeaseReleases#MAX_DONES} with the claim, the rest in done calls of
+ * their own before it). A consumer that owes a done but needs no claim (items wait ahead,
+ * or the store is known empty) asks for no item: its done rides with the claim of the
+ * others, or, when none wants an item, the batch's dones go without a claim. The leader
+ * takes the answer in hand on its own thread (a driver may tie the answer to the thread
+ * that claimed: decoding, confirming and booking stay there) and hands each ask that
+ * wants an item its item, in order, directly; only the surplus goes ahead, each with a
+ * notice. An asker that wanted an item waits for the leader's answer whatever its
+ * deadline (the claim was sent for it), never for a notice; one handed none looks again,
+ * or, when the store had no more, waits as after an empty look. An empty answer marks
+ * empty the earliest epoch the wanting asks read before they looked ahead, so that a
+ * notice of an item put ahead since keeps its permit. A claim that fails fails every ask
+ * of it: each asker throws the store's failure, its done handled as a failed done's; but
+ * when the leader was interrupted, every asker, the leader too, sends its done again on
+ * its own (fenced by its token, a done that ended already changes nothing), then the
+ * leader throws and the others look again.
  * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
@@ -64,8 +70,9 @@ import dev.workqueue.time.Nanos;
  * hands its items back in place, undecoded.
  * <p>
  * Thread-safe: any number of consumers take at once; the items claimed ahead are a
- * lock-free queue, and each claim's answer is its consumer's alone. A take blocks while
- * it waits for a notice and for one store call at a time.
+ * lock-free queue, and each claim's answer is its leader's alone, which hands the items
+ * out. A take blocks while it waits for a notice, for the group's store calls, and for
+ * the leader that takes its item in hand.
  *
  * @param <T> the item type
  * @param <L> the store's lease type
