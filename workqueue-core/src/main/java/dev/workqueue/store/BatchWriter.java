@@ -25,9 +25,12 @@ public interface BatchWriter<A, O> {
 	void write(Batch<A, O> batch);
 
 	/**
-	 * Returns the exception a caller throws for a request that failed: a new one for each
-	 * caller, so that each has its own stack trace, and the store's own type whatever the
-	 * cause (an {@link Error} thrown by the writer included).
+	 * Returns the exception a caller throws for a request that failed, of the store's own
+	 * type whatever the cause (an {@link Error} thrown by the writer included). Called by
+	 * each caller of a failed batch on its own thread; a writer may return the same
+	 * instance to each (the store's exception itself, when it cannot make one of that
+	 * type anew), so the callers of one batch may share one exception, its stack trace
+	 * and its suppressed ones.
 	 * @param cause what {@link Batch#failed} was given, or what {@link #write} threw
 	 * @return the exception to throw
 	 */

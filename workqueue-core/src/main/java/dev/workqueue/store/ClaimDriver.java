@@ -17,8 +17,8 @@ import dev.workqueue.spi.ItemTrace;
  * <p>
  * Thread-safe: the {@link ItemTaker} sends one claim of a handle at a time (its
  * consumers' looks are grouped), but drivers must not rely on it; each call runs on the
- * caller's thread, and the answer is taken in hand on that same thread, blocking for one
- * store call at most.
+ * thread of the group's leader, carrying the owed dones of the other askers too, and the
+ * answer is taken in hand on that same thread, blocking for one store call at most.
  *
  * @param <L> the store's lease type
  */

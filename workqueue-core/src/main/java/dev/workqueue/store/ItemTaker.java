@@ -24,30 +24,36 @@ import dev.workqueue.time.Nanos;
  * {@link ReadySignal} for a notice. Part of the shared-store engine, used by store
  * modules; may change before 1.0.
  * <p>
- * <b>Claiming ahead.</b> A claim leases an item for its consumer and one for each
- * consumer of the handle waiting for a notice (at most {@link ClaimDriver#claimLimit()}
- * in all), in one store call; the extra ones wait here, leased and renewed with the rest
- * in the {@link LeaseBook}, until those consumers take them, and only while their lease
- * holds a tenth of its length longer (else they are handed back). They are handed back
- * when the last consumer leaves without them, and at shutdown. A worker's {@code done}
- * rides with its next claim ({@link SharedPoller#doneAndPoll}).
+ * <b>Claiming ahead.</b> A claim leases an item for each consumer that asks for one and
+ * one for each consumer of the handle waiting for a notice that no item already ahead, or
+ * promised by a claim still being taken in hand, is for (at most
+ * {@link ClaimDriver#claimLimit()} in all), in one store call: never more ahead than
+ * consumers waiting. The extra ones wait here, leased and renewed with the rest in the
+ * {@link LeaseBook}, until those consumers take them, and only while their lease holds a
+ * tenth of its length longer (else they are handed back). They are handed back when the
+ * last consumer leaves without them, and at shutdown. A worker's {@code done} rides with
+ * its next claim ({@link SharedPoller#doneAndPoll}).
  * <p>
  * <b>One look at a time.</b> The consumers' looks go through a {@link CallGroup}: while
  * one claim is in flight, the consumers that want to look queue their asks (with the
  * dones they owe) instead of sending claims of their own, and the next claim is made for
- * all of them at once, by whichever of them leads the group: it ends every owed done
- * first, and leases one item for each asker that wants one and each consumer waiting for
- * a notice (at most the limit). A consumer that owes a done but needs no claim (items
- * wait ahead, or the store is known empty) asks for no item: its done rides with the
- * claim of the others, or, when none wants an item, the batch's dones go without a claim.
- * The leader takes the answer in hand on its own thread (a driver may tie the answer to
- * the thread that claimed), keeps the first item (if it wanted one) and puts the others
- * ahead, each with a notice; the other askers, back from the group once the claim
- * returned (so their dones have ended), wait for those notices as any waiting consumer
- * does. A claim that fails fails every ask of it: each asker throws the store's failure,
- * its done handled as a failed done's; but when the leader was interrupted, the others
- * send their dones again on their own (fenced by their tokens, a done that ended already
- * changes nothing) and look again.
+ * all of them at once, by whichever of them leads the group: it ends the owed dones first
+ * (at most {@link LeaseReleases#MAX_DONES} with the claim, the rest in done calls of
+ * their own before it). A consumer that owes a done but needs no claim (items wait ahead,
+ * or the store is known empty) asks for no item: its done rides with the claim of the
+ * others, or, when none wants an item, the batch's dones go without a claim. The leader
+ * takes the answer in hand on its own thread (a driver may tie the answer to the thread
+ * that claimed: decoding, confirming and booking stay there) and hands each ask that
+ * wants an item its item, in order, directly; only the surplus goes ahead, each with a
+ * notice. An asker that wanted an item waits for the leader's answer whatever its
+ * deadline (the claim was sent for it), never for a notice; one handed none looks again,
+ * or, when the store had no more, waits as after an empty look. An empty answer marks
+ * empty the earliest epoch the wanting asks read before they looked ahead, so that a
+ * notice of an item put ahead since keeps its permit. A claim that fails fails every ask
+ * of it: each asker throws the store's failure, its done handled as a failed done's; but
+ * when the leader was interrupted, every asker, the leader too, sends its done again on
+ * its own (fenced by its token, a done that ended already changes nothing), then the
+ * leader throws and the others look again.
  * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
@@ -64,8 +70,9 @@ import dev.workqueue.time.Nanos;
  * hands its items back in place, undecoded.
  * <p>
  * Thread-safe: any number of consumers take at once; the items claimed ahead are a
- * lock-free queue, and each claim's answer is its consumer's alone. A take blocks while
- * it waits for a notice and for one store call at a time.
+ * lock-free queue, and each claim's answer is its leader's alone, which hands the items
+ * out. A take blocks while it waits for a notice, for the group's store calls, and for
+ * the leader that takes its item in hand.
  *
  * @param <T> the item type
  * @param <L> the store's lease type
@@ -74,7 +81,7 @@ public final class ItemTaker<T, L extends Lease> {
 
 	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
 
-	/** What {@link #claim} returns when nothing was leased. */
+	/** What {@link #ask} returns when nothing was leased for its consumer. */
 	private static final Object NONE = new Object();
 
 	private final ItemCodec<T> codec;
@@ -111,6 +118,12 @@ public final class ItemTaker<T, L extends Lease> {
 
 	/** The consumers inside {@link #take}. */
 	private final AtomicInteger consumers = new AtomicInteger();
+
+	/**
+	 * The items claims in hand will put ahead, for the consumers waiting when they were
+	 * sent: a claim does not lease for those consumers again.
+	 */
+	private final AtomicInteger promised = new AtomicInteger();
 
 	private final AtomicBoolean inconsistencyLogged = new AtomicBoolean();
 
@@ -248,78 +261,128 @@ public final class ItemTaker<T, L extends Lease> {
 	/**
 	 * One ask of the group, ending {@code done} first if given, and wanting an item or
 	 * not: the item to hand out, {@code null} to look again (the items were parked,
-	 * dead-lettered or lost), or {@link #NONE} when none was leased for this consumer, or
-	 * another asker's claim leased them (they wait ahead, with a notice each). An answer
-	 * with fewer items than asked for means none is left: empty at epoch {@code seen}.
+	 * dead-lettered or lost, or the claim was interrupted), or {@link #NONE} when none
+	 * was leased for this consumer (the store had no more, or it wanted none). An ask
+	 * that wants an item and did not lead gets its item from the leader
+	 * ({@link Ask#handed}).
 	 */
 	private Object ask(L done, boolean wantsItem, long seen, TraceSlot traces) throws InterruptedException {
+		Ask<L> ask = new Ask<>(done, wantsItem, seen, Thread.currentThread());
 		Looked<L> looked;
 		L owed = done;
 		try {
-			looked = this.looks.call(new Ask<>(owed, wantsItem, Thread.currentThread()));
+			looked = this.looks.call(ask);
 		}
 		catch (ClaimInterrupted ex) {
-			if (ex.asker == Thread.currentThread()) {
-				// Kept by the group for this caller.
+			// The claim may not have been sent: this done may not have ended. Sent again
+			// alone (fenced by its token, a done that ended changes nothing), the
+			// leader's
+			// too, with its interrupt (kept by the group for it) cleared meanwhile.
+			boolean mine = ex.asker == Thread.currentThread();
+			if (mine) {
 				Thread.interrupted();
-				throw new InterruptedException();
 			}
-			// Another asker's claim was interrupted: this done may not have ended.
-			if (owed != null) {
-				L again = owed;
-				owed = null;
-				this.releases.sendDone(again);
+			try {
+				if (owed != null) {
+					L again = owed;
+					owed = null;
+					this.releases.sendDone(again);
+				}
 			}
-			return null;
+			finally {
+				if (mine) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			if (!mine) {
+				return null;
+			}
+			Thread.interrupted();
+			throw new InterruptedException();
 		}
 		finally {
 			if (owed != null) {
 				this.releases.doneSent(owed);
 			}
 		}
-		Claim<L> claim = looked.claim();
-		if (claim == null) {
-			return NONE;
+		if (looked.claim() != null) {
+			lead(looked);
 		}
-		int count = looked.count();
-		long sentNanos = looked.sentNanos();
+		return wantsItem ? handedOut(ask.handed(), traces) : NONE;
+	}
+
+	/**
+	 * Takes a group's claim in hand on the thread that sent it, its leader's: reports the
+	 * look, hands an item to each ask that wants one, in order (a member waits for it,
+	 * never for a notice), and puts the others ahead, with a notice each. Every ask that
+	 * wants an item gets an answer, whatever happens.
+	 */
+	private void lead(Looked<L> looked) {
+		Claim<L> claim = looked.claim();
+		int leased = claim.size();
 		try {
-			int leased = claim.size();
-			if (leased < count) {
-				this.signal.lookedEmpty(seen, claim.dueInNanos());
+			if (leased < looked.count()) {
+				// The epoch the wanting asks read before they looked ahead: a notice of
+				// an item put ahead since keeps its permit.
+				this.signal.lookedEmpty(looked.seen(), claim.dueInNanos());
 			}
 			else {
 				this.signal.lookedFull(claim.dueInNanos());
 			}
 			if (leased == 0) {
-				return NONE;
+				return;
 			}
 			if (this.lifecycle.isShuttingDown()) {
 				// Shut down meanwhile: a shut-down handle hands out nothing more.
 				handBackUnread(claim);
-				return null;
+				return;
 			}
-			Prioritized<T> mine = inHand(claim, sentNanos, wantsItem ? traces : null, wantsItem);
-			if (leased == count) {
+			inHand(claim, looked.sentNanos(), looked.wanting());
+			if (leased == looked.count()) {
 				this.signal.moreMayBeReady();
 			}
 			if (this.lifecycle.isShuttingDown()) {
 				// Shut down while they were put aside: whoever sees it hands them back.
 				handBackAhead();
 			}
-			return mine;
 		}
 		finally {
-			claim.taken();
+			try {
+				claim.taken();
+			}
+			finally {
+				this.promised.addAndGet(-looked.surplus());
+				// Those handed nothing: the store had no more, or their items were
+				// parked, dead-lettered or lost (they look again).
+				Object rest = (leased < looked.count()) ? NONE : null;
+				for (Ask<L> ask : looked.wanting()) {
+					ask.hand(rest);
+				}
+			}
 		}
 	}
 
 	/**
-	 * Takes the leases of a claim in hand: the first item handed out is this consumer's
-	 * if it {@code keepsOne}, the others wait ahead for the waiting ones.
+	 * What a take returns for what its ask was handed: the item, with its trace contexts
+	 * put in {@code traces} if given, {@code null} to look again, or {@link #NONE}.
 	 */
-	private Prioritized<T> inHand(Claim<L> claim, long sentNanos, TraceSlot traces, boolean keepsOne) {
-		Prioritized<T> mine = null;
+	private Object handedOut(Object handed, TraceSlot traces) {
+		if (!(handed instanceof Handout<?> handout)) {
+			return handed;
+		}
+		if (traces != null) {
+			traces.trace(handout.trace());
+		}
+		this.metrics.handedOut(handout.queuedNanos());
+		return handout.item();
+	}
+
+	/**
+	 * Takes the leases of a claim in hand: the items handed out go to the asks that want
+	 * one, in order, the others wait ahead for the waiting consumers.
+	 */
+	private void inHand(Claim<L> claim, long sentNanos, List<Ask<L>> wanting) {
+		int next = 0;
 		// Read with or without durations: the leases' start times give stats() the
 		// unfinished work and longest running processor.
 		long nowNanos = this.clock.nanoTime();
@@ -341,19 +404,14 @@ public final class ItemTaker<T, L extends Lease> {
 				continue;
 			}
 			Prioritized<T> prioritized = new Prioritized<>(item, claim.priority(n));
-			if (keepsOne && mine == null) {
-				mine = prioritized;
-				if (traces != null) {
-					traces.trace(claim.trace(n));
-				}
-				this.metrics.handedOut(claim.queuedNanos(n));
+			if (next < wanting.size()) {
+				wanting.get(next++).hand(new Handout<>(prioritized, claim.queuedNanos(n), claim.trace(n)));
 			}
 			else {
 				this.ahead.add(new Ahead<>(prioritized, lease, claim.queuedNanos(n), nowNanos, claim.trace(n)));
 				this.signal.signal();
 			}
 		}
-		return mine;
 	}
 
 	/** Decodes a claimed item: {@code null} if it went to the dead letters. */
@@ -451,56 +509,72 @@ public final class ItemTaker<T, L extends Lease> {
 
 	/**
 	 * Makes one claim for a batch of asks, on the leader's thread: ends every owed done
-	 * first, leases one item for each asker that wants one and each consumer waiting for
-	 * a notice (at most the limit), and gives the answer to the leader's own ask; each
-	 * other ask gets {@link #MEMBER}. A batch of dones only ends them without a claim.
-	 * Calls no user code: the leader takes the answer in hand after the group.
+	 * first (at most {@link LeaseReleases#MAX_DONES} with the claim, the rest in calls of
+	 * their own before it), leases one item for each ask that wants one and each consumer
+	 * waiting for a notice that no item ahead or promised is for (at most the limit), and
+	 * gives the answer to the leader's own ask; each other ask gets {@link #MEMBER}. A
+	 * batch of dones only ends them without a claim. Calls no user code: the leader takes
+	 * the answer in hand after the group.
 	 */
 	private final class LookWriter implements BatchWriter<Ask<L>, Looked<L>> {
 
 		@Override
 		public void write(Batch<Ask<L>, Looked<L>> batch) {
 			List<L> dones = new ArrayList<>(batch.size());
-			int wanting = 0;
+			List<Ask<L>> wanting = new ArrayList<>(batch.size());
+			long seen = Long.MAX_VALUE;
 			int leader = -1;
 			for (int n = 0; n < batch.size(); n++) {
 				Ask<L> ask = batch.argument(n);
-				if (ask.owedDone() != null) {
-					dones.add(ask.owedDone());
+				if (ask.owedDone != null) {
+					dones.add(ask.owedDone);
 				}
-				if (ask.wantsItem()) {
-					wanting++;
+				if (ask.wantsItem) {
+					wanting.add(ask);
+					seen = Math.min(seen, ask.seen);
 				}
-				if (ask.asker() == Thread.currentThread()) {
+				if (ask.asker == Thread.currentThread()) {
 					leader = n;
 				}
 			}
 			if (leader < 0) {
 				throw new IllegalStateException("The leader of a claim has no ask in it: no one would take it");
 			}
-			if (wanting == 0) {
-				// Dones only (each ask without a want has one): no look at the store.
-				ItemTaker.this.releases.doneTogether(dones);
+			int carried = wanting.isEmpty() ? 0 : Math.min(dones.size(), LeaseReleases.MAX_DONES);
+			for (int from = carried; from < dones.size(); from += LeaseReleases.MAX_DONES) {
+				// Dones only (each ask without a want has one), or more than a claim
+				// carries: no look at the store for them.
+				ItemTaker.this.releases
+					.doneTogether(dones.subList(from, Math.min(dones.size(), from + LeaseReleases.MAX_DONES)));
+			}
+			if (wanting.isEmpty()) {
 				for (int n = 0; n < batch.size(); n++) {
 					batch.written(n, member());
 				}
 				return;
 			}
-			int count = Math.min(ItemTaker.this.driver.claimLimit(), wanting + ItemTaker.this.signal.waiting());
+			// The waiting consumers an item ahead, or one a claim in hand will put
+			// ahead, is not for yet: never more ahead than consumers waiting.
+			int unserved = ItemTaker.this.signal.waiting() - ItemTaker.this.ahead.size()
+					- ItemTaker.this.promised.get();
+			int count = Math.min(ItemTaker.this.driver.claimLimit(), wanting.size() + Math.max(0, unserved));
 			// Before the claim is sent: the leases it makes run out after this plus a
 			// lease.
 			long sentNanos = ItemTaker.this.clock.nanoTime();
 			Claim<L> claim;
 			try {
-				claim = ItemTaker.this.driver.claim(count, dones, sentNanos);
+				claim = ItemTaker.this.driver.claim(count, dones.subList(0, carried), sentNanos);
 			}
 			catch (InterruptedException ex) {
 				// The group keeps the interrupt for its caller, the leader.
 				Thread.currentThread().interrupt();
 				throw new ClaimInterrupted(Thread.currentThread());
 			}
+			int surplus = Math.max(0, count - wanting.size());
+			ItemTaker.this.promised.addAndGet(surplus);
+			Looked<L> looked = new Looked<>(claim, count, sentNanos, seen, surplus, wanting);
 			for (int n = 0; n < batch.size(); n++) {
-				batch.written(n, (n == leader) ? new Looked<>(claim, count, sentNanos) : member());
+				batch.written(n, (n == leader) ? looked : member());
 			}
 		}
 
@@ -519,18 +593,77 @@ public final class ItemTaker<T, L extends Lease> {
 		return (Looked<L>) MEMBER;
 	}
 
-	/** What an ask got when another asker's claim was its look. */
-	private static final Looked<?> MEMBER = new Looked<>(null, 0, 0);
+	/** What an ask got when another asker's claim was its look, or none was made. */
+	private static final Looked<?> MEMBER = new Looked<>(null, 0, 0, 0, 0, List.of());
 
 	/**
-	 * A consumer's ask: a look, or only a done to end.
+	 * A consumer's ask: a look, or only a done to end; and, when it wants an item, what
+	 * the leader of its claim handed it.
 	 *
-	 * @param owedDone the lease whose done rides with the claim, or {@code null}
-	 * @param wantsItem whether it wants an item (else it has a done, and the claim leases
-	 * none for it)
-	 * @param asker the consumer's thread
+	 * @param <L> the store's lease type
 	 */
-	private record Ask<L>(L owedDone, boolean wantsItem, Thread asker) {
+	private static final class Ask<L> {
+
+		/** The lease whose done rides with the claim, or {@code null}. */
+		final L owedDone;
+
+		/**
+		 * Whether it wants an item (else it has a done, and the claim leases none for
+		 * it).
+		 */
+		final boolean wantsItem;
+
+		/** The epoch it read before it looked ahead. */
+		final long seen;
+
+		/** The consumer's thread. */
+		final Thread asker;
+
+		/**
+		 * A {@link Handout}, {@code null} to look again, or {@link #NONE}; guarded by
+		 * this.
+		 */
+		private Object handed;
+
+		private boolean answered;
+
+		Ask(L owedDone, boolean wantsItem, long seen, Thread asker) {
+			this.owedDone = owedDone;
+			this.wantsItem = wantsItem;
+			this.seen = seen;
+			this.asker = asker;
+		}
+
+		/** The leader's answer, unless it gave one already. */
+		synchronized void hand(Object answer) {
+			if (!this.answered) {
+				this.answered = true;
+				this.handed = answer;
+				notifyAll();
+			}
+		}
+
+		/**
+		 * Waits for the leader's answer: the claim for this ask was made, and the leader
+		 * is taking it in hand, so the wait is short and never for a notice, whatever the
+		 * take's deadline. Not interruptible (an interrupt is kept): an item may be
+		 * leased for it.
+		 */
+		synchronized Object handed() {
+			boolean interrupted = false;
+			while (!this.answered) {
+				try {
+					wait();
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			return this.handed;
+		}
 
 	}
 
@@ -540,8 +673,24 @@ public final class ItemTaker<T, L extends Lease> {
 	 * @param claim the answer, the leader's to take in hand
 	 * @param count how many items it asked for
 	 * @param sentNanos when it was sent, on the clock
+	 * @param seen the earliest epoch the asks that want an item read
+	 * @param surplus how many of the items asked for are for consumers waiting for a
+	 * notice
+	 * @param wanting the asks that want an item, in order
 	 */
-	private record Looked<L extends Lease>(Claim<L> claim, int count, long sentNanos) {
+	private record Looked<L extends Lease>(Claim<L> claim, int count, long sentNanos, long seen, int surplus,
+			List<Ask<L>> wanting) {
+
+	}
+
+	/**
+	 * An item a leader handed to an ask.
+	 *
+	 * @param item the item and its priority
+	 * @param queuedNanos how long it had been ready when claimed
+	 * @param trace its trace contexts, or {@code null}
+	 */
+	private record Handout<T>(Prioritized<T> item, long queuedNanos, ItemTrace trace) {
 
 	}
 

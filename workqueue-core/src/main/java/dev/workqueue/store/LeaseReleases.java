@@ -24,9 +24,10 @@ import dev.workqueue.time.Nanos;
  * commit): while one {@link ReleaseDriver#done} call is under way, the dones of other
  * workers queue, and the next call ends them all (at most {@link #MAX_DONES} at once). A
  * done returns only once the call that carried it returned, so a done that returned is
- * never undone; it waits at most for the call under way and its own. A call that fails
- * fails every done of it: each caller throws, and each lease is handled as a single
- * failed done's (no longer renewed, it runs out and the item comes back).
+ * never undone; it waits for the call under way and then its own (and for more only when
+ * more than {@link #MAX_DONES} dones queued ahead of it). A call that fails fails every
+ * done of it: each caller throws, and each lease is handled as a single failed done's (no
+ * longer renewed, it runs out and the item comes back).
  * <p>
  * Thread-safe: the state is the {@link LeaseBook}'s; this class keeps none. Every method
  * blocks for the store's operations it runs, and throws the store's exception when one

@@ -41,6 +41,9 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 
 	private volatile boolean gated;
 
+	/** The thread of the last claim that reached the store. */
+	volatile Thread claimer;
+
 	private volatile boolean failing;
 
 	/** How long each call takes, as a round trip would. */
@@ -51,6 +54,12 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 	/** Holds every call at the gate from now on. */
 	void gate() {
 		this.gated = true;
+	}
+
+	/** Lets every call through from now on. */
+	void ungate() {
+		this.gated = false;
+		this.gate.release(1000);
 	}
 
 	/** Lets the next held call through. */
@@ -97,12 +106,14 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 	}
 
 	@Override
-	public Claim<TestLease> claim(int count, List<TestLease> owedDones, long sentNanos) {
+	public Claim<TestLease> claim(int count, List<TestLease> owedDones, long sentNanos) throws InterruptedException {
 		this.calls.add("claim " + count + (owedDones.isEmpty() ? "" : " done " + owedDones));
 		int inFlight = this.claimsInFlight.incrementAndGet();
 		this.mostClaimsAtOnce.accumulateAndGet(inFlight, Math::max);
 		try {
-			pass("claim");
+			this.claimer = Thread.currentThread();
+			// A claim waits at the gate as for a store's answer: interruptibly.
+			pass("claim", true);
 			List<String> items = new ArrayList<>();
 			List<Long> leased = new ArrayList<>();
 			synchronized (this) {
@@ -125,7 +136,12 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 	@Override
 	public void done(List<TestLease> leases) {
 		this.calls.add("done " + leases);
-		pass("done");
+		try {
+			pass("done", false);
+		}
+		catch (InterruptedException ex) {
+			throw new AssertionError(ex);
+		}
 		synchronized (this) {
 			leases.forEach(this::end);
 		}
@@ -151,12 +167,15 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 		return 0;
 	}
 
-	private void pass(String call) {
+	private void pass(String call, boolean interruptible) throws InterruptedException {
 		this.entered.incrementAndGet();
 		if (this.latencyNanos > 0) {
 			LockSupport.parkNanos(this.latencyNanos);
 		}
-		if (this.gated) {
+		if (this.gated && interruptible) {
+			this.gate.acquire();
+		}
+		else if (this.gated) {
 			this.gate.acquireUninterruptibly();
 		}
 		if (this.failing) {

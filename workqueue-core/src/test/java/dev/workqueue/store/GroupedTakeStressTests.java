@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Many workers of one handle drain a backlog with {@code doneAndPoll} while their dones
@@ -80,6 +81,50 @@ class GroupedTakeStressTests {
 		assertThat(this.book.isEmpty()).isTrue();
 		assertThat(this.store.mostClaimsAtOnce).hasValue(1);
 		assertThat(this.store.calls).hasSizeLessThan(ITEMS);
+	}
+
+	/**
+	 * Workers that block ({@code get}, {@code doneAndPoll} with no timeout) while a
+	 * producer adds the items one by one, each with its notice: a consumer that slept
+	 * while an item waited ahead for it would leave items unprocessed for good.
+	 */
+	@Test
+	void blockingWorkersTakeEveryItemAddedWhileTheyWait() throws Exception {
+		this.store.latency(TimeUnit.MICROSECONDS.toNanos(200));
+		Map<String, Integer> processed = new ConcurrentHashMap<>();
+		List<Future<?>> running = new ArrayList<>();
+		for (int w = 0; w < WORKERS; w++) {
+			running.add(this.workers.submit(() -> workBlocking(processed)));
+		}
+		for (int n = 0; n < ITEMS; n++) {
+			this.store.ready("item-" + n);
+			this.signal.signal();
+		}
+		await().atMost(Duration.ofSeconds(60)).until(() -> processed.size() == ITEMS);
+		this.lifecycle.shutDown();
+		this.signal.signalAll();
+		this.taker.handBackAhead();
+		for (Future<?> worker : running) {
+			worker.get(60, TimeUnit.SECONDS);
+		}
+		assertThat(processed.values()).containsOnly(1);
+		assertThat(this.store.heldCount()).isZero();
+		assertThat(this.store.readyCount()).isZero();
+		assertThat(this.book.isEmpty()).isTrue();
+		assertThat(this.store.mostClaimsAtOnce).hasValue(1);
+	}
+
+	/** One worker that blocks for each item, until the handle shuts down. */
+	private Void workBlocking(Map<String, Integer> processed) throws InterruptedException {
+		Prioritized<String> next = this.taker.take(false, 0, null, null, null);
+		while (next != null) {
+			String held = next.item();
+			processed.merge(held, 1, Integer::sum);
+			next = this.taker.take(false, 0, null, this.releases.finishForNextTake(held), null);
+			// Its done returned: it has ended in the store.
+			assertThat(this.store.holds(held)).as(held).isFalse();
+		}
+		return null;
 	}
 
 	/** One worker: takes, processes, and ends each item with the next take. */
