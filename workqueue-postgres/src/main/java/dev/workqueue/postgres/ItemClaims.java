@@ -121,9 +121,16 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 			this.rows.finished(answer.rows.size());
 			if (answer.ended != null) {
 				this.statements.ended(answer.ended);
+				// Before the claim returns: the engine takes the dones as ended then.
+				this.statements.endSkipped(owedDones, answer.ended);
 			}
 		}
 		catch (RuntimeException ex) {
+			if (ex instanceof PostgresQueueException) {
+				// A skipped done failed: the claim fails, its leases are the keeper's to
+				// find.
+				this.failedClaim.run();
+			}
 			// The engine unlocks only at taken(): the keeper's reconcile would wait for
 			// ever.
 			this.claims.unlock();
@@ -165,7 +172,8 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 			if (withDone) {
 				long deleted = rows.getLong(8);
 				long backAt = rows.getLong(9);
-				answer.ended = new Ended(deleted, rows.wasNull() ? null : backAt, answer.nowMicros);
+				answer.ended = new Ended(deleted, rows.wasNull() ? null : backAt, answer.nowMicros,
+						Ended.skippedTokens(rows, 10));
 			}
 		}
 		return answer;

@@ -28,16 +28,22 @@
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-gone AS (DELETE FROM {table} r USING unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
-	WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1
+held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {table} r
+	JOIN unnest(:items::text[], :tokens::bigint[]) AS d(item, token) ON r.item = d.item AND r.token = d.token
+	WHERE r.queue = :queue AND r.state = 1
+	FOR UPDATE OF r SKIP LOCKED),
+gone AS (DELETE FROM {table} r USING held h WHERE r.queue = h.queue AND r.item = h.item AND r.token = h.token
 	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
-ended AS (DELETE FROM {table}_lease l USING gone e WHERE l.token = e.token),
+ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT g.token FROM gone g ORDER BY g.token))),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
 forgot AS (DELETE FROM {table}_limit l USING unnest(:forget_items::text[], :forget_kinds::text[]) AS f(item, kind)
 	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item),
+skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
+	WHERE d.token NOT IN (SELECT h.token FROM held h) AND EXISTS (SELECT FROM {table} r
+		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1)),
 picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c) AND (SELECT count(*) FROM gone) >= 0
 	ORDER BY {order:r} LIMIT :limit FOR UPDATE SKIP LOCKED),
@@ -51,7 +57,8 @@ claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), ho
 leased AS (INSERT INTO {table}_lease (token, queue, item, holder, lease_until)
 	SELECT k.token, k.queue, k.item, k.holder, (c.now + (clock_timestamp() - statement_timestamp())) + :lease::bigint * interval '1 microsecond'
 	FROM claimed k, c)
-SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b)
+SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b),
+	(SELECT s.tokens FROM skipped s)
 FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {table} w
 	WHERE w.queue = :queue AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d
 LEFT JOIN claimed k ON true
