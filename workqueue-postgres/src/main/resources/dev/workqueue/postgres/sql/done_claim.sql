@@ -45,7 +45,7 @@ skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:it
 	WHERE d.token NOT IN (SELECT h.token FROM held h) AND EXISTS (SELECT FROM {table} r
 		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1)),
 picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
-	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c) AND (SELECT count(*) FROM gone) >= 0
+	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c) AND (SELECT s.tokens FROM skipped s) IS NULL
 	ORDER BY {order:r} LIMIT :limit FOR UPDATE SKIP LOCKED),
 claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), holder = :holder, lease_until = NULL,
 		dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,

@@ -46,11 +46,11 @@ skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:it
 		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1)),
 starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0
-		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT count(*) FROM gone) >= 0
+		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL
 	ORDER BY r.ready_at, r.seq LIMIT :limit FOR UPDATE SKIP LOCKED),
 fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
-		AND r.ready_at >= (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT count(*) FROM gone) >= 0
+		AND r.ready_at >= (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL
 	ORDER BY {order:r} LIMIT :limit::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
 picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),
 claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), holder = :holder, lease_until = NULL,
