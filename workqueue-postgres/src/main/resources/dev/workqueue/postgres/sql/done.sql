@@ -28,11 +28,10 @@
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {table} r
-	JOIN unnest(:items::text[], :tokens::bigint[]) AS d(item, token) ON r.item = d.item AND r.token = d.token
-	WHERE r.queue = :queue AND r.state = 1
-	FOR UPDATE OF r SKIP LOCKED),
-gone AS (DELETE FROM {table} r USING held h WHERE r.queue = h.queue AND r.item = h.item AND r.token = h.token
+held AS MATERIALIZED (SELECT r.ctid AS at, r.token FROM {table} r
+	WHERE r.queue = :queue AND r.item = ANY(:items::text[]) AND r.token = ANY(:tokens::bigint[]) AND r.state = 1
+	FOR UPDATE SKIP LOCKED),
+gone AS (DELETE FROM {table} r WHERE r.ctid = ANY(ARRAY(SELECT h.at FROM held h))
 	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
 ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT g.token FROM gone g ORDER BY g.token))),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
@@ -42,6 +41,7 @@ back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace
 forgot AS (DELETE FROM {table}_limit l USING unnest(:forget_items::text[], :forget_kinds::text[]) AS f(item, kind)
 	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item),
 skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
-	WHERE d.token NOT IN (SELECT h.token FROM held h) AND EXISTS (SELECT FROM {table} r
+	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND d.token NOT IN (SELECT h.token FROM held h)
+		AND EXISTS (SELECT FROM {table} r
 		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1))
 SELECT (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b), (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT s.tokens FROM skipped s) FROM c
