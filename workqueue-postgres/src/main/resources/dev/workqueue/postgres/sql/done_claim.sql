@@ -1,9 +1,10 @@
 -- done_claim: ends holds (the dones of a group: the owed dones of every consumer of the handle
 --   whose look this claim makes), then claims: done.sql's CTEs, then claim.sql's. The claim
 --   cannot see the rows the dones queue again (one snapshot): they wait for the next claim, as
---   client-go's done does (back of the line). picked refers to gone, so the dones have their
---   rows before any item is locked: a done waiting for an application's lock holds no other
---   item.
+--   client-go's done does (back of the line). The dones skip the rows another transaction locks
+--   (done.sql's held), and the claim then claims none (picked reads skipped): its items would
+--   wait while the handle ends those dones, each in done_waiting.sql, which may wait for an
+--   application's commit; the handle claims again after them.
 -- Twin: done.sql and claim.sql (its halves), done_claim_starving.sql (with the starvation
 --   guard; a file of its own: with a null :starvation it costs 16 to 20% more, pgbench)
 -- Parameters:
@@ -17,14 +18,12 @@
 --   :limit         the most rows to change
 --   :holder        the handle's holder id
 --   :lease         the lease's length in µs
--- Returns: claim.sql's columns, then on every row done.sql's rows ended and earliest ready time
---   (µs)
--- Races: the DELETE by token re-checks each row after waiting for a concurrent writer
---   (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes
---   nothing, and the others end all the same; the done rows are locked in the plan's order
---   (done.sql: a deadlock with a renewal or reap fails the statement, never ends wrongly).
---   FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the
---   other or for an application's lock.
+-- Returns: claim.sql's columns, then on every row done.sql's rows ended, earliest ready time
+--   (µs) and skipped tokens (null if none)
+-- Races: the dones as done.sql's (SKIP LOCKED: they wait for no item row; a stale done changes
+--   nothing; lease rows deleted in renew.sql's order). FOR UPDATE SKIP LOCKED in the claim too:
+--   two claims never lock the same row, and neither waits for the other or for an
+--   application's lock; the statement as a whole waits for no item row.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
