@@ -1,13 +1,14 @@
 -- done: ends holds, the dones of a group (one worker's, or several sent while another call was
 --   under way) in one statement and commit: held locks each item's row its token still holds,
---   skipping the rows another transaction locks (FOR UPDATE SKIP LOCKED, as hand_back.sql);
---   gone deletes the rows held (by ctid: locked, they cannot move), ended their lease rows,
---   back queues again each item added while processing (its dirty mark: the earliest time and
---   the highest priority), forgot deletes the limiter history their failure counts forgot
---   while held (part of every done, so a success costs no statement of its own; a join on the
---   (item, kind) pairs: each one probe of the primary key; every pair of the group, skipped or
---   not), skipped names the leases whose rows it skipped: the handle ends each of them in
---   done_waiting.sql, a statement of its own that waits for its row.
+--   skipping the rows another transaction locks (FOR UPDATE SKIP LOCKED, as hand_back.sql; item =
+--   ANY and token = ANY match each lease's own pair: a token is drawn once, by the claim of one
+--   row); gone deletes the rows held (by ctid: locked, they cannot move), ended their lease rows,
+--   back queues again each item added while processing (its dirty mark: the earliest time and the
+--   highest priority), forgot deletes the limiter history their failure counts forgot while held
+--   (part of every done, so a success costs no statement of its own; a join on the (item, kind)
+--   pairs: each one probe of the primary key; every pair of the group, skipped or not), skipped
+--   names the leases whose rows it skipped: the handle ends each of them in done_waiting.sql, a
+--   statement of its own that waits for its row.
 -- Twin: done_claim.sql (then claims, in the same statement; a file of its own: done_claim.sql
 --   with :limit 0 costs a done 85 to 96% more, pgbench, for a claim half planned and run for
 --   nothing), done_waiting.sql (one lease, waiting for its row). One file for one lease or

@@ -19,8 +19,8 @@
 --   :limit         the most rows to change
 --   :holder        the handle's holder id
 --   :lease         the lease's length in µs
--- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended, earliest ready time
---   (µs) and skipped tokens (null if none)
+-- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended, earliest
+--   ready time (µs) and skipped tokens (null if none)
 -- Races: the dones as done.sql's (SKIP LOCKED: they wait for no item row; a stale done changes
 --   nothing; lease rows deleted in renew.sql's order). FOR UPDATE SKIP LOCKED in the claim too:
 --   two claims never lock the same row, and neither waits for the other or for an
