@@ -2,13 +2,14 @@
 --   under way) in one statement and commit: held locks each item's row its token still holds,
 --   skipping the rows another transaction locks (FOR UPDATE SKIP LOCKED, as hand_back.sql; item =
 --   ANY and token = ANY match each lease's own pair: a token is drawn once, by the claim of one
---   row); gone deletes the rows held (by ctid: locked, they cannot move), ended their lease rows,
---   back queues again each item added while processing (its dirty mark: the earliest time and the
---   highest priority), forgot deletes the limiter history their failure counts forgot while held
---   (part of every done, so a success costs no statement of its own; a join on the (item, kind)
---   pairs: each one probe of the primary key; every pair of the group, skipped or not), skipped
---   names the leases whose rows it skipped: the handle ends each of them in done_waiting.sql, a
---   statement of its own that waits for its row.
+--   row); gone deletes the rows held (by key: a row an add changed after the snapshot is deleted
+--   in its newest version, the one held locked), ended their lease rows, back queues again each
+--   item added while processing (its dirty mark: the earliest time and the highest priority),
+--   forgot deletes the limiter history their failure counts forgot while held (part of every
+--   done, so a success costs no statement of its own; a join on the (item, kind) pairs: each one
+--   probe of the primary key; every pair of the group, skipped or not), skipped names the leases
+--   whose rows it skipped: the handle ends each of them in done_waiting.sql, a statement of its
+--   own that waits for its row.
 -- Twin: done_claim.sql (then claims, in the same statement; a file of its own: done_claim.sql
 --   with :limit 0 costs a done 85 to 96% more, pgbench, for a claim half planned and run for
 --   nothing), done_waiting.sql (one lease, waiting for its row). One file for one lease or
@@ -21,9 +22,9 @@
 --   2-core machine: within its noise for one, up to a fifth more for 16)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue         the queue's name
 --   :items         the encoded items, one per lease (at least one)
 --   :tokens        the leases' tokens, parallel to :items
---   :queue         the queue's name
 --   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
 --                  for none)
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items
@@ -47,10 +48,10 @@
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-held AS MATERIALIZED (SELECT r.ctid AS at, r.token FROM {table} r
+held AS MATERIALIZED (SELECT r.item, r.token FROM {table} r
 	WHERE r.queue = :queue AND r.item = ANY(:items::text[]) AND r.token = ANY(:tokens::bigint[]) AND r.state = 1
 	FOR UPDATE SKIP LOCKED),
-gone AS (DELETE FROM {table} r WHERE r.ctid = ANY(ARRAY(SELECT h.at FROM held h))
+gone AS (DELETE FROM {table} r USING held h WHERE r.queue = :queue AND r.item = h.item AND r.token = h.token
 	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
 ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT g.token FROM gone g ORDER BY g.token))),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)

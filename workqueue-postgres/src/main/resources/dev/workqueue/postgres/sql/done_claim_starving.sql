@@ -9,9 +9,9 @@
 --   (priority) and 20.3% (FIFO) more, pgbench, prepared, side by side)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue         the queue's name
 --   :items         the encoded items of the dones, one per lease (at least one)
 --   :tokens        the leases' tokens, parallel to :items
---   :queue         the queue's name
 --   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
 --                  for none)
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items
@@ -28,10 +28,10 @@
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-held AS MATERIALIZED (SELECT r.ctid AS at, r.token FROM {table} r
+held AS MATERIALIZED (SELECT r.item, r.token FROM {table} r
 	WHERE r.queue = :queue AND r.item = ANY(:items::text[]) AND r.token = ANY(:tokens::bigint[]) AND r.state = 1
 	FOR UPDATE SKIP LOCKED),
-gone AS (DELETE FROM {table} r WHERE r.ctid = ANY(ARRAY(SELECT h.at FROM held h))
+gone AS (DELETE FROM {table} r USING held h WHERE r.queue = :queue AND r.item = h.item AND r.token = h.token
 	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
 ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT g.token FROM gone g ORDER BY g.token))),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
