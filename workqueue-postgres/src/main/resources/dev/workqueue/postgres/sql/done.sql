@@ -12,14 +12,15 @@
 --   own that waits for its row.
 -- Twin: done_claim.sql (then claims, in the same statement; a file of its own: done_claim.sql
 --   with :limit 0 costs a done 85 to 96% more, pgbench, for a claim half planned and run for
---   nothing), done_waiting.sql (one lease, waiting for its row). One file for one lease or
---   many: a lone done as arrays of one cost what the one-lease form (item and token as
---   scalars) cost, -0.5 to +2.8% (pgbench, prepared, 4 clients side by side, 3 runs of 15 s,
---   synchronous_commit off). SKIP LOCKED and skipped beside the statement that waited (held
---   joined the arrays, gone deleted by the join): a lone done 0.149 to 0.211 ms against 0.114
---   to 0.284 ms, a group of 16 0.273 to 0.443 ms against 0.222 to 0.336 ms (pgbench -r,
---   prepared, 1 client, 3 to 4 alternated runs of 3 s, synchronous_commit off, on a loaded
---   2-core machine: within its noise for one, up to a fifth more for 16)
+--   nothing), done_waiting.sql (one lease, waiting for its row). One file for one lease or many:
+--   a lone done as arrays of one cost what the one-lease form (item and token as scalars) cost,
+--   -0.5 to +2.8% (pgbench, prepared, 4 clients side by side, 3 runs of 15 s, synchronous_commit
+--   off). SKIP LOCKED and skipped cost more than the statement that waited (held joined the
+--   arrays, gone deleted by the join): a lone done 0.206 to 0.427 ms (median 0.261) against 0.167
+--   to 0.294 (0.226), a group of 16 0.367 to 0.904 ms (0.81, one run of 6.9 left out) against
+--   0.541 to 0.721 (0.64): +15% and +25% (pgbench -r, prepared, 1 client, 7 alternated runs of 3
+--   s each, synchronous_commit off, 20,000 other rows in the table, a 2-core machine busy with a
+--   test suite)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue         the queue's name
