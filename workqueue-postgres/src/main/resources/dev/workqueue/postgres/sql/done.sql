@@ -15,8 +15,8 @@
 --   nothing), done_waiting.sql (one lease, waiting for its row). One file for one lease or many:
 --   a lone done as arrays of one cost what the one-lease form (item and token as scalars) cost,
 --   -0.5 to +2.8% (pgbench, prepared, 4 clients side by side, 3 runs of 15 s, synchronous_commit
---   off). SKIP LOCKED and skipped cost more than the statement that waited (held joined the
---   arrays, gone deleted by the join): a lone done 0.206 to 0.427 ms (median 0.261) against 0.167
+--   off). SKIP LOCKED and skipped cost more than the statement that waited (gone's DELETE
+--   joined the arrays): a lone done 0.206 to 0.427 ms (median 0.261) against 0.167
 --   to 0.294 (0.226), a group of 16 0.367 to 0.904 ms (0.81, one run of 6.9 left out) against
 --   0.541 to 0.721 (0.64): +15% and +25% (pgbench -r, prepared, 1 client, 7 alternated runs of 3
 --   s each, synchronous_commit off, 20,000 other rows in the table, a 2-core machine busy with a
