@@ -91,43 +91,51 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 
 	@Override
 	public Claim<PostgresLease> claim(int count, List<PostgresLease> owedDones, long sentNanos) {
-		boolean withDones = !owedDones.isEmpty();
-		Answer answer;
 		this.claims.lock();
 		try {
-			answer = this.database.run("take from", (connection) -> {
-				SqlStatement sql = withDones ? this.sql.doneAndClaim : this.sql.claim;
-				try (PreparedStatement statement = sql.prepare(connection)) {
-					this.database.bindNow(sql, statement);
-					if (withDones) {
-						this.statements.bindDones(sql, statement, owedDones);
-					}
-					bindClaim(sql, statement, count);
-					try (ResultSet rows = statement.executeQuery()) {
-						return read(rows, withDones, sentNanos);
-					}
-				}
-			});
+			Answer answer = send(count, owedDones, sentNanos);
+			if (answer.ended != null && answer.ended.skippedTokens().length > 0) {
+				// It claimed none: its items would wait for these dones, which wait for
+				// another transaction. They end before the claim returns (the engine
+				// takes the dones as ended then), and a claim of its own follows.
+				this.statements.endSkipped(owedDones, answer.ended);
+				answer = send(count, List.of(), sentNanos);
+			}
+			return answer;
 		}
 		catch (RuntimeException ex) {
 			if (ex instanceof PostgresQueueException) {
 				this.failedClaim.run();
 			}
-			this.claims.unlock();
-			throw ex;
-		}
-		try {
-			this.signal.measured(answer.nowMicros, this.clock.nanoTime());
-			this.rows.finished(answer.rows.size());
-			if (answer.ended != null) {
-				this.statements.ended(answer.ended);
-			}
-		}
-		catch (RuntimeException ex) {
 			// The engine unlocks only at taken(): the keeper's reconcile would wait for
 			// ever.
 			this.claims.unlock();
 			throw ex;
+		}
+	}
+
+	/**
+	 * Sends one claim statement, carrying {@code owedDones} if any, and takes its answer.
+	 */
+	private Answer send(int count, List<PostgresLease> owedDones, long sentNanos) {
+		boolean withDones = !owedDones.isEmpty();
+		Answer answer = this.database.run("take from", (connection) -> {
+			SqlStatement sql = withDones ? this.sql.doneAndClaim : this.sql.claim;
+			try (PreparedStatement statement = sql.prepare(connection)) {
+				this.database.bindNow(sql, statement);
+				if (withDones) {
+					this.statements.bindDones(sql, statement, owedDones);
+				}
+				bindClaim(sql, statement, count);
+				try (ResultSet rows = statement.executeQuery()) {
+					return read(rows, withDones, sentNanos);
+				}
+			}
+		});
+		this.signal.measured(answer.nowMicros, this.clock.nanoTime());
+		this.rows.finished(answer.rows.size());
+		if (answer.ended != null) {
+			this.statements.ended(answer.ended);
 		}
 		return answer;
 	}
@@ -165,7 +173,8 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 			if (withDone) {
 				long deleted = rows.getLong(8);
 				long backAt = rows.getLong(9);
-				answer.ended = new Ended(deleted, rows.wasNull() ? null : backAt, answer.nowMicros);
+				answer.ended = new Ended(deleted, rows.wasNull() ? null : backAt, answer.nowMicros,
+						Ended.skippedTokens(rows, 10));
 			}
 		}
 		return answer;

@@ -100,6 +100,11 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 		thread.start();
 	}
 
+	/** The statements that end leases, for tests. */
+	ReleaseStatements statements() {
+		return this.statements;
+	}
+
 	/** A claim failed: look for the leases it may have taken, and hand them back. */
 	void reconcileSoon() {
 		this.work.reconcileSoon();

@@ -80,8 +80,11 @@ final class QueueSql {
 	/** Ends a hold, then claims. */
 	final SqlStatement doneAndClaim;
 
-	/** Ends a hold. */
+	/** Ends holds, skipping the rows another transaction locks. */
 	final SqlStatement done;
+
+	/** Ends one hold a done skipped, waiting for its row. */
+	final SqlStatement doneWaiting;
 
 	/** Forgets an item's limiter history on its own. */
 	final SqlStatement forget;
@@ -139,6 +142,7 @@ final class QueueSql {
 		this.doneAndClaim = SqlStatement.load(starving ? "done_claim_starving" : "done_claim", table, order,
 				synchronousCommit);
 		this.done = SqlStatement.load("done", table, order, synchronousCommit);
+		this.doneWaiting = SqlStatement.load("done_waiting", table, order, synchronousCommit);
 		this.forget = SqlStatement.load("forget", table, order, synchronousCommit);
 		this.renew = SqlStatement.load("renew", table, order, synchronousCommit);
 		this.reap = SqlStatement.load("reap", table, order, synchronousCommit);

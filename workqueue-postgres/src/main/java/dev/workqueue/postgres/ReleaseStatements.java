@@ -1,10 +1,12 @@
 package dev.workqueue.postgres;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.workqueue.store.LeaseReleases;
@@ -42,8 +44,10 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	}
 
 	/**
-	 * Ends leases, the dones of a group: one done statement and commit; the others hear
-	 * of the items it queued again.
+	 * Ends leases, the dones of a group: one done statement and commit, which skips the
+	 * rows another transaction locks (an application's, or an add's), then one statement
+	 * each for those, which waits for its row (holding no other); the others hear of the
+	 * items they queued again.
 	 */
 	@Override
 	public void done(List<PostgresLease> leases) {
@@ -53,11 +57,37 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 				bindDones(this.sql.done, statement, leases);
 				try (ResultSet row = statement.executeQuery()) {
 					row.next();
-					return Ended.read(row, 1);
+					return Ended.read(row, 1, 4);
 				}
 			}
 		});
 		ended(ended);
+		endSkipped(leases, ended);
+	}
+
+	/**
+	 * Ends, each in a statement of its own that waits for its row, the leases of
+	 * {@code leases} whose rows a done statement skipped (locked by another transaction):
+	 * a statement that waits holds no other item's row, so it cannot deadlock with that
+	 * transaction, nor keep the group's other dones waiting.
+	 */
+	void endSkipped(List<PostgresLease> leases, Ended ended) {
+		for (PostgresLease lease : leases) {
+			if (ended.skipped(lease.token)) {
+				ended(this.database.run("mark an item done in", (connection) -> {
+					try (PreparedStatement statement = this.sql.doneWaiting.prepare(connection)) {
+						this.database.bindNow(this.sql.doneWaiting, statement);
+						this.sql.doneWaiting.setString(statement, "queue", this.database.name());
+						this.sql.doneWaiting.setString(statement, "item", lease.encoded());
+						this.sql.doneWaiting.setLong(statement, "token", lease.token);
+						try (ResultSet row = statement.executeQuery()) {
+							row.next();
+							return Ended.read(row, 1, 0);
+						}
+					}
+				}));
+			}
+		}
 	}
 
 	/**
@@ -127,15 +157,35 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	 * @param backAtMicros when the earliest item they queued again is ready (µs since the
 	 * epoch), or {@code null} if none was added meanwhile
 	 * @param nowMicros the statement's time
+	 * @param skippedTokens the tokens of the leases whose rows it skipped, locked by
+	 * another transaction, sorted
 	 */
-	record Ended(long deleted, Long backAtMicros, long nowMicros) {
+	record Ended(long deleted, Long backAtMicros, long nowMicros, long[] skippedTokens) {
 
-		/** Reads the columns at {@code from}: deleted, back at, now. */
-		static Ended read(ResultSet row, int from) throws java.sql.SQLException {
+		private static final long[] NONE = new long[0];
+
+		/**
+		 * Reads the columns at {@code from}: deleted, back at, now; and the skipped
+		 * tokens at {@code skippedAt} (0: the statement skips none).
+		 */
+		static Ended read(ResultSet row, int from, int skippedAt) throws SQLException {
 			long deleted = row.getLong(from);
 			long backAt = row.getLong(from + 1);
 			Long backAtMicros = row.wasNull() ? null : backAt;
-			return new Ended(deleted, backAtMicros, row.getLong(from + 2));
+			return new Ended(deleted, backAtMicros, row.getLong(from + 2),
+					(skippedAt > 0) ? skippedTokens(row, skippedAt) : NONE);
+		}
+
+		/** Reads the skipped tokens, an array column ({@code null} for none). */
+		static long[] skippedTokens(ResultSet row, int at) throws SQLException {
+			Array tokens = row.getArray(at);
+			return (tokens != null) ? Arrays.stream((Long[]) tokens.getArray()).mapToLong(Long::longValue).toArray()
+					: NONE;
+		}
+
+		/** Whether the statement skipped the lease of {@code token}. */
+		boolean skipped(long token) {
+			return this.skippedTokens.length > 0 && Arrays.binarySearch(this.skippedTokens, token) >= 0;
 		}
 
 	}

@@ -1,41 +1,68 @@
 -- done: ends holds, the dones of a group (one worker's, or several sent while another call was
---   under way) in one statement and commit: gone deletes each item's row if its token still
---   holds it, ended their lease rows, back queues again each item added while processing (its
---   dirty mark: the earliest time and the highest priority), forgot deletes the limiter history
---   their failure counts forgot while held (part of every done, so a success costs no
---   statement of its own; a join on the (item, kind) pairs: each one probe of the primary key).
+--   under way) in one statement and commit: held locks each item's row its token still holds,
+--   skipping the rows another transaction locks (FOR UPDATE SKIP LOCKED, as hand_back.sql; item =
+--   ANY and token = ANY match each lease's own pair: a token is drawn once, by the claim of one
+--   row); gone deletes the rows held (by key: a row an add changed after the snapshot is deleted
+--   in its newest version, the one held locked), ended their lease rows, back queues again each
+--   item added while processing (its dirty mark: the earliest time and the highest priority),
+--   forgot deletes the limiter history their failure counts forgot while held (part of every
+--   done, so a success costs no statement of its own; a join on the (item, kind) pairs: each one
+--   probe of the primary key; every pair of the group, skipped or not), skipped names the leases
+--   whose rows it skipped: the handle ends each of them in done_waiting.sql, a statement of its
+--   own that waits for its row.
 -- Twin: done_claim.sql (then claims, in the same statement; a file of its own: done_claim.sql
 --   with :limit 0 costs a done 85 to 96% more, pgbench, for a claim half planned and run for
---   nothing). One file for one lease or many: a lone done as arrays of one cost what the
---   one-lease form (item and token as scalars) cost, -0.5 to +2.8% (pgbench, prepared, 4
---   clients side by side, 3 runs of 15 s, synchronous_commit off)
+--   nothing), done_waiting.sql (one lease, waiting for its row). One file for one lease or many:
+--   a lone done as arrays of one cost what the one-lease form (item and token as scalars) cost,
+--   -0.5 to +2.8% (pgbench, prepared, 4 clients side by side, 3 runs of 15 s, synchronous_commit
+--   off). SKIP LOCKED and skipped cost more than the statement that waited (gone's DELETE
+--   joined the arrays): a lone done 0.206 to 0.427 ms (median 0.261) against 0.167
+--   to 0.294 (0.226), a group of 16 0.367 to 0.904 ms (0.81, one run of 6.9 left out) against
+--   0.541 to 0.721 (0.64): +15% and +25% (pgbench -r, prepared, 1 client, 7 alternated runs of 3
+--   s each, synchronous_commit off, 20,000 other rows in the table, a 2-core machine busy with a
+--   test suite)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue         the queue's name
 --   :items         the encoded items, one per lease (at least one)
 --   :tokens        the leases' tokens, parallel to :items
---   :queue         the queue's name
 --   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
 --                  for none)
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items
--- Returns: one row: rows ended (fewer than the leases for stale tokens), the earliest ready time
---   of the items queued again (µs, null if none), now (µs)
--- Races: the DELETE by token re-checks each row after waiting for a concurrent writer
---   (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes
---   nothing, and the others of the group end all the same. One DELETE joins the leases: their
---   rows are locked in the order of its plan, not of the arrays; a renewal or the keeper's
---   reap that locks two of them the other way round is a deadlock PostgreSQL breaks by failing
---   one statement (a failed done: its leases run out), never a wrong end.
+-- Returns: one row: rows ended (fewer than the leases for stale and skipped tokens), the
+--   earliest ready time of the items queued again (µs, null if none), now (µs), the tokens of
+--   the leases whose rows it skipped (sorted, null if none)
+-- Races: held waits for no row: a row another transaction locks (an application's transaction
+--   that added the item while it was held, an add's batch, the keeper's reap or a hand-back) is
+--   skipped, so the statement never holds one item's row while it waits for another's (no
+--   deadlock with a caller's transaction or a batch of adds, which lock rows in item order,
+--   and no done of the group waits for an application's commit). A row changed and committed
+--   after the snapshot is re-checked on its newest version (EvalPlanQual): a stale done (the
+--   lease ran out and the item was claimed again) changes nothing, and the others of the group
+--   end all the same; skipped looks at the snapshot, so such a row may be named skipped, and
+--   done_waiting.sql then finds it stale. ended deletes the lease rows in token order (the
+--   index's order for = ANY), the order renew.sql locks them in: a renewal of leases whose done
+--   is under way waits, never deadlocks. What can still wait: a lease row being renewed (the
+--   renewal waits for no item row), forgot's history rows if a caller's transaction counts or
+--   forgets the same item meanwhile, and an add of an item in another transaction, which waits
+--   for this one to commit (the deleted row is locked) and then adds to the row back inserted.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-gone AS (DELETE FROM {table} r USING unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
-	WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1
+held AS MATERIALIZED (SELECT r.item, r.token FROM {table} r
+	WHERE r.queue = :queue AND r.item = ANY(:items::text[]) AND r.token = ANY(:tokens::bigint[]) AND r.state = 1
+	FOR UPDATE SKIP LOCKED),
+gone AS (DELETE FROM {table} r USING held h WHERE r.queue = :queue AND r.item = h.item AND r.token = h.token
 	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
-ended AS (DELETE FROM {table}_lease l USING gone e WHERE l.token = e.token),
+ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT g.token FROM gone g ORDER BY g.token))),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
 forgot AS (DELETE FROM {table}_limit l USING unnest(:forget_items::text[], :forget_kinds::text[]) AS f(item, kind)
-	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item)
-SELECT (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b), (extract(epoch FROM c.now) * 1000000)::bigint FROM c
+	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item),
+skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
+	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND d.token NOT IN (SELECT h.token FROM held h)
+		AND EXISTS (SELECT FROM {table} r
+		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1))
+SELECT (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b), (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT s.tokens FROM skipped s) FROM c

@@ -1,45 +1,50 @@
 -- done_claim: ends holds (the dones of a group: the owed dones of every consumer of the handle
 --   whose look this claim makes), then claims: done.sql's CTEs, then claim.sql's. The claim
 --   cannot see the rows the dones queue again (one snapshot): they wait for the next claim, as
---   client-go's done does (back of the line). picked refers to gone, so the dones have their
---   rows before any item is locked: a done waiting for an application's lock holds no other
---   item.
+--   client-go's done does (back of the line). The dones skip the rows another transaction locks
+--   (done.sql's held), and the claim then claims none (picked reads skipped): its items would
+--   wait while the handle ends those dones, each in done_waiting.sql, which may wait for an
+--   application's commit; the handle claims again after them.
 -- Twin: done.sql and claim.sql (its halves), done_claim_starving.sql (with the starvation
 --   guard; a file of its own: with a null :starvation it costs 16 to 20% more, pgbench)
 -- Parameters:
 --   :now           the given clock's time in µs since the epoch, or null for the database's clock
+--   :queue         the queue's name
 --   :items         the encoded items of the dones, one per lease (at least one)
 --   :tokens        the leases' tokens, parallel to :items
---   :queue         the queue's name
 --   :forget_items  the items whose limiter history to forget, one per (item, kind) pair (empty
 --                  for none)
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items
 --   :limit         the most rows to change
 --   :holder        the handle's holder id
 --   :lease         the lease's length in µs
--- Returns: claim.sql's columns, then on every row done.sql's rows ended and earliest ready time
---   (µs)
--- Races: the DELETE by token re-checks each row after waiting for a concurrent writer
---   (EvalPlanQual): a stale done (the lease ran out and the item was claimed again) changes
---   nothing, and the others end all the same; the done rows are locked in the plan's order
---   (done.sql: a deadlock with a renewal or reap fails the statement, never ends wrongly).
---   FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the
---   other or for an application's lock.
+-- Returns: claim.sql's columns, then on every row done.sql's rows ended, earliest ready time
+--   (µs) and skipped tokens (null if none)
+-- Races: the dones as done.sql's (SKIP LOCKED: they wait for no item row; a stale done changes
+--   nothing; lease rows deleted in renew.sql's order). FOR UPDATE SKIP LOCKED in the claim too:
+--   two claims never lock the same row, and neither waits for the other or for an
+--   application's lock; the statement as a whole waits for no item row.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-gone AS (DELETE FROM {table} r USING unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
-	WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1
+held AS MATERIALIZED (SELECT r.item, r.token FROM {table} r
+	WHERE r.queue = :queue AND r.item = ANY(:items::text[]) AND r.token = ANY(:tokens::bigint[]) AND r.state = 1
+	FOR UPDATE SKIP LOCKED),
+gone AS (DELETE FROM {table} r USING held h WHERE r.queue = :queue AND r.item = h.item AND r.token = h.token
 	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
-ended AS (DELETE FROM {table}_lease l USING gone e WHERE l.token = e.token),
+ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT g.token FROM gone g ORDER BY g.token))),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
 forgot AS (DELETE FROM {table}_limit l USING unnest(:forget_items::text[], :forget_kinds::text[]) AS f(item, kind)
 	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item),
+skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
+	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND d.token NOT IN (SELECT h.token FROM held h)
+		AND EXISTS (SELECT FROM {table} r
+		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1)),
 picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
-	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c) AND (SELECT count(*) FROM gone) >= 0
+	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c) AND (SELECT s.tokens FROM skipped s) IS NULL
 	ORDER BY {order:r} LIMIT :limit FOR UPDATE SKIP LOCKED),
 claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), holder = :holder, lease_until = NULL,
 		dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
@@ -51,7 +56,8 @@ claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), ho
 leased AS (INSERT INTO {table}_lease (token, queue, item, holder, lease_until)
 	SELECT k.token, k.queue, k.item, k.holder, (c.now + (clock_timestamp() - statement_timestamp())) + :lease::bigint * interval '1 microsecond'
 	FROM claimed k, c)
-SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b)
+SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b),
+	(SELECT s.tokens FROM skipped s)
 FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {table} w
 	WHERE w.queue = :queue AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d
 LEFT JOIN claimed k ON true

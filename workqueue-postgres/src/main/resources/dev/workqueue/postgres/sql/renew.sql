@@ -7,7 +7,8 @@
 --   :tokens  the tokens of the leases
 -- Returns: the tokens renewed (a token missing was lost)
 -- Races: the UPDATE re-checks each lease row after waiting (EvalPlanQual): a lease ended
---   meanwhile is not renewed.
+--   meanwhile is not renewed. It locks the lease rows in token order (= ANY on the primary
+--   key), the order the done statements delete them in: a renewal and a done never deadlock.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})
