@@ -274,10 +274,10 @@ public final class ItemTaker<T, L extends Lease> {
 			looked = this.looks.call(ask);
 		}
 		catch (ClaimInterrupted ex) {
-			// The claim may not have been sent: this done may not have ended. Sent again
-			// alone (fenced by its token, a done that ended changes nothing), the
-			// leader's
-			// too, with its interrupt (kept by the group for it) cleared meanwhile.
+			// The claim may not have been sent: this done may not have ended. It is sent
+			// again alone (fenced by its token, a done that ended changes nothing); the
+			// leader's too, with its interrupt (kept by the group for it) cleared
+			// meanwhile.
 			boolean mine = ex.asker == Thread.currentThread();
 			if (mine) {
 				Thread.interrupted();
