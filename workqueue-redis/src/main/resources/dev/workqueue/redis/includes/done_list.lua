@@ -13,26 +13,11 @@
 -- another type holds no grant to forget (pcall).
 -- At most QueueLayout.DONE_BATCH (1000) leases a call: unpack takes some 8000 values.
 -- @include queue_keys
+-- @include held_leases
 -- @include notify
 -- @include write_or_undo
 local function done_list(from)
-  local items, tokens = {}, {}
-  for i = from, #ARGV, 2 do
-    items[#items + 1] = ARGV[i]
-    tokens[#tokens + 1] = ARGV[i + 1]
-  end
-  local holders = redis.call('HMGET', leasesKey, unpack(items))
-  local held, grants = {}, {}
-  local seen = {}
-  for i, item in ipairs(items) do
-    if holders[i] == tokens[i] and not seen[item] then
-      seen[item] = true
-      held[#held + 1] = item
-      if not string.find(tokens[i], '.', 1, true) then
-        grants[#grants + 1] = tokens[i]
-      end
-    end
-  end
+  local held, grants = held_leases(from)
   if #held == 0 then
     return 0
   end

@@ -9,32 +9,20 @@
 -- At most QueueLayout.DONE_BATCH (1000) leases a call: unpack takes some 8000 values, and
 -- the priorities' HMGET two a lease.
 -- @include queue_keys
+-- @include held_leases
 -- @include check
 -- @include line_up
 -- @include now_us
 -- @include notify_if_none_was_ready
 local function done_priority(from)
-  local items, tokens = {}, {}
-  for i = from, #ARGV, 2 do
-    items[#items + 1] = ARGV[i]
-    tokens[#tokens + 1] = ARGV[i + 1]
-  end
-  local holders = redis.call('HMGET', leasesKey, unpack(items))
-  local held, fields, grants = {}, {}, {}
-  local seen = {}
-  for i, item in ipairs(items) do
-    if holders[i] == tokens[i] and not seen[item] then
-      seen[item] = true
-      held[#held + 1] = item
-      fields[#fields + 1] = 'h' .. item
-      fields[#fields + 1] = 'd' .. item
-      if not string.find(tokens[i], '.', 1, true) then
-        grants[#grants + 1] = tokens[i]
-      end
-    end
-  end
+  local held, grants = held_leases(from)
   if #held == 0 then
     return 0
+  end
+  local fields = {}
+  for _, item in ipairs(held) do
+    fields[#fields + 1] = 'h' .. item
+    fields[#fields + 1] = 'd' .. item
   end
   local priorities = redis.call('HMGET', prioritiesKey, unpack(fields))
   local dirty, dirty_priorities, waits = {}, {}, {}
