@@ -84,6 +84,12 @@ public interface QueueDriver {
 	List<Level> readyLevels();
 
 	/**
+	 * Returns the store's side of an operator's look into the queue. No store call.
+	 * @return the driver, the same one each time
+	 */
+	InspectionDriver inspection();
+
+	/**
 	 * Describes where the store keeps the queue, for messages: the Redis server the queue
 	 * last connected to, the PostgreSQL table. No store call.
 	 * @return the description, or a placeholder before the first connection

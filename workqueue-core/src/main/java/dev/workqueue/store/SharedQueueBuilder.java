@@ -9,6 +9,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueues;
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.SharedPriorityQueue;
@@ -48,6 +49,8 @@ public abstract class SharedQueueBuilder<T, B extends SharedQueueBuilder<T, B>> 
 
 	/** {@code null}: none, and nothing is stored. */
 	private TraceContextSource traceContextSource;
+
+	private GivenUpBound givenUp = GivenUpBound.DEFAULT;
 
 	/**
 	 * Creates the shared part of a store's queue builder.
@@ -119,6 +122,23 @@ public abstract class SharedQueueBuilder<T, B extends SharedQueueBuilder<T, B>> 
 			throw new IllegalArgumentException("starvationTimeout must not be negative, was " + timeout);
 		}
 		this.starvationTimeout = timeout;
+		return self();
+	}
+
+	/**
+	 * Sets how many given-up items the store keeps for the queue, and for how long
+	 * (default {@link GivenUpBound#DEFAULT}: 1000, for 7 days): the records of
+	 * {@link dev.workqueue.inspect.QueueInspector#keepGivenUp} and of payloads the codec
+	 * cannot decode, shared by every instance. The instances sharing a queue should set
+	 * the same; the last to write a record trims to its own bound.
+	 * @param keep the most records kept, from 0 (none) to {@link GivenUpBound#MAX_KEEP}
+	 * @param retention how long each is kept, from 1 second to 100 years
+	 * @return this builder
+	 * @throws IllegalArgumentException naming {@code keep} or {@code retention} when out
+	 * of range
+	 */
+	public B givenUp(int keep, Duration retention) {
+		this.givenUp = new GivenUpBound(keep, retention);
 		return self();
 	}
 
@@ -218,6 +238,14 @@ public abstract class SharedQueueBuilder<T, B extends SharedQueueBuilder<T, B>> 
 	 */
 	protected final TraceContextSource traceContextSource() {
 		return this.traceContextSource;
+	}
+
+	/**
+	 * Returns how many given-up items the store keeps, and for how long.
+	 * @return the bound
+	 */
+	protected final GivenUpBound givenUp() {
+		return this.givenUp;
 	}
 
 	/**

@@ -1,0 +1,134 @@
+package dev.workqueue.inspect;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An operator's look into one queue and its hands on it, on every backend: bounded lists
+ * of its items by state, one item found by its text, the given-up items it keeps, and a
+ * pause of the whole queue. Every queue built by {@code WorkQueues}, {@code RedisWorkQueues}
+ * and {@code PostgresWorkQueues} has it, found with
+ * {@code queue.capability(QueueInspector.class)}; the console is written against it alone.
+ * <p>
+ * <b>Costs.</b> Every list is read through an index with a limit (a shared store: one
+ * round trip; a queue of one process: under its lock, in time that grows with
+ * {@code offset + limit} and, for the ready items of a priority queue and the waiting
+ * items, once over the items of that state). Deep pages cost more than the first.
+ * <p>
+ * <b>Given-up items</b> are kept per queue, at most {@code keep} of them for at most
+ * {@code retention} (the builders' {@code givenUp} option; 1000 for 7 days unless told),
+ * the newest kept when there are more; on a shared store they are kept in the store and
+ * shared by every instance. An item given up again replaces its earlier record.
+ * <p>
+ * <b>Pause.</b> A paused queue hands out no item: {@code get} and {@code poll} wait as if
+ * it were empty, on every instance of a shared queue (a flag in the store that each claim
+ * reads), until it is resumed. Adds, dones and everything else go on. Items a shared
+ * instance claimed ahead for its waiting workers before the pause are still handed out.
+ * <p>
+ * Thread-safe. On a shared store each method is one or two round trips and throws the
+ * store's unchecked exception when it cannot be reached.
+ */
+public interface QueueInspector {
+
+	/** The most items one list returns. */
+	int MAX_LIMIT = 1000;
+
+	/**
+	 * Returns the backend that keeps the queue.
+	 * @return {@code memory}, {@code redis} or {@code postgres}
+	 */
+	String backend();
+
+	/**
+	 * Returns which instance answers: this process, as shared stores name their holders.
+	 * @return the instance's name
+	 */
+	String instance();
+
+	/**
+	 * Lists the items in one state: the ready ones in hand-out order, the processing ones
+	 * by when they were handed out (oldest first), the waiting ones by due time (soonest
+	 * first), the given-up ones newest first.
+	 * @param state the state
+	 * @param offset how many to skip, from 0
+	 * @param limit how many at most, from 1 to {@link #MAX_LIMIT}
+	 * @return the items, at most {@code limit}
+	 * @throws IllegalArgumentException naming {@code offset} or {@code limit} when out of
+	 * range
+	 */
+	List<ItemView> items(ItemState state, int offset, int limit);
+
+	/**
+	 * Finds one item by its exact text, in every state it is in (an item being processed
+	 * may also be queued again, and an item given up may have been added since).
+	 * @param text the item's text, as {@link ItemView#text()} gives it
+	 * @return the item in each state it is in, processing first, then ready, waiting,
+	 * given up; empty if the queue has no such item
+	 */
+	List<ItemView> find(String text);
+
+	/**
+	 * Returns how many given-up items the queue keeps now.
+	 * @return the count
+	 */
+	int givenUpCount();
+
+	/**
+	 * Keeps a record of an item given up on, as a worker does when its retries run out.
+	 * @param item the item, of the queue's type
+	 * @param attempts its failed attempts
+	 * @param reason why the last attempt failed, as text (a stack trace is not kept)
+	 */
+	void keepGivenUp(Object item, int attempts, String reason);
+
+	/**
+	 * Whether any text can be turned back into an item of the queue: the queue has a
+	 * codec. Then a console may offer to add an item typed by an operator.
+	 * @return {@code true} if it can
+	 */
+	boolean readsText();
+
+	/**
+	 * Returns the item a text stands for: decoded by the queue's codec where it has one;
+	 * on a queue of one process without a codec, the item in the queue or in its given-up
+	 * records whose text this is (found as {@link #find} finds it).
+	 * @param text the item's text
+	 * @return the item, empty if none can be had
+	 * @throws IllegalArgumentException naming {@code text} when the codec cannot decode it
+	 */
+	Optional<Object> item(String text);
+
+	/**
+	 * Takes a given-up item out of the records, to send it through again: the caller then
+	 * forgets its history and adds it.
+	 * @param text the given-up item's text
+	 * @return the item, removed from the records; empty if no given-up item has that text
+	 * @throws IllegalArgumentException naming {@code text} when the record's payload
+	 * cannot be decoded (an item given up because of that); the record is kept
+	 */
+	Optional<Object> takeGivenUp(String text);
+
+	/**
+	 * Deletes a given-up item's record.
+	 * @param text the given-up item's text
+	 * @return {@code false} if no given-up item has that text
+	 */
+	boolean deleteGivenUp(String text);
+
+	/**
+	 * Pauses the queue: no item is handed out, on any instance, until {@link #resume()}.
+	 */
+	void pause();
+
+	/**
+	 * Resumes the queue and wakes its waiting consumers, on every instance.
+	 */
+	void resume();
+
+	/**
+	 * Whether the queue is paused.
+	 * @return {@code true} while paused
+	 */
+	boolean paused();
+
+}
