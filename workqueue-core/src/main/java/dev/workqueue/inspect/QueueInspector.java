@@ -1,19 +1,24 @@
 package dev.workqueue.inspect;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+
+import dev.workqueue.ItemCodec;
 
 /**
  * An operator's look into one queue and its hands on it, on every backend: bounded lists
  * of its items by state, one item found by its text, the given-up items it keeps, and a
- * pause of the whole queue. Every queue built by {@code WorkQueues}, {@code RedisWorkQueues}
- * and {@code PostgresWorkQueues} has it, found with
- * {@code queue.capability(QueueInspector.class)}; the console is written against it alone.
+ * pause of the whole queue. Every queue built by {@code WorkQueues},
+ * {@code RedisWorkQueues} and {@code PostgresWorkQueues} has it, found with
+ * {@code queue.capability(QueueInspector.class)}; the console is written against it
+ * alone.
  * <p>
  * <b>Costs.</b> Every list is read through an index with a limit (a shared store: one
  * round trip; a queue of one process: under its lock, in time that grows with
- * {@code offset + limit} and, for the ready items of a priority queue and the waiting
- * items, once over the items of that state). Deep pages cost more than the first.
+ * {@code offset + limit}; the processing items of a queue without metrics, which does not
+ * date its hand-outs, and a find by text on a queue without a codec, once over all its
+ * items). Deep pages cost more than the first.
  * <p>
  * <b>Given-up items</b> are kept per queue, at most {@code keep} of them for at most
  * {@code retention} (the builders' {@code givenUp} option; 1000 for 7 days unless told),
@@ -94,7 +99,8 @@ public interface QueueInspector {
 	 * records whose text this is (found as {@link #find} finds it).
 	 * @param text the item's text
 	 * @return the item, empty if none can be had
-	 * @throws IllegalArgumentException naming {@code text} when the codec cannot decode it
+	 * @throws IllegalArgumentException naming {@code text} when the codec cannot decode
+	 * it
 	 */
 	Optional<Object> item(String text);
 
@@ -130,5 +136,40 @@ public interface QueueInspector {
 	 * @return {@code true} while paused
 	 */
 	boolean paused();
+
+	/**
+	 * Checks the page arguments of {@link #items}, as every implementation does.
+	 * @param offset how many to skip, from 0
+	 * @param limit how many at most, from 1 to {@link #MAX_LIMIT}
+	 * @throws IllegalArgumentException naming {@code offset} or {@code limit} when out of
+	 * range
+	 */
+	static void checkPage(int offset, int limit) {
+		if (offset < 0) {
+			throw new IllegalArgumentException("offset must not be negative, was " + offset);
+		}
+		if (limit < 1 || limit > MAX_LIMIT) {
+			throw new IllegalArgumentException("limit must be from 1 to " + MAX_LIMIT + ", was " + limit);
+		}
+	}
+
+	/**
+	 * Turns a text back into an item with a queue's codec, as {@link #item} and
+	 * {@link #takeGivenUp} do.
+	 * @param <T> the item type
+	 * @param codec the queue's codec
+	 * @param text the item's text
+	 * @return the item
+	 * @throws IllegalArgumentException naming {@code text} when the codec cannot decode
+	 * it
+	 */
+	static <T> T decode(ItemCodec<T> codec, String text) {
+		try {
+			return Objects.requireNonNull(codec.decode(text), "codec.decode(text)");
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("text cannot be decoded by the queue's codec: " + ex.getMessage(), ex);
+		}
+	}
 
 }
