@@ -43,12 +43,12 @@ final class MemoryBackend implements QueueBackend {
 
 	@Override
 	public BuiltQueue create(QueueSettings settings) {
-		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(settings.name()).clock(this.clock);
-		// Before the customizers, which may set their own.
-		// r40-core: builder.givenUp(settings.givenUp().keep(),
-		// settings.givenUp().retention());
-		// r40-core: QueueItemCodecs.find(this.beanFactory,
-		// settings.name()).ifPresent(builder::codec);
+		String name = settings.name();
+		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
+		// r40-core: uncomment once core's WorkQueues.Builder has givenUp and codec
+		// (set before the customizers, which may set their own):
+		// builder.givenUp(settings.givenUp().keep(), settings.givenUp().retention());
+		// QueueItemCodecs.find(this.beanFactory, name).ifPresent(builder::codec);
 		return this.calls.build(settings, builder, this.metrics, this.customizers);
 	}
 
