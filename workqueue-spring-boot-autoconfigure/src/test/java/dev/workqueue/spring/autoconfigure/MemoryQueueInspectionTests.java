@@ -1,6 +1,5 @@
 package dev.workqueue.spring.autoconfigure;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -16,11 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests that the memory backend gives its queues their {@code given-up} bound and their
- * codec bean. Disabled until core's in-memory {@link QueueInspector} and
- * {@code WorkQueues.Builder.givenUp/codec} are merged (issue 40), when
- * {@link MemoryBackend}'s {@code r40-core} lines are switched on.
+ * codec bean.
  */
-@Disabled("r40-core")
 class MemoryQueueInspectionTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
