@@ -21,8 +21,9 @@ public interface ItemCodec<T> {
 	 * Decodes what {@link #encode} produced.
 	 * @param encoded the string read from the store
 	 * @return the item
-	 * @throws RuntimeException if {@code encoded} cannot be read; the queue moves such a
-	 * payload aside (Redis: its dead-letter list)
+	 * @throws RuntimeException if {@code encoded} cannot be read; a shared queue moves
+	 * such a payload out of the queue, into its given-up items with the reason
+	 * ({@link dev.workqueue.inspect.QueueInspector})
 	 */
 	T decode(String encoded);
 
