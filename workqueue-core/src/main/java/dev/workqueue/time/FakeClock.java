@@ -1,6 +1,7 @@
 package dev.workqueue.time;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.concurrent.locks.Lock;
 
 /**
  * A {@link Clock} that moves only when told to, for deterministic tests. It starts at
- * zero.
+ * zero, which {@link #instant()} places at the epoch.
  * <p>
  * {@link #step(Duration)} advances the reading and wakes every thread waiting in
  * {@link #awaitUntil} (directly or through a queue, limiter or timer built on this clock)
@@ -79,6 +80,16 @@ public final class FakeClock implements Clock {
 	 */
 	public synchronized int numWaiters() {
 		return this.waiters.size();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The epoch plus this clock's reading, so that views built on it are exact too.
+	 */
+	@Override
+	public Instant instant() {
+		return Instant.EPOCH.plusNanos(this.nowNanos);
 	}
 
 	@Override
