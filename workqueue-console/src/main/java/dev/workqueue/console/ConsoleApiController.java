@@ -1,0 +1,155 @@
+package dev.workqueue.console;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.QueueInspector;
+
+/**
+ * The console's JSON API under {@code {path}/api/queues}: every queue's figures, and one
+ * queue's figures with its items; and the actions, under
+ * {@code {path}/api/queues/{name}/actions/{action}}, each refused (403) on a read-only
+ * console. Answers are never cached by the browser.
+ */
+@RestController
+@RequestMapping("${workqueue.console.path:/workqueue}/api/queues")
+final class ConsoleApiController {
+
+	/** Items per list unless asked. */
+	static final int DEFAULT_LIMIT = 50;
+
+	/** The most items per list. */
+	static final int MAX_LIMIT = 500;
+
+	/** The answer to every action on a read-only console. */
+	static final String READ_ONLY = "Read-only console: set workqueue.console.read-only=false to allow actions";
+
+	private final ConsoleQueues queues;
+
+	private final ConsoleActions actions;
+
+	private final boolean readOnly;
+
+	ConsoleApiController(ConsoleQueues queues, ConsoleActions actions, boolean readOnly) {
+		this.queues = queues;
+		this.actions = actions;
+		this.readOnly = readOnly;
+	}
+
+	@GetMapping
+	ResponseEntity<ConsoleOverview> overview() {
+		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(this.queues.overview());
+	}
+
+	@GetMapping("/{name}")
+	ResponseEntity<ConsoleQueue> queue(@PathVariable String name,
+			@RequestParam(required = false) @Nullable String limit,
+			@RequestParam(required = false) @Nullable String offset,
+			@RequestParam(required = false) @Nullable String state,
+			@RequestParam(required = false) @Nullable String find) {
+		int limitValue = number("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
+		int offsetValue = number("offset", offset, 0, 0, Integer.MAX_VALUE);
+		List<ItemState> states = (state != null) ? List.of(state(state)) : List.of(ItemState.values());
+		RateLimitingQueue<Object> queue = this.queues.queue(name)
+			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
+		ConsoleQueue described = this.queues.describe(name);
+		QueueInspector inspector = queue.capability(QueueInspector.class).orElse(null);
+		if (inspector == null || described.error() != null) {
+			return answer(described);
+		}
+		Map<String, List<ConsoleItem>> items = new LinkedHashMap<>();
+		List<ConsoleItem> found;
+		try {
+			for (ItemState listed : states) {
+				// Without a state, each list from its start: the offset pages one list.
+				int from = (state != null) ? offsetValue : 0;
+				items.put(listed.label(),
+						inspector.items(listed, from, limitValue).stream().map(this.queues::item).toList());
+			}
+			found = (find != null) ? inspector.find(find).stream().map(this.queues::item).toList() : null;
+		}
+		catch (RuntimeException ex) {
+			// The store went out of reach after the figures were read.
+			throw new ConsoleRequestException(HttpStatus.SERVICE_UNAVAILABLE,
+					"cannot read the items of queue '" + name + "': " + ex.getMessage());
+		}
+		return answer(described.withItems(items, found));
+	}
+
+	@PostMapping("/{name}/actions/{action}")
+	ResponseEntity<ConsoleQueue> act(@PathVariable String name, @PathVariable String action,
+			@RequestBody(required = false) @Nullable Map<String, Object> body, HttpServletRequest request) {
+		if (this.readOnly) {
+			throw new ConsoleRequestException(HttpStatus.FORBIDDEN, READ_ONLY);
+		}
+		RateLimitingQueue<Object> queue = this.queues.queue(name)
+			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
+		this.actions.run(queue, action, (body != null) ? body : Map.of(), request.getUserPrincipal());
+		this.queues.refresh();
+		return answer(this.queues.describe(name).withInstance(this.queues.instance()));
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ConsoleError> refused(ConsoleRequestException ex) {
+		return ResponseEntity.status(ex.status()).body(new ConsoleError(ex.getMessage()));
+	}
+
+	/**
+	 * Answers a body that is not a JSON object; on a read-only console, as every action.
+	 */
+	@ExceptionHandler
+	ResponseEntity<ConsoleError> unreadable(HttpMessageNotReadableException ex) {
+		return this.readOnly ? refused(new ConsoleRequestException(HttpStatus.FORBIDDEN, READ_ONLY))
+				: refused(ConsoleRequestException.badRequest("The body must be a JSON object: " + ex.getMessage()));
+	}
+
+	private static ResponseEntity<ConsoleQueue> answer(ConsoleQueue queue) {
+		return ResponseEntity.status(HttpStatus.OK).cacheControl(CacheControl.noStore()).body(queue);
+	}
+
+	private static ItemState state(String label) {
+		try {
+			return ItemState.ofLabel(label);
+		}
+		catch (IllegalArgumentException ex) {
+			throw ConsoleRequestException.badRequest(ex.getMessage());
+		}
+	}
+
+	private static int number(String parameter, @Nullable String value, int absent, int min, int max) {
+		if (value == null) {
+			return absent;
+		}
+		try {
+			int number = Integer.parseInt(value);
+			if (number >= min && number <= max) {
+				return number;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// Answered below, as a number out of range.
+		}
+		throw ConsoleRequestException
+			.badRequest(parameter + " must be a whole number from " + min + " to " + max + ", was '" + value + "'");
+	}
+
+}
