@@ -156,15 +156,24 @@ final class ConsoleQueues {
 	}
 
 	/**
-	 * Returns an item as the JSON API gives it: without its text unless items are shown.
+	 * Returns an item as the JSON API gives it: without its text unless items are shown,
+	 * and then with the reason of a give-up cut to its exception's class, since a
+	 * worker's message often quotes the item.
 	 * @param item the item
 	 * @return its JSON form
 	 */
 	ConsoleItem item(ItemView item) {
-		return new ConsoleItem(this.properties.isShowItems() ? item.text() : null, this.ids.id(item.text()),
-				item.state().label(), item.priority(), item.at().toString(), item.holder(),
+		boolean shown = this.properties.isShowItems();
+		return new ConsoleItem(shown ? item.text() : null, this.ids.id(item.text()), item.state().label(),
+				item.priority(), item.at().toString(), item.holder(),
 				(item.leaseLeft() != null) ? item.leaseLeft().toMillis() : null, item.ahead(), item.attempts(),
-				item.reason());
+				shown ? item.reason() : exceptionClass(item.reason()));
+	}
+
+	/** The part of a reason ({@code Throwable.toString()}'s form) before its message. */
+	private static @Nullable String exceptionClass(@Nullable String reason) {
+		int colon = (reason != null) ? reason.indexOf(':') : -1;
+		return (colon < 0) ? reason : reason.substring(0, colon);
 	}
 
 	private String backend(String name) {

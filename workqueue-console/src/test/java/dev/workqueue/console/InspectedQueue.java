@@ -45,12 +45,17 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 		}
 	}
 
+	/** Why an item was given up: as a worker's exception often does, it names the item. */
+	static String reason(String text) {
+		return "java.lang.IllegalStateException: cannot deliver " + text;
+	}
+
 	/** Lays out an item in a state. */
 	synchronized InspectedQueue put(String text, ItemState state) {
 		this.items.get(state)
 			.add(new ItemView(text, state, 0, AT, (state == ItemState.PROCESSING) ? "host-1" : null,
 					(state == ItemState.PROCESSING) ? Duration.ofSeconds(3) : null, false,
-					(state == ItemState.GIVEN_UP) ? 11 : 0, (state == ItemState.GIVEN_UP) ? "boom" : null));
+					(state == ItemState.GIVEN_UP) ? 11 : 0, (state == ItemState.GIVEN_UP) ? reason(text) : null));
 		return this;
 	}
 
