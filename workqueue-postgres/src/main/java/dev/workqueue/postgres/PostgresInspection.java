@@ -117,7 +117,7 @@ final class PostgresInspection implements InspectionDriver {
 				find.setString(prepared, "item", encoded);
 				find.setLong(prepared, "retention", retentionMicros(this.bound));
 				try (ResultSet rows = prepared.executeQuery()) {
-					List<ItemView> found = new ArrayList<>(2);
+					List<ItemView> found = new ArrayList<>(3);
 					while (rows.next()) {
 						ItemState state = FOUND[rows.getInt(1) - 1];
 						found.add(new ItemView(encoded, state, rows.getInt(2), instant(rows.getLong(3)),
