@@ -45,7 +45,9 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 		}
 	}
 
-	/** Why an item was given up: as a worker's exception often does, it names the item. */
+	/**
+	 * Why an item was given up: as a worker's exception often does, it names the item.
+	 */
 	static String reason(String text) {
 		return "java.lang.IllegalStateException: cannot deliver " + text;
 	}
