@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample end to end over HTTP: deliveries, one retry, one give-up to the dead
- * letters, the receipt polls, the Actuator endpoint and the Prometheus scrape.
+ * The sample end to end over HTTP: deliveries, one retry, one give-up to the dead letters
+ * (and the console's given-up items), the receipt polls, the Actuator endpoint and the
+ * Prometheus scrape.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.downstream.failure-rate=0", "sample.downstream.latency=0ms",
@@ -80,7 +81,25 @@ class SampleApplicationTests {
 			.jsonPath("$.retries")
 			.isEqualTo(4)
 			.jsonPath("$.processing")
-			.isEqualTo(0);
+			.isEqualTo(0)
+			.jsonPath("$.givenUp")
+			.isEqualTo(1);
+		// The console keeps and shows the given-up item, with its attempts and reason.
+		this.client.get()
+			.uri("/workqueue/api/queues/deliveries?state=given-up")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.givenUp")
+			.isEqualTo(1)
+			.jsonPath("$.items['given-up'][0].text")
+			.isEqualTo("gone-shop")
+			.jsonPath("$.items['given-up'][0].attempts")
+			.isEqualTo(4)
+			.jsonPath("$.items['given-up'][0].reason")
+			.value((reason) -> assertThat(reason).asString().contains("gone-shop is unreachable"));
+		this.client.get().uri("/workqueue").exchange().expectStatus().isOk();
 		this.client.get()
 			.uri("/actuator/workqueues")
 			.exchange()
