@@ -39,10 +39,10 @@ import dev.workqueue.redis.RedisWorkQueues;
  * Issue 40's figure: what the console reads from a queue's backend to answer the page of
  * a queue with {@value #WAITING} waiting items, on every backend: the figures
  * ({@code stats()}), the given-up count and the pause flag, and the first 50 items of
- * each state (ready, processing, waiting, given up), as the console's
- * {@code GET {path}/api/queues/{name}} reads them; and the exact lookup of one key among
- * them ({@code find}). The HTTP exchange and the JSON writing of the answer are not in
- * it: they do not grow with the queue (a page holds at most 200 items).
+ * each state (ready, processing, waiting, given up), as the console's {@code GET
+ * {path}/api/queues/{name}} reads them; and the exact lookup of one key among them
+ * ({@code find}). The HTTP exchange and the JSON writing of the answer are not in it:
+ * they do not grow with the queue (a page holds at most 200 items).
  * <p>
  * Each trial fills a fresh queue: in memory with {@code addAfter}; on Redis with
  * {@code addAfter} from 16 threads; on PostgreSQL with one {@code INSERT ... SELECT} of
@@ -79,7 +79,8 @@ public class ConsolePageBenchmark {
 			case "memory" -> fillMemory();
 			case "redis" -> fillRedis();
 			case "postgres" -> fillPostgres();
-			default -> throw new IllegalArgumentException("backend must be memory, redis or postgres, was " + this.backend);
+			default ->
+				throw new IllegalArgumentException("backend must be memory, redis or postgres, was " + this.backend);
 		}
 		this.inspector = this.queue.capability(QueueInspector.class).orElseThrow();
 		for (int i = 0; i < 20; i++) {
@@ -154,7 +155,8 @@ public class ConsolePageBenchmark {
 				.name("console-page")
 				.table(table)
 				.buildDelayingQueue();
-			// The queue's own format (schema.sql): queued rows (state 0), due from an hour on.
+			// The queue's own format (schema.sql): queued rows (state 0), due from an
+			// hour on.
 			admin.execute("INSERT INTO " + table + " (queue, item, state, priority, ready_at, seq)"
 					+ " SELECT 'console-page', 'item-' || g, 0, 0,"
 					+ " now() + interval '1 hour' + g * interval '1 millisecond', nextval('" + table + "_token')"
