@@ -1,0 +1,110 @@
+package dev.workqueue.console;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.workqueue.WorkQueue;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.QueueInspector;
+
+/**
+ * The console's JSON API under {@code {path}/api/queues}: every queue's figures, and one
+ * queue's figures with its items. Answers are never cached by the browser.
+ */
+@RestController
+@RequestMapping("${workqueue.console.path:/workqueue}/api/queues")
+final class ConsoleApiController {
+
+	/** Items per list unless asked. */
+	static final int DEFAULT_LIMIT = 50;
+
+	/** The most items per list. */
+	static final int MAX_LIMIT = 500;
+
+	private final ConsoleQueues queues;
+
+	ConsoleApiController(ConsoleQueues queues) {
+		this.queues = queues;
+	}
+
+	@GetMapping
+	ResponseEntity<ConsoleOverview> overview() {
+		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(this.queues.overview());
+	}
+
+	@GetMapping("/{name}")
+	ResponseEntity<ConsoleQueue> queue(@PathVariable String name,
+			@RequestParam(required = false) @Nullable String limit,
+			@RequestParam(required = false) @Nullable String offset,
+			@RequestParam(required = false) @Nullable String state,
+			@RequestParam(required = false) @Nullable String find) {
+		int limitValue = number("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
+		int offsetValue = number("offset", offset, 0, 0, Integer.MAX_VALUE);
+		List<ItemState> states = (state != null) ? List.of(state(state)) : List.of(ItemState.values());
+		WorkQueue<Object> queue = this.queues.queue(name)
+			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
+		ConsoleQueue described = this.queues.describe(name);
+		QueueInspector inspector = queue.capability(QueueInspector.class).orElse(null);
+		if (inspector == null || described.error() != null) {
+			return answer(described);
+		}
+		Map<String, List<ConsoleItem>> items = new LinkedHashMap<>();
+		for (ItemState listed : states) {
+			// Without a state, each list from its start: the offset pages one list.
+			int from = (state != null) ? offsetValue : 0;
+			items.put(listed.label(),
+					inspector.items(listed, from, limitValue).stream().map(this.queues::item).toList());
+		}
+		List<ConsoleItem> found = (find != null) ? inspector.find(find).stream().map(this.queues::item).toList() : null;
+		return answer(described.withItems(items, found));
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ConsoleError> refused(ConsoleRequestException ex) {
+		return ResponseEntity.status(ex.status()).body(new ConsoleError(ex.getMessage()));
+	}
+
+	private static ResponseEntity<ConsoleQueue> answer(ConsoleQueue queue) {
+		return ResponseEntity.status(HttpStatus.OK).cacheControl(CacheControl.noStore()).body(queue);
+	}
+
+	private static ItemState state(String label) {
+		try {
+			return ItemState.ofLabel(label);
+		}
+		catch (IllegalArgumentException ex) {
+			throw ConsoleRequestException.badRequest(ex.getMessage());
+		}
+	}
+
+	private static int number(String parameter, @Nullable String value, int absent, int min, int max) {
+		if (value == null) {
+			return absent;
+		}
+		try {
+			int number = Integer.parseInt(value);
+			if (number >= min && number <= max) {
+				return number;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// Answered below, as a number out of range.
+		}
+		throw ConsoleRequestException
+			.badRequest(parameter + " must be a whole number from " + min + " to " + max + ", was '" + value + "'");
+	}
+
+}

@@ -1,0 +1,203 @@
+package dev.workqueue.console;
+
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.core.log.LogMessage;
+
+import dev.workqueue.PriorityQueue;
+import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueStats;
+import dev.workqueue.inspect.ItemView;
+import dev.workqueue.inspect.QueueInspector;
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.spring.worker.WorkerContainerStatus;
+
+/**
+ * Reads the queues for the console: each queue's figures from one
+ * {@link WorkQueue#stats()} reading, its {@link QueueInspector} and its workers, and the
+ * overview of them all, which it keeps for at most one second so that one reading per
+ * instance serves every open page.
+ * <p>
+ * Thread-safe: the overview is read and replaced under {@code lock}, so concurrent
+ * requests for it wait for one reading instead of each making its own.
+ */
+final class ConsoleQueues {
+
+	private static final Log logger = LogFactory.getLog(ConsoleQueues.class);
+
+	private static final long OVERVIEW_MAX_AGE_NANOS = 1_000_000_000L;
+
+	private static final double NANOS_PER_SECOND = 1e9;
+
+	private final WorkQueueRegistry queues;
+
+	private final @Nullable WorkerContainerRegistry workers;
+
+	private final List<WorkQueueDetails> details;
+
+	private final RateSampler rates;
+
+	private final ItemIds ids;
+
+	private final WorkQueueConsoleProperties properties;
+
+	private final Clock wallClock;
+
+	private final dev.workqueue.time.Clock clock;
+
+	private final Object lock = new Object();
+
+	/** Guarded by lock. */
+	private @Nullable ConsoleOverview overview;
+
+	/** When overview was read, on clock; guarded by lock. */
+	private long overviewNanos;
+
+	ConsoleQueues(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers, List<WorkQueueDetails> details,
+			RateSampler rates, ItemIds ids, WorkQueueConsoleProperties properties, Clock wallClock,
+			dev.workqueue.time.Clock clock) {
+		this.queues = queues;
+		this.workers = workers;
+		this.details = details;
+		this.rates = rates;
+		this.ids = ids;
+		this.properties = properties;
+		this.wallClock = wallClock;
+		this.clock = clock;
+	}
+
+	/**
+	 * Returns every queue's figures, read at most one second ago.
+	 * @return the overview
+	 */
+	ConsoleOverview overview() {
+		synchronized (this.lock) {
+			long nowNanos = this.clock.nanoTime();
+			if (this.overview == null || nowNanos - this.overviewNanos >= OVERVIEW_MAX_AGE_NANOS) {
+				List<ConsoleQueue> described = this.queues.names().stream().sorted().map(this::describe).toList();
+				this.overview = new ConsoleOverview(instance(), this.properties.isReadOnly(),
+						this.properties.isShowItems(), Instant.now(this.wallClock).toString(), described);
+				this.overviewNanos = nowNanos;
+			}
+			return this.overview;
+		}
+	}
+
+	/**
+	 * Forgets the overview, after an action changed what it shows.
+	 */
+	void refresh() {
+		synchronized (this.lock) {
+			this.overview = null;
+		}
+	}
+
+	/**
+	 * Returns the queue named {@code name}.
+	 * @param name the queue's name
+	 * @return the queue, empty if there is none of that name
+	 */
+	Optional<WorkQueue<Object>> queue(String name) {
+		return this.queues.names().contains(name) ? Optional.of(this.queues.get(name)) : Optional.empty();
+	}
+
+	/**
+	 * Returns which instance answers: the one its queues' inspectors name, else the JVM's
+	 * name ({@code pid@host}).
+	 * @return the instance's name
+	 */
+	String instance() {
+		return this.queues.names()
+			.stream()
+			.sorted()
+			.map((name) -> this.queues.get(name).capability(QueueInspector.class))
+			.flatMap(Optional::stream)
+			.map(QueueInspector::instance)
+			.findFirst()
+			.orElseGet(() -> ManagementFactory.getRuntimeMXBean().getName());
+	}
+
+	/**
+	 * Reads the figures of the queue named {@code name}, afresh.
+	 * @param name the name of a queue of the registry
+	 * @return its figures, without items
+	 */
+	ConsoleQueue describe(String name) {
+		WorkQueue<?> queue = this.queues.get(name);
+		Optional<QueueInspector> inspector = queue.capability(QueueInspector.class);
+		String backend = inspector.map(QueueInspector::backend).orElseGet(() -> backend(name));
+		boolean priority = queue instanceof PriorityQueue;
+		boolean readsText = inspector.map(QueueInspector::readsText).orElse(false);
+		int concurrency = concurrency(name);
+		boolean workersPaused = workersPaused(name);
+		ConsoleRates rates = this.rates.rates(name);
+		try {
+			WorkQueueStats stats = queue.stats();
+			Integer givenUp = inspector.map(QueueInspector::givenUpCount).orElse(null);
+			boolean paused = workersPaused || inspector.map(QueueInspector::paused).orElse(false);
+			return new ConsoleQueue(name, backend, inspector.isPresent(), stats.depth(), stats.processing(),
+					stats.waiting(), givenUp, concurrency, paused, priority, readsText,
+					stats.longestRunningProcessorNanos() / NANOS_PER_SECOND, rates, null, null, null);
+		}
+		catch (RuntimeException ex) {
+			// A shared store out of reach: say so for this queue and show the rest.
+			logger.debug(LogMessage.format("Could not read queue '%s'", name), ex);
+			return new ConsoleQueue(name, backend, inspector.isPresent(), null, null, null, null, concurrency, null,
+					priority, readsText, null, rates, "cannot read the queue: " + message(ex), null, null);
+		}
+	}
+
+	/**
+	 * Returns an item as the JSON API gives it: without its text unless items are shown.
+	 * @param item the item
+	 * @return its JSON form
+	 */
+	ConsoleItem item(ItemView item) {
+		return new ConsoleItem(this.properties.isShowItems() ? item.text() : null, this.ids.id(item.text()),
+				item.state().label(), item.priority(), item.at().toString(), item.holder(),
+				(item.leaseLeft() != null) ? item.leaseLeft().toMillis() : null, item.ahead(), item.attempts(),
+				item.reason());
+	}
+
+	private String backend(String name) {
+		return this.details.stream()
+			.map((source) -> source.backend(name))
+			.filter((backend) -> !"unknown".equals(backend))
+			.findFirst()
+			.orElse("unknown");
+	}
+
+	// r40-spring: the worker figures come from the operations bean once it lands.
+	private int concurrency(String name) {
+		if (this.workers == null) {
+			return 0;
+		}
+		return this.workers.containers()
+			.stream()
+			.filter((container) -> container.queue().equals(name))
+			.mapToInt(WorkerContainerStatus::concurrency)
+			.sum();
+	}
+
+	// r40-spring: the worker figures come from the operations bean once it lands.
+	private boolean workersPaused(String name) {
+		return this.workers != null && this.workers.isPaused(name);
+	}
+
+	private static String message(Throwable ex) {
+		return Objects.requireNonNullElse(ex.getMessage(), ex.getClass().getName());
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.workqueue.console;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.DispatcherServlet;
+
+import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
+import dev.workqueue.spring.worker.WorkerContainerRegistry;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the work-queue console: its page, assets and JSON API under
+ * {@code workqueue.console.path}, served by the application's Spring MVC.
+ * <p>
+ * Off unless {@code workqueue.console.enabled=true}, and only in a servlet web
+ * application with work queues. It adds no security of its own: the console is behind the
+ * application's filter chain, so its rules and CSRF protection apply.
+ */
+@AutoConfiguration(afterName = "dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration")
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBooleanProperty("workqueue.console.enabled")
+@ConditionalOnBean(WorkQueueRegistry.class)
+@EnableConfigurationProperties(WorkQueueConsoleProperties.class)
+public final class WorkQueueConsoleAutoConfiguration {
+
+	private static final boolean MICROMETER_PRESENT = ClassUtils.isPresent(
+			"io.micrometer.core.instrument.MeterRegistry", WorkQueueConsoleAutoConfiguration.class.getClassLoader());
+
+	@Bean
+	RateSampler workQueueConsoleRateSampler(WorkQueueRegistry workQueueRegistry, BeanFactory beanFactory) {
+		QueueCounters counters = new StatsQueueCounters(workQueueRegistry);
+		if (MICROMETER_PRESENT) {
+			counters = MeterQueueCounters.orElse(beanFactory, counters);
+		}
+		return new RateSampler(workQueueRegistry, counters);
+	}
+
+	@Bean
+	ConsoleQueues workQueueConsoleQueues(WorkQueueRegistry workQueueRegistry,
+			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry, ObjectProvider<WorkQueueDetails> details,
+			RateSampler workQueueConsoleRateSampler, WorkQueueConsoleProperties properties) {
+		return new ConsoleQueues(workQueueRegistry, workerContainerRegistry.getIfAvailable(),
+				details.orderedStream().toList(), workQueueConsoleRateSampler, new ItemIds(new SecureRandom()),
+				properties, Clock.systemUTC(), dev.workqueue.time.Clock.system());
+	}
+
+	@Bean
+	ConsoleApiController workQueueConsoleApiController(ConsoleQueues workQueueConsoleQueues) {
+		return new ConsoleApiController(workQueueConsoleQueues);
+	}
+
+	@Bean
+	ConsolePageController workQueueConsolePageController(WorkQueueConsoleProperties properties) {
+		return new ConsolePageController(properties.getPath());
+	}
+
+	@Bean
+	ConsoleAssets workQueueConsoleAssets(WorkQueueConsoleProperties properties) {
+		return new ConsoleAssets(properties.getPath());
+	}
+
+}
