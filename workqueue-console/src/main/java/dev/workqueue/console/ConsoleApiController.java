@@ -4,25 +4,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.workqueue.WorkQueue;
+import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.QueueInspector;
 
 /**
  * The console's JSON API under {@code {path}/api/queues}: every queue's figures, and one
- * queue's figures with its items. Answers are never cached by the browser.
+ * queue's figures with its items; and the actions, under
+ * {@code {path}/api/queues/{name}/actions/{action}}, each refused (403) on a read-only
+ * console. Answers are never cached by the browser.
  */
 @RestController
 @RequestMapping("${workqueue.console.path:/workqueue}/api/queues")
@@ -34,10 +40,19 @@ final class ConsoleApiController {
 	/** The most items per list. */
 	static final int MAX_LIMIT = 500;
 
+	/** The answer to every action on a read-only console. */
+	static final String READ_ONLY = "Read-only console: set workqueue.console.read-only=false to allow actions";
+
 	private final ConsoleQueues queues;
 
-	ConsoleApiController(ConsoleQueues queues) {
+	private final ConsoleActions actions;
+
+	private final boolean readOnly;
+
+	ConsoleApiController(ConsoleQueues queues, ConsoleActions actions, boolean readOnly) {
 		this.queues = queues;
+		this.actions = actions;
+		this.readOnly = readOnly;
 	}
 
 	@GetMapping
@@ -54,7 +69,7 @@ final class ConsoleApiController {
 		int limitValue = number("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
 		int offsetValue = number("offset", offset, 0, 0, Integer.MAX_VALUE);
 		List<ItemState> states = (state != null) ? List.of(state(state)) : List.of(ItemState.values());
-		WorkQueue<Object> queue = this.queues.queue(name)
+		RateLimitingQueue<Object> queue = this.queues.queue(name)
 			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
 		ConsoleQueue described = this.queues.describe(name);
 		QueueInspector inspector = queue.capability(QueueInspector.class).orElse(null);
@@ -72,9 +87,31 @@ final class ConsoleApiController {
 		return answer(described.withItems(items, found));
 	}
 
+	@PostMapping("/{name}/actions/{action}")
+	ResponseEntity<ConsoleQueue> act(@PathVariable String name, @PathVariable String action,
+			@RequestBody(required = false) @Nullable Map<String, Object> body, HttpServletRequest request) {
+		if (this.readOnly) {
+			throw new ConsoleRequestException(HttpStatus.FORBIDDEN, READ_ONLY);
+		}
+		RateLimitingQueue<Object> queue = this.queues.queue(name)
+			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
+		this.actions.run(queue, action, (body != null) ? body : Map.of(), request.getUserPrincipal());
+		this.queues.refresh();
+		return answer(this.queues.describe(name).withInstance(this.queues.instance()));
+	}
+
 	@ExceptionHandler
 	ResponseEntity<ConsoleError> refused(ConsoleRequestException ex) {
 		return ResponseEntity.status(ex.status()).body(new ConsoleError(ex.getMessage()));
+	}
+
+	/**
+	 * Answers a body that is not a JSON object; on a read-only console, as every action.
+	 */
+	@ExceptionHandler
+	ResponseEntity<ConsoleError> unreadable(HttpMessageNotReadableException ex) {
+		return this.readOnly ? refused(new ConsoleRequestException(HttpStatus.FORBIDDEN, READ_ONLY))
+				: refused(ConsoleRequestException.badRequest("The body must be a JSON object: " + ex.getMessage()));
 	}
 
 	private static ResponseEntity<ConsoleQueue> answer(ConsoleQueue queue) {

@@ -15,6 +15,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.PriorityQueue;
+import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.inspect.ItemView;
@@ -109,7 +110,7 @@ final class ConsoleQueues {
 	 * @param name the queue's name
 	 * @return the queue, empty if there is none of that name
 	 */
-	Optional<WorkQueue<Object>> queue(String name) {
+	Optional<RateLimitingQueue<Object>> queue(String name) {
 		return this.queues.names().contains(name) ? Optional.of(this.queues.get(name)) : Optional.empty();
 	}
 
@@ -149,13 +150,13 @@ final class ConsoleQueues {
 			boolean paused = workersPaused || inspector.map(QueueInspector::paused).orElse(false);
 			return new ConsoleQueue(name, backend, inspector.isPresent(), stats.depth(), stats.processing(),
 					stats.waiting(), givenUp, concurrency, paused, priority, readsText,
-					stats.longestRunningProcessorNanos() / NANOS_PER_SECOND, rates, null, null, null);
+					stats.longestRunningProcessorNanos() / NANOS_PER_SECOND, rates, null, null, null, null);
 		}
 		catch (RuntimeException ex) {
 			// A shared store out of reach: say so for this queue and show the rest.
 			logger.debug(LogMessage.format("Could not read queue '%s'", name), ex);
 			return new ConsoleQueue(name, backend, inspector.isPresent(), null, null, null, null, concurrency, null,
-					priority, readsText, null, rates, "cannot read the queue: " + message(ex), null, null);
+					priority, readsText, null, rates, "cannot read the queue: " + message(ex), null, null, null);
 		}
 	}
 

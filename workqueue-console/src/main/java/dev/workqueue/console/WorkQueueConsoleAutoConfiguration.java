@@ -49,17 +49,31 @@ public final class WorkQueueConsoleAutoConfiguration {
 	}
 
 	@Bean
-	ConsoleQueues workQueueConsoleQueues(WorkQueueRegistry workQueueRegistry,
-			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry, ObjectProvider<WorkQueueDetails> details,
-			RateSampler workQueueConsoleRateSampler, WorkQueueConsoleProperties properties) {
-		return new ConsoleQueues(workQueueRegistry, workerContainerRegistry.getIfAvailable(),
-				details.orderedStream().toList(), workQueueConsoleRateSampler, new ItemIds(new SecureRandom()),
-				properties, Clock.systemUTC(), dev.workqueue.time.Clock.system());
+	ItemIds workQueueConsoleItemIds() {
+		return new ItemIds(new SecureRandom());
 	}
 
 	@Bean
-	ConsoleApiController workQueueConsoleApiController(ConsoleQueues workQueueConsoleQueues) {
-		return new ConsoleApiController(workQueueConsoleQueues);
+	ConsoleQueues workQueueConsoleQueues(WorkQueueRegistry workQueueRegistry,
+			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry, ObjectProvider<WorkQueueDetails> details,
+			RateSampler workQueueConsoleRateSampler, ItemIds workQueueConsoleItemIds,
+			WorkQueueConsoleProperties properties) {
+		return new ConsoleQueues(workQueueRegistry, workerContainerRegistry.getIfAvailable(),
+				details.orderedStream().toList(), workQueueConsoleRateSampler, workQueueConsoleItemIds, properties,
+				Clock.systemUTC(), dev.workqueue.time.Clock.system());
+	}
+
+	@Bean
+	ConsoleActions workQueueConsoleActions(ObjectProvider<WorkerContainerRegistry> workerContainerRegistry,
+			ItemIds workQueueConsoleItemIds, WorkQueueConsoleProperties properties) {
+		return new ConsoleActions(workerContainerRegistry.getIfAvailable(), workQueueConsoleItemIds,
+				properties.isShowItems());
+	}
+
+	@Bean
+	ConsoleApiController workQueueConsoleApiController(ConsoleQueues workQueueConsoleQueues,
+			ConsoleActions workQueueConsoleActions, WorkQueueConsoleProperties properties) {
+		return new ConsoleApiController(workQueueConsoleQueues, workQueueConsoleActions, properties.isReadOnly());
 	}
 
 	@Bean

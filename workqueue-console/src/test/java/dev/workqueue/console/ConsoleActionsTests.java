@@ -1,0 +1,158 @@
+package dev.workqueue.console;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+
+import dev.workqueue.inspect.ItemState;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * The console's actions when it is not read-only, without the application's security
+ * filters. Each test changes the queues, so each has an application of its own.
+ */
+@SpringBootTest(classes = ConsoleTestApplication.class,
+		properties = { "workqueue.console.enabled=true", "workqueue.console.read-only=false",
+				"workqueue.queues.plain.concurrency=1" })
+@AutoConfigureMockMvc(addFilters = false)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
+class ConsoleActionsTests {
+
+	@Autowired
+	private MockMvc mvc;
+
+	@Autowired
+	private InspectedQueue orders;
+
+	@Test
+	void pauseAndResumeTheQueue() throws Exception {
+		act("orders", "pause", "").andExpect(status().isOk()).andExpect(jsonPath("$.paused").value(true));
+		assertThat(this.orders.paused()).isTrue();
+		this.mvc.perform(get("/workqueue/api/queues")).andExpect(jsonPath("$.queues[1].paused").value(true));
+		act("orders", "resume", "").andExpect(status().isOk()).andExpect(jsonPath("$.paused").value(false));
+		assertThat(this.orders.paused()).isFalse();
+	}
+
+	@Test
+	void pauseNeedsAnInspector() throws Exception {
+		act("plain", "pause", "").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("QueueInspector")));
+	}
+
+	@Test
+	void concurrencySetsThisInstancesWorkers() throws Exception {
+		act("plain", "concurrency", "{\"concurrency\":3}").andExpect(status().isOk())
+			.andExpect(jsonPath("$.concurrency").value(3))
+			.andExpect(jsonPath("$.instance").isString());
+		this.mvc.perform(get("/workqueue/api/queues")).andExpect(jsonPath("$.queues[2].concurrency").value(3));
+		act("plain", "concurrency", "{\"concurrency\":0}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("concurrency")));
+		act("plain", "concurrency", "{\"concurrency\":\"many\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("concurrency")));
+		act("orders", "concurrency", "{\"concurrency\":2}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("No worker serves queue 'orders'")));
+	}
+
+	@Test
+	void addTurnsTextIntoAnItem() throws Exception {
+		act("orders", "add", "{\"item\":\"order-new\"}").andExpect(status().isOk())
+			.andExpect(jsonPath("$.depth").value(6));
+		assertThat(this.orders.texts(ItemState.READY)).contains("order-new");
+		act("opaque", "add", "{\"item\":\"x\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("codec")));
+		act("orders", "add", "{}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("item")));
+	}
+
+	@Test
+	void readdSendsAGivenUpItemThroughAgain() throws Exception {
+		act("orders", "readd", "{\"item\":\"order-5\"}").andExpect(status().isOk())
+			.andExpect(jsonPath("$.givenUp").value(1))
+			.andExpect(jsonPath("$.depth").value(6));
+		assertThat(this.orders.texts(ItemState.READY)).endsWith("order-5");
+		assertThat(this.orders.forgotten()).containsExactly("order-5");
+		act("orders", "readd", "{\"item\":\"order-5\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("no given-up item")));
+	}
+
+	@Test
+	void readdFindsTheItemByItsId() throws Exception {
+		String id = idOf("order-6");
+		act("orders", "readd", "{\"id\":\"" + id + "\"}").andExpect(status().isOk());
+		assertThat(this.orders.texts(ItemState.GIVEN_UP)).containsExactly("order-5");
+		assertThat(this.orders.texts(ItemState.READY)).endsWith("order-6");
+		act("orders", "readd", "{\"id\":\"nothing\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("id")));
+	}
+
+	@Test
+	void deleteRemovesAGivenUpRecord() throws Exception {
+		act("orders", "delete", "{\"id\":\"" + idOf("order-6") + "\"}").andExpect(status().isOk())
+			.andExpect(jsonPath("$.givenUp").value(1));
+		act("orders", "delete", "{\"item\":\"order-1\"}").andExpect(status().isBadRequest());
+		act("orders", "delete", "{\"item\":\"order-5\",\"id\":\"x\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("one of item")));
+	}
+
+	@Test
+	void forgetClearsAnItemsHistory() throws Exception {
+		act("orders", "forget", "{\"item\":\"order-1\"}").andExpect(status().isOk());
+		act("orders", "forget", "{\"id\":\"" + idOf("order-9") + "\"}").andExpect(status().isOk());
+		assertThat(this.orders.forgotten()).containsExactly("order-1", "order-9");
+	}
+
+	@Test
+	void unknownActionOrQueueIsNotFound() throws Exception {
+		act("orders", "explode", "").andExpect(status().isNotFound())
+			.andExpect(jsonPath("$.error", containsString("explode")));
+		act("nope", "pause", "").andExpect(status().isNotFound())
+			.andExpect(jsonPath("$.error", containsString("nope")));
+	}
+
+	@Test
+	void bodyThatIsNotAnObjectIsABadRequest() throws Exception {
+		act("orders", "add", "[1,").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("JSON object")));
+	}
+
+	@Test
+	void overviewShowsAnActionAtOnce() throws Exception {
+		this.mvc.perform(get("/workqueue/api/queues")).andExpect(jsonPath("$.queues[1].depth").value(5));
+		act("orders", "add", "{\"item\":\"order-new\"}").andExpect(status().isOk());
+		this.mvc.perform(get("/workqueue/api/queues"))
+			.andExpect(jsonPath("$.queues[1].depth").value(6))
+			.andExpect(jsonPath("$.queues[*].name", hasItem("orders")))
+			.andExpect(jsonPath("$.queues[1]", not(hasKey("instance"))));
+	}
+
+	private String idOf(String text) throws Exception {
+		String body = this.mvc.perform(get("/workqueue/api/queues/orders?find=" + text))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		return JsonPath.read(body, "$.found[0].id");
+	}
+
+	private ResultActions act(String queue, String action, String body) throws Exception {
+		return this.mvc.perform(
+				post("/workqueue/api/queues/" + queue + "/actions/" + action).contentType(MediaType.APPLICATION_JSON)
+					.content(body));
+	}
+
+}

@@ -1,0 +1,208 @@
+package dev.workqueue.console;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueueStats;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.ItemView;
+import dev.workqueue.inspect.QueueInspector;
+
+/**
+ * A queue of strings whose items the test lays out by state, and that records what the
+ * console does to it: a stand-in for a backend's {@link QueueInspector}. Its figures are
+ * the lengths of its lists. Nothing takes items from it.
+ */
+final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector {
+
+	static final Instant AT = Instant.parse("2026-01-02T03:04:05Z");
+
+	private final String name;
+
+	private final boolean readsText;
+
+	private final Map<ItemState, List<ItemView>> items = new EnumMap<>(ItemState.class);
+
+	private final List<Object> forgotten = new ArrayList<>();
+
+	private volatile boolean paused;
+
+	InspectedQueue(String name, boolean readsText) {
+		this.name = name;
+		this.readsText = readsText;
+		for (ItemState state : ItemState.values()) {
+			this.items.put(state, new ArrayList<>());
+		}
+	}
+
+	/** Lays out an item in a state. */
+	synchronized InspectedQueue put(String text, ItemState state) {
+		this.items.get(state)
+			.add(new ItemView(text, state, 0, AT, (state == ItemState.PROCESSING) ? "host-1" : null,
+					(state == ItemState.PROCESSING) ? Duration.ofSeconds(3) : null, false,
+					(state == ItemState.GIVEN_UP) ? 11 : 0, (state == ItemState.GIVEN_UP) ? "boom" : null));
+		return this;
+	}
+
+	synchronized List<Object> forgotten() {
+		return List.copyOf(this.forgotten);
+	}
+
+	synchronized List<String> texts(ItemState state) {
+		return this.items.get(state).stream().map(ItemView::text).toList();
+	}
+
+	@Override
+	public synchronized void add(Object item) {
+		put((String) item, ItemState.READY);
+	}
+
+	@Override
+	public void addAfter(Object item, Duration delay) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public void addRateLimited(Object item) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public synchronized void forget(Object item) {
+		this.forgotten.add(item);
+	}
+
+	@Override
+	public int numRequeues(Object item) {
+		return 0;
+	}
+
+	@Override
+	public Object get() {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public Object poll(Duration timeout) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public void done(Object item) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public synchronized int size() {
+		return this.items.get(ItemState.READY).size();
+	}
+
+	@Override
+	public synchronized WorkQueueStats stats() {
+		return WorkQueueStats.builder()
+			.depth(size())
+			.processing(this.items.get(ItemState.PROCESSING).size())
+			.waiting(this.items.get(ItemState.WAITING).size())
+			.retries(7)
+			.longestRunningProcessorNanos(2_500_000_000L)
+			.build();
+	}
+
+	@Override
+	public void shutDown() {
+	}
+
+	@Override
+	public void shutDownWithDrain() {
+	}
+
+	@Override
+	public boolean isShuttingDown() {
+		return false;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public String backend() {
+		return "memory";
+	}
+
+	@Override
+	public String instance() {
+		return "host-1";
+	}
+
+	@Override
+	public synchronized List<ItemView> items(ItemState state, int offset, int limit) {
+		List<ItemView> listed = this.items.get(state);
+		return List.copyOf(listed.subList(Math.min(offset, listed.size()), Math.min(offset + limit, listed.size())));
+	}
+
+	@Override
+	public synchronized List<ItemView> find(String text) {
+		List<ItemView> found = new ArrayList<>();
+		this.items.values()
+			.forEach((listed) -> listed.stream().filter((item) -> item.text().equals(text)).forEach(found::add));
+		return found;
+	}
+
+	@Override
+	public synchronized int givenUpCount() {
+		return this.items.get(ItemState.GIVEN_UP).size();
+	}
+
+	@Override
+	public void keepGivenUp(Object item, int attempts, String reason) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public boolean readsText() {
+		return this.readsText;
+	}
+
+	@Override
+	public synchronized Optional<Object> item(String text) {
+		if (this.readsText) {
+			return Optional.of(text);
+		}
+		return find(text).stream().findFirst().map(ItemView::text);
+	}
+
+	@Override
+	public synchronized Optional<Object> takeGivenUp(String text) {
+		return this.items.get(ItemState.GIVEN_UP).removeIf((item) -> item.text().equals(text)) ? Optional.of(text)
+				: Optional.empty();
+	}
+
+	@Override
+	public synchronized boolean deleteGivenUp(String text) {
+		return this.items.get(ItemState.GIVEN_UP).removeIf((item) -> item.text().equals(text));
+	}
+
+	@Override
+	public void pause() {
+		this.paused = true;
+	}
+
+	@Override
+	public void resume() {
+		this.paused = false;
+	}
+
+	@Override
+	public boolean paused() {
+		return this.paused;
+	}
+
+}
