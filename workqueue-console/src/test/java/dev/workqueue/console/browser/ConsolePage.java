@@ -69,7 +69,8 @@ final class ConsolePage {
 
 	/** Waits for an item to be listed in a state, and returns its element. */
 	WebElement awaitItem(String state, String text) {
-		return within(Duration.ofSeconds(5)).until((driver) -> items(state, text).stream().findFirst().orElse(null));
+		return within(Duration.ofSeconds(5)).withMessage("item " + text + " listed as " + state)
+			.until((driver) -> items(state, text).stream().findFirst().orElse(null));
 	}
 
 	/** Clicks a button of the queue, such as {@code pause}. */
@@ -98,7 +99,8 @@ final class ConsolePage {
 
 	/** Waits for the alert to name {@code text}, and returns it. */
 	String awaitAlert(String text) {
-		return within(Duration.ofSeconds(5)).until((driver) -> alert().contains(text) ? alert() : null);
+		return within(Duration.ofSeconds(5)).withMessage(() -> "an alert naming " + text + ", was: " + alert())
+			.until((driver) -> alert().contains(text) ? alert() : null);
 	}
 
 }

@@ -143,7 +143,8 @@
 		try {
 			const answer = await post(queue, action, body);
 			clearAlert(false);
-			if (answer && answer.name === queue && view?.figures) view.figures(answer);
+			if (answer?.instance) setText(instanceLabel, `answered by ${answer.instance}`);
+			if (answer?.name === queue && view?.figures) view.figures(answer);
 			refreshNow();
 		}
 		catch (error) {
