@@ -17,7 +17,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Takes the screenshots of {@code docs/console.md} in a real browser, into the folder
  * that {@code -Dworkqueue.console.screenshots=
- * <dir>
+ *
+<dir>
  * } names; off otherwise. From the root:
  * {@code mvn -pl workqueue-console -am test -Dtest=ConsoleScreenshots
  * -Dsurefire.failIfNoSpecifiedTests=false -Dworkqueue.console.screenshots=$PWD/docs/images}.
