@@ -102,10 +102,14 @@
 		const response = await fetch(url, {
 			credentials: 'same-origin',
 			cache: 'no-store',
-			redirect: 'error',
+			redirect: 'manual',
 			...init,
 			headers: { Accept: 'application/json', ...(init?.headers ?? {}) },
 		});
+		if (response.type === 'opaqueredirect') {
+			// Security sends a signed-out browser to its login page: say so rather than follow.
+			throw new ApiError('redirected, the session may have ended: reload the page to sign in');
+		}
 		const type = response.headers.get('Content-Type') ?? '';
 		const body = type.includes('json') ? await response.json().catch(() => null) : null;
 		if (!response.ok) {
@@ -427,6 +431,7 @@
 				const paged = STATES.filter((s) => offsets[s] > 0)
 					.map((s) => request(apiUrl(name, { limit: PAGE_SIZE, state: s, offset: offsets[s] })).then((d) => [s, d.items?.[s] ?? []]));
 				const data = await main;
+				data.items ??= {};
 				for (const [state, items] of await Promise.all(paged)) data.items[state] = items;
 				return data;
 			},
