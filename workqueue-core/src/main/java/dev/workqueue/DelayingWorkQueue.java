@@ -3,15 +3,21 @@ package dev.workqueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 import dev.workqueue.PriorityQueue.Level;
+import dev.workqueue.MemoryInspector.Sighting;
 import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.internal.ItemTable;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
@@ -90,6 +96,14 @@ import dev.workqueue.time.Nanos;
  * contexts for its {@link Poller} ({@link Poller#trace()}); plain {@code get} and
  * {@code poll} drop them. Without a source, or with no context, the book is never
  * touched: the add, its node and its hand-out cost what they did before.
+ * <p>
+ * <b>Inspection and pause.</b> The queue's {@link MemoryInspector}, its
+ * {@link QueueInspector} capability, reads it under the lock, copying no more nodes than
+ * a page needs (see {@link #look}). While {@link #paused} is set no item is handed out:
+ * {@code take} treats the queue as empty, at the cost of one field read under the lock it
+ * holds already; a resume wakes every waiting consumer. Shutdown still ends the waits of
+ * a paused queue, whose {@code get} then returns {@code null} even with items ready: its
+ * consumers stop rather than wait for a resume that may never come.
  *
  * @param <T> the item type
  */
@@ -104,6 +118,12 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	 * many due (a leader that leaves with more due wakes another consumer).
 	 */
 	static final int DUE_BATCH = 256;
+
+	/**
+	 * A time the queue does not know, in a {@link Sighting}: when a node became ready or
+	 * was handed out, on a queue that does not date it.
+	 */
+	static final long UNDATED = Long.MIN_VALUE;
 
 	private static final VarHandle READY_COUNT;
 
@@ -208,6 +228,12 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	/** Written under the lock; read without it by {@link #isShuttingDown()}. */
 	private volatile boolean shuttingDown;
 
+	/** Whether nothing is handed out; guarded by lock. */
+	private boolean paused;
+
+	/** The queue's look for operators, made with it. */
+	private final MemoryInspector<T> inspector;
+
 	/** addAfter calls with a positive delay; guarded by lock. */
 	private long delayedAdds;
 
@@ -228,9 +254,10 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	 * @param heartbeatNanos the longest a leader sleeps
 	 * @param order its ready order, new
 	 * @param traceSource where adds get their trace context, guarded, or {@code null}
+	 * @param inspection what its inspector shows beyond the queue's own state
 	 */
 	DelayingWorkQueue(String name, Clock clock, WorkQueueMetrics metrics, long heartbeatNanos, ReadyOrder<T> order,
-			TraceContextSource traceSource) {
+			TraceContextSource traceSource, MemoryInspector.Options<T> inspection) {
 		this.name = name;
 		this.traceSource = traceSource;
 		this.traces = (traceSource != null) ? new TraceBook<>() : null;
@@ -246,6 +273,8 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		this.lockFreeDuplicates = order.ignoresTouches();
 		this.dueBatch = order.linesUpDueInBatches() ? DUE_BATCH : Integer.MAX_VALUE;
 		this.processing = new ProcessingSet<>(this.timed);
+		// The inspector keeps the queue to read it, and reads it only once published.
+		this.inspector = new MemoryInspector<>(this, clock, inspection);
 	}
 
 	@Override
@@ -595,7 +624,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 				return null;
 			}
 			releaseDueNow(this.dueBatch);
-			if (this.readyCount == 0 && !awaitReady(bounded, timeoutNanos, poller)) {
+			if ((this.readyCount == 0 || this.paused) && !awaitReady(bounded, timeoutNanos, poller)) {
 				return null;
 			}
 			// Read before anything changes: a clock that throws leaves the node queued.
@@ -626,8 +655,8 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	}
 
 	/**
-	 * Waits for a ready node, moving due ones; false on shutdown, timeout or a wake-up of
-	 * {@code poller}. Called with the lock held.
+	 * Waits for a ready node and no pause, moving due ones; false on shutdown, timeout or
+	 * a wake-up of {@code poller}. Called with the lock held.
 	 */
 	private boolean awaitReady(boolean bounded, long timeoutNanos, WorkerPoller poller) throws InterruptedException {
 		if (bounded && timeoutNanos <= 0) {
@@ -644,7 +673,7 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 			if (delays) {
 				releaseDue(nowNanos, this.dueBatch);
 			}
-			if (this.readyCount != 0) {
+			if (this.readyCount != 0 && !this.paused) {
 				return true;
 			}
 			if (this.shuttingDown || (bounded && nowNanos >= deadlineNanos)) {
@@ -910,6 +939,166 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		finally {
 			unlockAndRecordAdds();
 		}
+	}
+
+	/**
+	 * Copies the items in one state, in the inspector's order: the ready ones in hand-out
+	 * order, the processing ones oldest first (in no set order on a queue without
+	 * metrics, which does not date its hand-outs: then the table is scanned), the waiting
+	 * ones soonest first. Under the lock, after moving every due node as {@link #size()}
+	 * does; copies at most {@code offset + limit} nodes.
+	 * @param state {@link ItemState#READY}, {@link ItemState#PROCESSING} or
+	 * {@link ItemState#WAITING}
+	 * @param offset how many to skip
+	 * @param limit how many at most
+	 * @return the sightings
+	 */
+	List<Sighting<T>> look(ItemState state, int offset, int limit) {
+		int count = (int) Math.min((long) offset + limit, Integer.MAX_VALUE);
+		List<Node<T>> nodes = new ArrayList<>();
+		this.lock.lock();
+		try {
+			releaseDueNow(Integer.MAX_VALUE);
+			switch (state) {
+				case READY -> this.order.copyReady(this.readyTimes ? this.clock.nanoTime() : 0, count, nodes);
+				case PROCESSING -> copyProcessing(count, nodes);
+				case WAITING -> this.waiting.copyEarliest(count, nodes);
+				default -> throw new IllegalArgumentException("state " + state + " is not kept by the queue");
+			}
+			List<Sighting<T>> seen = new ArrayList<>(Math.max(0, nodes.size() - offset));
+			for (int i = offset; i < nodes.size(); i++) {
+				seen.add(sighting(nodes.get(i), state));
+			}
+			return seen;
+		}
+		finally {
+			unlockAndRecordAdds();
+		}
+	}
+
+	/** Copies up to {@code count} nodes handed out. Called with the lock held. */
+	private void copyProcessing(int count, List<Node<T>> into) {
+		if (this.processing.dated()) {
+			this.processing.copyOldest(count, into);
+		}
+		else if (this.processing.size() != 0) {
+			this.nodes.forEach((node) -> {
+				if (into.size() < count && (node.state == Node.PROCESSING || node.state == Node.DIRTY)) {
+					into.add(node);
+				}
+			});
+		}
+	}
+
+	/**
+	 * Finds an item in every state it is in: processing (an item added again while
+	 * processed is shown so only, as it is not in the ready order yet), ready, waiting.
+	 * @param item the item
+	 * @return the sightings, empty if the queue does not have it
+	 */
+	List<Sighting<T>> find(Object item) {
+		this.lock.lock();
+		try {
+			releaseDueNow(Integer.MAX_VALUE);
+			Node<T> node = this.nodes.get(item);
+			if (node == null) {
+				return List.of();
+			}
+			List<Sighting<T>> seen = new ArrayList<>(2);
+			if (node.state == Node.PROCESSING || node.state == Node.DIRTY) {
+				seen.add(sighting(node, ItemState.PROCESSING));
+			}
+			else if (node.state == Node.QUEUED) {
+				seen.add(sighting(node, ItemState.READY));
+			}
+			if (node.isWaiting()) {
+				seen.add(sighting(node, ItemState.WAITING));
+			}
+			return seen;
+		}
+		finally {
+			unlockAndRecordAdds();
+		}
+	}
+
+	/**
+	 * Returns an item of the queue that {@code match} accepts, scanning every item in
+	 * O(n) under the lock.
+	 * @param match the test
+	 * @return an item, or {@code null}
+	 */
+	T scan(Predicate<? super T> match) {
+		List<T> found = new ArrayList<>(1);
+		this.lock.lock();
+		try {
+			this.nodes.forEach((node) -> {
+				if (found.isEmpty() && match.test(node.item)) {
+					found.add(node.item);
+				}
+			});
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return found.isEmpty() ? null : found.get(0);
+	}
+
+	/** What a view shows of a node in {@code state}. Called with the lock held. */
+	private Sighting<T> sighting(Node<T> node, ItemState state) {
+		return switch (state) {
+			case READY -> new Sighting<>(node.item, state, this.order.priority(node), readySinceNanos(node));
+			case PROCESSING -> new Sighting<>(node.item, state, this.order.priority(node),
+					this.processing.dated() ? ((TimedNode<T>) node).startedAtNanos : UNDATED);
+			default -> new Sighting<>(node.item, state, this.order.delayedPriority(node), node.readyAtNanos);
+		};
+	}
+
+	/** When a ready node became ready, if the queue knows. Called with the lock held. */
+	private long readySinceNanos(Node<T> node) {
+		return this.durations ? ((TimedNode<T>) node).queuedAtNanos : this.order.readySinceNanos(node);
+	}
+
+	/**
+	 * Pauses the queue or resumes it, waking every waiting consumer on resume.
+	 * @param pause whether to pause
+	 */
+	void pause(boolean pause) {
+		this.lock.lock();
+		try {
+			this.paused = pause;
+			if (!pause && this.waitingConsumers > 0) {
+				this.readyOrShutDown.signalAll();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Whether the queue is paused.
+	 * @return {@code true} while paused
+	 */
+	boolean paused() {
+		this.lock.lock();
+		try {
+			return this.paused;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Also the queue's {@link QueueInspector}, which every wrapper passes the lookup on
+	 * to.
+	 */
+	@Override
+	public <C> Optional<C> capability(Class<C> type) {
+		Optional<C> own = DelayingQueue.super.capability(type);
+		return (own.isPresent() || !type.isInstance(this.inspector)) ? own : Optional.of(type.cast(this.inspector));
 	}
 
 	/**

@@ -72,6 +72,18 @@ final class FifoOrder<T> implements ReadyOrder<T> {
 	}
 
 	@Override
+	public void copyReady(long nowNanos, int count, List<Node<T>> into) {
+		for (Node<T> node = this.head; node != null && into.size() < count; node = node.next) {
+			into.add(node);
+		}
+	}
+
+	@Override
+	public long readySinceNanos(Node<T> node) {
+		return DelayingWorkQueue.UNDATED;
+	}
+
+	@Override
 	public int priority(Node<T> node) {
 		return 0;
 	}

@@ -1,6 +1,8 @@
 package dev.workqueue;
 
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -93,6 +95,31 @@ final class NodeHeap<T> {
 
 	int size() {
 		return this.size;
+	}
+
+	/**
+	 * Copies the {@code count} nodes with the earliest ready times, earliest first,
+	 * without changing the heap: a best-first walk from the root, whose frontier holds
+	 * the children of the nodes copied, so that it costs O(count log count) however many
+	 * nodes wait (ties come out in no set order).
+	 * @param count how many at most
+	 * @param into receives the nodes
+	 */
+	void copyEarliest(int count, List<Node<T>> into) {
+		if (this.size == 0 || count <= 0) {
+			return;
+		}
+		java.util.PriorityQueue<Node<T>> frontier = new java.util.PriorityQueue<>(
+				Comparator.comparingLong((Node<T> node) -> node.readyAtNanos));
+		frontier.add(this.heap[0]);
+		for (int copied = 0; copied < count && !frontier.isEmpty(); copied++) {
+			Node<T> node = frontier.poll();
+			into.add(node);
+			int child = (node.heapIndex << 1) + 1;
+			for (int i = child; i < child + 2 && i < this.size; i++) {
+				frontier.add(this.heap[i]);
+			}
+		}
 	}
 
 	/**

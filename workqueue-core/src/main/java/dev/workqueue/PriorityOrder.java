@@ -129,7 +129,7 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 	public Node<T> pop(long nowNanos) {
 		PriorityNode<T> entry = this.oldest;
 		Bucket<T> level;
-		if (this.starvationNanos >= 0 && nowNanos - entry.startedAtNanos > this.starvationNanos) {
+		if (starving(entry, nowNanos)) {
 			level = level(entry.priority);
 		}
 		else {
@@ -140,6 +140,35 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 		unlinkFromAge(entry);
 		entry.dirtyPriority = NO_ADD;
 		return entry;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The starving nodes first, oldest first, as {@link #pop} takes them: a prefix of the
+	 * ready-age list, which is sorted by ready time. Then the others by level, highest
+	 * first, FIFO within one, skipping the starving ones copied already. Costs O(count +
+	 * levels).
+	 */
+	@Override
+	public void copyReady(long nowNanos, int count, List<Node<T>> into) {
+		for (PriorityNode<T> entry = this.oldest; entry != null && into.size() < count
+				&& starving(entry, nowNanos); entry = entry.ageNext) {
+			into.add(entry);
+		}
+		for (int i = this.levelCount - 1; i >= 0 && into.size() < count; i--) {
+			for (PriorityNode<T> entry = this.levels[i].head; entry != null
+					&& into.size() < count; entry = (PriorityNode<T>) entry.next) {
+				if (!starving(entry, nowNanos)) {
+					into.add(entry);
+				}
+			}
+		}
+	}
+
+	@Override
+	public long readySinceNanos(Node<T> node) {
+		return this.readyTimes ? ((PriorityNode<T>) node).startedAtNanos : DelayingWorkQueue.UNDATED;
 	}
 
 	@Override
@@ -187,6 +216,13 @@ final class PriorityOrder<T> implements ReadyOrder<T> {
 			}
 		}
 		return ready;
+	}
+
+	/**
+	 * Whether a ready node has waited past the starvation timeout at {@code nowNanos}.
+	 */
+	private boolean starving(PriorityNode<T> entry, long nowNanos) {
+		return this.starvationNanos >= 0 && nowNanos - entry.startedAtNanos > this.starvationNanos;
 	}
 
 	/** The level of {@code priority}, made (and placed by its priority) if missing. */

@@ -1,5 +1,7 @@
 package dev.workqueue;
 
+import java.util.List;
+
 /**
  * The items a {@link DelayingWorkQueue} has handed out and not yet seen {@code done}:
  * client-go's {@code processing} set, kept apart from the ready order as client-go keeps
@@ -87,6 +89,26 @@ final class ProcessingSet<T> {
 
 	int size() {
 		return this.size;
+	}
+
+	/**
+	 * Whether the set links its nodes in hand-out order (the queue records metrics), so
+	 * that {@link #copyOldest} can list them.
+	 * @return {@code true} if timed
+	 */
+	boolean dated() {
+		return this.timed;
+	}
+
+	/**
+	 * Copies the nodes handed out longest ago, oldest first; timed sets only.
+	 * @param count how many at most
+	 * @param into receives the nodes
+	 */
+	void copyOldest(int count, List<Node<T>> into) {
+		for (TimedNode<T> node = this.first; node != null && into.size() < count; node = (TimedNode<T>) node.next) {
+			into.add(node);
+		}
 	}
 
 	/** The summed age of the work in progress at {@code nowNanos}; 0 unless timed. */

@@ -81,6 +81,18 @@ interface ReadyOrder<T> {
 	 */
 	boolean tracksReadyTimes();
 
+	/**
+	 * Copies the first {@code count} ready nodes in the order {@link #pop} would take
+	 * them at {@code nowNanos} if nothing changed meanwhile, without changing the order.
+	 */
+	void copyReady(long nowNanos, int count, List<Node<T>> into);
+
+	/**
+	 * Returns when a ready node became ready, if the order keeps it (see
+	 * {@link #tracksReadyTimes()}), else {@link DelayingWorkQueue#UNDATED}.
+	 */
+	long readySinceNanos(Node<T> node);
+
 	/** Returns the ready nodes per priority, highest first. */
 	List<Level> levels(long nowNanos);
 

@@ -2,6 +2,9 @@ package dev.workqueue;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
+
+import dev.workqueue.inspect.GivenUpBound;
 
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.GuardedMetrics;
@@ -84,6 +87,11 @@ public final class WorkQueues {
 
 		private TraceContextSource traceContextSource;
 
+		/** {@code null}: none. */
+		private ItemCodec<T> codec;
+
+		private GivenUpBound givenUp = GivenUpBound.DEFAULT;
+
 		private Builder() {
 		}
 
@@ -130,6 +138,39 @@ public final class WorkQueues {
 		 */
 		public Builder<T> traceContextSource(TraceContextSource source) {
 			this.traceContextSource = source;
+			return this;
+		}
+
+		/**
+		 * Sets the codec of the queue's items, for its
+		 * {@link dev.workqueue.inspect.QueueInspector} only (default: none): an item's
+		 * text is then its encoding, as on a shared store, and a text can be turned back
+		 * into an item ({@code readsText()}, {@code item(text)}). Without one an item's
+		 * text is {@code String.valueOf(item)}. The queue itself never encodes.
+		 * @param codec the codec, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder<T> codec(ItemCodec<T> codec) {
+			this.codec = codec;
+			return this;
+		}
+
+		/**
+		 * Sets how many given-up items the queue keeps for its
+		 * {@link dev.workqueue.inspect.QueueInspector}, and for how long (default
+		 * {@link GivenUpBound#DEFAULT}: 1000, for 7 days on the queue's clock): the
+		 * newest {@code keep}, each until {@code retention} has passed; an item given up
+		 * again replaces its record. Each record holds the item and a reason of at most
+		 * {@value GivenUpRecords#MAX_REASON_CHARS} characters.
+		 * @param keep the most records kept, from 0 (none) to
+		 * {@link GivenUpBound#MAX_KEEP}
+		 * @param retention how long each is kept, from 1 second to 100 years
+		 * @return this builder
+		 * @throws IllegalArgumentException naming {@code keep} or {@code retention} when
+		 * out of range
+		 */
+		public Builder<T> givenUp(int keep, Duration retention) {
+			this.givenUp = new GivenUpBound(keep, retention);
 			return this;
 		}
 
@@ -184,7 +225,7 @@ public final class WorkQueues {
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, this.name);
 			PriorityOrder<T> order = new PriorityOrder<>(this.starvationTimeoutNanos,
 					metrics != WorkQueueMetrics.NOOP && metrics.recordsDurations());
-			return new PriorityWorkQueue<>(engine(metrics, order), limiter);
+			return new PriorityWorkQueue<>(engine(metrics, order, limiter::numRequeues), limiter);
 		}
 
 		/**
@@ -192,7 +233,7 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public WorkQueue<T> buildQueue() {
-			return new PlainWorkQueue<>(buildEngine());
+			return new PlainWorkQueue<>(buildEngine(null));
 		}
 
 		/**
@@ -200,18 +241,23 @@ public final class WorkQueues {
 		 * @return a new queue
 		 */
 		public DelayingQueue<T> buildDelayingQueue() {
-			return buildEngine();
+			return buildEngine(null);
 		}
 
-		/** Builds the engine with a FIFO order. */
-		private DelayingWorkQueue<T> buildEngine() {
+		/**
+		 * Builds the engine with a FIFO order; {@code attempts} is the rate limiter's
+		 * count that its inspector shows, or {@code null}.
+		 */
+		private DelayingWorkQueue<T> buildEngine(ToIntFunction<? super T> attempts) {
 			WorkQueueMetrics metrics = GuardedMetrics.guard(this.metrics, this.name);
-			return engine(metrics, new FifoOrder<>(metrics != WorkQueueMetrics.NOOP));
+			return engine(metrics, new FifoOrder<>(metrics != WorkQueueMetrics.NOOP), attempts);
 		}
 
-		private DelayingWorkQueue<T> engine(WorkQueueMetrics metrics, ReadyOrder<T> order) {
+		private DelayingWorkQueue<T> engine(WorkQueueMetrics metrics, ReadyOrder<T> order,
+				ToIntFunction<? super T> attempts) {
 			return new DelayingWorkQueue<>(this.name, this.clock, metrics, Nanos.of(this.heartbeat), order,
-					TraceContextSource.guard(this.traceContextSource, this.name));
+					TraceContextSource.guard(this.traceContextSource, this.name),
+					new MemoryInspector.Options<>(this.codec, this.givenUp, attempts));
 		}
 
 		/**
@@ -221,7 +267,7 @@ public final class WorkQueues {
 		 */
 		public RateLimitingQueue<T> buildRateLimitingQueue(RateLimiter<? super T> limiter) {
 			Objects.requireNonNull(limiter, "limiter");
-			return rateLimiting(buildDelayingQueue(), limiter);
+			return rateLimiting(buildEngine(limiter::numRequeues), limiter);
 		}
 
 	}

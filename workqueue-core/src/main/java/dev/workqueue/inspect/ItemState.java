@@ -8,7 +8,10 @@ public enum ItemState {
 	/** Queued and due: handed out next, in the queue's order. */
 	READY("ready"),
 
-	/** Handed out and not done yet (or, on a shared store, claimed ahead for a waiting worker). */
+	/**
+	 * Handed out and not done yet (or, on a shared store, claimed ahead for a waiting
+	 * worker).
+	 */
 	PROCESSING("processing"),
 
 	/** Added with a delay that has not passed yet. */

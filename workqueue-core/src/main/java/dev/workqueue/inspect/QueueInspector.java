@@ -6,9 +6,10 @@ import java.util.Optional;
 /**
  * An operator's look into one queue and its hands on it, on every backend: bounded lists
  * of its items by state, one item found by its text, the given-up items it keeps, and a
- * pause of the whole queue. Every queue built by {@code WorkQueues}, {@code RedisWorkQueues}
- * and {@code PostgresWorkQueues} has it, found with
- * {@code queue.capability(QueueInspector.class)}; the console is written against it alone.
+ * pause of the whole queue. Every queue built by {@code WorkQueues},
+ * {@code RedisWorkQueues} and {@code PostgresWorkQueues} has it, found with
+ * {@code queue.capability(QueueInspector.class)}; the console is written against it
+ * alone.
  * <p>
  * <b>Costs.</b> Every list is read through an index with a limit (a shared store: one
  * round trip; a queue of one process: under its lock, in time that grows with
@@ -94,7 +95,8 @@ public interface QueueInspector {
 	 * records whose text this is (found as {@link #find} finds it).
 	 * @param text the item's text
 	 * @return the item, empty if none can be had
-	 * @throws IllegalArgumentException naming {@code text} when the codec cannot decode it
+	 * @throws IllegalArgumentException naming {@code text} when the codec cannot decode
+	 * it
 	 */
 	Optional<Object> item(String text);
 
@@ -130,5 +132,21 @@ public interface QueueInspector {
 	 * @return {@code true} while paused
 	 */
 	boolean paused();
+
+	/**
+	 * Checks the page arguments of {@link #items}, as every implementation does.
+	 * @param offset how many to skip, from 0
+	 * @param limit how many at most, from 1 to {@link #MAX_LIMIT}
+	 * @throws IllegalArgumentException naming {@code offset} or {@code limit} when out of
+	 * range
+	 */
+	static void checkPage(int offset, int limit) {
+		if (offset < 0) {
+			throw new IllegalArgumentException("offset must not be negative, was " + offset);
+		}
+		if (limit < 1 || limit > MAX_LIMIT) {
+			throw new IllegalArgumentException("limit must be from 1 to " + MAX_LIMIT + ", was " + limit);
+		}
+	}
 
 }

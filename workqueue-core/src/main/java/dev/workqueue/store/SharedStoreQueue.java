@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
@@ -15,6 +16,7 @@ import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
+import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
@@ -105,6 +107,9 @@ public class SharedStoreQueue<T, L extends Lease> implements PriorityHandle<T>, 
 
 	private final LongAdder retries = new LongAdder();
 
+	/** The queue's look for operators, over the driver's {@link InspectionDriver}. */
+	private final StoreInspector<T> inspector;
+
 	/**
 	 * Makes the handle over its parts; the builder starts the timed work after.
 	 * @param name the queue's name
@@ -135,6 +140,7 @@ public class SharedStoreQueue<T, L extends Lease> implements PriorityHandle<T>, 
 		this.releases = releases;
 		this.work = work;
 		this.traceSource = traceSource;
+		this.inspector = new StoreInspector<>(codec, driver.inspection());
 	}
 
 	@Override
@@ -448,6 +454,18 @@ public class SharedStoreQueue<T, L extends Lease> implements PriorityHandle<T>, 
 	@Override
 	public String server() {
 		return this.driver.server();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Also the queue's {@link QueueInspector}, over the store's {@link InspectionDriver};
+	 * the queues that wrap this handle pass the lookup on.
+	 */
+	@Override
+	public <C> Optional<C> capability(Class<C> type) {
+		Optional<C> own = PriorityHandle.super.capability(type);
+		return (own.isPresent() || !type.isInstance(this.inspector)) ? own : Optional.of(type.cast(this.inspector));
 	}
 
 	/**

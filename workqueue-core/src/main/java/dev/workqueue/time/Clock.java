@@ -1,5 +1,6 @@
 package dev.workqueue.time;
 
+import java.time.Instant;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -61,6 +62,17 @@ public interface Clock {
 		finally {
 			lock.unlock();
 		}
+	}
+
+	/**
+	 * Returns the wall-clock time of this clock's present reading, for an operator's view
+	 * (when an item falls due, when it was given up): nothing measures or waits on it. A
+	 * reading {@code r} stands at {@code instant()} plus {@code r - nanoTime()}. The
+	 * default reads the system's wall clock.
+	 * @return the time now
+	 */
+	default Instant instant() {
+		return Instant.now();
 	}
 
 	/**

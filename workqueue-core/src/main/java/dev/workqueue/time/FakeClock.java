@@ -1,6 +1,7 @@
 package dev.workqueue.time;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -79,6 +80,16 @@ public final class FakeClock implements Clock {
 	 */
 	public synchronized int numWaiters() {
 		return this.waiters.size();
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The epoch plus this clock's reading, so that views built on it are exact too.
+	 */
+	@Override
+	public Instant instant() {
+		return Instant.EPOCH.plusNanos(this.nowNanos);
 	}
 
 	@Override

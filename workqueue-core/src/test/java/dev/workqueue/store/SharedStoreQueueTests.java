@@ -14,7 +14,11 @@ import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueueStats;
+import dev.workqueue.WorkQueues;
+import dev.workqueue.inspect.QueueInspector;
+import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spi.HandleLifecycle;
+import dev.workqueue.spi.SharedPriorityQueue;
 import dev.workqueue.time.FakeClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,6 +81,17 @@ class SharedStoreQueueTests {
 			new ItemTaker<>(ItemCodec.strings(), this.store, this.book, this.releases, this.signal, this.lifecycle,
 					this.metrics, this.clock, LEASE_NANOS),
 			this.releases, this.work, null);
+
+	@Test
+	void theHandleAndTheQueuesWrappingItFindTheStoresInspector() {
+		QueueInspector inspector = this.queue.capability(QueueInspector.class).orElseThrow();
+		inspector.keepGivenUp("x", 2, "boom");
+		assertThat(this.store.inspection.givenUpCount()).isOne();
+		assertThat(new SharedPriorityQueue<>(this.queue, RateLimiters.defaultControllerRateLimiter(), "q")
+			.capability(QueueInspector.class)).containsSame(inspector);
+		assertThat(WorkQueues.rateLimiting(this.queue, RateLimiters.defaultControllerRateLimiter())
+			.capability(QueueInspector.class)).containsSame(inspector);
+	}
 
 	@Test
 	void anAddCountsWhatItsStoreCallAddedOnTheAddingThreadAfterTheCall() throws Exception {
@@ -194,6 +209,9 @@ class SharedStoreQueueTests {
 		/** Makes what the next add throws, {@code null} for none. */
 		Supplier<RuntimeException> failure;
 
+		/** Its side of the handle's inspector. */
+		final KeptInspection inspection = new KeptInspection();
+
 		private void record(String event) {
 			SharedStoreQueueTests.this.events.add(event);
 		}
@@ -244,6 +262,11 @@ class SharedStoreQueueTests {
 		@Override
 		public List<Level> readyLevels() {
 			return List.of();
+		}
+
+		@Override
+		public InspectionDriver inspection() {
+			return this.inspection;
 		}
 
 		@Override

@@ -46,12 +46,12 @@ import dev.workqueue.time.Clock;
  * <p>
  * Each queue, a priority queue too, is customized by every
  * {@link PostgresWorkQueueCustomizer} bean in order, after its name, table, lease,
- * metrics and wake-up options are set. An item type other than {@code String} needs an
- * {@link ItemCodec} bean named {@code <queue>ItemCodec}. The time is the database's
- * unless a customizer gives the builder a clock: the application's {@link Clock} bean
- * times its memory queues only (contract §3). The queues are shut down when this backend
- * stops, after the workers, handing back what they claimed and nobody took, and before
- * the data source closes.
+ * given-up bound (its given-up items are kept in the database), metrics and wake-up
+ * options are set. An item type other than {@code String} needs an {@link ItemCodec} bean
+ * named {@code <queue>ItemCodec}. The time is the database's unless a customizer gives
+ * the builder a clock: the application's {@link Clock} bean times its memory queues only
+ * (contract §3). The queues are shut down when this backend stops, after the workers,
+ * handing back what they claimed and nobody took, and before the data source closes.
  */
 final class PostgresBackend extends SharedQueuesLifecycle implements QueueBackend {
 
@@ -110,7 +110,8 @@ final class PostgresBackend extends SharedQueuesLifecycle implements QueueBacken
 			.listen(this.properties.isListen())
 			.pollInterval(this.properties.getPollInterval())
 			.synchronousCommit(this.properties.isSynchronousCommit())
-			.vacuum(VacuumPolicy.valueOf(this.properties.getVacuum().name()));
+			.vacuum(VacuumPolicy.valueOf(this.properties.getVacuum().name()))
+			.givenUp(settings.givenUp().keep(), settings.givenUp().retention());
 		if (this.properties.isListen() && connections.listen() != null) {
 			queues.listenConnection(connections.listen());
 		}

@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -50,9 +51,9 @@ final class QueueBackendConfigurations {
 	static class Memory {
 
 		@Bean
-		MemoryBackend workQueueMemoryBackend(ObjectProvider<Clock> clock,
+		MemoryBackend workQueueMemoryBackend(ObjectProvider<Clock> clock, BeanFactory beanFactory,
 				ObjectProvider<WorkQueueMetricsFactory> metrics, ObjectProvider<WorkQueueCustomizer> customizers) {
-			return new MemoryBackend(clock.getIfAvailable(Clock::system), metrics, customizers);
+			return new MemoryBackend(clock.getIfAvailable(Clock::system), beanFactory, metrics, customizers);
 		}
 
 	}

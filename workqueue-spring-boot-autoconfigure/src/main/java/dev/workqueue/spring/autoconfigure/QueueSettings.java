@@ -1,5 +1,6 @@
 package dev.workqueue.spring.autoconfigure;
 
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.spring.worker.WorkerSettings;
 
 /**
@@ -15,9 +16,10 @@ import dev.workqueue.spring.worker.WorkerSettings;
  * @param priority whether it is a priority queue, and its starvation guard
  * @param latencyTimers whether its metrics record the two latency timers
  * @param workers how its workers run
+ * @param givenUp how many given-up items it keeps, and for how long
  */
 record QueueSettings(String name, WorkQueueProperties.Backend backend, RateLimiterSettings rateLimiter,
-		QueuePriority priority, boolean latencyTimers, WorkerSettings workers) {
+		QueuePriority priority, boolean latencyTimers, WorkerSettings workers, GivenUpBound givenUp) {
 
 	/**
 	 * Returns these settings under another queue name.
@@ -25,7 +27,8 @@ record QueueSettings(String name, WorkQueueProperties.Backend backend, RateLimit
 	 * @return the settings
 	 */
 	QueueSettings named(String name) {
-		return new QueueSettings(name, this.backend, this.rateLimiter, this.priority, this.latencyTimers, this.workers);
+		return new QueueSettings(name, this.backend, this.rateLimiter, this.priority, this.latencyTimers, this.workers,
+				this.givenUp);
 	}
 
 }

@@ -26,7 +26,8 @@ import dev.workqueue.time.Clock;
  * The redis backend: builds the queues whose {@code backend} is {@code redis} with
  * workqueue-redis, on the Redis connection Spring Boot gives the application, with shared
  * rate limiters built from the same YAML sections as the memory backend's, and counts
- * failures in Redis so that {@code max-retries} holds across instances.
+ * failures in Redis so that {@code max-retries} holds across instances. Its given-up
+ * items are kept in Redis, bounded by the queue's {@code given-up} settings.
  * <p>
  * The client is, in this order: an {@link AbstractRedisClient} bean of the application's;
  * the native client of Spring Data Redis's {@link LettuceConnectionFactory} (Boot's, or
@@ -40,11 +41,12 @@ import dev.workqueue.time.Clock;
  * that owns the client is destroyed.
  * <p>
  * Each queue, a priority queue too, is customized by every
- * {@link RedisWorkQueueCustomizer} bean in order, after its name, key prefix, lease and
- * metrics are set. An item type other than {@code String} needs an {@link ItemCodec} bean
- * named {@code <queue>ItemCodec}. The time is the Redis server's unless a customizer
- * gives the builder a clock: the application's {@link Clock} bean times its memory queues
- * only (contract §3), and the limiters take the queue builder's clock.
+ * {@link RedisWorkQueueCustomizer} bean in order, after its name, key prefix, lease,
+ * given-up bound and metrics are set. An item type other than {@code String} needs an
+ * {@link ItemCodec} bean named {@code <queue>ItemCodec}. The time is the Redis server's
+ * unless a customizer gives the builder a clock: the application's {@link Clock} bean
+ * times its memory queues only (contract §3), and the limiters take the queue builder's
+ * clock.
  */
 final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, DisposableBean {
 
@@ -96,7 +98,8 @@ final class RedisBackend extends SharedQueuesLifecycle implements QueueBackend, 
 			.builder(client(name), QueueItemCodecs.of(this.beanFactory, name))
 			.name(name)
 			.keyPrefix(this.keyPrefix)
-			.lease(this.lease);
+			.lease(this.lease)
+			.givenUp(settings.givenUp().keep(), settings.givenUp().retention());
 		return track(CALLS.build(settings, queues, this.metrics, this.customizers));
 	}
 

@@ -484,8 +484,18 @@ public class WorkQueueProperties {
 		 */
 		private final Priority priority = new Priority();
 
+		/**
+		 * Given-up items each queue keeps, for an operator to see, send through again or
+		 * delete.
+		 */
+		private final GivenUp givenUp = new GivenUp();
+
 		public Priority getPriority() {
 			return this.priority;
+		}
+
+		public GivenUp getGivenUp() {
+			return this.givenUp;
 		}
 
 		public String getBackend() {
@@ -595,8 +605,17 @@ public class WorkQueueProperties {
 		 */
 		private final Priority priority = new Priority();
 
+		/**
+		 * Given-up items this queue keeps; each key left out is taken from the defaults.
+		 */
+		private final QueueGivenUp givenUp = new QueueGivenUp();
+
 		public Priority getPriority() {
 			return this.priority;
+		}
+
+		public QueueGivenUp getGivenUp() {
+			return this.givenUp;
 		}
 
 		public @Nullable String getBackend() {
@@ -653,6 +672,76 @@ public class WorkQueueProperties {
 
 		public void setRateLimiter(@Nullable RateLimit rateLimiter) {
 			this.rateLimiter = rateLimiter;
+		}
+
+	}
+
+	/**
+	 * Given-up items a queue keeps (those its workers gave up on, and those its codec
+	 * could not decode): its newest {@code keep}, each for {@code retention}; on a shared
+	 * backend, in the store, for every instance.
+	 */
+	public static class GivenUp {
+
+		/**
+		 * Most given-up items kept, the newest; 0 keeps none. At most 1000000.
+		 */
+		private int keep = 1000;
+
+		/**
+		 * How long a given-up item is kept after it was given up, from 1s to 100 years.
+		 */
+		private Duration retention = Duration.ofDays(7);
+
+		public int getKeep() {
+			return this.keep;
+		}
+
+		public void setKeep(int keep) {
+			this.keep = keep;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
+	}
+
+	/**
+	 * Given-up items one queue keeps; each key left out is taken from the defaults'
+	 * {@link GivenUp}.
+	 */
+	public static class QueueGivenUp {
+
+		/**
+		 * Most given-up items this queue keeps, the newest; 0 keeps none. At most
+		 * 1000000.
+		 */
+		private @Nullable Integer keep;
+
+		/**
+		 * How long a given-up item of this queue is kept, from 1s to 100 years.
+		 */
+		private @Nullable Duration retention;
+
+		public @Nullable Integer getKeep() {
+			return this.keep;
+		}
+
+		public void setKeep(@Nullable Integer keep) {
+			this.keep = keep;
+		}
+
+		public @Nullable Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(@Nullable Duration retention) {
+			this.retention = retention;
 		}
 
 	}

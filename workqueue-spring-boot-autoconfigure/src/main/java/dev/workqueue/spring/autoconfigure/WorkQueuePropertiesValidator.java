@@ -29,6 +29,7 @@ import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.spring.worker.WorkerSettings;
 import dev.workqueue.store.SharedQueueBuilder;
 
@@ -75,6 +76,15 @@ final class WorkQueuePropertiesValidator {
 	 */
 	private static final Pattern POSTGRES_TABLE = Pattern.compile("([a-z_][a-z0-9_$]{0,62}\\.)?[a-z_][a-z0-9_$]{0,56}",
 			Pattern.CASE_INSENSITIVE);
+
+	/** The shortest {@code given-up.retention}, as {@link GivenUpBound} takes it. */
+	private static final Duration MIN_RETENTION = Duration.ofSeconds(1);
+
+	/**
+	 * The longest {@code given-up.retention}, 100 years, as {@link GivenUpBound} takes
+	 * it.
+	 */
+	private static final Duration MAX_RETENTION = Duration.ofDays(36_525);
 
 	private static final List<ChronoUnit> PRINT_UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
 			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
@@ -217,6 +227,8 @@ final class WorkQueuePropertiesValidator {
 		queueKeys(problems, PREFIX + ".defaults", defaults.getConcurrency(), defaults.getMaxRetries(),
 				defaults.getShutdownTimeout(), defaults.getPollTimeout(), defaults.getRateLimiter(),
 				defaults.getPriority());
+		givenUp(problems, PREFIX + ".defaults.given-up", defaults.getGivenUp().getKeep(),
+				defaults.getGivenUp().getRetention());
 		WorkQueueProperties.Redis redis = properties.getRedis();
 		atLeast(problems, PREFIX + ".redis.lease", redis.getLease(), SharedQueueBuilder.MIN_LEASE);
 		String keyPrefix = redis.getKeyPrefix();
@@ -235,6 +247,8 @@ final class WorkQueuePropertiesValidator {
 			}
 			queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(), queue.getMaxRetries(),
 					queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(), queue.getPriority());
+			givenUp(problems, PREFIX + ".queues." + name + ".given-up", queue.getGivenUp().getKeep(),
+					queue.getGivenUp().getRetention());
 		});
 		return problems;
 	}
@@ -285,6 +299,21 @@ final class WorkQueuePropertiesValidator {
 		}
 		rateLimit(problems, prefix + ".rate-limiter", rateLimit);
 		priority(problems, prefix + ".priority", priority);
+	}
+
+	/**
+	 * Checks a {@code given-up} section against {@link GivenUpBound}'s ranges; a queue's
+	 * key left out ({@code null}) takes the defaults', checked there.
+	 */
+	private static void givenUp(List<String> problems, String prefix, @Nullable Integer keep,
+			@Nullable Duration retention) {
+		if (keep != null && (keep < 0 || keep > GivenUpBound.MAX_KEEP)) {
+			problems.add(prefix + ".keep must be from 0 to " + GivenUpBound.MAX_KEEP + ", was " + keep);
+		}
+		if (retention != null && (retention.compareTo(MIN_RETENTION) < 0 || retention.compareTo(MAX_RETENTION) > 0)) {
+			problems.add(prefix + ".retention must be from 1s to " + print(MAX_RETENTION) + " (100 years), was "
+					+ print(retention));
+		}
 	}
 
 	private static void priority(List<String> problems, String prefix, WorkQueueProperties.Priority priority) {

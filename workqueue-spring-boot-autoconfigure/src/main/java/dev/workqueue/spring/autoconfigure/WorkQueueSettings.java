@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.spring.worker.WorkerSettings;
 
 /**
@@ -54,7 +55,9 @@ final class WorkQueueSettings {
 				new WorkerSettings(or(queue.getConcurrency(), defaults.getConcurrency()),
 						or(queue.getMaxRetries(), defaults.getMaxRetries()),
 						or(queue.getShutdownTimeout(), defaults.getShutdownTimeout()),
-						or(queue.getPollTimeout(), defaults.getPollTimeout())));
+						or(queue.getPollTimeout(), defaults.getPollTimeout())),
+				new GivenUpBound(or(queue.getGivenUp().getKeep(), defaults.getGivenUp().getKeep()),
+						or(queue.getGivenUp().getRetention(), defaults.getGivenUp().getRetention())));
 	}
 
 	private static WorkQueueProperties.Backend backend(String value) {

@@ -14,6 +14,7 @@ import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.RateLimiter;
@@ -33,6 +34,11 @@ import dev.workqueue.spring.WorkResult;
  * does not reset the count. A count is forgotten on success, {@code requeueAfter} and
  * give-up.
  * <p>
+ * An item given up on is kept by the queue's {@link QueueInspector} when it has one (for
+ * an operator to see, send through again or delete), with its failed attempts and the
+ * last failure as text, before {@link WorkItemGivenUpEvent} is published; a record that
+ * cannot be written (its store out of reach) is logged, and the event still goes out.
+ * <p>
  * On a {@link PriorityQueue}, a requeue (with backoff or later) keeps the priority the
  * item was handed out with; a hand-back at shutdown does not carry it.
  * <p>
@@ -45,11 +51,19 @@ final class WorkOutcomes {
 
 	private static final Log logger = LogFactory.getLog(WorkOutcomes.class);
 
+	/**
+	 * The longest reason kept with a given-up item: the failure's class and message, a
+	 * message of a few lines at most, as a console shows it.
+	 */
+	static final int MAX_REASON_LENGTH = 1000;
+
 	private final String queueName;
 
 	private final RateLimitingQueue<Object> queue;
 
 	private final Optional<SharedWorkQueue> shared;
+
+	private final Optional<QueueInspector> inspector;
 
 	/** The queue, if it has priorities; {@code null} otherwise. */
 	private final @Nullable PriorityQueue<Object> priorityQueue;
@@ -71,6 +85,7 @@ final class WorkOutcomes {
 		this.queueName = queueName;
 		this.queue = queue;
 		this.shared = queue.capability(SharedWorkQueue.class);
+		this.inspector = queue.capability(QueueInspector.class);
 		this.priorityQueue = (queue instanceof PriorityQueue<Object> priorities) ? priorities : null;
 		this.settings = settings;
 		this.failures = tracking.failures();
@@ -144,6 +159,7 @@ final class WorkOutcomes {
 		forget(item);
 		logger.warn(LogMessage.format("Gave up on item %s of queue '%s' after %d failed attempt(s)",
 				this.itemLogging.describe(item), this.queueName, attempts), exception);
+		this.inspector.ifPresent((inspector) -> keepGivenUp(inspector, item, attempts, exception));
 		try {
 			this.publisher
 				.publishEvent(new WorkItemGivenUpEvent(this.queue, this.queueName, item, attempts, exception));
@@ -152,6 +168,22 @@ final class WorkOutcomes {
 			logger.error(LogMessage.format("A listener of WorkItemGivenUpEvent failed for queue '%s'", this.queueName),
 					ex);
 		}
+	}
+
+	private void keepGivenUp(QueueInspector inspector, Object item, int attempts, Throwable exception) {
+		try {
+			inspector.keepGivenUp(item, attempts, reason(exception));
+		}
+		catch (RuntimeException ex) {
+			logger.warn(LogMessage.format("Could not keep given-up item %s of queue '%s'",
+					this.itemLogging.describe(item), this.queueName), ex);
+		}
+	}
+
+	/** The failure as a console shows it: its class and message, cut short. */
+	static String reason(Throwable exception) {
+		String reason = exception.toString();
+		return (reason.length() > MAX_REASON_LENGTH) ? reason.substring(0, MAX_REASON_LENGTH - 1) + "…" : reason;
 	}
 
 	private void forget(Object item) {
@@ -225,6 +257,15 @@ final class WorkOutcomes {
 	/** Requeues refused because the queue was shutting down. */
 	int refusedRequeues() {
 		return this.refusedRequeues.get();
+	}
+
+	/**
+	 * Forgets the failures counted for {@code item}, so that its next failure is its
+	 * first again.
+	 * @param item the item
+	 */
+	void forgetFailures(Object item) {
+		this.failures.forget(item);
 	}
 
 	/**

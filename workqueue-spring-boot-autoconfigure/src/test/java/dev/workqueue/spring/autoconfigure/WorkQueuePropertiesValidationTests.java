@@ -117,6 +117,20 @@ class WorkQueuePropertiesValidationTests {
 				Arguments.of(defaults + "priority.enable=true",
 						defaults + "priority.enable is not a workqueue property; a queue and the defaults take "
 								+ knownKeys()),
+				Arguments.of(defaults + "given-up.keep=-1",
+						defaults + "given-up.keep must be from 0 to 1000000, was -1"),
+				Arguments.of(orders + "given-up.keep=1000001",
+						orders + "given-up.keep must be from 0 to 1000000, was 1000001"),
+				Arguments.of(defaults + "given-up.retention=999ms",
+						defaults + "given-up.retention must be from 1s to 36525d (100 years), was 999ms"),
+				Arguments.of(orders + "given-up.retention=36526d",
+						orders + "given-up.retention must be from 1s to 36525d (100 years), was 36526d"),
+				Arguments.of(orders + "given-up.retention=0s",
+						orders + "given-up.retention must be from 1s to 36525d (100 years), was 0s"),
+				Arguments.of(defaults + "given-up.retention=", defaults + "given-up.retention must not be empty"),
+				Arguments.of(orders + "given-up.kept=5",
+						orders + "given-up.kept is not a workqueue property; a queue and the defaults take "
+								+ knownKeys()),
 				Arguments.of("workqueue.redis.lease=999ms", "workqueue.redis.lease must be at least 1s, was 999ms"),
 				Arguments.of("workqueue.postgres.table=bad name",
 						"workqueue.postgres.table " + TABLE_RULE + "'bad name'"),
@@ -163,8 +177,9 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	private static String knownKeys() {
-		return "backend, concurrency, latency-timers, max-retries, poll-timeout, priority.enabled, "
-				+ "priority.starvation-timeout, " + "rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
+		return "backend, concurrency, given-up.keep, given-up.retention, latency-timers, max-retries, "
+				+ "poll-timeout, priority.enabled, " + "priority.starvation-timeout, "
+				+ "rate-limiter.bucket.burst, rate-limiter.bucket.qps, "
 				+ "rate-limiter.exponential.base-delay, rate-limiter.exponential.jitter, "
 				+ "rate-limiter.exponential.max-delay, "
 				+ "rate-limiter.fast-slow.fast-delay, rate-limiter.fast-slow.max-fast-attempts, "
@@ -186,7 +201,7 @@ class WorkQueuePropertiesValidationTests {
 		if (key.equals("backend")) {
 			return "memory";
 		}
-		if (key.endsWith("delay") || key.endsWith("timeout") || key.endsWith("wait")) {
+		if (key.endsWith("delay") || key.endsWith("timeout") || key.endsWith("wait") || key.endsWith("retention")) {
 			return "1s";
 		}
 		if (key.endsWith("enabled")) {
@@ -303,7 +318,9 @@ class WorkQueuePropertiesValidationTests {
 					"workqueue.queues.orders.rate-limiter.bucket.burst=1",
 					"workqueue.queues.orders.rate-limiter.item-bucket.qps=0.001",
 					"workqueue.queues.orders.rate-limiter.max-wait=0s",
-					"workqueue.queues.orders.priority.starvation-timeout=0s")
+					"workqueue.queues.orders.priority.starvation-timeout=0s", "workqueue.defaults.given-up.keep=0",
+					"workqueue.defaults.given-up.retention=36525d", "workqueue.queues.orders.given-up.keep=1000000",
+					"workqueue.queues.orders.given-up.retention=1s")
 			.run((context) -> assertThat(context).hasNotFailed().hasBean("orders"));
 	}
 

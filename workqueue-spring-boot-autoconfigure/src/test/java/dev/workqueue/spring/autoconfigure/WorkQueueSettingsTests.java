@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.spring.worker.WorkerSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,15 +22,18 @@ class WorkQueueSettingsTests {
 		properties.getDefaults().setBackend("redis");
 		properties.getDefaults().setLatencyTimers(false);
 		properties.getDefaults().getPriority().setStarvationTimeout(Duration.ofMinutes(1));
+		properties.getDefaults().getGivenUp().setKeep(5);
 		WorkQueueProperties.Queue orders = new WorkQueueProperties.Queue();
 		orders.setMaxRetries(2);
+		orders.getGivenUp().setRetention(Duration.ofHours(1));
 		orders.setBackend("MEMORY");
 		orders.getPriority().setEnabled(true);
 		properties.getQueues().put("orders", orders);
 		assertThat(WorkQueueSettings.of(properties).get("orders"))
 			.isEqualTo(new QueueSettings("orders", WorkQueueProperties.Backend.MEMORY,
 					RateLimiterSettings.DEFAULT_CONTROLLER, new QueuePriority(true, Duration.ofMinutes(1)), false,
-					new WorkerSettings(3, 2, Duration.ofSeconds(30), Duration.ofSeconds(1))));
+					new WorkerSettings(3, 2, Duration.ofSeconds(30), Duration.ofSeconds(1)),
+					new GivenUpBound(5, Duration.ofHours(1))));
 	}
 
 	@Test
@@ -68,6 +72,22 @@ class WorkQueueSettingsTests {
 		assertThat(settings.get("invoices").backend()).isEqualTo(WorkQueueProperties.Backend.MEMORY);
 		assertThat(settings.get("invoices").latencyTimers()).isTrue();
 		assertThat(settings.get("invoices").priority()).isEqualTo(new QueuePriority(false, null));
+		assertThat(settings.get("invoices").givenUp()).isEqualTo(GivenUpBound.DEFAULT);
+	}
+
+	@Test
+	void aQueueTakesEachGivenUpKeyItLeavesOutFromTheDefaults() {
+		WorkQueueProperties properties = new WorkQueueProperties();
+		properties.getDefaults().getGivenUp().setRetention(Duration.ofDays(1));
+		WorkQueueProperties.Queue orders = new WorkQueueProperties.Queue();
+		orders.getGivenUp().setKeep(0);
+		properties.getQueues().put("orders", orders);
+		WorkQueueProperties.Queue emails = new WorkQueueProperties.Queue();
+		emails.getGivenUp().setRetention(Duration.ofSeconds(1));
+		properties.getQueues().put("emails", emails);
+		WorkQueueSettings settings = WorkQueueSettings.of(properties);
+		assertThat(settings.get("orders").givenUp()).isEqualTo(new GivenUpBound(0, Duration.ofDays(1)));
+		assertThat(settings.get("emails").givenUp()).isEqualTo(new GivenUpBound(1000, Duration.ofSeconds(1)));
 	}
 
 }

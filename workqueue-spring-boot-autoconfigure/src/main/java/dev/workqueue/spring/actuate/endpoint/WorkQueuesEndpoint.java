@@ -27,6 +27,7 @@ import org.springframework.core.log.LogMessage;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueStats;
+import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.worker.WorkerSettings;
@@ -41,7 +42,9 @@ import dev.workqueue.spring.worker.WorkerContainerStatus;
  * Each read takes the queues and containers afresh; the figures of one queue come from
  * one {@link WorkQueue#stats()} reading. A {@link PriorityQueue} is described with its
  * ready items and the age of its oldest ready item per priority, from one
- * {@link PriorityQueue#readyLevels()} reading.
+ * {@link PriorityQueue#readyLevels()} reading. A queue that has a {@link QueueInspector}
+ * also shows how many given-up items it keeps, and is paused when its inspector says so
+ * (paused in its store, on every instance) as when its workers here are.
  * <p>
  * <b>Runtime control.</b> The {@linkplain #control write operation} pauses or resumes a
  * queue's workers and sets their number of threads. The endpoint's default access is
@@ -201,27 +204,32 @@ public final class WorkQueuesEndpoint {
 			.map((container) -> new WorkerDescriptor(container.worker(), container.concurrency(),
 					container.aliveThreads(), container.running(), container.paused()))
 			.toList();
-		boolean paused = this.workers != null && this.workers.isPaused(name);
+		boolean workersPaused = this.workers != null && this.workers.isPaused(name);
 		String rateLimiter = this.rateLimiters.apply(name).map(Object::toString).orElse(null);
 		String backend = this.backends.apply(name);
+		Optional<QueueInspector> inspector = queue.capability(QueueInspector.class);
 		WorkQueueStats stats;
 		List<PriorityQueue.Level> levels;
+		@Nullable Integer givenUp;
+		boolean paused;
 		try {
 			stats = queue.stats();
 			levels = (queue instanceof PriorityQueue<?> priorityQueue) ? priorityQueue.readyLevels() : null;
+			givenUp = inspector.map(QueueInspector::givenUpCount).orElse(null);
+			paused = workersPaused || inspector.map(QueueInspector::paused).orElse(false);
 		}
 		catch (RuntimeException ex) {
 			// A shared store out of reach: say so for this queue and describe the rest;
 			// health is DOWN with the same reason, so no stack trace per request.
 			logger.debug(LogMessage.format("Could not read queue '%s'", name), ex);
-			return new WorkQueueDescriptor(name, backend, null, null, null, concurrency, null, workersAlive, null, null,
-					rateLimiter, queue.isShuttingDown(), paused, workers, null, null, reason(ex));
+			return new WorkQueueDescriptor(name, backend, null, null, null, concurrency, null, null, workersAlive, null,
+					null, rateLimiter, queue.isShuttingDown(), workersPaused, workers, null, null, reason(ex));
 		}
 		// Ages only from a queue that tracks them (-1: built without metrics or guard).
 		List<PriorityQueue.Level> aged = (levels != null
 				&& levels.stream().allMatch((level) -> level.oldestReadyNanos() >= 0)) ? levels : null;
 		return new WorkQueueDescriptor(name, backend, stats.depth(), stats.processing(), stats.waiting(), concurrency,
-				stats.retries(), workersAlive, seconds(stats.headQueuedNanos()),
+				stats.retries(), givenUp, workersAlive, seconds(stats.headQueuedNanos()),
 				seconds(stats.longestRunningProcessorNanos()), rateLimiter, queue.isShuttingDown(), paused, workers,
 				byPriority(levels, PriorityQueue.Level::ready),
 				byPriority(aged, (level) -> seconds(level.oldestReadyNanos())), null);
@@ -282,6 +290,9 @@ public final class WorkQueuesEndpoint {
 	 * @param concurrency worker threads serving the queue, summed over its worker
 	 * containers
 	 * @param retries delayed adds so far, retries included
+	 * @param givenUp given-up items the queue keeps (see
+	 * {@link QueueInspector#givenUpCount()}); {@code null} (left out of the JSON) for a
+	 * queue without an inspector, or when the queue could not be read
 	 * @param workersAlive worker threads alive, summed over its worker containers
 	 * @param nextItemAgeSeconds how long the ready item next in line has been queued (an
 	 * item added again while processing lines up behind newer ones, so this is not always
@@ -290,7 +301,8 @@ public final class WorkQueuesEndpoint {
 	 * in process
 	 * @param rateLimiter the rate limiter in use, {@code null} when unknown
 	 * @param shuttingDown whether the queue is shut down
-	 * @param paused whether its workers are paused: they take no new item
+	 * @param paused whether the queue hands out no item: its workers here are paused, or
+	 * its inspector says the queue is paused (in its store, for every instance)
 	 * @param workers the worker containers serving the queue
 	 * @param priorities for a priority queue, its ready items by priority (the priority
 	 * as a string, highest first, only priorities with ready items); {@code null}
@@ -304,10 +316,10 @@ public final class WorkQueuesEndpoint {
 	 */
 	public record WorkQueueDescriptor(String name, String backend, @Nullable Integer depth,
 			@Nullable Integer processing, @Nullable Integer waiting, int concurrency, @Nullable Long retries,
-			int workersAlive, @Nullable Double nextItemAgeSeconds, @Nullable Double longestRunningSeconds,
-			@Nullable String rateLimiter, boolean shuttingDown, boolean paused, List<WorkerDescriptor> workers,
-			@Nullable Map<String, Integer> priorities, @Nullable Map<String, Double> oldestReadySeconds,
-			@Nullable String error) implements OperationResponseBody {
+			@Nullable Integer givenUp, int workersAlive, @Nullable Double nextItemAgeSeconds,
+			@Nullable Double longestRunningSeconds, @Nullable String rateLimiter, boolean shuttingDown, boolean paused,
+			List<WorkerDescriptor> workers, @Nullable Map<String, Integer> priorities,
+			@Nullable Map<String, Double> oldestReadySeconds, @Nullable String error) implements OperationResponseBody {
 
 	}
 

@@ -21,6 +21,8 @@ import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.spring.FakeInspector;
+import dev.workqueue.spring.InspectableQueues;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkQueueDescriptor;
 import dev.workqueue.spring.actuate.endpoint.WorkQueuesEndpoint.WorkerDescriptor;
@@ -62,6 +64,11 @@ class WorkQueuesEndpointTests {
 		.clock(this.clock)
 		.buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter(this.clock));
 
+	private final RateLimitingQueue<Object> shipments = WorkQueues.builder()
+		.name("shipments")
+		.clock(this.clock)
+		.buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter(this.clock));
+
 	private final WorkQueueRegistry registry = mock(WorkQueueRegistry.class);
 
 	private final WorkerContainerRegistry workers = mock(WorkerContainerRegistry.class);
@@ -83,6 +90,7 @@ class WorkQueuesEndpointTests {
 	void shutDownQueues() {
 		this.orders.shutDown();
 		this.invoices.shutDown();
+		this.shipments.shutDown();
 	}
 
 	@Test
@@ -177,6 +185,52 @@ class WorkQueuesEndpointTests {
 		assertThat(descriptor).isNotNull();
 		assertThat(descriptor.priorities()).isNull();
 		assertThat(descriptor.oldestReadySeconds()).isNull();
+	}
+
+	@Test
+	void queueWithAnInspectorShowsHowManyGivenUpItemsItKeeps() {
+		FakeInspector inspector = new FakeInspector();
+		inspector.keepGivenUp("a", 3, "java.lang.IllegalStateException: a");
+		inspector.keepGivenUp("b", 3, "java.lang.IllegalStateException: b");
+		inspected(inspector);
+
+		assertThat(this.endpoint.queue("shipments").givenUp()).isEqualTo(2);
+		assertThat(this.endpoint.queue("orders").givenUp()).as("no inspector").isNull();
+	}
+
+	@Test
+	void queuePausedInItsStoreIsPausedThoughItsWorkersHereAreNot() {
+		FakeInspector inspector = new FakeInspector();
+		inspected(inspector);
+		assertThat(this.endpoint.queue("shipments").paused()).isFalse();
+
+		inspector.paused = true;
+		assertThat(this.endpoint.queue("shipments").paused()).isTrue();
+
+		inspector.paused = false;
+		given(this.workers.isPaused("shipments")).willReturn(true);
+		assertThat(this.endpoint.queue("shipments").paused()).isTrue();
+	}
+
+	@Test
+	void queueWhoseInspectorCannotBeReadIsDescribedAsUnreadable() {
+		FakeInspector inspector = new FakeInspector();
+		inspector.failure = new IllegalStateException("store down");
+		inspected(inspector);
+
+		WorkQueueDescriptor descriptor = this.endpoint.queue("shipments");
+
+		assertThat(descriptor).isNotNull();
+		assertThat(descriptor.givenUp()).isNull();
+		assertThat(descriptor.depth()).isNull();
+		assertThat(descriptor.paused()).isFalse();
+		assertThat(descriptor.error()).isEqualTo("cannot read the queue: store down");
+	}
+
+	/** Registers queue {@code shipments}, which has {@code inspector}. */
+	private void inspected(FakeInspector inspector) {
+		given(this.registry.names()).willReturn(Set.of("orders", "invoices", "shipments"));
+		given(this.registry.get("shipments")).willReturn(InspectableQueues.of(this.shipments, inspector));
 	}
 
 	@Test

@@ -1,0 +1,96 @@
+package dev.workqueue.console;
+
+import java.security.Principal;
+
+import com.jayway.jsonpath.JsonPath;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.web.servlet.MockMvc;
+
+import dev.workqueue.inspect.ItemState;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * With {@code workqueue.console.show-items=false} no item text leaves the server: not in
+ * the lists, not in what {@code find} returns, not in the page, not in an action's answer
+ * or its log line.
+ */
+@SpringBootTest(classes = ConsoleTestApplication.class,
+		properties = { "workqueue.console.enabled=true", "workqueue.console.show-items=false",
+				"workqueue.console.read-only=false", "workqueue.queues.plain.concurrency=1" })
+@AutoConfigureMockMvc(addFilters = false)
+@DirtiesContext
+@ExtendWith(OutputCaptureExtension.class)
+class ConsoleHiddenItemsTests {
+
+	@Autowired
+	private MockMvc mvc;
+
+	@Autowired
+	private InspectedQueue orders;
+
+	@Test
+	void noReadSendsAnItemText() throws Exception {
+		for (String path : new String[] { "/workqueue/api/queues", "/workqueue/api/queues/orders",
+				"/workqueue/api/queues/orders?find=order-5", "/workqueue/api/queues/opaque?state=given-up",
+				"/workqueue", "/workqueue/queues/orders" }) {
+			String body = this.mvc.perform(get(path))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
+			assertThat(body).as(path).doesNotContain("order-", "secret-", "<script>");
+		}
+	}
+
+	@Test
+	void itemsHaveIdsAndFindWorksOnTheServer() throws Exception {
+		String body = this.mvc.perform(get("/workqueue/api/queues/orders?find=order-5"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(JsonPath.<Integer>read(body, "$.found.length()")).isOne();
+		assertThat(JsonPath.<String>read(body, "$.found[0].state")).isEqualTo("given-up");
+		assertThat(JsonPath.<String>read(body, "$.found[0].id")).isNotBlank();
+		assertThat(JsonPath.<java.util.Map<String, Object>>read(body, "$.found[0]")).doesNotContainKey("text");
+		String overview = this.mvc.perform(get("/workqueue/api/queues")).andReturn().getResponse().getContentAsString();
+		assertThat(JsonPath.<Boolean>read(overview, "$.showItems")).isFalse();
+	}
+
+	@Test
+	void actionByIdSendsNoTextAndLogsNone(CapturedOutput output) throws Exception {
+		String body = this.mvc.perform(get("/workqueue/api/queues/orders?state=given-up"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String id = JsonPath.read(body, "$.items['given-up'][0].id");
+		Principal ops = () -> "ops";
+		String answer = this.mvc
+			.perform(post("/workqueue/api/queues/orders/actions/readd").principal(ops)
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"id\":\"" + id + "\"}"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(answer).doesNotContain("order-");
+		assertThat(this.orders.texts(ItemState.READY)).contains("order-5");
+		assertThat(output.getOut().lines().filter((line) -> line.contains("Console:")))
+			.singleElement(InstanceOfAssertFactories.STRING)
+			.endsWith("Console: given-up item id " + id + " added again to queue 'orders' by 'ops'");
+	}
+
+}

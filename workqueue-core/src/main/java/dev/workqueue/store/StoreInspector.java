@@ -1,0 +1,123 @@
+package dev.workqueue.store;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.ItemView;
+import dev.workqueue.inspect.QueueInspector;
+
+/**
+ * The {@link QueueInspector} of a shared store's queue: the handle's side of the store's
+ * {@link InspectionDriver}. It checks the arguments and turns texts into items with the
+ * queue's codec (a text here is the item's encoding); the driver talks to the store.
+ * Found with {@code capability(QueueInspector.class)} on the {@link SharedStoreQueue} and
+ * on every queue that wraps it. Thread-safe, holding no state of its own.
+ *
+ * @param <T> the item type
+ */
+final class StoreInspector<T> implements QueueInspector {
+
+	private final ItemCodec<T> codec;
+
+	private final InspectionDriver driver;
+
+	/**
+	 * Makes the inspector of one handle.
+	 * @param codec the queue's codec
+	 * @param driver the store's side
+	 */
+	StoreInspector(ItemCodec<T> codec, InspectionDriver driver) {
+		this.codec = codec;
+		this.driver = driver;
+	}
+
+	@Override
+	public String backend() {
+		return this.driver.backend();
+	}
+
+	@Override
+	public String instance() {
+		return this.driver.instance();
+	}
+
+	@Override
+	public List<ItemView> items(ItemState state, int offset, int limit) {
+		Objects.requireNonNull(state, "state");
+		QueueInspector.checkPage(offset, limit);
+		return this.driver.items(state, offset, limit);
+	}
+
+	@Override
+	public List<ItemView> find(String text) {
+		return this.driver.find(Objects.requireNonNull(text, "text"));
+	}
+
+	@Override
+	public int givenUpCount() {
+		return this.driver.givenUpCount();
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public void keepGivenUp(Object item, int attempts, String reason) {
+		String encoded = this.codec.encode((T) Objects.requireNonNull(item, "item"));
+		this.driver.keepGivenUp(Objects.requireNonNull(encoded, "codec.encode(item)"), attempts, reason);
+	}
+
+	/** {@inheritDoc} Always: a shared queue has a codec. */
+	@Override
+	public boolean readsText() {
+		return true;
+	}
+
+	@Override
+	public Optional<Object> item(String text) {
+		return Optional.of(decode(Objects.requireNonNull(text, "text")));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Decodes first, so that a payload the codec cannot read keeps its record; then
+	 * deletes the record.
+	 */
+	@Override
+	public Optional<Object> takeGivenUp(String text) {
+		T item = decode(Objects.requireNonNull(text, "text"));
+		return this.driver.deleteGivenUp(text) ? Optional.of(item) : Optional.empty();
+	}
+
+	@Override
+	public boolean deleteGivenUp(String text) {
+		return this.driver.deleteGivenUp(Objects.requireNonNull(text, "text"));
+	}
+
+	@Override
+	public void pause() {
+		this.driver.pause(true);
+	}
+
+	@Override
+	public void resume() {
+		this.driver.pause(false);
+	}
+
+	@Override
+	public boolean paused() {
+		return this.driver.paused();
+	}
+
+	private T decode(String text) {
+		try {
+			return Objects.requireNonNull(this.codec.decode(text), "codec.decode(text)");
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("text cannot be decoded by the queue's codec: " + ex.getMessage(), ex);
+		}
+	}
+
+}

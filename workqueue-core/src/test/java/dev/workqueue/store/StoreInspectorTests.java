@@ -1,0 +1,101 @@
+package dev.workqueue.store;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.workqueue.ItemCodec;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.ItemView;
+import dev.workqueue.inspect.QueueInspector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * The handle's side of a shared queue's inspector: it checks the arguments before the
+ * store hears of them, and turns texts into items with the queue's codec.
+ */
+class StoreInspectorTests {
+
+	/** Integers as their decimal text; anything else cannot be decoded. */
+	private static final ItemCodec<Integer> NUMBERS = new ItemCodec<>() {
+
+		@Override
+		public String encode(Integer item) {
+			return item.toString();
+		}
+
+		@Override
+		public Integer decode(String encoded) {
+			return Integer.valueOf(encoded);
+		}
+
+	};
+
+	private final KeptInspection store = new KeptInspection();
+
+	private final QueueInspector inspector = new StoreInspector<>(NUMBERS, this.store);
+
+	@Test
+	void pagesOutOfRangeAreRefusedNamingTheArgumentBeforeTheStoreIsAsked() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.items(ItemState.READY, -1, 10))
+			.withMessageContaining("offset");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.items(ItemState.READY, 0, 0))
+			.withMessageContaining("limit");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.inspector.items(ItemState.READY, 0, QueueInspector.MAX_LIMIT + 1))
+			.withMessageContaining("limit");
+		assertThat(this.store.calls()).isEmpty();
+		assertThat(this.inspector.items(ItemState.READY, 3, QueueInspector.MAX_LIMIT)).isEmpty();
+		assertThat(this.store.calls()).containsExactly("items ready 3 1000");
+	}
+
+	@Test
+	void aGivenUpItemIsKeptByItsEncodingAndTakenBackAsAnItem() {
+		this.inspector.keepGivenUp(42, 3, "boom");
+		assertThat(this.inspector.find("42")).extracting(ItemView::text, ItemView::attempts, ItemView::reason)
+			.containsExactly(tuple("42", 3, "boom"));
+		assertThat(this.inspector.takeGivenUp("42")).contains(42);
+		assertThat(this.inspector.givenUpCount()).isZero();
+		assertThat(this.inspector.takeGivenUp("42")).isEmpty();
+	}
+
+	@Test
+	void aTextTheCodecCannotReadIsRefusedNamingTextAndItsRecordIsKept() {
+		this.store.keepGivenUp("forty-two", 1, "cannot decode");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.takeGivenUp("forty-two"))
+			.withMessageContaining("text");
+		assertThat(this.inspector.givenUpCount()).isOne();
+		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.item("forty-two"))
+			.withMessageContaining("text");
+		assertThat(this.inspector.deleteGivenUp("forty-two")).isTrue();
+		assertThat(this.store.calls()).containsExactly("delete forty-two");
+	}
+
+	@Test
+	void itemDecodesAndTheStoreReadsText() {
+		assertThat(this.inspector.item("7")).contains(7);
+		assertThat(this.inspector.readsText()).isTrue();
+		assertThat(this.inspector.backend()).isEqualTo("fake");
+		assertThat(this.inspector.instance()).isEqualTo("fake-1");
+	}
+
+	@Test
+	void pauseAndResumeSetTheStoresFlag() {
+		this.inspector.pause();
+		assertThat(this.store.paused()).isTrue();
+		assertThat(this.inspector.paused()).isTrue();
+		this.inspector.resume();
+		assertThat(this.inspector.paused()).isFalse();
+	}
+
+	@Test
+	void findListsWhatTheStoreFound() {
+		assertThat(this.inspector.find("1")).isEmpty();
+		this.store.keepGivenUp("1", 0, null);
+		assertThat(this.inspector.find("1")).map(ItemView::state).isEqualTo(List.of(ItemState.GIVEN_UP));
+	}
+
+}
