@@ -33,26 +33,47 @@ class ConsoleScreenshots {
 		Files.createDirectories(folder);
 		ChromeDriver driver = Browser.open();
 		try (ConsoleApp app = ConsoleApp.start("workqueue.console.read-only=false",
-				"workqueue.queues.emails.concurrency=2", "workqueue.queues.reports.concurrency=1")) {
+				"workqueue.queues.jobs.concurrency=2", "workqueue.queues.emails.concurrency=2",
+				"workqueue.queues.reports.concurrency=1")) {
 			driver.manage().window().setSize(new Dimension(1200, 760));
 			for (int i = 1; i <= 3; i++) {
 				app.queue().add("fail-once:invoice-" + i);
 			}
-			await().atMost(Duration.ofSeconds(5)).until(() -> app.worker().calls("fail-once:invoice-3") == 1);
+			ConsolePage page = new ConsolePage(driver);
+			page.overview(app);
+			// The rates are sampled every 10 s: a few rounds of adds and retries draw the
+			// chart.
+			for (int round = 1; round <= 4; round++) {
+				for (int i = 0; i < round * 10; i++) {
+					app.queue().addAfter("report-" + round + "-" + i, Duration.ofMillis(10 * i));
+					app.queue().addRateLimited("retry-" + round + "-" + i % (5 - round));
+				}
+				int points = round;
+				page.within(Duration.ofSeconds(15))
+					.until((d) -> java.util.Arrays
+						.stream(page.queueElement()
+							.findElement(By.cssSelector("polyline.adds"))
+							.getDomAttribute("points")
+							.split(" +"))
+						.filter((point) -> !point.isEmpty())
+						.count() >= points);
+			}
+			app.queue().add("hold:order-1041");
 			app.queue().add("hold:order-1042");
+			await().atMost(Duration.ofSeconds(5)).until(() -> app.worker().calls("hold:order-1042") == 1);
 			for (int i = 1043; i <= 1046; i++) {
 				app.queue().add("order-" + i);
 			}
 			app.queue().addAfter("order-1047", Duration.ofMinutes(5));
 			app.queue().addAfter("order-1048", Duration.ofMinutes(12));
-			ConsolePage page = new ConsolePage(driver);
-			page.overview(app);
-			page.within(Duration.ofSeconds(5)).until((d) -> page.figure("processing").equals("1"));
+			page.within(Duration.ofSeconds(5)).until((d) -> page.figure("depth").equals("4"));
 			save(driver, folder.resolve("console-overview.png"));
+			driver.manage().window().setSize(new Dimension(1200, 1400));
 			page.queue(app);
 			page.awaitItem("given-up", "fail-once:invoice-1");
 			page.awaitItem("processing", "hold:order-1042");
 			save(driver, folder.resolve("console-queue.png"));
+			driver.manage().window().setSize(new Dimension(1200, 760));
 			driver.findElement(By.id("find")).sendKeys("hold:order-1042");
 			driver.findElement(By.cssSelector("form.find button")).click();
 			page.within(Duration.ofSeconds(5))

@@ -167,9 +167,10 @@
 		const height = 28;
 		const el = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, class: 'chart', role: 'img' });
 		const title = svg('title', {});
+		const axis = svg('line', { class: 'axis', x1: 0, x2: width, y1: height - 0.5, y2: height - 0.5 });
 		const adds = svg('polyline', { class: 'adds', fill: 'none' });
 		const retries = svg('polyline', { class: 'retries', fill: 'none' });
-		el.append(title, adds, retries);
+		el.append(title, axis, adds, retries);
 		el.update = (rates) => {
 			const a = rates?.adds ?? [];
 			const r = rates?.retries ?? [];
@@ -181,8 +182,10 @@
 			adds.setAttribute('points', points(a));
 			retries.setAttribute('points', points(r));
 			const last = (values) => (values.length ? Number(values[values.length - 1]).toFixed(1) : '0');
-			const span = seconds((rates?.intervalSeconds ?? 0) * n);
-			const label = `adds ${last(a)}/s, retries ${last(r)}/s now; over the last ${span}, up to ${top.toFixed(1)}/s`;
+			const span = seconds((rates?.intervalSeconds ?? 0) * Math.max(a.length, r.length));
+			const label = a.length || r.length
+				? `adds ${last(a)}/s, retries ${last(r)}/s lately; over the last ${span}, up to ${top.toFixed(1)}/s`
+				: 'no rates measured yet';
 			el.setAttribute('aria-label', label);
 			setText(title, label);
 		};
@@ -302,7 +305,7 @@
 				type: 'button', 'data-action': action, 'aria-label': `${text} ${label}`,
 				onclick: (event) => act(queue, action, itemRef(item), event.currentTarget),
 			}, text);
-			const cells = columns.map(() => h('td'));
+			const cells = columns.map(([title]) => h('td', { class: title === 'Reason' ? 'wrap' : null }));
 			const buttons = state === 'given-up' ? [button('readd', 'Re-add'), button('delete', 'Delete'), button('forget', 'Forget')] : [button('forget', 'Forget')];
 			const tr = h('tr', attrs, h('th', { scope: 'row' }, h('code', { class: 'item' }, label)), cells, h('td', { class: 'actions' }, buttons));
 			tr.update = (it, now) => columns.forEach(([, get], i) => setText(cells[i], get(it, now)));
