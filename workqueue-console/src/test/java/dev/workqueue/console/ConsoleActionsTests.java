@@ -28,8 +28,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * filters. Each test changes the queues, so each has an application of its own.
  */
 @SpringBootTest(classes = ConsoleTestApplication.class,
-		properties = { "workqueue.console.enabled=true", "workqueue.console.read-only=false",
-				"workqueue.queues.plain.concurrency=1" })
+		properties = { "workqueue.console.enabled=true", "workqueue.console.read-only=false" })
 @AutoConfigureMockMvc(addFilters = false)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
 class ConsoleActionsTests {

@@ -18,7 +18,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * Without {@code workqueue.console.enabled=true} the application serves no console path
  * and has none of the console's beans.
  */
-@SpringBootTest(classes = ConsoleTestApplication.class, properties = "workqueue.queues.plain.concurrency=1")
+@SpringBootTest(classes = ConsoleTestApplication.class)
 @AutoConfigureMockMvc(addFilters = false)
 class ConsoleDisabledTests {
 

@@ -30,7 +30,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(classes = ConsoleTestApplication.class,
 		properties = { "workqueue.console.enabled=true", "workqueue.console.show-items=false",
-				"workqueue.console.read-only=false", "workqueue.queues.plain.concurrency=1" })
+				"workqueue.console.read-only=false" })
 @AutoConfigureMockMvc(addFilters = false)
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)

@@ -20,8 +20,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * there, and nothing is left at the default path.
  */
 @SpringBootTest(classes = ConsoleTestApplication.class,
-		properties = { "workqueue.console.enabled=true", "workqueue.console.path=/ops/queues",
-				"workqueue.queues.plain.concurrency=1" })
+		properties = { "workqueue.console.enabled=true", "workqueue.console.path=/ops/queues" })
 @AutoConfigureMockMvc(addFilters = false)
 class ConsolePathTests {
 

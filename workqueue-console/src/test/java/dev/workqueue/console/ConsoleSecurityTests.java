@@ -30,8 +30,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * The console behind Spring Security's default filter chain (Boot's auto-configuration,
  * with no rule of the console's own): the application's rules and CSRF protection apply.
  */
-@SpringBootTest(classes = ConsoleTestApplication.class,
-		properties = { "workqueue.console.enabled=true", "workqueue.queues.plain.concurrency=1" })
+@SpringBootTest(classes = ConsoleTestApplication.class, properties = { "workqueue.console.enabled=true" })
 @AutoConfigureMockMvc
 class ConsoleSecurityTests {
 

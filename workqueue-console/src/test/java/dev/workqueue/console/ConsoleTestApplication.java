@@ -4,7 +4,9 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
+import dev.workqueue.WorkQueues;
 import dev.workqueue.inspect.ItemState;
+import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.QueueWorker;
 
 /**
@@ -35,6 +37,12 @@ class ConsoleTestApplication {
 	@Bean
 	InspectedQueue opaque() {
 		return new InspectedQueue("opaque", false).put("secret-1", ItemState.GIVEN_UP);
+	}
+
+	@Bean
+	UninspectedQueue<Object> plain() {
+		return new UninspectedQueue<>(
+				WorkQueues.builder().name("plain").buildRateLimitingQueue(RateLimiters.defaultControllerRateLimiter()));
 	}
 
 	@Bean

@@ -33,6 +33,8 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	private volatile boolean paused;
 
+	private volatile String unreachable;
+
 	InspectedQueue(String name, boolean readsText) {
 		this.name = name;
 		this.readsText = readsText;
@@ -47,6 +49,12 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 			.add(new ItemView(text, state, 0, AT, (state == ItemState.PROCESSING) ? "host-1" : null,
 					(state == ItemState.PROCESSING) ? Duration.ofSeconds(3) : null, false,
 					(state == ItemState.GIVEN_UP) ? 11 : 0, (state == ItemState.GIVEN_UP) ? "boom" : null));
+		return this;
+	}
+
+	/** Makes the queue's figures unreadable, as a store out of reach. */
+	InspectedQueue unreachable(String message) {
+		this.unreachable = message;
 		return this;
 	}
 
@@ -105,6 +113,9 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	@Override
 	public synchronized WorkQueueStats stats() {
+		if (this.unreachable != null) {
+			throw new IllegalStateException(this.unreachable);
+		}
 		return WorkQueueStats.builder()
 			.depth(size())
 			.processing(this.items.get(ItemState.PROCESSING).size())

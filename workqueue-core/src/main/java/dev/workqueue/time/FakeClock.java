@@ -11,7 +11,7 @@ import java.util.concurrent.locks.Lock;
 
 /**
  * A {@link Clock} that moves only when told to, for deterministic tests. It starts at
- * zero.
+ * zero, which {@link #instant()} places at the epoch.
  * <p>
  * {@link #step(Duration)} advances the reading and wakes every thread waiting in
  * {@link #awaitUntil} (directly or through a queue, limiter or timer built on this clock)

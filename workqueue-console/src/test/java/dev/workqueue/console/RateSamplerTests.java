@@ -1,0 +1,99 @@
+package dev.workqueue.console;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The rates the sampler derives from the queues' running totals.
+ */
+class RateSamplerTests {
+
+	private final Map<String, Double> adds = new HashMap<>();
+
+	private final Map<String, Double> retries = new HashMap<>();
+
+	private final QueueCounters counters = new QueueCounters() {
+
+		@Override
+		public double adds(String name) {
+			return RateSamplerTests.this.adds.getOrDefault(name, Double.NaN);
+		}
+
+		@Override
+		public double retries(String name) {
+			return RateSamplerTests.this.retries.getOrDefault(name, Double.NaN);
+		}
+
+	};
+
+	private final RateSampler sampler = new RateSampler(
+			new TestRegistry(Map.of("orders", new InspectedQueue("orders", true))), this.counters);
+
+	@Test
+	void ratesArePerSecondBetweenSamplesOldestFirst() {
+		sample(0, 0);
+		assertThat(this.sampler.rates("orders").adds()).isEmpty();
+		sample(10, 5);
+		sample(40, 5);
+		ConsoleRates rates = this.sampler.rates("orders");
+		assertThat(rates.intervalSeconds()).isEqualTo(10);
+		assertThat(rates.adds()).containsExactly(1.0, 3.0);
+		assertThat(rates.retries()).containsExactly(0.5, 0.0);
+	}
+
+	@Test
+	void fiveMinutesOfRatesAreKept() {
+		for (int i = 0; i <= 40; i++) {
+			sample(i * 10, 0);
+		}
+		assertThat(this.sampler.rates("orders").adds()).hasSize(RateSampler.RATES).containsOnly(1.0);
+	}
+
+	@Test
+	void totalThatWentDownCountsAsNothing() {
+		sample(100, 0);
+		sample(20, 0);
+		assertThat(this.sampler.rates("orders").adds()).containsExactly(0.0);
+	}
+
+	@Test
+	void addsNotCountedGiveNoRates() {
+		this.retries.put("orders", 0.0);
+		this.sampler.sample();
+		this.retries.put("orders", 20.0);
+		this.sampler.sample();
+		ConsoleRates rates = this.sampler.rates("orders");
+		assertThat(rates.adds()).isEmpty();
+		assertThat(rates.retries()).containsExactly(2.0);
+	}
+
+	@Test
+	void unknownQueueHasNoRates() {
+		assertThat(this.sampler.rates("nope").adds()).isEmpty();
+		assertThat(this.sampler.rates("nope").retries()).isEmpty();
+	}
+
+	@Test
+	void metersAreReadWhenTheQueueHasThem() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		registry.counter("workqueue.adds", "name", "orders").increment(3);
+		QueueCounters meters = new MeterQueueCounters(registry, this.counters);
+		this.retries.put("orders", 4.0);
+		assertThat(meters.adds("orders")).isEqualTo(3.0);
+		assertThat(meters.retries("orders")).isEqualTo(4.0);
+		registry.counter("workqueue.retries", "name", "orders").increment(6);
+		assertThat(meters.retries("orders")).isEqualTo(6.0);
+	}
+
+	private void sample(double adds, double retries) {
+		this.adds.put("orders", adds);
+		this.retries.put("orders", retries);
+		this.sampler.sample();
+	}
+
+}
