@@ -959,11 +959,19 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		this.lock.lock();
 		try {
 			releaseDueNow(Integer.MAX_VALUE);
+			int held = switch (state) {
+				case READY -> this.readyCount;
+				case PROCESSING -> this.processing.size();
+				case WAITING -> this.waiting.size();
+				default -> throw new IllegalArgumentException("state " + state + " is not kept by the queue");
+			};
+			if (offset >= held) {
+				return List.of();
+			}
 			switch (state) {
 				case READY -> this.order.copyReady(this.readyTimes ? this.clock.nanoTime() : 0, count, nodes);
 				case PROCESSING -> copyProcessing(count, nodes);
-				case WAITING -> this.waiting.copyEarliest(count, nodes);
-				default -> throw new IllegalArgumentException("state " + state + " is not kept by the queue");
+				default -> this.waiting.copyEarliest(count, nodes);
 			}
 			List<Sighting<T>> seen = new ArrayList<>(Math.max(0, nodes.size() - offset));
 			for (int i = offset; i < nodes.size(); i++) {

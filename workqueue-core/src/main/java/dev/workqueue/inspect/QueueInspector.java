@@ -13,8 +13,9 @@ import java.util.Optional;
  * <p>
  * <b>Costs.</b> Every list is read through an index with a limit (a shared store: one
  * round trip; a queue of one process: under its lock, in time that grows with
- * {@code offset + limit} and, for the ready items of a priority queue and the waiting
- * items, once over the items of that state). Deep pages cost more than the first.
+ * {@code offset + limit}; the processing items of a queue without metrics, which does not
+ * date its hand-outs, and a find by text on a queue without a codec, once over all its
+ * items). Deep pages cost more than the first.
  * <p>
  * <b>Given-up items</b> are kept per queue, at most {@code keep} of them for at most
  * {@code retention} (the builders' {@code givenUp} option; 1000 for 7 days unless told),

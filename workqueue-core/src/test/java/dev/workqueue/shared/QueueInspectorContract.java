@@ -215,20 +215,19 @@ public abstract class QueueInspectorContract {
 
 	@Test
 	void findShowsAnItemInEveryStateItIsIn() throws Exception {
-		DelayingQueue<String> queue = delaying(queue());
+		WorkQueue<String> queue = queue();
 		QueueInspector inspector = inspector(queue);
 		queue.add("held");
 		assertThat(take(queue)).isEqualTo("held");
-		queue.addAfter("held", HOUR);
 		queue.add("ready");
-		queue.addAfter("later", HOUR);
 		inspector.keepGivenUp("back", 3, "boom");
 		queue.add("back");
 		inspector.keepGivenUp("lost", 1, "gone");
-		assertThat(inspector.find("held")).extracting(ItemView::state)
-			.containsExactly(ItemState.PROCESSING, ItemState.WAITING);
+		assertThat(inspector.find("held")).singleElement().satisfies((view) -> {
+			assertThat(view.state()).isEqualTo(ItemState.PROCESSING);
+			assertThat(view.holder()).isEqualTo(inspector.instance());
+		});
 		assertThat(inspector.find("ready")).extracting(ItemView::state).containsExactly(ItemState.READY);
-		assertThat(inspector.find("later")).extracting(ItemView::state).containsExactly(ItemState.WAITING);
 		assertThat(inspector.find("back")).extracting(ItemView::state)
 			.containsExactly(ItemState.READY, ItemState.GIVEN_UP);
 		assertThat(inspector.find("lost")).singleElement().satisfies((view) -> {
@@ -240,6 +239,22 @@ public abstract class QueueInspectorContract {
 		assertThat(inspector.find("read")).as("only an exact text").isEmpty();
 		assertThat(inspector.item("ready")).contains("ready");
 		assertThat(inspector.item("lost")).contains("lost");
+	}
+
+	@Test
+	void findShowsAHeldItemAddedWithADelayAsProcessingAndWaiting() throws Exception {
+		DelayingQueue<String> queue = delaying(queue());
+		QueueInspector inspector = inspector(queue);
+		queue.add("held");
+		assertThat(take(queue)).isEqualTo("held");
+		queue.addAfter("held", HOUR);
+		queue.addAfter("later", HOUR);
+		assertThat(inspector.find("held")).extracting(ItemView::state)
+			.containsExactly(ItemState.PROCESSING, ItemState.WAITING);
+		assertThat(inspector.find("later")).singleElement().satisfies((view) -> {
+			assertThat(view.state()).isEqualTo(ItemState.WAITING);
+			assertThat(view.holder()).isNull();
+		});
 	}
 
 	@Test
