@@ -45,8 +45,8 @@ final class MemoryBackend implements QueueBackend {
 	public BuiltQueue create(QueueSettings settings) {
 		String name = settings.name();
 		WorkQueues.Builder<Object> builder = WorkQueues.builder().name(name).clock(this.clock);
-		// r40-core: uncomment once core's WorkQueues.Builder has givenUp and codec
-		// (set before the customizers, which may set their own):
+		// r40-core: uncomment the two calls below once core's builder has them (issue
+		// 40); set before the customizers, which may set their own.
 		// builder.givenUp(settings.givenUp().keep(), settings.givenUp().retention());
 		// QueueItemCodecs.find(this.beanFactory, name).ifPresent(builder::codec);
 		return this.calls.build(settings, builder, this.metrics, this.customizers);

@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
+import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.observation.MicrometerWorkObservations;
 import dev.workqueue.spring.observation.WorkItemObservationConvention;
@@ -58,7 +59,7 @@ final class WorkQueueConfigurations {
 	}
 
 	/**
-	 * The worker threads of {@code @QueueWorker} methods.
+	 * The worker threads of {@code @QueueWorker} methods, and the operations on them.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class WorkerConfiguration {
@@ -83,6 +84,13 @@ final class WorkQueueConfigurations {
 			registry.setItemLogging(ItemLogging.of(properties.isLogItems()));
 			observations.ifAvailable(registry::setObservations);
 			return registry;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		WorkQueueOperations workQueueOperations(WorkQueueRegistry workQueueRegistry,
+				WorkerContainerRegistry workerContainerRegistry) {
+			return new WorkQueueOperations(workQueueRegistry, workerContainerRegistry);
 		}
 
 	}

@@ -108,6 +108,14 @@ final class QueueContainers {
 	}
 
 	/**
+	 * Forgets the failures the workers counted for {@code item}.
+	 * @param item the item
+	 */
+	void forgetFailures(Object item) {
+		this.outcomes.forgetFailures(item);
+	}
+
+	/**
 	 * Returns how many failures of {@code item} the workers counted; for tests.
 	 * @param item the item
 	 * @return the count

@@ -375,6 +375,31 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 		}
 	}
 
+	/**
+	 * Forgets the failures the workers of a queue counted for an item towards
+	 * {@code max-retries}, so that its next failure counts as its first: in this JVM for
+	 * a memory queue, in the store for a shared one (for every instance). The queue's own
+	 * history of the item (its rate limiter's) is the caller's to forget.
+	 * @param queueName the queue's name
+	 * @param item the item
+	 * @throws IllegalArgumentException if there is no such queue
+	 */
+	public void forgetFailures(String queueName, Object item) {
+		checkQueue(queueName);
+		Objects.requireNonNull(item, "item");
+		QueueContainers group;
+		synchronized (this.lock) {
+			group = this.containersByQueue.get(queueName);
+		}
+		// Outside the lock: a shared store's count is forgotten in a round trip.
+		if (group != null) {
+			group.forgetFailures(item);
+		}
+		else {
+			this.failureTracking.apply(queueName).failures().forget(item);
+		}
+	}
+
 	/** Called without the lock: the registry may look into the bean factory. */
 	private void checkQueue(String queueName) {
 		Objects.requireNonNull(queueName, "queueName");
