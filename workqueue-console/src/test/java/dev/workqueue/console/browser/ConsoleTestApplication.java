@@ -10,6 +10,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
+import dev.workqueue.ItemCodec;
 import dev.workqueue.spring.QueueWorker;
 
 /**
@@ -21,6 +22,15 @@ import dev.workqueue.spring.QueueWorker;
 class ConsoleTestApplication {
 
 	static final String QUEUE = "jobs";
+
+	/**
+	 * The codec of {@code jobs}: its items are their own text, which an operator may
+	 * type.
+	 */
+	@Bean
+	ItemCodec<String> jobsItemCodec() {
+		return ItemCodec.strings();
+	}
 
 	@Bean
 	Worker worker() {

@@ -38,7 +38,8 @@ class PostgresConsoleBrowserTests extends ConsoleBrowserContract {
 		}
 		assumeThat(answers).as("PostgreSQL at " + URL).isTrue();
 		String[] properties = { "workqueue.console.read-only=false", "spring.datasource.url=" + URL,
-				"spring.datasource.username=postgres", "spring.datasource.hikari.maximum-pool-size=4",
+				"spring.datasource.username=postgres",
+				"spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource",
 				"workqueue.postgres.table=" + TABLE, "workqueue.queues.jobs.backend=postgres" };
 		apps = List.of(ConsoleApp.start(properties), ConsoleApp.start(properties));
 	}
