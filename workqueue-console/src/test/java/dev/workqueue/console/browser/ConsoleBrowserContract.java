@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -158,6 +159,26 @@ abstract class ConsoleBrowserContract {
 		assertThat(item.getText()).contains(text);
 		assertThat(((JavascriptExecutor) driver).executeScript("return window.consoleRan === undefined"))
 			.isEqualTo(true);
+	}
+
+	@Test
+	void theWaitingItemsArePagedAndOneItemIsFoundByItsText() {
+		for (int i = 0; i < 60; i++) {
+			app().queue().addAfter("page-" + i, Duration.ofHours(2).plusSeconds(i));
+		}
+		this.page.queue(app());
+		this.page.awaitItem("waiting", "page-0");
+		assertThat(this.page.items("waiting", "page-59")).isEmpty();
+		this.page.turn("next-waiting");
+		this.page.awaitItem("waiting", "page-59");
+		assertThat(this.page.items("waiting", "page-0")).isEmpty();
+		this.page.find("page-59");
+		WebElement found = this.page.within(Duration.ofSeconds(5))
+			.until((driver) -> driver.findElements(By.cssSelector(".found [data-item='page-59']"))
+				.stream()
+				.findFirst()
+				.orElse(null));
+		assertThat(found.getDomAttribute("data-state")).isEqualTo("waiting");
 	}
 
 	private long calls(String text) {

@@ -92,6 +92,19 @@ final class ConsolePage {
 		awaitItem(state, text).findElement(By.cssSelector("button[data-action='" + action + "']")).click();
 	}
 
+	/** Turns a list's page, such as {@code next-waiting}. */
+	void turn(String page) {
+		this.driver.findElement(By.cssSelector("button[data-page='" + page + "']")).click();
+	}
+
+	/** Looks one item up with the page's find box. */
+	void find(String text) {
+		WebElement input = this.driver.findElement(By.cssSelector("form[role='search'] input"));
+		input.clear();
+		input.sendKeys(text);
+		this.driver.findElement(By.cssSelector("form[role='search'] button")).click();
+	}
+
 	/** The text of the alert, empty when there is none. */
 	String alert() {
 		return this.driver.findElement(By.cssSelector("[role='alert']")).getText();

@@ -360,8 +360,9 @@
 		for (const state of STATES) {
 			const table = itemTable(name, state);
 			const range = h('span', { class: 'range muted', 'aria-live': 'polite' });
-			const prev = h('button', { type: 'button', onclick: () => page(state, -PAGE_SIZE) }, 'Previous');
-			const next = h('button', { type: 'button', onclick: () => page(state, PAGE_SIZE) }, 'Next');
+			const list = TITLES[state].toLowerCase();
+			const prev = h('button', { type: 'button', 'data-page': `previous-${state}`, 'aria-label': `Previous ${list} items`, onclick: () => page(state, -PAGE_SIZE) }, 'Previous');
+			const next = h('button', { type: 'button', 'data-page': `next-${state}`, 'aria-label': `Next ${list} items`, onclick: () => page(state, PAGE_SIZE) }, 'Next');
 			const count = h('span', { class: 'count' });
 			const heading = h('h2', { id: `items-${state}` }, TITLES[state], ' ', count);
 			sections[state] = { table, range, prev, next, count, el: h('section', { 'aria-labelledby': `items-${state}` }, heading, h('div', { class: 'scroll' }, table), h('p', { class: 'pager' }, prev, ' ', next, ' ', range)) };
