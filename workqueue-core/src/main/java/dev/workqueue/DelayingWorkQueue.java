@@ -13,8 +13,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
-import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.MemoryInspector.Sighting;
+import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.QueueInspector;

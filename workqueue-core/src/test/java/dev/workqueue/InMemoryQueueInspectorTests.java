@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -168,15 +169,11 @@ class InMemoryQueueInspectorTests {
 		assertThat(queue.poll(Duration.ZERO)).isNull();
 		assertThat(queue.pollWithPriority(Duration.ZERO)).isNull();
 		assertThat(queue.capability(PollerFactory.class).orElseThrow().newPoller().poll(Duration.ZERO)).isNull();
-		CompletableFuture<String> paused = CompletableFuture.supplyAsync(() -> {
-			try {
-				return queue.get();
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		Await.until(() -> queue.stats().depth() == 1 && !paused.isDone());
+		FutureTask<String> paused = new FutureTask<>(queue::get);
+		Thread getter = new Thread(paused, "paused-get");
+		getter.setDaemon(true);
+		getter.start();
+		Await.until(() -> getter.getState() == Thread.State.WAITING);
 		inspector.resume();
 		assertThat(paused.get(1, TimeUnit.SECONDS)).isEqualTo("item");
 		queue.add("next", 1);

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +21,7 @@ import dev.workqueue.inspect.QueueInspector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -318,15 +319,12 @@ public abstract class QueueInspectorContract {
 		assertThat(consumer.poll(Duration.ofMillis(500))).as("handed out while paused").isNull();
 		assertThat(inspector(pauser).items(ItemState.READY, 0, 10)).extracting(ItemView::text)
 			.containsExactly("held-back");
-		CompletableFuture<String> got = CompletableFuture.supplyAsync(() -> {
-			try {
-				return consumer.get();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return null;
-			}
-		});
+		FutureTask<String> got = new FutureTask<>(consumer::get);
+		Thread getter = new Thread(got, "inspector-contract-get");
+		getter.setDaemon(true);
+		getter.start();
+		await().atMost(SOON)
+			.until(() -> getter.getState() == Thread.State.WAITING || getter.getState() == Thread.State.TIMED_WAITING);
 		inspector(pauser).resume();
 		assertThat(got.get(SOON.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("held-back");
 		assertThat(inspector(consumer).paused()).isFalse();
