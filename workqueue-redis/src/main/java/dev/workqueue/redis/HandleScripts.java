@@ -7,6 +7,7 @@ import java.util.function.LongConsumer;
 
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.InspectionDriver;
 import dev.workqueue.store.QueueDriver;
 
 /**
@@ -35,10 +36,14 @@ final class HandleScripts implements QueueDriver {
 
 	private final String description;
 
-	HandleScripts(String name, QueueScripts scripts, CallGroup<GroupedAdds.Add, Long> adds, QueueTimer timer) {
+	private final RedisInspection inspection;
+
+	HandleScripts(String name, QueueScripts scripts, CallGroup<GroupedAdds.Add, Long> adds, QueueTimer timer,
+			RedisInspection inspection) {
 		this.scripts = scripts;
 		this.adds = adds;
 		this.timer = timer;
+		this.inspection = inspection;
 		this.description = "RedisWorkQueue[" + name + " at " + scripts.keys().queue() + "]";
 	}
 
@@ -136,6 +141,11 @@ final class HandleScripts implements QueueDriver {
 			levels.add(new Level((int) (long) flat.get(i), (int) (long) flat.get(i + 1), flat.get(i + 2) * 1000));
 		}
 		return levels;
+	}
+
+	@Override
+	public InspectionDriver inspection() {
+		return this.inspection;
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.workqueue.ItemCodec;
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.store.ClaimDriver;
@@ -53,10 +54,11 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 
 	private final LongAdder deadLettered = new LongAdder();
 
-	private final DeadLetter.Bound deadLetters;
+	/** The given-up bound's script arguments ({@link RedisInspection#boundArgs}). */
+	private final String[] givenUp;
 
 	ItemClaims(ItemCodec<T> codec, QueueScripts scripts, LeaseTokens tokens, LeaseReleases<T, RedisLease> releases,
-			HandleLifecycle lifecycle, Duration lease, Duration starvationTimeout, DeadLetter.Bound deadLetters) {
+			HandleLifecycle lifecycle, Duration lease, Duration starvationTimeout, GivenUpBound givenUp) {
 		this.codec = codec;
 		this.scripts = scripts;
 		this.tokens = tokens;
@@ -66,7 +68,7 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 		this.leaseNanos = Nanos.of(lease);
 		this.leaseMicros = Long.toString(this.leaseNanos / 1000);
 		this.starvationMicros = (starvationTimeout != null) ? Long.toString(Nanos.of(starvationTimeout) / 1000) : "-1";
-		this.deadLetters = deadLetters;
+		this.givenUp = RedisInspection.boundArgs(givenUp);
 	}
 
 	@Override
@@ -235,14 +237,11 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 		public void deadLetter(int n, RuntimeException cause) {
 			String encoded = encoded(n);
 			ItemClaims.this.deadLettered.increment();
-			logger.log(
-					Level.WARNING, who() + " moved a payload of " + encoded.length()
-							+ " characters that its codec cannot decode to " + ItemClaims.this.scripts.keys().dead(),
-					cause);
+			logger.log(Level.WARNING, who() + " gave up on a payload of " + encoded.length()
+					+ " characters that its codec cannot decode (kept as a given-up record)", cause);
 			try {
-				String[] bound = ItemClaims.this.deadLetters.args();
-				ItemClaims.this.scripts.run(LuaScript.DEAD_LETTER, encoded, token(n),
-						DeadLetter.record(encoded, cause, ItemClaims.this.scripts.link().server()), bound[0], bound[1]);
+				ItemClaims.this.scripts.run(LuaScript.DEAD_LETTER, encoded, token(n), String.valueOf(cause),
+						ItemClaims.this.tokens.holder(), ItemClaims.this.givenUp[0], ItemClaims.this.givenUp[1]);
 			}
 			catch (RedisQueueException ex) {
 				// Not leased to nobody: handed back, it comes to this again.

@@ -17,6 +17,15 @@ final class LeaseTokens {
 		this.id = id;
 	}
 
+	/**
+	 * The handle's id, which starts each of its tokens (up to the {@code ':'}): how the
+	 * given-up records and an operator's look name the holder.
+	 * @return the id
+	 */
+	String holder() {
+		return this.id;
+	}
+
 	/** A token no lease ever had. */
 	String next() {
 		return this.id + ":" + Long.toString(this.count.incrementAndGet(), 36);

@@ -24,8 +24,10 @@ import io.lettuce.core.ScriptOutputType;
  * <li>{@code priority/}: the same operations, with the same KEYS and the same ARGV order,
  * for the priority queue's ready ZSET and its companions, and {@code levels}.</li>
  * <li>the top level: the operations both layouts share ({@code check_types},
- * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign},
- * {@code mark}).</li>
+ * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign}, {@code mark}),
+ * and an operator's look into the queue ({@link RedisInspection}): {@code items},
+ * {@code find}, {@code keep_given_up}, {@code delete_given_up}, {@code given_up_count},
+ * {@code pause}, {@code paused}.</li>
  * <li>{@code limiter/}: the shared rate limiters' scripts ({@code bucket},
  * {@code failures}, {@code delete}), which stand alone: their own keys, no includes.</li>
  * <li>{@code includes/}: the helpers, one per file, named after what it defines, each
@@ -43,17 +45,20 @@ import io.lettuce.core.ScriptOutputType;
  * shebang whose flags say what Redis may run when out of memory ({@code maxmemory} with a
  * policy that refuses writes):
  * <ul>
- * <li>the scripts that may grow the memory in net (the adds, {@code dead_letter}, the
- * failure counts and token buckets) carry none: Redis refuses them before their first
- * command, so an out-of-memory error never leaves half a change behind;</li>
+ * <li>the scripts that may grow the memory in net (the adds, {@code dead_letter} and
+ * {@code keep_given_up}, the failure counts and token buckets) carry none: Redis refuses
+ * them before their first command, so an out-of-memory error never leaves half a change
+ * behind;</li>
  * <li>the scripts consumers need to drain the backlog that filled the memory carry
  * {@code allow-oom}, and Redis runs all of each: {@code done} and {@code resign} and the
- * bucket's {@code delete} only free memory; {@code release}, {@code renew} and the tick
- * move items between the queue's keys (the tick may also set the reporter role, one small
- * key per queue); {@code get} moves items from the ready list to the leases and keeps its
- * reply for a replay until the first of its leases ends, growth bounded by the items in
- * flight and freed by their {@code done}; {@code check_types} only reads and publishes;
- * {@code mark} sets one small key once per queue, at a handle's start;</li>
+ * bucket's {@code delete} and {@code delete_given_up} only free memory; {@code release},
+ * {@code renew} and the tick move items between the queue's keys (the tick may also set
+ * the reporter role, one small key per queue); {@code get} moves items from the ready
+ * list to the leases and keeps its reply for a replay until the first of its leases ends,
+ * growth bounded by the items in flight and freed by their {@code done};
+ * {@code check_types} only reads and publishes; {@code mark} sets one small key once per
+ * queue, at a handle's start, and {@code pause} one small key per queue, which a resume
+ * must be able to delete;</li>
  * <li>the read-only ones say {@code no-writes}, which Redis runs out of memory too.</li>
  * </ul>
  * Scripts run with {@code EVALSHA}, falling back to {@code EVAL} once per server, whose
@@ -121,6 +126,20 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript DEAD_LETTER = of("dead_letter", ScriptOutputType.INTEGER);
 
+	static final LuaScript ITEMS = readOnly("items", ScriptOutputType.MULTI);
+
+	static final LuaScript FIND = readOnly("find", ScriptOutputType.MULTI);
+
+	static final LuaScript KEEP_GIVEN_UP = of("keep_given_up", ScriptOutputType.INTEGER);
+
+	static final LuaScript DELETE_GIVEN_UP = draining("delete_given_up", ScriptOutputType.INTEGER);
+
+	static final LuaScript GIVEN_UP_COUNT = readOnly("given_up_count", ScriptOutputType.INTEGER);
+
+	static final LuaScript PAUSE = draining("pause", ScriptOutputType.INTEGER);
+
+	static final LuaScript PAUSED = readOnly("paused", ScriptOutputType.INTEGER);
+
 	static final LuaScript CHECK_TYPES = draining("check_types", ScriptOutputType.MULTI);
 
 	static final LuaScript RESIGN = draining("resign", ScriptOutputType.INTEGER);
@@ -136,7 +155,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	/** Every script, for the tests that check their headers. */
 	static final List<LuaScript> ALL = List.of(ADD, ADD_TRACED, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS,
 			PADD, PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS, PLEVELS, RENEW, RECONCILE, DEAD_LETTER,
-			CHECK_TYPES, RESIGN, MARK, FAILURES, BUCKET, DELETE);
+			ITEMS, FIND, KEEP_GIVEN_UP, DELETE_GIVEN_UP, GIVEN_UP_COUNT, PAUSE, PAUSED, CHECK_TYPES, RESIGN, MARK,
+			FAILURES, BUCKET, DELETE);
 
 	private static LuaScript of(String name, ScriptOutputType output) {
 		return resolved(name, "#!lua\n", output);

@@ -15,7 +15,9 @@ import java.util.Objects;
  * @param processing items handed out, a ZSET scored by lease expiry
  * @param leases the token of each item's live holder, a HASH
  * @param waiting delayed items, a ZSET scored by ready time
- * @param dead payloads that could not be decoded, a LIST
+ * @param givenUp the given-up records, a HASH from item to its record (its attempts, the
+ * holder that gave it up and why; see {@code includes/give_up.lua}), expiring when its
+ * newest record's retention has passed
  * @param reporter the id of the handle that reports the shared gauges, a STRING that
  * expires unless renewed
  * @param ready a priority queue's ready items, a ZSET scored by minus the priority whose
@@ -31,11 +33,18 @@ import java.util.Objects;
  * @param mark the queue's format and kind of clock ({@link ClockKind}), a STRING such as
  * {@code 2:S}, set by the first handle and kept (no expiry) until the queue's keys are
  * deleted
+ * @param givenUpAt the given-up records' index by time, a ZSET scored by when each was
+ * given up, expiring with {@code givenUp}
+ * @param paused set while the queue is paused, a STRING that every lease reads first
+ * @param attempts the shared count of each item's failed attempts behind
+ * {@code max-retries}, a HASH the queue's limiters keep
+ * ({@link dev.workqueue.store.SharedLimiterFactory#attempts()}), which the queue scripts
+ * only read
  * @param channel wake-up notices for the instances (not a key)
  */
-record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String dead,
+record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String givenUp,
 		String reporter, String ready, String since, String priorities, String grants, String wake, String mark,
-		String channel) {
+		String givenUpAt, String paused, String attempts, String channel) {
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -78,16 +87,18 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 
 	static QueueKeys of(String prefix, String name) {
 		return new QueueKeys(key(prefix, name, "queue"), key(prefix, name, "dirty"), key(prefix, name, "processing"),
-				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "dead"),
+				key(prefix, name, "leases"), key(prefix, name, "waiting"), key(prefix, name, "given-up"),
 				key(prefix, name, "reporter"), key(prefix, name, "ready"), key(prefix, name, "since"),
 				key(prefix, name, "priorities"), key(prefix, name, "grants"), key(prefix, name, "wake"),
-				key(prefix, name, "mark"), key(prefix, name, "events"));
+				key(prefix, name, "mark"), key(prefix, name, "given-up-at"), key(prefix, name, "paused"),
+				key(prefix, name, "failures:attempts"), key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
-		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.dead,
-				this.reporter, this.ready, this.since, this.priorities, this.grants, this.wake, this.mark };
+		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.givenUp,
+				this.reporter, this.ready, this.since, this.priorities, this.grants, this.wake, this.mark,
+				this.givenUpAt, this.paused, this.attempts };
 	}
 
 }

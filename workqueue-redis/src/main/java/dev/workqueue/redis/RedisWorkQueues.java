@@ -72,8 +72,8 @@ import dev.workqueue.time.Nanos;
  * when out of memory Redis refuses a script that may grow the memory (the adds) before it
  * starts, so nothing is ever half-written, while it runs those consumers need to drain
  * the queue ({@code get}, {@code done}, hand-backs, renewals). Huge delays are clamped to
- * 142 years. Payloads the codec cannot decode go to a dead-letter list bounded by
- * {@link Builder#deadLetters}.</li>
+ * 142 years. Payloads the codec cannot decode are given up on: kept as given-up records
+ * with their reason, bounded by {@link Builder#givenUp(int, Duration)}.</li>
  * </ul>
  * <b>Priority queues</b> ({@link Builder#buildPriorityQueue}) keep
  * {@link PriorityQueue}'s rules across the instances, with the same leases, fencing and
@@ -160,9 +160,9 @@ public final class RedisWorkQueues {
 	/**
 	 * Configures and builds Redis work queues. The name is required; every other option
 	 * has a default: key prefix {@code workqueue:}, 30 second leases, the Redis server's
-	 * clock, no metrics, 5 second command timeout, 10 second heartbeat, dead letters
-	 * bounded to 100 records and 7 days. Each {@code build...} call creates a new handle
-	 * on the shared queue. Not thread-safe. What is the Redis backend's own:
+	 * clock, no metrics, 5 second command timeout, 10 second heartbeat, given-up records
+	 * bounded to 1000 and 7 days. Each {@code build...} call creates a new handle on the
+	 * shared queue. Not thread-safe. What is the Redis backend's own:
 	 * <ul>
 	 * <li>The trace context of an add ({@link #traceContextSource}) is kept in the field
 	 * {@code 't'}+item of the queue's per-item hash (the {@code priorities} key), written
@@ -188,8 +188,6 @@ public final class RedisWorkQueues {
 		private final RedisOptions<T> options;
 
 		private Duration heartbeat = Duration.ofSeconds(10);
-
-		private DeadLetter.Bound deadLetters = DeadLetter.Bound.DEFAULT;
 
 		private Builder(RedisOptions<T> options) {
 			super("RedisPriorityQueue");
@@ -261,22 +259,6 @@ public final class RedisWorkQueues {
 		}
 
 		/**
-		 * Bounds the queue's dead-letter list ({@code <prefix>{<name>}:dead}, where a
-		 * payload the codec cannot decode goes): it keeps the newest {@code maxRecords}
-		 * records, and expires {@code timeToLive} after its last one came (default 100
-		 * records, 7 days). The memory it takes is at most {@code maxRecords} times the
-		 * largest payload (and its reason).
-		 * @param maxRecords the most records kept, at least 1
-		 * @param timeToLive how long the list stays after its last record, from 1 second
-		 * to 100 years
-		 * @return this builder
-		 */
-		public Builder<T> deadLetters(int maxRecords, Duration timeToLive) {
-			this.deadLetters = new DeadLetter.Bound(maxRecords, timeToLive);
-			return this;
-		}
-
-		/**
 		 * Returns a builder of the shared rate limiters of the queue this builder builds:
 		 * on the same client, with the same codec, name, key prefix, clock and command
 		 * timeout, as set on this builder so far (later changes to either builder do not
@@ -315,11 +297,12 @@ public final class RedisWorkQueues {
 			LeaseReleases<T, RedisLease> releases = new LeaseReleases<>(new ReleaseScripts(scripts), book, lifecycle,
 					metrics, clock, timerSlot::wake);
 			ItemClaims<T> claims = new ItemClaims<>(this.options.codec, scripts, new LeaseTokens(id), releases,
-					lifecycle, lease(), starvationTimeout(), this.deadLetters);
+					lifecycle, lease(), starvationTimeout(), givenUp());
 			ItemTaker<T, RedisLease> taker = new ItemTaker<>(this.options.codec, claims, book, releases, signal,
 					lifecycle, metrics, clock, Nanos.of(lease()));
 			HandleScripts driver = new HandleScripts(name, scripts,
-					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)), timer);
+					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)), timer,
+					new RedisInspection(scripts, id, lease(), givenUp()));
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, driver, clock, metrics, book,
 					signal, lifecycle, taker, releases, timer.work(),
 					TraceContextSource.guard(traceContextSource(), name));

@@ -51,8 +51,8 @@ class LuaScriptContractTests {
 		assertThat(names).containsExactlyElementsOf(queueKeyNames());
 		QueueKeys keys = QueueKeys.of("p:", "n");
 		assertThat(keys.all()).containsExactly(keys.queue(), keys.dirty(), keys.processing(), keys.leases(),
-				keys.waiting(), keys.dead(), keys.reporter(), keys.ready(), keys.since(), keys.priorities(),
-				keys.grants(), keys.wake(), keys.mark());
+				keys.waiting(), keys.givenUp(), keys.reporter(), keys.ready(), keys.since(), keys.priorities(),
+				keys.grants(), keys.wake(), keys.mark(), keys.givenUpAt(), keys.paused(), keys.attempts());
 	}
 
 	@Test

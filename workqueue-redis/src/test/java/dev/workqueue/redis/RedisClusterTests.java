@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisURI;
@@ -17,8 +20,12 @@ import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.ItemView;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.store.InspectionDriver;
+import dev.workqueue.store.SharedStoreQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -105,6 +112,49 @@ class RedisClusterTests {
 			}
 		}
 		priorityQueuesWorkAcrossTheClusterToo();
+		inspectionWorksAcrossTheClusterToo();
+	}
+
+	/**
+	 * Run in the same cluster: the look's scripts find every key they read in the queue's
+	 * slot, and a resume wakes a waiting consumer of another instance through the notices
+	 * the instances of a cluster wait for.
+	 */
+	private void inspectionWorksAcrossTheClusterToo() throws Exception {
+		DelayingQueue<String> a = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.name("looked-at")
+			.heartbeat(Duration.ofMinutes(5))
+			.buildDelayingQueue();
+		DelayingQueue<String> b = RedisWorkQueues.builder(this.client, ItemCodec.strings())
+			.name("looked-at")
+			.heartbeat(Duration.ofMinutes(5))
+			.buildDelayingQueue();
+		ExecutorService executor = Executors.newSingleThreadExecutor();
+		try {
+			InspectionDriver inspection = ((SharedStoreQueue<?, ?>) a).driver().inspection();
+			inspection.pause(true);
+			b.add("x");
+			b.addAfter("later", Duration.ofMinutes(5));
+			inspection.keepGivenUp("gone", 2, "failed");
+			assertThat(b.poll(Duration.ZERO)).isNull();
+			assertThat(inspection.items(ItemState.READY, 0, 10)).extracting(ItemView::text).containsExactly("x");
+			assertThat(inspection.items(ItemState.WAITING, 0, 10)).extracting(ItemView::text).containsExactly("later");
+			assertThat(inspection.find("gone")).extracting(ItemView::state).containsExactly(ItemState.GIVEN_UP);
+			assertThat(inspection.givenUpCount()).isOne();
+			Future<String> taken = executor.submit(() -> b.poll(Duration.ofMinutes(1)));
+			await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !taken.isDone());
+			inspection.pause(false);
+			assertThat(taken).succeedsWithin(Duration.ofSeconds(5)).isEqualTo("x");
+			assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).extracting(ItemView::holder)
+				.containsExactly(((SharedStoreQueue<?, ?>) b).driver().inspection().instance());
+			b.done("x");
+			assertThat(inspection.deleteGivenUp("gone")).isTrue();
+		}
+		finally {
+			executor.shutdownNow();
+			a.shutDown();
+			b.shutDown();
+		}
 	}
 
 	/** Run in the same cluster: its keys, with the priority layout's, share one slot. */

@@ -2,6 +2,7 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -65,9 +66,18 @@ class RedisPollerRoundTripTests {
 
 	/** The scripts the server has run so far. */
 	private long scripts() {
+		return calls("cmdstat_evalsha:", "cmdstat_eval:");
+	}
+
+	/** Every command the server has run so far (a script's own included), but INFO. */
+	private long commands() {
+		return calls("cmdstat_") - calls("cmdstat_info:");
+	}
+
+	private long calls(String... prefixes) {
 		long calls = 0;
 		for (String line : this.admin.info("commandstats").split("\r?\n")) {
-			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+			if (Stream.of(prefixes).anyMatch(line::startsWith)) {
 				String rest = line.substring(line.indexOf("calls=") + "calls=".length());
 				calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
 			}
@@ -83,8 +93,12 @@ class RedisPollerRoundTripTests {
 		// The first run of each script on a server loads it (EVALSHA, then EVAL).
 		assertThat(poller.doneAndPoll("a", Duration.ZERO)).isEqualTo(new Prioritized<>("b", 0));
 		long before = scripts();
+		long commandsBefore = commands();
 		assertThat(poller.doneAndPoll("b", Duration.ZERO)).isEqualTo(new Prioritized<>("c", 0));
 		assertThat(scripts() - before).as("one script: the done and the get").isOne();
+		// docs/redis.md, "Commands per operation": done_get's 18, the get's EXISTS of the
+		// pause flag included (b was its get's first item: the done forgets the grant).
+		assertThat(commands() - commandsBefore).as("the commands of a done and a get of one item").isEqualTo(18);
 		assertThat(this.admin.hkeys(QueueKeys.key("workqueue:", "q", "leases"))).containsExactly("c");
 		this.queue.done("c");
 		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("d", 0));

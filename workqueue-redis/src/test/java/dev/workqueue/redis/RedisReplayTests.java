@@ -10,6 +10,7 @@ import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.ratelimit.FailureCounts;
@@ -214,10 +215,31 @@ class RedisReplayTests {
 	void aDeadLetterRunTwiceKeepsOneRecord() {
 		run(LuaScript.ADD, "a");
 		run(LuaScript.GET, LEASE_MICROS, "h:1", "1");
-		String[] bound = DeadLetter.Bound.DEFAULT.args();
-		assertThat((Long) run(LuaScript.DEAD_LETTER, "a", "h:1", "{}", bound[0], bound[1])).isOne();
-		assertThat((Long) run(LuaScript.DEAD_LETTER, "a", "h:1", "{}", bound[0], bound[1])).isZero();
-		assertThat(this.redis.redis().llen(this.keys.dead())).isOne();
+		String[] bound = RedisInspection.boundArgs(GivenUpBound.DEFAULT);
+		assertThat((Long) run(LuaScript.DEAD_LETTER, "a", "h:1", "bad", "h", bound[0], bound[1])).isOne();
+		assertThat((Long) run(LuaScript.DEAD_LETTER, "a", "h:1", "bad", "h", bound[0], bound[1])).isZero();
+		assertThat(this.redis.redis().hgetall(this.keys.givenUp())).containsExactly(Map.entry("a", "0 h\nbad"));
+		assertThat(this.redis.redis().zcard(this.keys.givenUpAt())).isOne();
+	}
+
+	@Test
+	void aPauseOrResumeRunTwiceChangesTheFlagOnce() {
+		assertThat((Long) run(LuaScript.PAUSE, "1")).isOne();
+		assertThat((Long) run(LuaScript.PAUSE, "1")).isZero();
+		assertThat((Long) run(LuaScript.PAUSE, "0")).isOne();
+		assertThat((Long) run(LuaScript.PAUSE, "0")).isZero();
+		assertThat(this.redis.redis().exists(this.keys.paused())).isZero();
+	}
+
+	@Test
+	void aGetRunAgainWhileThePauseCameBetweenAnswersWhatItLeased() {
+		run(LuaScript.ADD, "a");
+		List<Object> first = run(LuaScript.GET, LEASE_MICROS, "h:1", "1");
+		run(LuaScript.PAUSE, "1");
+		List<Object> again = run(LuaScript.GET, LEASE_MICROS, "h:1", "1");
+		List<Object> next = run(LuaScript.GET, LEASE_MICROS, "h:2", "1");
+		assertThat(again).isEqualTo(first);
+		assertThat(next).isEmpty();
 	}
 
 	@Test

@@ -23,13 +23,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.workqueue.store.InspectionDriver;
 import dev.workqueue.store.SharedPoller;
+import dev.workqueue.store.SharedStoreQueue;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.ItemView;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.spi.Poller;
@@ -265,7 +269,7 @@ class RedisWorkQueueTests {
 	}
 
 	@Test
-	void aPayloadTheCodecCannotReadIsDeadLetteredAndTheQueueGoesOn() throws Exception {
+	void aPayloadTheCodecCannotReadIsGivenUpWithItsReasonAndTheQueueGoesOn() throws Exception {
 		RedisClient client = this.redis.client;
 		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(client, NUMBERS)
 			.keyPrefix(this.redis.prefix)
@@ -276,19 +280,25 @@ class RedisWorkQueueTests {
 		queue.add(42);
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo(42);
 		assertThat(((SharedQueue) queue).deadLettered()).isOne();
-		assertThat(this.redis.redis().lrange(this.redis.key("q", "dead"), 0, -1)).singleElement()
-			.asString()
-			.contains("\"payload\":\"not a number\"")
-			.contains("NumberFormatException");
+		queue.done(42);
+		InspectionDriver inspection = ((SharedStoreQueue<?, ?>) queue).driver().inspection();
+		assertThat(inspection.items(ItemState.GIVEN_UP, 0, 10)).singleElement().satisfies((view) -> {
+			assertThat(view.text()).isEqualTo("not a number");
+			assertThat(view.attempts()).isZero();
+			assertThat(view.holder()).isEqualTo(inspection.instance());
+			assertThat(view.reason()).contains("NumberFormatException");
+		});
+		assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).isEmpty();
+		assertThat(this.redis.redis().exists(this.redis.key("q", "dead"))).as("the old list is not written").isZero();
 	}
 
 	@Test
-	void theDeadLetterListKeepsItsNewestRecordsAndExpires() throws Exception {
+	void theGivenUpPayloadsKeepTheNewestRecordsAndExpire() throws Exception {
 		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(this.redis.client, NUMBERS)
 			.keyPrefix(this.redis.prefix)
 			.name("q")
 			.clock(this.clock)
-			.deadLetters(3, Duration.ofHours(1))
+			.givenUp(3, Duration.ofHours(1))
 			.buildQueue());
 		DelayingQueue<String> adder = instance("q");
 		for (int i = 0; i < 5; i++) {
@@ -297,19 +307,33 @@ class RedisWorkQueueTests {
 		queue.add(42);
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo(42);
 		assertThat(((SharedQueue) queue).deadLettered()).isEqualTo(5);
-		String dead = this.redis.key("q", "dead");
-		assertThat(this.redis.redis().lrange(dead, 0, -1)).hasSize(3)
-			.allSatisfy((record) -> assertThat(record).containsPattern("\"payload\":\"bad-[234]\""));
-		assertThat(this.redis.redis().pttl(dead)).isBetween(1L, Duration.ofHours(1).toMillis());
+		InspectionDriver inspection = ((SharedStoreQueue<?, ?>) queue).driver().inspection();
+		assertThat(inspection.items(ItemState.GIVEN_UP, 0, 10)).extracting(ItemView::text)
+			.containsExactlyInAnyOrder("bad-2", "bad-3", "bad-4");
+		for (String part : List.of("given-up", "given-up-at")) {
+			assertThat(this.redis.redis().pttl(this.redis.key("q", part))).isBetween(1L,
+					Duration.ofHours(1).toMillis());
+		}
 	}
 
 	@Test
-	void theDeadLetterBoundIsChecked() {
-		RedisWorkQueues.Builder<String> builder = this.redis.builder("q");
-		assertThatIllegalArgumentException().isThrownBy(() -> builder.deadLetters(0, Duration.ofDays(1)))
-			.withMessageContaining("maxRecords");
-		assertThatIllegalArgumentException().isThrownBy(() -> builder.deadLetters(1, Duration.ofMillis(999)))
-			.withMessageContaining("timeToLive");
+	void aQueueThatKeepsNoGivenUpRecordsStillTakesTheUndecodablePayloadOut() throws Exception {
+		WorkQueue<Integer> queue = this.redis.track(RedisWorkQueues.builder(this.redis.client, NUMBERS)
+			.keyPrefix(this.redis.prefix)
+			.name("q")
+			.clock(this.clock)
+			.givenUp(0, Duration.ofHours(1))
+			.buildQueue());
+		instance("q").add("bad");
+		queue.add(42);
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo(42);
+		assertThat(((SharedQueue) queue).deadLettered()).isOne();
+		queue.done(42);
+		assertThat(((SharedStoreQueue<?, ?>) queue).driver().inspection().givenUpCount()).isZero();
+		assertThat(this.redis.redis()
+			.exists(this.redis.key("q", "given-up"), this.redis.key("q", "given-up-at"),
+					this.redis.key("q", "processing")))
+			.isZero();
 	}
 
 	@Test

@@ -42,8 +42,8 @@ class RedisWrongTypeTests {
 	/** Whether the calling thread adds with no current span (the lone add's own way). */
 	private static final ThreadLocal<Boolean> UNTRACED = ThreadLocal.withInitial(() -> false);
 
-	private static final List<String> PARTS = List.of("queue", "dirty", "processing", "leases", "waiting", "dead",
-			"reporter", "ready", "since", "priorities", "grants", "wake");
+	private static final List<String> PARTS = List.of("queue", "dirty", "processing", "leases", "waiting", "given-up",
+			"reporter", "ready", "since", "priorities", "grants", "wake", "given-up-at", "paused", "failures:attempts");
 
 	private final RedisFixture redis = new RedisFixture();
 

@@ -3,13 +3,13 @@
 -- which a script would build anew on every call that checks.
 -- @include queue_keys
 local function key_type(key)
-  if key == queueKey or key == deadKey or key == wakeKey then
+  if key == queueKey or key == wakeKey then
     return 'list'
-  elseif key == dirtyKey or key == leasesKey or key == prioritiesKey or key == grantsKey then
+  elseif key == dirtyKey or key == leasesKey or key == prioritiesKey or key == grantsKey or key == givenUpKey or key == attemptsKey then
     return 'hash'
-  elseif key == processingKey or key == waitingKey or key == readyKey or key == sinceKey then
+  elseif key == processingKey or key == waitingKey or key == readyKey or key == sinceKey or key == givenUpAtKey then
     return 'zset'
-  elseif key == reporterKey or key == markKey then
+  elseif key == reporterKey or key == markKey or key == pausedKey then
     return 'string'
   end
 end

@@ -1,4 +1,5 @@
--- lease_list: the list layout's lease: moves what fell due, then leases up to `count`
+-- lease_list: the list layout's lease: nothing while the queue is paused (one EXISTS of
+-- the paused flag, the first command); else moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
 -- list ran out; run again with the same token, the reply of the first run (see grant:
@@ -24,6 +25,11 @@
 -- The keys a lease writes, checked before the due items move (see move_due).
 local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
 local function lease_list(lease_us, token, count)
+  if redis.call('EXISTS', pausedKey) == 1 then
+    -- Paused: nothing is handed out, as if nothing were ready (no due time: the consumers
+    -- wait for the resume's wake-up); run again, the first run's answer stands.
+    return granted_late(token) or {}
+  end
   local now = now_us()
   local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES)
   local items = redis.call('LPOP', queueKey, count)

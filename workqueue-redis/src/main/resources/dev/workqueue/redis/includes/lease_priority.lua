@@ -1,5 +1,6 @@
--- lease_priority: the priority layout's lease: moves what fell due, then leases up to
--- `count` items, each the item ready longest if it has been ready longer than the
+-- lease_priority: the priority layout's lease: nothing while the queue is paused (one
+-- EXISTS of the paused flag, after the replay's look); else moves what fell due, then
+-- leases up to `count` items, each the item ready longest if it has been ready longer than the
 -- starvation timeout (µs, or negative for none), else the first of the highest priority;
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
 -- out with, its trace record or false (includes/trace_take.lua), ...}, with fewer than
@@ -20,6 +21,10 @@ local function lease_priority(lease_us, token, count, starvation)
   local replayed = granted(token)
   if replayed then
     return replayed
+  end
+  if redis.call('EXISTS', pausedKey) == 1 then
+    -- Paused: nothing is handed out, as if nothing were ready (see lease_list).
+    return {}
   end
   local now = now_us()
   move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)

@@ -4,12 +4,18 @@
 -- channel. Every queue script reaches it, directly or through the helpers it includes.
 -- Types: queue LIST of ready items, FIFO; dirty HASH item -> µs it was queued (client-go's
 -- dirty set); processing ZSET item -> lease expiry in µs; leases HASH item -> token of
--- the live holder; waiting ZSET item -> ready time in µs; dead LIST of records; reporter
+-- the live holder; waiting ZSET item -> ready time in µs; givenUp HASH item -> its
+-- given-up record (attempts ' ' holder '\n' reason, see includes/give_up.lua); reporter
 -- STRING, the id of the handle that reports the shared gauges; wake LIST of at most a
 -- few elements, armed when items became ready for a waiting consumer, which one waiting
 -- consumer of all the instances pops (BLPOP; see includes/notify.lua); mark STRING, the
 -- queue's format and the kind of clock of its handles ('2:S' or '2:C', see mark.lua), set
--- by its first handle and never expiring.
+-- by its first handle and never expiring; givenUpAt ZSET item -> µs it was given up (the
+-- records' index by time; both given-up keys expire once their newest record's retention
+-- has passed); paused STRING, set while the queue is paused (pause.lua), which every
+-- lease reads first; attempts HASH, the shared limiters' count of each item's failed
+-- attempts (limiter/failures.lua's 'failures:attempts'), which the queue scripts only
+-- read (the inspection's items and find).
 -- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
 -- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
 -- digits, from the '#' field of priorities) ':' item, so that the order is exactly
@@ -39,7 +45,7 @@ local dirtyKey = KEYS[2]
 local processingKey = KEYS[3]
 local leasesKey = KEYS[4]
 local waitingKey = KEYS[5]
-local deadKey = KEYS[6]
+local givenUpKey = KEYS[6]
 local reporterKey = KEYS[7]
 local readyKey = KEYS[8]
 local sinceKey = KEYS[9]
@@ -47,5 +53,8 @@ local prioritiesKey = KEYS[10]
 local grantsKey = KEYS[11]
 local wakeKey = KEYS[12]
 local markKey = KEYS[13]
+local givenUpAtKey = KEYS[14]
+local pausedKey = KEYS[15]
+local attemptsKey = KEYS[16]
 local givenNow = ARGV[1]
 local channel = ARGV[2]
