@@ -1,8 +1,6 @@
 package dev.workqueue.console;
 
 import java.lang.management.ManagementFactory;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,6 +22,7 @@ import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.spring.worker.WorkerContainerStatus;
+import dev.workqueue.time.Clock;
 
 /**
  * Reads the queues for the console: each queue's figures from one
@@ -54,9 +53,7 @@ final class ConsoleQueues {
 
 	private final WorkQueueConsoleProperties properties;
 
-	private final Clock wallClock;
-
-	private final dev.workqueue.time.Clock clock;
+	private final Clock clock;
 
 	private final Object lock = new Object();
 
@@ -67,15 +64,13 @@ final class ConsoleQueues {
 	private long overviewNanos;
 
 	ConsoleQueues(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers, List<WorkQueueDetails> details,
-			RateSampler rates, ItemIds ids, WorkQueueConsoleProperties properties, Clock wallClock,
-			dev.workqueue.time.Clock clock) {
+			RateSampler rates, ItemIds ids, WorkQueueConsoleProperties properties, Clock clock) {
 		this.queues = queues;
 		this.workers = workers;
 		this.details = details;
 		this.rates = rates;
 		this.ids = ids;
 		this.properties = properties;
-		this.wallClock = wallClock;
 		this.clock = clock;
 	}
 
@@ -89,7 +84,7 @@ final class ConsoleQueues {
 			if (this.overview == null || nowNanos - this.overviewNanos >= OVERVIEW_MAX_AGE_NANOS) {
 				List<ConsoleQueue> described = this.queues.names().stream().sorted().map(this::describe).toList();
 				this.overview = new ConsoleOverview(instance(), this.properties.isReadOnly(),
-						this.properties.isShowItems(), Instant.now(this.wallClock).toString(), described);
+						this.properties.isShowItems(), this.clock.instant().toString(), described);
 				this.overviewNanos = nowNanos;
 			}
 			return this.overview;

@@ -6,11 +6,9 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import org.jspecify.annotations.Nullable;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,13 +17,16 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.spring.WorkQueueRegistry;
+import dev.workqueue.time.Clock;
 
 /**
  * Samples every queue's running totals of adds and retries every
- * {@value #INTERVAL_SECONDS} seconds, on one daemon thread per application, and keeps the
- * last five minutes of them: the rates the console draws.
+ * {@value #INTERVAL_SECONDS} seconds of its {@link Clock}, on one daemon thread per
+ * application ({@code workqueue-console-rates}), and keeps the last five minutes of them:
+ * the rates the console draws.
  * <p>
- * Thread-safe: {@link #sample()} runs on the sampler's thread (or a test's), and each
+ * Thread-safe. {@code lock} guards {@code running}; the sampling thread waits on
+ * {@code stopped} through the clock between samples, and {@link #stop()} wakes it. Each
  * queue's history is guarded by its own monitor, which {@link #rates(String)} takes too.
  */
 final class RateSampler implements SmartLifecycle {
@@ -36,22 +37,29 @@ final class RateSampler implements SmartLifecycle {
 	/** Rates kept per queue: five minutes of them. */
 	static final int RATES = 30;
 
+	private static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(INTERVAL_SECONDS);
+
 	private static final Log logger = LogFactory.getLog(RateSampler.class);
 
 	private final WorkQueueRegistry queues;
 
 	private final QueueCounters counters;
 
+	private final Clock clock;
+
 	private final Map<String, History> histories = new ConcurrentHashMap<>();
 
-	private final Object lifecycleLock = new Object();
+	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Guarded by lifecycleLock. */
-	private @Nullable ScheduledExecutorService executor;
+	private final Condition stopped = this.lock.newCondition();
 
-	RateSampler(WorkQueueRegistry queues, QueueCounters counters) {
+	/** Guarded by lock. */
+	private boolean running;
+
+	RateSampler(WorkQueueRegistry queues, QueueCounters counters, Clock clock) {
 		this.queues = queues;
 		this.counters = counters;
+		this.clock = clock;
 	}
 
 	/**
@@ -83,34 +91,68 @@ final class RateSampler implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		synchronized (this.lifecycleLock) {
-			if (this.executor != null) {
+		this.lock.lock();
+		try {
+			if (this.running) {
 				return;
 			}
-			ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
-				Thread thread = new Thread(task, "workqueue-console-rates");
-				thread.setDaemon(true);
-				return thread;
-			});
-			executor.scheduleAtFixedRate(this::sample, 0, INTERVAL_SECONDS, TimeUnit.SECONDS);
-			this.executor = executor;
+			this.running = true;
+			Thread thread = new Thread(this::sampleUntilStopped, "workqueue-console-rates");
+			thread.setDaemon(true);
+			thread.start();
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
+	private void sampleUntilStopped() {
+		long nextNanos = this.clock.nanoTime();
+		while (true) {
+			sample();
+			nextNanos += INTERVAL_NANOS;
+			this.lock.lock();
+			try {
+				while (this.running && this.clock.nanoTime() - nextNanos < 0) {
+					this.clock.awaitUntil(this.lock, this.stopped, nextNanos);
+				}
+				if (!this.running) {
+					return;
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+	}
+
+	/**
+	 * Stops sampling: the thread ends at once, or after the sample it is taking.
+	 */
 	@Override
 	public void stop() {
-		synchronized (this.lifecycleLock) {
-			if (this.executor != null) {
-				this.executor.shutdownNow();
-				this.executor = null;
-			}
+		this.lock.lock();
+		try {
+			this.running = false;
+			this.stopped.signalAll();
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
 	@Override
 	public boolean isRunning() {
-		synchronized (this.lifecycleLock) {
-			return this.executor != null;
+		this.lock.lock();
+		try {
+			return this.running;
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

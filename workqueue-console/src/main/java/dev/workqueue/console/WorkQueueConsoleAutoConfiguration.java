@@ -1,7 +1,6 @@
 package dev.workqueue.console;
 
 import java.security.SecureRandom;
-import java.time.Clock;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,6 +17,7 @@ import org.springframework.web.servlet.DispatcherServlet;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
 import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.time.Clock;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -25,8 +25,9 @@ import dev.workqueue.spring.worker.WorkerContainerRegistry;
  * {@code workqueue.console.path}, served by the application's Spring MVC.
  * <p>
  * Off unless {@code workqueue.console.enabled=true}, and only in a servlet web
- * application with work queues. It adds no security of its own: the console is behind the
- * application's filter chain, so its rules and CSRF protection apply.
+ * application with work queues. Time comes from the application's {@link Clock} bean if
+ * it has one, as for the queues. It adds no security of its own: the console is behind
+ * the application's filter chain, so its rules and CSRF protection apply.
  */
 @AutoConfiguration(afterName = "dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -40,12 +41,13 @@ public final class WorkQueueConsoleAutoConfiguration {
 			"io.micrometer.core.instrument.MeterRegistry", WorkQueueConsoleAutoConfiguration.class.getClassLoader());
 
 	@Bean
-	RateSampler workQueueConsoleRateSampler(WorkQueueRegistry workQueueRegistry, BeanFactory beanFactory) {
+	RateSampler workQueueConsoleRateSampler(WorkQueueRegistry workQueueRegistry, ObjectProvider<Clock> clock,
+			BeanFactory beanFactory) {
 		QueueCounters counters = new StatsQueueCounters(workQueueRegistry);
 		if (MICROMETER_PRESENT) {
 			counters = MeterQueueCounters.orElse(beanFactory, counters);
 		}
-		return new RateSampler(workQueueRegistry, counters);
+		return new RateSampler(workQueueRegistry, counters, clock.getIfAvailable(Clock::system));
 	}
 
 	@Bean
@@ -57,10 +59,10 @@ public final class WorkQueueConsoleAutoConfiguration {
 	ConsoleQueues workQueueConsoleQueues(WorkQueueRegistry workQueueRegistry,
 			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry, ObjectProvider<WorkQueueDetails> details,
 			RateSampler workQueueConsoleRateSampler, ItemIds workQueueConsoleItemIds,
-			WorkQueueConsoleProperties properties) {
+			WorkQueueConsoleProperties properties, ObjectProvider<Clock> clock) {
 		return new ConsoleQueues(workQueueRegistry, workerContainerRegistry.getIfAvailable(),
 				details.orderedStream().toList(), workQueueConsoleRateSampler, workQueueConsoleItemIds, properties,
-				Clock.systemUTC(), dev.workqueue.time.Clock.system());
+				clock.getIfAvailable(Clock::system));
 	}
 
 	@Bean

@@ -1,21 +1,25 @@
 package dev.workqueue.console;
 
-import java.util.HashMap;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.time.FakeClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The rates the sampler derives from the queues' running totals.
  */
 class RateSamplerTests {
 
-	private final Map<String, Double> adds = new HashMap<>();
+	private final Map<String, Double> adds = new ConcurrentHashMap<>();
 
-	private final Map<String, Double> retries = new HashMap<>();
+	private final Map<String, Double> retries = new ConcurrentHashMap<>();
 
 	private final QueueCounters counters = new QueueCounters() {
 
@@ -31,8 +35,34 @@ class RateSamplerTests {
 
 	};
 
+	private final FakeClock clock = new FakeClock();
+
 	private final RateSampler sampler = new RateSampler(
-			new TestRegistry(Map.of("orders", new InspectedQueue("orders", true))), this.counters);
+			new TestRegistry(Map.of("orders", new InspectedQueue("orders", true))), this.counters, this.clock);
+
+	@Test
+	void samplesEveryIntervalOnItsOwnThreadUntilStopped() {
+		this.adds.put("orders", 0.0);
+		this.sampler.start();
+		try {
+			await().atMost(Duration.ofSeconds(1)).until(this.clock::hasWaiters);
+			this.adds.put("orders", 50.0);
+			this.clock.step(Duration.ofSeconds(9));
+			assertThat(this.sampler.rates("orders").adds()).isEmpty();
+			this.clock.step(Duration.ofSeconds(1));
+			await().atMost(Duration.ofSeconds(1))
+				.untilAsserted(() -> assertThat(this.sampler.rates("orders").adds()).containsExactly(5.0));
+		}
+		finally {
+			this.sampler.stop();
+		}
+		assertThat(this.sampler.isRunning()).isFalse();
+		await().atMost(Duration.ofSeconds(1))
+			.until(() -> Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.noneMatch((thread) -> thread.getName().equals("workqueue-console-rates")));
+	}
 
 	@Test
 	void ratesArePerSecondBetweenSamplesOldestFirst() {
