@@ -2,6 +2,7 @@ package dev.workqueue.console.browser;
 
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -44,6 +45,12 @@ class ConsoleTestApplication {
 	 */
 	static final class Worker {
 
+		/**
+		 * The {@code fail-once:…} items that have failed, in any instance of this JVM: an
+		 * item re-added on a shared queue may run on the other instance.
+		 */
+		private static final Set<String> failed = ConcurrentHashMap.newKeySet();
+
 		private final Queue<String> calls = new ConcurrentLinkedQueue<>();
 
 		private final Map<String, CountDownLatch> holds = new ConcurrentHashMap<>();
@@ -52,12 +59,11 @@ class ConsoleTestApplication {
 
 		@QueueWorker(queue = QUEUE)
 		void work(String item) throws InterruptedException {
-			boolean first = !this.calls.contains(item);
 			this.calls.add(item);
 			if (item.startsWith("hold:") && !this.released) {
 				this.holds.computeIfAbsent(item, (key) -> new CountDownLatch(1)).await();
 			}
-			if (item.startsWith("fail-once:") && first) {
+			if (item.startsWith("fail-once:") && failed.add(item)) {
 				throw new IllegalStateException("the first attempt of " + item + " fails");
 			}
 		}
