@@ -4,14 +4,15 @@ import java.lang.System.Logger.Level;
 import java.sql.PreparedStatement;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.store.LeaseBook;
 
 /**
- * Where a handle moves a payload its codec cannot decode: out of the queue, into the
- * table's dead letters (rows of kind {@code dead-letter} in the table of the rate
- * limiters, with the reason and a count), in one statement that deletes the leased row
- * under its token and keeps the payload. Nothing is lost: if the move fails, the lease is
- * handed back (by the lease keeper) and the payload comes to this again. Thread-safe.
+ * Where a handle moves a payload its codec cannot decode: out of the queue, into a
+ * given-up record ({@code {table}_given_up}, with the reason, kept within the queue's
+ * {@link GivenUpBound}), in one statement that deletes the leased row under its token and
+ * keeps the payload. Nothing is lost: if the move fails, the lease is handed back (by the
+ * lease keeper) and the payload comes to this again. Thread-safe.
  */
 final class DeadLetters {
 
@@ -30,9 +31,16 @@ final class DeadLetters {
 
 	private final LongAdder moved = new LongAdder();
 
+	/** The handle's holder id, which the record names. */
+	private final String holder;
+
+	private final GivenUpBound bound;
+
 	DeadLetters(QueueDatabase database, QueueSql sql, LeaseBook<?, PostgresLease> book, FinishedRows rows,
-			Runnable orphaned) {
+			Runnable orphaned, String holder, GivenUpBound bound) {
 		this.database = database;
+		this.holder = holder;
+		this.bound = bound;
 		this.sql = sql;
 		this.book = book;
 		this.rows = rows;
@@ -48,8 +56,8 @@ final class DeadLetters {
 		this.moved.increment();
 		logger.log(Level.WARNING,
 				"Queue '" + this.database.name() + "' moved a payload of " + lease.encoded().length()
-						+ " characters that its codec cannot decode to the dead letters of table "
-						+ this.database.table() + " (" + this.database.table() + "_limit, kind 'dead-letter')",
+						+ " characters that its codec cannot decode to the given-up items of table "
+						+ this.database.table() + " (" + this.database.table() + "_given_up)",
 				cause);
 		try {
 			this.database.run("move an undecodable item aside in", (connection) -> {
@@ -59,7 +67,10 @@ final class DeadLetters {
 					this.sql.deadLetter.setString(statement, "item", lease.encoded());
 					this.sql.deadLetter.setLong(statement, "token", lease.token);
 					this.sql.deadLetter.setString(statement, "reason", String.valueOf(cause));
-					return statement.executeUpdate();
+					this.sql.deadLetter.setString(statement, "holder", this.holder);
+					PostgresInspection.bindBound(this.sql.deadLetter, statement, this.bound);
+					statement.executeQuery().close();
+					return null;
 				}
 			});
 			this.rows.finished(1);

@@ -11,6 +11,7 @@ import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.postgres.AddGroup.Request;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.TraceContextSource;
+import dev.workqueue.store.InspectionDriver;
 import dev.workqueue.store.QueueDriver;
 import dev.workqueue.store.ReadySignal;
 
@@ -52,8 +53,11 @@ final class HandleStatements implements QueueDriver {
 	/** The handle's ready signal, for tests. */
 	private final ReadySignal signal;
 
+	private final InspectionDriver inspection;
+
 	HandleStatements(ItemAdds adds, QueueDatabase database, QueueSql sql, QueueNotices notices, FinishedRows rows,
-			LeaseKeeper keeper, ReadySignal signal) {
+			LeaseKeeper keeper, ReadySignal signal, InspectionDriver inspection) {
+		this.inspection = inspection;
 		this.adds = adds;
 		this.database = database;
 		this.sql = sql;
@@ -155,6 +159,12 @@ final class HandleStatements implements QueueDriver {
 
 		R read(ResultSet rows) throws SQLException;
 
+	}
+
+	/** {@inheritDoc} Here {@link PostgresInspection}. */
+	@Override
+	public InspectionDriver inspection() {
+		return this.inspection;
 	}
 
 	/** {@inheritDoc} Here the table. */

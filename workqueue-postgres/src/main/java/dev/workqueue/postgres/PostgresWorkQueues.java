@@ -70,10 +70,11 @@ public final class PostgresWorkQueues {
 	/**
 	 * Returns everything the queues of {@code table} need in the database: the table, its
 	 * indexes and storage settings, the sequence of fencing tokens, the table of the
-	 * leases ({@code _lease} appended) and the table of the shared rate limiters (named
-	 * after {@code table}, with {@code _limit} appended). It is idempotent
-	 * ({@code IF NOT EXISTS}), and one {@link java.sql.Statement#execute(String)} runs
-	 * it, so it fits a migration (Flyway, Liquibase) as well as a start-up.
+	 * leases ({@code _lease} appended), the table of the shared rate limiters (named
+	 * after {@code table}, with {@code _limit} appended) and the table of the given-up
+	 * items ({@code _given_up} appended). It is idempotent ({@code IF NOT EXISTS}), and
+	 * one {@link java.sql.Statement#execute(String)} runs it, so it fits a migration
+	 * (Flyway, Liquibase) as well as a start-up.
 	 * @param table the table's name, optionally schema-qualified
 	 * ({@code jobs.workqueue_item})
 	 * @return the SQL script
@@ -374,7 +375,7 @@ public final class PostgresWorkQueues {
 			LeaseRenewal renewal = new LeaseRenewal(database, sql, leaseNanos);
 			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, statements, book, lifecycle, signal, metrics,
 					clock, alarm, notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
-			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring);
+			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring, holder, givenUp());
 			ItemClaims itemClaims = new ItemClaims(database, sql, renewal, statements, signal, clock, rows, deadLetters,
 					claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
 					starving ? Delays.micros(Nanos.of(starvationTimeout())) : -1);
@@ -383,8 +384,9 @@ public final class PostgresWorkQueues {
 			ItemAdds adds = new ItemAdds(this.options.dataSource, this.options.callerTransaction(), database, sql,
 					notices, signal, rows);
 			SharedStoreQueue<T, PostgresLease> queue = new SharedStoreQueue<>(name, this.options.codec,
-					new HandleStatements(adds, database, sql, notices, rows, keeper, signal), clock, metrics, book,
-					signal, lifecycle, taker, releases, keeper.work(),
+					new HandleStatements(adds, database, sql, notices, rows, keeper, signal,
+							new PostgresInspection(database, sql, notices, signal, holder, givenUp())),
+					clock, metrics, book, signal, lifecycle, taker, releases, keeper.work(),
 					TraceContextSource.guard(traceContextSource(), name));
 			keeper.start();
 			return queue;

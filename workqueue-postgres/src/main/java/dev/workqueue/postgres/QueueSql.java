@@ -20,11 +20,12 @@ package dev.workqueue.postgres;
  * which as a parameter would change every plan: see {@link SqlStatement}) are substituted
  * once per handle.
  * <p>
- * <b>Time.</b> Every statement but {@code forget} and {@code resign} takes {@code :now},
- * the time in microseconds since the epoch of a given clock (anchored on the database's
- * time, {@link ClockAnchor}), or {@code null} for the database's clock: the CTE {@code c}
- * turns it into {@code now} once, so one text serves both. Times come back as
- * microseconds, relative to that {@code now} where the handle waits for them.
+ * <b>Time.</b> Every statement but {@code forget}, {@code resign}, {@code resume} and
+ * {@code paused} takes {@code :now}, the time in microseconds since the epoch of a given
+ * clock (anchored on the database's time, {@link ClockAnchor}), or {@code null} for the
+ * database's clock: the CTE {@code c} turns it into {@code now} once, so one text serves
+ * both. Times come back as microseconds, relative to that {@code now} where the handle
+ * waits for them.
  * <p>
  * <b>Races.</b> Each statement runs alone in its own transaction (auto-commit) under READ
  * COMMITTED, except an add made in the caller's transaction. None reads a row and then
@@ -104,7 +105,7 @@ final class QueueSql {
 	/** Hands back the leases of this holder that it does not know of. */
 	final SqlStatement reconcile;
 
-	/** Moves a payload the codec cannot read aside. */
+	/** Moves a payload the codec cannot read into a given-up record. */
 	final SqlStatement deadLetter;
 
 	/** The number of ready items. */
@@ -121,6 +122,39 @@ final class QueueSql {
 
 	/** Gives the reporter role up. */
 	final SqlStatement resign;
+
+	/** A page of the ready items, in hand-out order. */
+	final SqlStatement itemsReady;
+
+	/** A page of the items being processed, by hand-out. */
+	final SqlStatement itemsProcessing;
+
+	/** A page of the waiting items, by due time. */
+	final SqlStatement itemsWaiting;
+
+	/** A page of the given-up records, newest first. */
+	final SqlStatement itemsGivenUp;
+
+	/** One item in every state. */
+	final SqlStatement find;
+
+	/** The given-up records kept. */
+	final SqlStatement givenUpCount;
+
+	/** Keeps a given-up record and trims the records to the bound. */
+	final SqlStatement keepGivenUp;
+
+	/** Deletes a given-up record. */
+	final SqlStatement deleteGivenUp;
+
+	/** Pauses the queue. */
+	final SqlStatement pause;
+
+	/** Resumes the queue and wakes its consumers. */
+	final SqlStatement resume;
+
+	/** Whether the queue is paused. */
+	final SqlStatement paused;
 
 	/** The most items one claim leases ({@link ReadyOrder#claimLimit()}). */
 	final int claimLimit;
@@ -155,6 +189,17 @@ final class QueueSql {
 		this.levels = SqlStatement.load("levels", table, order, synchronousCommit);
 		this.report = SqlStatement.load("report", table, order, synchronousCommit);
 		this.resign = SqlStatement.load("resign", table, order, synchronousCommit);
+		this.itemsReady = SqlStatement.load("items_ready", table, order, synchronousCommit);
+		this.itemsProcessing = SqlStatement.load("items_processing", table, order, synchronousCommit);
+		this.itemsWaiting = SqlStatement.load("items_waiting", table, order, synchronousCommit);
+		this.itemsGivenUp = SqlStatement.load("items_given_up", table, order, synchronousCommit);
+		this.find = SqlStatement.load("find", table, order, synchronousCommit);
+		this.givenUpCount = SqlStatement.load("given_up_count", table, order, synchronousCommit);
+		this.keepGivenUp = SqlStatement.load("keep_given_up", table, order, synchronousCommit);
+		this.deleteGivenUp = SqlStatement.load("delete_given_up", table, order, synchronousCommit);
+		this.pause = SqlStatement.load("pause", table, order, synchronousCommit);
+		this.resume = SqlStatement.load("resume", table, order, synchronousCommit);
+		this.paused = SqlStatement.load("paused", table, order, synchronousCommit);
 	}
 
 }

@@ -50,9 +50,9 @@ final class SqlErrors {
 			case "25006" ->
 				"nothing was written; writes work again once the connections reach a database that takes them";
 			case "42P01" ->
-				"create it (and its _lease and _limit tables and _token sequence) with PostgresWorkQueues.schema(table)";
+				"create it (and its _lease, _limit and _given_up tables and _token sequence) with PostgresWorkQueues.schema(table)";
 			case "42501" -> "the connection's user needs SELECT, INSERT, UPDATE and DELETE on the queue's table and "
-					+ "its _lease and _limit tables, and USAGE on its _token sequence";
+					+ "its _lease, _limit and _given_up tables, and USAGE on its _token sequence";
 			case "54000" -> "an item's text is too long for the table's index (at most about 2,700 bytes once "
 					+ "compressed); use a codec that stores a key, not the whole object";
 			case "22021", "22P05" -> "an item's text cannot be stored in the database's encoding";

@@ -47,6 +47,15 @@
 --   lease_until    when the lease runs out unless it is renewed; then the item is queued again
 --                  (at-least-once)
 --
+-- {table}_given_up: the items given up on, one row per (queue, item), shared by the instances: a
+-- worker's give-up (QueueInspector#keepGivenUp) and a payload the codec cannot decode. Each write
+-- keeps the queue's newest records up to its bound (the builder's givenUp: how many, for how
+-- long) and deletes the others; an item given up again replaces its record.
+--   attempts       the failed attempts counted when it was given up (0 for a payload not decoded)
+--   reason         why: the last failure, or why the codec could not decode it
+--   holder         the handle that gave it up (null for a record moved from a 'dead-letter' row)
+--   given_up_at    when, on the queue's clock
+--
 -- {table}_token: fencing tokens and FIFO tie-breaks. A sequence never hands out a number twice,
 -- also after rows are deleted or the table is emptied (it is not owned by the table, so TRUNCATE
 -- ... RESTART IDENTITY leaves it alone).
@@ -54,15 +63,18 @@
 -- {table}_limit: what the shared rate limiters and max-retries remember, one row per (queue,
 -- kind, item): failure counts, token buckets' state, and the role of the handle that reports the
 -- shared gauges.
---   kind           'failures:<limiter>', 'bucket', 'item-bucket' or 'gauges'
+--   kind           'failures:<limiter>', 'bucket', 'item-bucket', 'gauges', 'paused' or 'mark'
 --   item           the encoded item, or '' for a row of the whole queue
 --   count          failures: how many since the item's last success or give-up
 --   at             buckets: the theoretical arrival time (GCRA); gauges: when the role lapses
 --   holder         gauges: the reporting handle
 --   expires_at     when the row may be deleted (history without activity is forgotten)
---   A payload the queue's codec cannot decode is moved here, out of the queue, as kind 'dead-letter':
---   item = the payload, count = how often, at = the last time, holder = why, expires_at = 'infinity'
---   (kept until an operator deletes it).
+--   The queue's pause (QueueInspector#pause) is kind 'paused': item = '', at = when, holder = the
+--   handle that paused it, expires_at = 'infinity'; while the row exists every claim hands out
+--   nothing.
+--   A release before given-up records kept payloads the codec could not decode here, as kind
+--   'dead-letter' (item = the payload, count = how often, at = the last time, holder = why): this
+--   script moves them into {table}_given_up.
 --   The queue's mark, written by its first handle and checked by every build, is kind 'mark':
 --   item = '', count = the format its rows are stored in, holder = the kind of clock that times
 --   them ('database' or 'given'), expires_at = 'infinity' (see StoreMark).
@@ -177,5 +189,38 @@ CREATE TABLE IF NOT EXISTS {table}_limit (
 DO $$ BEGIN
 	IF to_regclass('{schema}{name}_limit_expiry') IS NULL THEN
 		CREATE INDEX IF NOT EXISTS {name}_limit_expiry ON {table}_limit (expires_at);
+	END IF;
+END $$;
+
+CREATE TABLE IF NOT EXISTS {table}_given_up (
+	queue       text        NOT NULL,
+	item        text        NOT NULL,
+	attempts    integer     NOT NULL,
+	reason      text        NOT NULL,
+	holder      text,
+	given_up_at timestamptz NOT NULL,
+	PRIMARY KEY (queue, item)
+);
+
+-- The records newest first (the console's list, the trim to the bound), and those past their
+-- retention.
+DO $$ BEGIN
+	IF to_regclass('{schema}{name}_given_up_at') IS NULL THEN
+		CREATE INDEX IF NOT EXISTS {name}_given_up_at ON {table}_given_up (queue, given_up_at);
+	END IF;
+END $$;
+
+-- The dead letters of a release before given-up records, moved once: the row goes, a record
+-- comes (a newer record of the same item stays). Looked up first, so that a run with nothing to
+-- move writes nothing; a scan of {table}_limit, which has no index on kind.
+DO $$ BEGIN
+	IF EXISTS (SELECT 1 FROM {table}_limit WHERE kind = 'dead-letter') THEN
+		WITH moved AS (DELETE FROM {table}_limit WHERE kind = 'dead-letter'
+			RETURNING queue, item, holder, coalesce(at, now()) AS at)
+		INSERT INTO {table}_given_up AS g (queue, item, attempts, reason, holder, given_up_at)
+		SELECT queue, item, 0, coalesce(holder, ''), NULL, at FROM moved
+		ON CONFLICT (queue, item) DO UPDATE SET attempts = EXCLUDED.attempts, reason = EXCLUDED.reason,
+			holder = EXCLUDED.holder, given_up_at = EXCLUDED.given_up_at
+		WHERE EXCLUDED.given_up_at > g.given_up_at;
 	END IF;
 END $$;

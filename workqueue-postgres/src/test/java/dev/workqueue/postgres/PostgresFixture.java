@@ -38,7 +38,7 @@ final class PostgresFixture implements AutoCloseable {
 	@Override
 	public void close() {
 		PostgresDatabase.execute("DROP TABLE IF EXISTS " + this.table + ", " + this.table + "_lease, " + this.table
-				+ "_limit; DROP SEQUENCE IF EXISTS " + this.table + "_token");
+				+ "_limit, " + this.table + "_given_up; DROP SEQUENCE IF EXISTS " + this.table + "_token");
 	}
 
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
+import dev.workqueue.inspect.ItemState;
 import dev.workqueue.postgres.PostgresQueueException.Reason;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,13 +116,18 @@ class PostgresItemTests {
 				.buildDelayingQueue());
 		assertThat(reader.poll(Duration.ZERO)).isEqualTo("fine");
 		assertThat(EngineFixture.handle(reader).deadLettered()).isOne();
-		assertThat(TestSql.queryString(
-				"SELECT item FROM " + this.fixture.table() + "_limit WHERE queue = 'items' AND kind = 'dead-letter'"))
-			.as("kept, not lost")
-			.isEqualTo("unreadable");
-		assertThat(TestSql.queryString(
-				"SELECT holder FROM " + this.fixture.table() + "_limit WHERE queue = 'items' AND kind = 'dead-letter'"))
-			.contains("cannot read");
+		String record = " FROM " + this.fixture.table() + "_given_up WHERE queue = 'items'";
+		assertThat(TestSql.queryString("SELECT item" + record)).as("kept, not lost").isEqualTo("unreadable");
+		assertThat(TestSql.queryString("SELECT reason" + record)).contains("cannot read");
+		assertThat(TestSql.queryLong("SELECT attempts" + record)).isZero();
+		assertThat(TestSql.queryString("SELECT holder" + record))
+			.isEqualTo(EngineFixture.statements(reader).inspection().instance());
+		assertThat(EngineFixture.statements(reader).inspection().find("unreadable")).singleElement()
+			.satisfies((view) -> assertThat(view.state()).isEqualTo(ItemState.GIVEN_UP));
+		assertThat(
+				TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + "_lease WHERE item = 'unreadable'"))
+			.as("its lease ended")
+			.isZero();
 		reader.done("fine");
 		assertThat(TestSql.count(this.fixture.table())).isZero();
 	}

@@ -157,6 +157,33 @@ class SchemaTests {
 	}
 
 	@Test
+	void theDeadLettersOfAnEarlierReleaseMoveIntoTheGivenUpRecordsOnce() {
+		try (PostgresFixture fixture = new PostgresFixture()) {
+			// The tables as the release before given-up records left them: no
+			// <table>_given_up, a payload the codec could not decode kept in _limit.
+			String table = fixture.table();
+			PostgresDatabase.execute("DROP TABLE " + table + "_given_up");
+			PostgresDatabase
+				.execute("INSERT INTO " + table + "_limit (queue, kind, item, count, at, holder, expires_at)"
+						+ " VALUES ('q', 'dead-letter', 'bad', 3, '2026-01-02T03:04:05Z', 'cannot read', 'infinity'),"
+						+ " ('q', 'failures:attempts', 'other', 2, NULL, NULL, 'infinity')");
+			PostgresDatabase.execute(PostgresWorkQueues.schema(table));
+			PostgresDatabase.execute(PostgresWorkQueues.schema(table));
+			assertThat(TestSql.queryString("SELECT item || ' ' || attempts || ' ' || reason || ' '"
+					+ " || coalesce(holder, 'none') || ' ' || (given_up_at = '2026-01-02T03:04:05Z')" + " FROM " + table
+					+ "_given_up WHERE queue = 'q'"))
+				.isEqualTo("bad 0 cannot read none true");
+			assertThat(TestSql.queryLong("SELECT count(*) FROM " + table + "_given_up")).isOne();
+			assertThat(TestSql.queryString("SELECT string_agg(kind, ',') FROM " + table + "_limit"))
+				.as("the dead letter moved, the rest kept")
+				.isEqualTo("failures:attempts");
+			assertThat(
+					TestSql.queryString("SELECT indexdef FROM pg_indexes WHERE indexname = ?", table + "_given_up_at"))
+				.contains("(queue, given_up_at)");
+		}
+	}
+
+	@Test
 	void aTableWithADollarInItsNameGetsItsSchema() {
 		PostgresDatabase.execute("CREATE SCHEMA IF NOT EXISTS wq_dollar_test");
 		try {

@@ -113,7 +113,8 @@ class SqlStatementTests {
 				for (SqlStatement statement : List.of(sql.add, sql.addTraced, sql.addBatch, sql.addBatchTraced,
 						sql.claim, sql.doneAndClaim, sql.done, sql.forget, sql.renew, sql.reap, sql.handBack,
 						sql.handBackAfter, sql.reconcile, sql.deadLetter, sql.size, sql.stats, sql.levels, sql.report,
-						sql.resign)) {
+						sql.resign, sql.itemsReady, sql.itemsProcessing, sql.itemsWaiting, sql.itemsGivenUp, sql.find,
+						sql.givenUpCount, sql.keepGivenUp, sql.deleteGivenUp, sql.pause, sql.resume, sql.paused)) {
 					assertThat(statement.text()).as(statement.name())
 						.doesNotContain("{", "}", "--")
 						.doesNotContainPattern("(?<![:\\w]):[a-z]");

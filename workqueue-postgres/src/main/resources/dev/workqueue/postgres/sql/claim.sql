@@ -4,6 +4,12 @@
 --   lease rows. An item that still waits for a kept delay keeps its parent for the hand-out the
 --   delay brings. MATERIALIZED fences the planner: a LIMIT subquery inlined into the UPDATE may
 --   run again per row and lease more than the limit.
+--   A paused queue (its 'paused' row in {table}_limit, pause.sql) claims nothing: picked's NOT
+--   EXISTS is one probe of that table's primary key, an InitPlan run once per statement whose
+--   One-Time Filter skips the index scan while paused (EXPLAIN ANALYZE: 0.02 ms of a claim's 0.3
+--   to 1 ms; pgbench, prepared, 1 client, 6 alternated 4 s runs on a table of 1,000,000 waiting
+--   and 1,000 ready items, a machine busy with other builds: median 0.68 against 0.63 ms FIFO,
+--   0.62 against 0.54 ms priority, within the runs' spread of ±50%).
 -- Twin: claim_starving.sql (the items ready longer than :starvation first; a file of its own:
 --   with a null :starvation it costs a claim 10 to 12% more, pgbench), done_claim.sql (a done
 --   first)
@@ -23,6 +29,7 @@
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
+		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
 	ORDER BY {order:r} LIMIT :limit FOR UPDATE SKIP LOCKED),
 claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), holder = :holder, lease_until = NULL,
 		dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,

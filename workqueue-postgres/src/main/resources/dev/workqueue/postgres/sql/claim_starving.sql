@@ -3,6 +3,7 @@
 --   all. A file of its own, not a nullable parameter of claim.sql: that fold cost a claim
 --   without the guard 10.4% (priority) and 11.5% (FIFO) more (pgbench, prepared, side by side),
 --   since the union of two LIMIT CTEs changes the plan of the hottest statement.
+--   A paused queue claims nothing: starving's and fresh's NOT EXISTS, as claim.sql's pause.
 -- Twin: claim.sql (no guard)
 -- Parameters:
 --   :now         the given clock's time in µs since the epoch, or null for the database's clock
@@ -21,10 +22,12 @@
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0
+		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
 		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond'
 	ORDER BY r.ready_at, r.seq LIMIT :limit FOR UPDATE SKIP LOCKED),
 fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
+		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
 		AND r.ready_at >= (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond'
 	ORDER BY {order:r} LIMIT :limit::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
 picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),

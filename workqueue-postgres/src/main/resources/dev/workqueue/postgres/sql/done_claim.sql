@@ -5,6 +5,12 @@
 --   (done.sql's held), and the claim then claims none (picked reads skipped): its items would
 --   wait while the handle ends those dones, each in done_waiting.sql, which may wait for an
 --   application's commit; the handle claims again after them.
+--   A paused queue (its 'paused' row in {table}_limit, pause.sql) claims nothing: picked's NOT
+--   EXISTS is one probe of that table's primary key, an InitPlan run once per statement whose
+--   One-Time Filter skips the index scan while paused (EXPLAIN ANALYZE: 0.02 ms of a claim's 0.3
+--   to 1 ms; pgbench, prepared, 1 client, 6 alternated 4 s runs on a table of 1,000,000 waiting
+--   and 1,000 ready items, a machine busy with other builds: median 0.68 against 0.63 ms FIFO,
+--   0.62 against 0.54 ms priority, within the runs' spread of ±50%).
 -- Twin: done.sql and claim.sql (its halves), done_claim_starving.sql (with the starvation
 --   guard; a file of its own: with a null :starvation it costs 16 to 20% more, pgbench)
 -- Parameters:
@@ -45,6 +51,7 @@ skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:it
 		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1)),
 picked AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c) AND (SELECT s.tokens FROM skipped s) IS NULL
+		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
 	ORDER BY {order:r} LIMIT :limit FOR UPDATE SKIP LOCKED),
 claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), holder = :holder, lease_until = NULL,
 		dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,

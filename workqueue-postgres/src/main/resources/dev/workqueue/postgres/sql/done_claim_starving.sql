@@ -5,6 +5,7 @@
 --   then claims none (picked reads skipped): its items would wait while the handle ends those
 --   dones, each in done_waiting.sql, which may wait for an application's commit; the handle
 --   claims again after them.
+--   A paused queue claims nothing: starving's and fresh's NOT EXISTS, as claim.sql's pause.
 -- Twin: done_claim.sql (no guard: this statement with a null :starvation costs 16.4%
 --   (priority) and 20.3% (FIFO) more, pgbench, prepared, side by side)
 -- Parameters:
@@ -46,10 +47,12 @@ skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:it
 		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1)),
 starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0
+		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
 		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL
 	ORDER BY r.ready_at, r.seq LIMIT :limit FOR UPDATE SKIP LOCKED),
 fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
+		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
 		AND r.ready_at >= (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL
 	ORDER BY {order:r} LIMIT :limit::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
 picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),
