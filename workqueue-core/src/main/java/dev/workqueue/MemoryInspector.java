@@ -115,7 +115,7 @@ final class MemoryInspector<T> implements QueueInspector {
 	public Optional<Object> item(String text) {
 		Objects.requireNonNull(text, "text");
 		if (this.codec != null) {
-			return Optional.of(decode(text));
+			return Optional.of(QueueInspector.decode(this.codec, text));
 		}
 		List<Sighting<T>> seen = sightings(text);
 		if (!seen.isEmpty()) {
@@ -190,15 +190,6 @@ final class MemoryInspector<T> implements QueueInspector {
 
 	private String text(T item) {
 		return (this.codec != null) ? this.codec.encode(item) : String.valueOf(item);
-	}
-
-	private T decode(String text) {
-		try {
-			return Objects.requireNonNull(this.codec.decode(text), "codec.decode(text)");
-		}
-		catch (RuntimeException ex) {
-			throw new IllegalArgumentException("text cannot be decoded by the queue's codec: " + ex.getMessage(), ex);
-		}
 	}
 
 	/** The item a text decodes to; null where it cannot be decoded, so no item has it. */

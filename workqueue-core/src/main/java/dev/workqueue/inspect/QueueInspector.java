@@ -1,7 +1,10 @@
 package dev.workqueue.inspect;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+
+import dev.workqueue.ItemCodec;
 
 /**
  * An operator's look into one queue and its hands on it, on every backend: bounded lists
@@ -147,6 +150,25 @@ public interface QueueInspector {
 		}
 		if (limit < 1 || limit > MAX_LIMIT) {
 			throw new IllegalArgumentException("limit must be from 1 to " + MAX_LIMIT + ", was " + limit);
+		}
+	}
+
+	/**
+	 * Turns a text back into an item with a queue's codec, as {@link #item} and
+	 * {@link #takeGivenUp} do.
+	 * @param <T> the item type
+	 * @param codec the queue's codec
+	 * @param text the item's text
+	 * @return the item
+	 * @throws IllegalArgumentException naming {@code text} when the codec cannot decode
+	 * it
+	 */
+	static <T> T decode(ItemCodec<T> codec, String text) {
+		try {
+			return Objects.requireNonNull(codec.decode(text), "codec.decode(text)");
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("text cannot be decoded by the queue's codec: " + ex.getMessage(), ex);
 		}
 	}
 

@@ -76,7 +76,7 @@ final class StoreInspector<T> implements QueueInspector {
 
 	@Override
 	public Optional<Object> item(String text) {
-		return Optional.of(decode(Objects.requireNonNull(text, "text")));
+		return Optional.of(QueueInspector.decode(this.codec, Objects.requireNonNull(text, "text")));
 	}
 
 	/**
@@ -87,7 +87,7 @@ final class StoreInspector<T> implements QueueInspector {
 	 */
 	@Override
 	public Optional<Object> takeGivenUp(String text) {
-		T item = decode(Objects.requireNonNull(text, "text"));
+		T item = QueueInspector.decode(this.codec, Objects.requireNonNull(text, "text"));
 		return this.driver.deleteGivenUp(text) ? Optional.of(item) : Optional.empty();
 	}
 
@@ -109,15 +109,6 @@ final class StoreInspector<T> implements QueueInspector {
 	@Override
 	public boolean paused() {
 		return this.driver.paused();
-	}
-
-	private T decode(String text) {
-		try {
-			return Objects.requireNonNull(this.codec.decode(text), "codec.decode(text)");
-		}
-		catch (RuntimeException ex) {
-			throw new IllegalArgumentException("text cannot be decoded by the queue's codec: " + ex.getMessage(), ex);
-		}
 	}
 
 }

@@ -31,6 +31,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * extends this one and says how to open the test's queue ({@link #newQueue(int)}); what a
  * queue's kind lacks (delays, priorities) is skipped with the reason.
  * <p>
+ * A store's class (say {@code RedisQueueInspectorContractTests}) returns from
+ * {@code newQueue(keep)} a {@link Handles} whose {@code open()} builds another handle of
+ * one queue of the test's own (its own key prefix or table), each an instance of its own
+ * as in {@link SharedQueueContract}, built with {@code givenUp(keep, d)} for a {@code d}
+ * of an hour or more; and whose {@code close()} removes what the queue left in the store.
+ * <p>
  * Time is real time here: only delays of hours are used, and effects on another thread
  * are awaited with a deadline. A test's handles are shut down after it, then its queue is
  * closed.
