@@ -17,7 +17,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.ItemView;
 import dev.workqueue.inspect.QueueInspector;
-import dev.workqueue.spring.worker.WorkerContainerRegistry;
+import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.worker.WorkerSettings;
 
 /**
@@ -48,14 +48,14 @@ final class ConsoleActions {
 	private static final List<ItemState> ID_SEARCH_ORDER = List.of(ItemState.GIVEN_UP, ItemState.READY,
 			ItemState.PROCESSING, ItemState.WAITING);
 
-	private final @Nullable WorkerContainerRegistry workers;
+	private final @Nullable WorkQueueOperations operations;
 
 	private final ItemIds ids;
 
 	private final boolean showItems;
 
-	ConsoleActions(@Nullable WorkerContainerRegistry workers, ItemIds ids, boolean showItems) {
-		this.workers = workers;
+	ConsoleActions(@Nullable WorkQueueOperations operations, ItemIds ids, boolean showItems) {
+		this.operations = operations;
 		this.ids = ids;
 		this.showItems = showItems;
 	}
@@ -102,9 +102,7 @@ final class ConsoleActions {
 				String text = text(inspector, body);
 				Object item = decode(() -> inspector.takeGivenUp(text)).orElseThrow(() -> ConsoleRequestException
 					.badRequest("Queue '" + name + "' keeps no given-up item " + logged(text)));
-				// r40-spring: also reset the workers' failure count through the
-				// operations bean.
-				queue.forget(item);
+				forget(queue, item);
 				queue.add(item);
 				logger.info(LogMessage.format("Console: given-up %s added again to queue '%s' by %s", logged(text),
 						name, caller));
@@ -124,9 +122,7 @@ final class ConsoleActions {
 				String text = text(inspector, body);
 				Object item = decode(() -> inspector.item(text)).orElseThrow(
 						() -> ConsoleRequestException.badRequest("Queue '" + name + "' has no item " + logged(text)));
-				// r40-spring: also reset the workers' failure count through the
-				// operations bean.
-				queue.forget(item);
+				forget(queue, item);
 				logger.info(LogMessage.format("Console: history of %s in queue '%s' forgotten by %s", logged(text),
 						name, caller));
 			}
@@ -141,13 +137,24 @@ final class ConsoleActions {
 				.badRequest("Queue '" + queue.name() + "' cannot be looked into: it has no QueueInspector"));
 	}
 
-	// r40-spring: through the operations bean once it lands.
+	/**
+	 * Forgets an item's history: its backoff, and its failures counted by the workers.
+	 */
+	private void forget(RateLimitingQueue<Object> queue, Object item) {
+		if (this.operations != null) {
+			this.operations.forget(queue.name(), item);
+		}
+		else {
+			queue.forget(item);
+		}
+	}
+
 	private void setConcurrency(String name, int concurrency) {
-		if (this.workers == null) {
+		if (this.operations == null) {
 			throw ConsoleRequestException.badRequest("No worker serves queue '" + name + "'");
 		}
 		try {
-			this.workers.setConcurrency(name, concurrency);
+			this.operations.setConcurrency(name, concurrency);
 		}
 		catch (IllegalArgumentException ex) {
 			throw ConsoleRequestException.badRequest(ex.getMessage());

@@ -77,13 +77,21 @@ final class ConsoleApiController {
 			return answer(described);
 		}
 		Map<String, List<ConsoleItem>> items = new LinkedHashMap<>();
-		for (ItemState listed : states) {
-			// Without a state, each list from its start: the offset pages one list.
-			int from = (state != null) ? offsetValue : 0;
-			items.put(listed.label(),
-					inspector.items(listed, from, limitValue).stream().map(this.queues::item).toList());
+		List<ConsoleItem> found;
+		try {
+			for (ItemState listed : states) {
+				// Without a state, each list from its start: the offset pages one list.
+				int from = (state != null) ? offsetValue : 0;
+				items.put(listed.label(),
+						inspector.items(listed, from, limitValue).stream().map(this.queues::item).toList());
+			}
+			found = (find != null) ? inspector.find(find).stream().map(this.queues::item).toList() : null;
 		}
-		List<ConsoleItem> found = (find != null) ? inspector.find(find).stream().map(this.queues::item).toList() : null;
+		catch (RuntimeException ex) {
+			// The store went out of reach after the figures were read.
+			throw new ConsoleRequestException(HttpStatus.SERVICE_UNAVAILABLE,
+					"cannot read the items of queue '" + name + "': " + ex.getMessage());
+		}
 		return answer(described.withItems(items, found));
 	}
 

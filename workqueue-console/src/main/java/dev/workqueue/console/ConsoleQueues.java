@@ -18,17 +18,16 @@ import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueStats;
 import dev.workqueue.inspect.ItemView;
 import dev.workqueue.inspect.QueueInspector;
+import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
-import dev.workqueue.spring.worker.WorkerContainerRegistry;
-import dev.workqueue.spring.worker.WorkerContainerStatus;
 import dev.workqueue.time.Clock;
 
 /**
  * Reads the queues for the console: each queue's figures from one
- * {@link WorkQueue#stats()} reading, its {@link QueueInspector} and its workers, and the
- * overview of them all, which it keeps for at most one second so that one reading per
- * instance serves every open page.
+ * {@link WorkQueue#stats()} reading, its {@link QueueInspector} and its workers here
+ * ({@link WorkQueueOperations}), and the overview of them all, which it keeps for at most
+ * one second so that one reading per instance serves every open page.
  * <p>
  * Thread-safe: the overview is read and replaced under {@code lock}, so concurrent
  * requests for it wait for one reading instead of each making its own.
@@ -43,7 +42,7 @@ final class ConsoleQueues {
 
 	private final WorkQueueRegistry queues;
 
-	private final @Nullable WorkerContainerRegistry workers;
+	private final @Nullable WorkQueueOperations operations;
 
 	private final List<WorkQueueDetails> details;
 
@@ -63,10 +62,10 @@ final class ConsoleQueues {
 	/** When overview was read, on clock; guarded by lock. */
 	private long overviewNanos;
 
-	ConsoleQueues(WorkQueueRegistry queues, @Nullable WorkerContainerRegistry workers, List<WorkQueueDetails> details,
+	ConsoleQueues(WorkQueueRegistry queues, @Nullable WorkQueueOperations operations, List<WorkQueueDetails> details,
 			RateSampler rates, ItemIds ids, WorkQueueConsoleProperties properties, Clock clock) {
 		this.queues = queues;
-		this.workers = workers;
+		this.operations = operations;
 		this.details = details;
 		this.rates = rates;
 		this.ids = ids;
@@ -136,13 +135,14 @@ final class ConsoleQueues {
 		String backend = inspector.map(QueueInspector::backend).orElseGet(() -> backend(name));
 		boolean priority = queue instanceof PriorityQueue;
 		boolean readsText = inspector.map(QueueInspector::readsText).orElse(false);
-		int concurrency = concurrency(name);
-		boolean workersPaused = workersPaused(name);
+		WorkQueueOperations.Workers workers = (this.operations != null) ? this.operations.workers(name)
+				: new WorkQueueOperations.Workers(0, false);
+		int concurrency = workers.concurrency();
 		ConsoleRates rates = this.rates.rates(name);
 		try {
 			WorkQueueStats stats = queue.stats();
 			Integer givenUp = inspector.map(QueueInspector::givenUpCount).orElse(null);
-			boolean paused = workersPaused || inspector.map(QueueInspector::paused).orElse(false);
+			boolean paused = workers.paused() || inspector.map(QueueInspector::paused).orElse(false);
 			return new ConsoleQueue(name, backend, inspector.isPresent(), stats.depth(), stats.processing(),
 					stats.waiting(), givenUp, concurrency, paused, priority, readsText,
 					stats.longestRunningProcessorNanos() / NANOS_PER_SECOND, rates, null, null, null, null);
@@ -173,23 +173,6 @@ final class ConsoleQueues {
 			.filter((backend) -> !"unknown".equals(backend))
 			.findFirst()
 			.orElse("unknown");
-	}
-
-	// r40-spring: the worker figures come from the operations bean once it lands.
-	private int concurrency(String name) {
-		if (this.workers == null) {
-			return 0;
-		}
-		return this.workers.containers()
-			.stream()
-			.filter((container) -> container.queue().equals(name))
-			.mapToInt(WorkerContainerStatus::concurrency)
-			.sum();
-	}
-
-	// r40-spring: the worker figures come from the operations bean once it lands.
-	private boolean workersPaused(String name) {
-		return this.workers != null && this.workers.isPaused(name);
 	}
 
 	private static String message(Throwable ex) {

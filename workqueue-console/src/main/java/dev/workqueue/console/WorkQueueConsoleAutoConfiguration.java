@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.DispatcherServlet;
 
+import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
-import dev.workqueue.spring.worker.WorkerContainerRegistry;
 import dev.workqueue.time.Clock;
 
 /**
@@ -57,18 +57,18 @@ public final class WorkQueueConsoleAutoConfiguration {
 
 	@Bean
 	ConsoleQueues workQueueConsoleQueues(WorkQueueRegistry workQueueRegistry,
-			ObjectProvider<WorkerContainerRegistry> workerContainerRegistry, ObjectProvider<WorkQueueDetails> details,
+			ObjectProvider<WorkQueueOperations> workQueueOperations, ObjectProvider<WorkQueueDetails> details,
 			RateSampler workQueueConsoleRateSampler, ItemIds workQueueConsoleItemIds,
 			WorkQueueConsoleProperties properties, ObjectProvider<Clock> clock) {
-		return new ConsoleQueues(workQueueRegistry, workerContainerRegistry.getIfAvailable(),
+		return new ConsoleQueues(workQueueRegistry, workQueueOperations.getIfAvailable(),
 				details.orderedStream().toList(), workQueueConsoleRateSampler, workQueueConsoleItemIds, properties,
 				clock.getIfAvailable(Clock::system));
 	}
 
 	@Bean
-	ConsoleActions workQueueConsoleActions(ObjectProvider<WorkerContainerRegistry> workerContainerRegistry,
+	ConsoleActions workQueueConsoleActions(ObjectProvider<WorkQueueOperations> workQueueOperations,
 			ItemIds workQueueConsoleItemIds, WorkQueueConsoleProperties properties) {
-		return new ConsoleActions(workerContainerRegistry.getIfAvailable(), workQueueConsoleItemIds,
+		return new ConsoleActions(workQueueOperations.getIfAvailable(), workQueueConsoleItemIds,
 				properties.isShowItems());
 	}
 

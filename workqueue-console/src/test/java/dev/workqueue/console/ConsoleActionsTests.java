@@ -8,13 +8,16 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
 
 import dev.workqueue.inspect.ItemState;
+import dev.workqueue.spring.WorkQueueOperations;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.mockito.BDDMockito.then;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
@@ -38,6 +41,9 @@ class ConsoleActionsTests {
 
 	@Autowired
 	private InspectedQueue orders;
+
+	@MockitoSpyBean
+	private WorkQueueOperations operations;
 
 	@Test
 	void pauseAndResumeTheQueue() throws Exception {
@@ -86,6 +92,7 @@ class ConsoleActionsTests {
 			.andExpect(jsonPath("$.depth").value(6));
 		assertThat(this.orders.texts(ItemState.READY)).endsWith("order-5");
 		assertThat(this.orders.forgotten()).containsExactly("order-5");
+		then(this.operations).should().forget("orders", "order-5");
 		act("orders", "readd", "{\"item\":\"order-5\"}").andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.error", containsString("no given-up item")));
 	}
@@ -114,6 +121,8 @@ class ConsoleActionsTests {
 		act("orders", "forget", "{\"item\":\"order-1\"}").andExpect(status().isOk());
 		act("orders", "forget", "{\"id\":\"" + idOf("order-9") + "\"}").andExpect(status().isOk());
 		assertThat(this.orders.forgotten()).containsExactly("order-1", "order-9");
+		then(this.operations).should().forget("orders", "order-1");
+		then(this.operations).should().forget("orders", "order-9");
 	}
 
 	@Test

@@ -32,6 +32,9 @@ class ConsoleApiTests {
 	@Autowired
 	private MockMvc mvc;
 
+	@Autowired
+	private InspectedQueue orders;
+
 	@Test
 	void overviewListsEveryQueueWithItsFigures() throws Exception {
 		this.mvc.perform(get("/workqueue/api/queues"))
@@ -142,6 +145,19 @@ class ConsoleApiTests {
 		this.mvc.perform(get("/workqueue/api/queues/orders?" + query))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.error", containsString(parameter)));
+	}
+
+	@Test
+	void itemsThatCannotBeReadAnswerServiceUnavailable() throws Exception {
+		this.orders.itemsUnreachable(true);
+		try {
+			this.mvc.perform(get("/workqueue/api/queues/orders"))
+				.andExpect(status().isServiceUnavailable())
+				.andExpect(jsonPath("$.error").value("cannot read the items of queue 'orders': store out of reach"));
+		}
+		finally {
+			this.orders.itemsUnreachable(false);
+		}
 	}
 
 	@Test

@@ -35,6 +35,8 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	private volatile String unreachable;
 
+	private volatile boolean itemsUnreachable;
+
 	InspectedQueue(String name, boolean readsText) {
 		this.name = name;
 		this.readsText = readsText;
@@ -56,6 +58,11 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 	InspectedQueue unreachable(String message) {
 		this.unreachable = message;
 		return this;
+	}
+
+	/** Makes the queue's items unreadable while its figures can still be read. */
+	void itemsUnreachable(boolean unreachable) {
+		this.itemsUnreachable = unreachable;
 	}
 
 	synchronized List<Object> forgotten() {
@@ -155,6 +162,9 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	@Override
 	public synchronized List<ItemView> items(ItemState state, int offset, int limit) {
+		if (this.itemsUnreachable) {
+			throw new IllegalStateException("store out of reach");
+		}
 		List<ItemView> listed = this.items.get(state);
 		return List.copyOf(listed.subList(Math.min(offset, listed.size()), Math.min(offset + limit, listed.size())));
 	}
