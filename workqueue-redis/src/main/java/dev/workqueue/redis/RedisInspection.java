@@ -23,7 +23,7 @@ import dev.workqueue.time.Nanos;
  * last started (the expiry minus this handle's lease), and {@code ahead} is always
  * {@code false}. An item's attempts are the shared count behind {@code max-retries} (0
  * where nothing counted one). The given-up records are kept for the builder's
- * {@link GivenUpBound}: a bound of 0 records writes none.
+ * {@link GivenUpBound} (a bound of 0 records writes none) and keep no priority (0).
  * <p>
  * Thread-safe: it keeps no state of its own.
  */
