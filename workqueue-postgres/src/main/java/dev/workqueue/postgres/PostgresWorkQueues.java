@@ -126,6 +126,11 @@ public final class PostgresWorkQueues {
 	 * claim applies the timeout of the handle that makes it.</li>
 	 * <li>A plain queue and a priority queue should not share a name: each would hand out
 	 * the other's items in its own order.</li>
+	 * <li>The {@linkplain #givenUp(int, Duration) given-up items} are rows of the table
+	 * named after {@code table} with {@code _given_up} appended, trimmed to the bound by
+	 * each write; a pause ({@link dev.workqueue.inspect.QueueInspector#pause()}) is a row
+	 * of the {@code _limit} table that every claim reads, and a resume notifies every
+	 * listening instance.</li>
 	 * </ul>
 	 *
 	 * @param <T> the item type
