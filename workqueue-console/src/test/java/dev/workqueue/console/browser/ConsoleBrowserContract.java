@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import tools.jackson.databind.JsonNode;
@@ -107,8 +108,16 @@ abstract class ConsoleBrowserContract {
 	void aProcessingItemShowsItsHolder() {
 		ConsoleApp app = app();
 		app.queue().add("hold:holder");
-		this.page.queue(app);
+		// From the overview to the queue's page by its link, with the keyboard, without a
+		// reload (the window keeps what a script left on it).
+		this.page.overview(app);
+		driver.executeScript("window.consoleStayed = true");
+		this.page.queueElement().findElement(By.linkText(ConsoleTestApplication.QUEUE)).sendKeys(Keys.ENTER);
+		this.page.within(Duration.ofSeconds(5))
+			.until((driver) -> driver.getCurrentUrl()
+				.endsWith(ConsolePage.PATH + "/queues/" + ConsoleTestApplication.QUEUE));
 		WebElement item = this.page.awaitItem("processing", "hold:holder");
+		assertThat(driver.executeScript("return window.consoleStayed === true")).isEqualTo(true);
 		String holder = holderInTheApi(app, "hold:holder");
 		assertThat(holder).isNotBlank();
 		assertThat(item.getText()).contains(holder);
