@@ -192,9 +192,8 @@
 		return el;
 	}
 
-	function figureText(key, value) {
-		return value == null ? '' : String(value);
-	}
+	/** A figure as the contract shows it: plain digits, true or false, empty when unknown. */
+	const figureText = (value) => (value == null ? '' : String(value));
 
 	/** How far the server's clock is ahead of the browser's, so that ages read as the server's. */
 	let serverOffsetMillis = 0;
@@ -231,11 +230,11 @@
 			const error = h('span', { class: 'error' });
 			const tr = h('tr', { 'data-queue': q.name },
 				h('th', { scope: 'row' }, h('a', { href: queueUrl(q.name) }, q.name), ' ', error),
-				FIGURES.map(([key]) => (cells[key] = h('td', { 'data-field': key, class: key === 'backend' ? '' : 'num' }))),
+				FIGURES.map(([key]) => (cells[key] = h('td', { 'data-field': key, class: key === 'backend' ? null : 'num' }))),
 				h('td', null, chart),
 				longest);
 			tr.update = (queue) => {
-				for (const [key, , get] of FIGURES) setText(cells[key], figureText(key, get(queue)));
+				for (const [key, , get] of FIGURES) setText(cells[key], figureText(get(queue)));
 				chart.update(queue.rates);
 				setText(longest, seconds(queue.longestRunningSeconds));
 				setText(error, queue.error ?? '');
@@ -411,7 +410,7 @@
 		}
 
 		function figures(q) {
-			for (const [key, , get] of FIGURES) setText(cells[key], figureText(key, get(q)));
+			for (const [key, , get] of FIGURES) setText(cells[key], figureText(get(q)));
 			setText(longest, seconds(q.longestRunningSeconds) || '—');
 			chart.update(q.rates);
 			setText(error, q.error ?? '');
