@@ -4,7 +4,11 @@
 'use strict';
 
 (() => {
-	const POLL_MILLIS = 1000;
+	// The overview is polled twice a second: the server reads the queues at most once a
+	// second for every open page, so the figures stay well within 2 s of the queues. A
+	// queue's page reads its items afresh each time, so once a second.
+	const OVERVIEW_POLL_MILLIS = 500;
+	const QUEUE_POLL_MILLIS = 1000;
 	const PAGE_SIZE = 50;
 	const STATES = ['ready', 'processing', 'waiting', 'given-up'];
 	const STATE_FIGURE = { ready: 'depth', processing: 'processing', waiting: 'waiting', 'given-up': 'givenUp' };
@@ -243,6 +247,7 @@
 		}
 
 		return {
+			pollMillis: OVERVIEW_POLL_MILLIS,
 			load: () => request(apiUrl()),
 			render(data) {
 				showInstance(data);
@@ -420,6 +425,7 @@
 
 		let instance = null;
 		return {
+			pollMillis: QUEUE_POLL_MILLIS,
 			figures,
 			async load() {
 				// The instance, its clock and read-only flag come with the overview: read once.
@@ -495,7 +501,7 @@
 			if (mine !== generation) return;
 			showAlert(`Could not read the queues: ${error.message}`, true);
 		}
-		if (mine === generation) timer = setTimeout(refreshNow, document.hidden ? POLL_MILLIS * 10 : POLL_MILLIS);
+		if (mine === generation) timer = setTimeout(refreshNow, document.hidden ? 10_000 : current.pollMillis);
 	}
 
 	document.addEventListener('visibilitychange', () => {
