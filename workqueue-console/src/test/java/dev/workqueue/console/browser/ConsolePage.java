@@ -1,0 +1,119 @@
+package dev.workqueue.console.browser;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console as a person sees it, read through the page attributes of contract §6 only.
+ */
+final class ConsolePage {
+
+	static final String PATH = "/workqueue";
+
+	private final WebDriver driver;
+
+	ConsolePage(WebDriver driver) {
+		this.driver = driver;
+	}
+
+	/** Opens the overview and waits for its first figures. */
+	ConsolePage overview(ConsoleApp app) {
+		return open(app.url(PATH));
+	}
+
+	/** Opens the page of {@code jobs} and waits for its first figures. */
+	ConsolePage queue(ConsoleApp app) {
+		return open(
+				app.url(PATH + "/queues/" + URLEncoder.encode(ConsoleTestApplication.QUEUE, StandardCharsets.UTF_8)));
+	}
+
+	private ConsolePage open(String url) {
+		this.driver.get(url);
+		within(Duration.ofSeconds(10))
+			.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("html[data-loaded='true']")));
+		return this;
+	}
+
+	/** A waiter with a deadline. */
+	WebDriverWait within(Duration deadline) {
+		WebDriverWait wait = new WebDriverWait(this.driver, deadline, Duration.ofMillis(50));
+		wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+		return wait;
+	}
+
+	/** The element of {@code jobs}. */
+	WebElement queueElement() {
+		return this.driver.findElement(By.cssSelector("[data-queue='" + ConsoleTestApplication.QUEUE + "']"));
+	}
+
+	/** The text of one of the queue's figures, such as {@code depth}. */
+	String figure(String field) {
+		return queueElement().findElement(By.cssSelector("[data-field='" + field + "']")).getText();
+	}
+
+	/** The listed elements of an item in a state (by its text). */
+	List<WebElement> items(String state, String text) {
+		return this.driver.findElements(By.cssSelector("[data-state='" + state + "']"))
+			.stream()
+			.filter((element) -> text.equals(element.getDomAttribute("data-item")))
+			.toList();
+	}
+
+	/** Waits for an item to be listed in a state, and returns its element. */
+	WebElement awaitItem(String state, String text) {
+		return within(Duration.ofSeconds(5)).withMessage("item " + text + " listed as " + state)
+			.until((driver) -> items(state, text).stream().findFirst().orElse(null));
+	}
+
+	/** Clicks a button of the queue, such as {@code pause}. */
+	void click(String action) {
+		queueElement().findElement(By.cssSelector("button[data-action='" + action + "']")).click();
+	}
+
+	/** Types into the input beside a button of the queue, then clicks the button. */
+	void enterAndClick(String action, String value) {
+		WebElement button = queueElement().findElement(By.cssSelector("button[data-action='" + action + "']"));
+		WebElement input = button.findElement(By.xpath("./preceding-sibling::input[1]"));
+		input.clear();
+		input.sendKeys(value);
+		button.click();
+	}
+
+	/** Clicks a button inside an item's element, such as {@code readd}. */
+	void clickItem(String state, String text, String action) {
+		awaitItem(state, text).findElement(By.cssSelector("button[data-action='" + action + "']")).click();
+	}
+
+	/** Turns a list's page, such as {@code next-waiting}. */
+	void turn(String page) {
+		this.driver.findElement(By.cssSelector("button[data-page='" + page + "']")).click();
+	}
+
+	/** Looks one item up with the page's find box. */
+	void find(String text) {
+		WebElement input = this.driver.findElement(By.cssSelector("form[role='search'] input"));
+		input.clear();
+		input.sendKeys(text);
+		this.driver.findElement(By.cssSelector("form[role='search'] button")).click();
+	}
+
+	/** The text of the alert, empty when there is none. */
+	String alert() {
+		return this.driver.findElement(By.cssSelector("[role='alert']")).getText();
+	}
+
+	/** Waits for the alert to name {@code text}, and returns it. */
+	String awaitAlert(String text) {
+		return within(Duration.ofSeconds(5)).withMessage(() -> "an alert naming " + text + ", was: " + alert())
+			.until((driver) -> alert().contains(text) ? alert() : null);
+	}
+
+}
