@@ -92,8 +92,8 @@ class PostgresIntakeTests {
 	void theQueuesAndTheOutboxAreInTheDatabase() {
 		assertThat(this.context.getBean(Outbox.class)).isInstanceOf(PostgresOutbox.class);
 		assertThat(count("SELECT count(*) FROM pg_tables WHERE schemaname = '" + this.schema + "'"))
-			.as("webhook_payload, workqueue_item, workqueue_item_lease, workqueue_item_limit")
-			.isEqualTo(4);
+			.as("webhook_payload, workqueue_item, workqueue_item_lease, workqueue_item_limit, workqueue_item_given_up")
+			.isEqualTo(5);
 	}
 
 	@Test

@@ -77,8 +77,8 @@ final class LocalPostgres {
 	 * @param table the table
 	 */
 	static void dropTable(String table) {
-		execute("DROP TABLE IF EXISTS " + table + ", " + table + "_lease, " + table + "_limit; DROP SEQUENCE IF EXISTS "
-				+ table + "_token");
+		execute("DROP TABLE IF EXISTS " + table + ", " + table + "_lease, " + table + "_limit, " + table
+				+ "_given_up; DROP SEQUENCE IF EXISTS " + table + "_token");
 	}
 
 	/**
