@@ -84,7 +84,8 @@ final class ConsoleFigures implements SmartLifecycle {
 	 * @return the overview, its time that of its oldest reading
 	 */
 	ConsoleOverview overview() {
-		List<ConsoleQueue> figures = this.queues.names().stream().map(this::figures).toList();
+		watched();
+		List<ConsoleQueue> figures = this.queues.names().stream().map(this::latest).toList();
 		String time = figures.stream()
 			.map((queue) -> Instant.parse(queue.readAt()))
 			.min(Comparator.naturalOrder())
@@ -101,6 +102,10 @@ final class ConsoleFigures implements SmartLifecycle {
 	 */
 	ConsoleQueue figures(String name) {
 		watched();
+		return latest(name);
+	}
+
+	private ConsoleQueue latest(String name) {
 		Reading reading = this.readings.get(name);
 		if (reading != null) {
 			return reading.figures();
