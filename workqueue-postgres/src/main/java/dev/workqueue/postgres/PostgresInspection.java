@@ -145,8 +145,15 @@ final class PostgresInspection implements InspectionDriver {
 		});
 	}
 
+	/**
+	 * {@inheritDoc} A bound of 0 keeps nothing and writes nothing: the records other
+	 * instances keep, under their bounds, stay.
+	 */
 	@Override
 	public void keepGivenUp(String encoded, int attempts, String reason) {
+		if (this.bound.keep() == 0) {
+			return;
+		}
 		SqlStatement keep = this.sql.keepGivenUp;
 		this.database.run("keep a given-up item of", (connection) -> {
 			try (PreparedStatement prepared = keep.prepare(connection)) {

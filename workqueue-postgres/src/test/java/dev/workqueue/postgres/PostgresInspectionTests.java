@@ -212,6 +212,18 @@ class PostgresInspectionTests {
 	}
 
 	@Test
+	void aBoundOfNoneOnOneInstanceLeavesTheRecordsOthersKeep() {
+		DelayingQueue<String> keeping = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
+		DelayingQueue<String> none = this.fixture
+			.track(this.fixture.builder("q").givenUp(0, Duration.ofDays(1)).buildDelayingQueue());
+		inspection(keeping).keepGivenUp("a", 1, "x");
+		inspection(none).keepGivenUp("b", 1, "x");
+		inspection(none).keepGivenUp("a", 2, "y");
+		assertThat(texts(inspection(keeping).items(ItemState.GIVEN_UP, 0, 10))).containsExactly("a");
+		assertThat(inspection(keeping).find("a").get(0).reason()).isEqualTo("x");
+	}
+
+	@Test
 	void deletesARecord() {
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
 		InspectionDriver inspection = inspection(queue);
