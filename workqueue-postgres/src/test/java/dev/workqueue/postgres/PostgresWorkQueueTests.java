@@ -338,6 +338,18 @@ class PostgresWorkQueueTests {
 	}
 
 	@Test
+	void aLeaseTableWithoutTheHandOutColumnIsReportedAtTheFirstStatementNamingIt() {
+		// A lease table made before hand-out times, whose schema script was not run
+		// again.
+		PostgresDatabase.execute("ALTER TABLE " + this.fixture.table() + "_lease DROP COLUMN leased_at");
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("old").buildDelayingQueue());
+		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.add("a"))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.MISSING_TABLE))
+			.withMessageContaining("column leased_at of table " + this.fixture.table() + "_lease")
+			.withMessageContaining("PostgresWorkQueues.schema(table)");
+	}
+
+	@Test
 	void anAddThatFailsWhileTheHandleShutsDownIsIgnoredAsEveryAddAfterIt() throws Exception {
 		AtomicBoolean hold = new AtomicBoolean();
 		CountDownLatch asked = new CountDownLatch(1);
