@@ -23,11 +23,13 @@ import dev.workqueue.store.ReadySignal;
  * The given-up records are rows of {@code {table}_given_up}; the pause is the queue's
  * {@code paused} row in {@code {table}_limit}, which every claim reads.
  * <p>
- * What the table cannot tell: when a processing item was handed out (its view's
- * {@code at} is when it became ready before that), and whether an instance claimed it
- * ahead for a waiting worker ({@code ahead} is always {@code false}). The attempts of an
- * item not given up are max-retries' count ({@code failures:attempts}), 0 where none was
- * counted. Thread-safe: it keeps no state of its own.
+ * A processing item's {@code at} is when its claim handed it out (its lease row's
+ * {@code leased_at}; for a lease written by a release before that column, when it became
+ * ready before that), its lease left 0 once run out and not swept yet. What the table
+ * cannot tell: whether an instance claimed it ahead for a waiting worker ({@code ahead}
+ * is always {@code false}). The attempts of an item not given up are max-retries' count
+ * ({@code failures:attempts}), 0 where none was counted. Thread-safe: it keeps no state
+ * of its own.
  */
 final class PostgresInspection implements InspectionDriver {
 
@@ -145,8 +147,15 @@ final class PostgresInspection implements InspectionDriver {
 		});
 	}
 
+	/**
+	 * {@inheritDoc} A bound of 0 keeps nothing and writes nothing: the records other
+	 * instances keep, under their bounds, stay.
+	 */
 	@Override
 	public void keepGivenUp(String encoded, int attempts, String reason) {
+		if (this.bound.keep() == 0) {
+			return;
+		}
 		SqlStatement keep = this.sql.keepGivenUp;
 		this.database.run("keep a given-up item of", (connection) -> {
 			try (PreparedStatement prepared = keep.prepare(connection)) {

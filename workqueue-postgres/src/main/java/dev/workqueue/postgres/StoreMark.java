@@ -34,6 +34,12 @@ final class StoreMark {
 	/** The format this release stores: 2, leases and clock kind as of the fault round. */
 	static final int FORMAT = 2;
 
+	/**
+	 * The SQLSTATE of a table of this release's schema that is missing (or a column of
+	 * it): the missing table's hint, which names the schema script.
+	 */
+	private static final String UNDEFINED_TABLE = "42P01";
+
 	/** The {@code holder} of a mark whose queue runs on the database's clock. */
 	static final String DATABASE_CLOCK = "database";
 
@@ -66,11 +72,16 @@ final class StoreMark {
 	/**
 	 * Checks the mark, writing it if the queue has none, and anchors a given clock on the
 	 * database's time; in the transaction of the connection given, which
-	 * {@link QueueDatabase#inOwnTransaction} commits.
+	 * {@link QueueDatabase#inOwnTransaction} commits. Checks first that the tables have
+	 * what this release's schema added (the given-up records' table, the leases' hand-out
+	 * column), so that a table of an earlier release whose schema script was not run
+	 * again fails every statement at once, naming what is missing, rather than its
+	 * give-ups and claims alone.
 	 * @param connection a connection of its own, outside any caller's transaction
 	 * @throws IllegalStateException if the queue's data has another format or the other
 	 * kind of clock, or an instance of the previous release is live
-	 * @throws SQLException if the database fails
+	 * @throws SQLException if the database fails, or (SQLSTATE 42P01) a table or column
+	 * of this release's schema is missing
 	 */
 	void check(Connection connection) throws SQLException {
 		if (this.clock != null) {
@@ -83,6 +94,12 @@ final class StoreMark {
 			this.read.setString(read, "queue", this.name);
 			try (ResultSet row = read.executeQuery()) {
 				row.next();
+				String missing = row.getString(5);
+				if (missing != null) {
+					throw new SQLException(missing + " does not exist: the tables were made by an earlier release;"
+							+ " run PostgresWorkQueues.schema(table) again (see \"Upgrading\" in docs/postgres.md)",
+							UNDEFINED_TABLE);
+				}
 				format = row.getInt(1);
 				theirs = row.getString(2);
 				String reporter = row.getString(3);

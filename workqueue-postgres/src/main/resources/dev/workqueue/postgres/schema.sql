@@ -46,6 +46,10 @@
 --   holder         the handle that holds it (for diagnostics)
 --   lease_until    when the lease runs out unless it is renewed; then the item is queued again
 --                  (at-least-once)
+--   leased_at      when the claim handed it out, on the queue's clock (the inspection's time of
+--                  a processing item); a renewal leaves it. Null for a lease written by a release
+--                  before this column, which this script adds to a table made before it (last,
+--                  as here).
 --
 -- {table}_given_up: the items given up on, one row per (queue, item), shared by the instances: a
 -- worker's give-up (QueueInspector#keepGivenUp) and a payload the codec cannot decode. Each write
@@ -151,8 +155,22 @@ CREATE TABLE IF NOT EXISTS {table}_lease (
 	queue       text        NOT NULL,
 	item        text        NOT NULL,
 	holder      text        NOT NULL,
-	lease_until timestamptz NOT NULL
+	lease_until timestamptz NOT NULL,
+	leased_at   timestamptz
 );
+
+-- A lease table made by a release before hand-out times: the column is added once, looked up
+-- first as trace is. Nullable without a default, so the ALTER rewrites no row, and the leases
+-- already held read as not known (null). The claims write it on the queue's clock: a default of
+-- now() would also add no rewrite on PostgreSQL 15 (a non-volatile default is kept in the
+-- catalog), but it would stamp the leases already held with the time of the upgrade, and new ones
+-- with the database's clock where the queue runs on a given clock.
+DO $$ BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('{schema}{name}_lease')
+			AND attname = 'leased_at' AND NOT attisdropped) THEN
+		ALTER TABLE {table}_lease ADD COLUMN IF NOT EXISTS leased_at timestamptz;
+	END IF;
+END $$;
 
 -- Every lease is an insert, an update per renewal and a delete: as the queue table, vacuumed
 -- after a fixed number of dead rows; updated in place.

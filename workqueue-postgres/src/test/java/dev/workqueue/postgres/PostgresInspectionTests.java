@@ -134,6 +134,47 @@ class PostgresInspectionTests {
 	}
 
 	@Test
+	void aLeaseRunOutAndNotSweptYetShowsNoneLeft() throws Exception {
+		FakeClock clock = new FakeClock();
+		DelayingQueue<String> queue = this.fixture
+			.track(this.fixture.builder("q").clock(clock).lease(Duration.ofMinutes(5)).buildDelayingQueue());
+		queue.add("a");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		// Run out on the queue's clock, which stands: the keeper's next sweep never
+		// comes.
+		TestSql
+			.update("UPDATE " + this.fixture.table() + "_lease SET lease_until = lease_until - interval '10 minutes'");
+		InspectionDriver inspection = inspection(queue);
+		assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).singleElement()
+			.satisfies((view) -> assertThat(view.leaseLeft()).isEqualTo(Duration.ZERO));
+		assertThat(inspection.find("a")).singleElement()
+			.satisfies((view) -> assertThat(view.leaseLeft()).isEqualTo(Duration.ZERO));
+	}
+
+	@Test
+	void aProcessingItemShowsWhenItWasHandedOutAndARenewalLeavesIt() throws Exception {
+		FakeClock clock = new FakeClock();
+		DelayingQueue<String> queue = this.fixture
+			.track(this.fixture.builder("q").clock(clock).lease(Duration.ofSeconds(3)).buildDelayingQueue());
+		InspectionDriver inspection = inspection(queue);
+		queue.add("a");
+		Instant ready = inspection.items(ItemState.READY, 0, 10).get(0).at();
+		clock.step(Duration.ofMinutes(1));
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		Instant handedOut = inspection.items(ItemState.PROCESSING, 0, 10).get(0).at();
+		// From after the claim's wait, as its lease: within a second of the clock's time.
+		assertThat(handedOut).isBetween(ready.plus(Duration.ofMinutes(1)),
+				ready.plus(Duration.ofMinutes(1)).plusSeconds(1));
+		assertThat(inspection.find("a").get(0).at()).isEqualTo(handedOut);
+		Long leaseUntil = TestSql.leaseUntilMicros(this.fixture.table(), "a");
+		clock.step(Duration.ofSeconds(2));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> TestSql.leaseUntilMicros(this.fixture.table(), "a") > leaseUntil);
+		assertThat(inspection.items(ItemState.PROCESSING, 0, 10).get(0).at()).as("renewed").isEqualTo(handedOut);
+		assertThat(inspection.find("a").get(0).at()).isEqualTo(handedOut);
+	}
+
+	@Test
 	void findsAnItemInEveryStateItIsIn() throws Exception {
 		FakeClock clock = new FakeClock();
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("q").clock(clock).buildDelayingQueue());
@@ -209,6 +250,18 @@ class PostgresInspectionTests {
 		inspection(queue).keepGivenUp("a", 1, "x");
 		assertThat(inspection(queue).givenUpCount()).isZero();
 		assertThat(givenUpRows()).isZero();
+	}
+
+	@Test
+	void aBoundOfNoneOnOneInstanceLeavesTheRecordsOthersKeep() {
+		DelayingQueue<String> keeping = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
+		DelayingQueue<String> none = this.fixture
+			.track(this.fixture.builder("q").givenUp(0, Duration.ofDays(1)).buildDelayingQueue());
+		inspection(keeping).keepGivenUp("a", 1, "x");
+		inspection(none).keepGivenUp("b", 1, "x");
+		inspection(none).keepGivenUp("a", 2, "y");
+		assertThat(texts(inspection(keeping).items(ItemState.GIVEN_UP, 0, 10))).containsExactly("a");
+		assertThat(inspection(keeping).find("a").get(0).reason()).isEqualTo("x");
 	}
 
 	@Test

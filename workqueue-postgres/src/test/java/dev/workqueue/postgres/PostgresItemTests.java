@@ -132,6 +132,28 @@ class PostgresItemTests {
 		assertThat(TestSql.count(this.fixture.table())).isZero();
 	}
 
+	@Test
+	void aPayloadMovedAsideByAnInstanceThatKeepsNoRecordsLeavesTheRecordsOthersKeep() throws Exception {
+		DelayingQueue<String> writer = handle();
+		EngineFixture.statements(writer).inspection().keepGivenUp("other", 1, "kept by the writer");
+		writer.add("unreadable");
+		DelayingQueue<String> reader = this.fixture
+			.track(PostgresWorkQueues.builder(this.fixture.tableFixture().dataSource(), new PickyCodec())
+				.table(this.fixture.table())
+				.name("items")
+				.givenUp(0, Duration.ofDays(1))
+				.listen(false)
+				.vacuum(VacuumPolicy.NEVER)
+				.buildDelayingQueue());
+		assertThat(reader.poll(Duration.ZERO)).isNull();
+		assertThat(EngineFixture.handle(reader).deadLettered()).isOne();
+		assertThat(TestSql.queryString("SELECT string_agg(item, ',') FROM " + this.fixture.table() + "_given_up"))
+			.as("no record of its own, the writer's kept")
+			.isEqualTo("other");
+		assertThat(TestSql.count(this.fixture.table())).as("taken out of the queue").isZero();
+		assertThat(TestSql.count(this.fixture.table() + "_lease")).as("its lease ended").isZero();
+	}
+
 	/** Strings, but it cannot write "unwritable" nor read "unreadable". */
 	private static final class PickyCodec implements ItemCodec<String> {
 

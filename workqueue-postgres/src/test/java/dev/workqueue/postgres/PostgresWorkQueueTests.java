@@ -321,6 +321,35 @@ class PostgresWorkQueueTests {
 	}
 
 	@Test
+	void aTableWithoutItsGivenUpTableIsReportedAtTheFirstStatementNamingItAndTheSchema() throws Exception {
+		// A table made before given-up records, whose schema script was not run again.
+		PostgresDatabase.execute("DROP TABLE " + this.fixture.table() + "_given_up");
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("old").buildDelayingQueue());
+		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.add("a"))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.MISSING_TABLE))
+			.withMessageContaining("queue 'old'")
+			.withMessageContaining(this.fixture.table() + "_given_up")
+			.withMessageContaining("PostgresWorkQueues.schema(table)");
+		assertThat(TestSql.count(this.fixture.table())).as("nothing written").isZero();
+		PostgresDatabase.execute(PostgresWorkQueues.schema(this.fixture.table()));
+		queue.add("a");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		queue.done("a");
+	}
+
+	@Test
+	void aLeaseTableWithoutTheHandOutColumnIsReportedAtTheFirstStatementNamingIt() {
+		// A lease table made before hand-out times, whose schema script was not run
+		// again.
+		PostgresDatabase.execute("ALTER TABLE " + this.fixture.table() + "_lease DROP COLUMN leased_at");
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("old").buildDelayingQueue());
+		assertThatExceptionOfType(PostgresQueueException.class).isThrownBy(() -> queue.add("a"))
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.MISSING_TABLE))
+			.withMessageContaining("column leased_at of table " + this.fixture.table() + "_lease")
+			.withMessageContaining("PostgresWorkQueues.schema(table)");
+	}
+
+	@Test
 	void anAddThatFailsWhileTheHandleShutsDownIsIgnoredAsEveryAddAfterIt() throws Exception {
 		AtomicBoolean hold = new AtomicBoolean();
 		CountDownLatch asked = new CountDownLatch(1);

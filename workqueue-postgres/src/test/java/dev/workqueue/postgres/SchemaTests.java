@@ -121,6 +121,28 @@ class SchemaTests {
 	}
 
 	@Test
+	void aLeaseTableOfAnEarlierReleaseGetsTheHandOutColumnAndKeepsItsRows() {
+		try (PostgresFixture fixture = new PostgresFixture()) {
+			// The lease table as the release before hand-out times made it, with a lease.
+			PostgresDatabase.execute("ALTER TABLE " + fixture.table() + "_lease DROP COLUMN leased_at");
+			PostgresDatabase.execute("INSERT INTO " + fixture.table()
+					+ "_lease (token, queue, item, holder, lease_until) VALUES (1, 'q', 'a', 'old', now())");
+			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
+			PostgresDatabase.execute(PostgresWorkQueues.schema(fixture.table()));
+			assertThat(
+					TestSql.queryString(
+							"SELECT data_type FROM information_schema.columns"
+									+ " WHERE table_name = ? AND column_name = 'leased_at'",
+							fixture.table() + "_lease"))
+				.isEqualTo("timestamp with time zone");
+			assertThat(TestSql
+				.queryLong("SELECT count(*) FROM " + fixture.table() + "_lease WHERE item = 'a' AND leased_at IS NULL"))
+				.as("not known: null")
+				.isOne();
+		}
+	}
+
+	@Test
 	void aTableOfTheReleaseBeforeTheLeaseTableGetsItAndItsLeasesAreHonouredUntilTheyRunOut() throws Exception {
 		try (PostgresFixture fixture = new PostgresFixture()) {
 			// The table as the release before <table>_lease left it: a processing row

@@ -17,8 +17,8 @@
 --   earliest waiting item falls due (µs, null if none) and now (µs); starving items first
 -- Races: FOR UPDATE SKIP LOCKED: two claims never lock the same row, and neither waits for the
 --   other or for an application's lock.
--- Time: c.now is :now, or the statement's start; lease ends count from after any wait
---   (clock_timestamp).
+-- Time: c.now is :now, or the statement's start; leases count from after any wait
+--   (clock_timestamp): the hand-out time (leased_at, the inspection's) and the lease's end.
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0
@@ -38,9 +38,9 @@ claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), ho
 	FROM picked, c WHERE r.queue = picked.queue AND r.item = picked.item
 	RETURNING r.queue, r.item, r.priority, r.token, r.holder, r.ready_at, r.seq, picked.starving,
 		picked.trace),
-leased AS (INSERT INTO {table}_lease (token, queue, item, holder, lease_until)
-	SELECT k.token, k.queue, k.item, k.holder, (c.now + (clock_timestamp() - statement_timestamp())) + :lease::bigint * interval '1 microsecond'
-	FROM claimed k, c)
+leased AS (INSERT INTO {table}_lease (token, queue, item, holder, leased_at, lease_until)
+	SELECT k.token, k.queue, k.item, k.holder, h.at, h.at + :lease::bigint * interval '1 microsecond'
+	FROM claimed k, c, LATERAL (SELECT c.now + (clock_timestamp() - statement_timestamp()) AS at) h)
 SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint
 FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {table} w
 	WHERE w.queue = :queue AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d

@@ -10,13 +10,14 @@
 --   :retention  how long a given-up record is kept, in µs
 -- Returns: up to three rows, processing, ready, waiting, given up in that order: the state (1
 --   processing, 2 ready, 3 waiting, 4 given up), priority (0 given up), when (µs since the
---   epoch: it became ready, falls due or was given up), holder (processing, given up), lease
---   left (µs, processing), failures counted (0 for none) or the record's attempts, the reason
---   (given up)
+--   epoch: it was handed out, as items_processing.sql; it became ready, falls due or was given
+--   up), holder (processing, given up), lease left (µs, processing: 0 once run out and not swept
+--   yet), failures counted (0 for none) or the record's attempts, the reason (given up)
 -- Races: reads only (one snapshot).
 -- Time: c.now is :now, or the statement's start.
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now),
-found AS (SELECT r.state, r.priority, r.ready_at, r.dirty_at, r.dirty_priority, coalesce(l.holder, r.holder) AS holder,
+found AS (SELECT r.state, r.priority, r.ready_at, coalesce(l.leased_at, r.ready_at) AS at, r.dirty_at, r.dirty_priority,
+		coalesce(l.holder, r.holder) AS holder,
 		coalesce(l.lease_until, r.lease_until) AS lease_until, coalesce(f.count, 0) AS failures
 	FROM {table} r
 	LEFT JOIN {table}_lease l ON l.token = r.token AND r.state = 1
@@ -24,8 +25,9 @@ found AS (SELECT r.state, r.priority, r.ready_at, r.dirty_at, r.dirty_priority, 
 		AND f.expires_at > statement_timestamp()
 	WHERE r.queue = :queue AND r.item = :item)
 SELECT CASE WHEN w.state = 1 THEN 1 WHEN w.ready_at <= (SELECT now FROM c) THEN 2 ELSE 3 END AS rank, w.priority,
-	(extract(epoch FROM w.ready_at) * 1000000)::bigint, CASE WHEN w.state = 1 THEN w.holder END,
-	(extract(epoch FROM w.lease_until - (SELECT now FROM c)) * 1000000)::bigint, w.failures, NULL
+	(extract(epoch FROM w.at) * 1000000)::bigint, CASE WHEN w.state = 1 THEN w.holder END,
+	CASE WHEN w.state = 1 THEN greatest(0, (extract(epoch FROM w.lease_until - (SELECT now FROM c)) * 1000000)::bigint) END,
+	w.failures, NULL
 FROM found w
 UNION ALL
 SELECT CASE WHEN w.dirty_at <= (SELECT now FROM c) THEN 2 ELSE 3 END, w.dirty_priority,
