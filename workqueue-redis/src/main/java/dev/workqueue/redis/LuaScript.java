@@ -24,10 +24,10 @@ import io.lettuce.core.ScriptOutputType;
  * <li>{@code priority/}: the same operations, with the same KEYS and the same ARGV order,
  * for the priority queue's ready ZSET and its companions, and {@code levels}.</li>
  * <li>the top level: the operations both layouts share ({@code check_types},
- * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign}, {@code mark}),
- * and an operator's look into the queue ({@link RedisInspection}): {@code items},
- * {@code find}, {@code keep_given_up}, {@code delete_given_up}, {@code given_up_count},
- * {@code pause}, {@code paused}.</li>
+ * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign}, {@code mark},
+ * {@code move_dead_letters}), and an operator's look into the queue
+ * ({@link RedisInspection}): {@code items}, {@code find}, {@code keep_given_up},
+ * {@code delete_given_up}, {@code given_up_count}, {@code pause}, {@code paused}.</li>
  * <li>{@code limiter/}: the shared rate limiters' scripts ({@code bucket},
  * {@code failures}, {@code delete}), which stand alone: their own keys, no includes.</li>
  * <li>{@code includes/}: the helpers, one per file, named after what it defines, each
@@ -58,7 +58,9 @@ import io.lettuce.core.ScriptOutputType;
  * growth bounded by the items in flight and freed by their {@code done};
  * {@code check_types} only reads and publishes; {@code mark} sets one small key once per
  * queue, at a handle's start, and {@code pause} one small key per queue, which a resume
- * must be able to delete;</li>
+ * must be able to delete; {@code move_dead_letters}, at a handle's start, turns the
+ * previous release's dead-letter list into as many given-up records at most, and deletes
+ * it;</li>
  * <li>the read-only ones say {@code no-writes}, which Redis runs out of memory too.</li>
  * </ul>
  * Scripts run with {@code EVALSHA}, falling back to {@code EVAL} once per server, whose
@@ -146,6 +148,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript MARK = draining("mark", ScriptOutputType.MULTI);
 
+	static final LuaScript MOVE_DEAD_LETTERS = draining("move_dead_letters", ScriptOutputType.INTEGER);
+
 	static final LuaScript FAILURES = of("limiter/failures", ScriptOutputType.INTEGER);
 
 	static final LuaScript BUCKET = of("limiter/bucket", ScriptOutputType.INTEGER);
@@ -156,7 +160,7 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	static final List<LuaScript> ALL = List.of(ADD, ADD_TRACED, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS,
 			PADD, PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS, PLEVELS, RENEW, RECONCILE, DEAD_LETTER,
 			ITEMS, FIND, KEEP_GIVEN_UP, DELETE_GIVEN_UP, GIVEN_UP_COUNT, PAUSE, PAUSED, CHECK_TYPES, RESIGN, MARK,
-			FAILURES, BUCKET, DELETE);
+			MOVE_DEAD_LETTERS, FAILURES, BUCKET, DELETE);
 
 	private static LuaScript of(String name, ScriptOutputType output) {
 		return resolved(name, "#!lua\n", output);

@@ -412,8 +412,9 @@ class RedisInspectionTests {
 	@Test
 	void theNewKeysShareTheQueuesHashTag() {
 		QueueKeys keys = QueueKeys.of("p:", "orders");
-		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts())).containsExactly(
-				"p:{orders}:given-up", "p:{orders}:given-up-at", "p:{orders}:paused", "p:{orders}:failures:attempts");
+		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead()))
+			.containsExactly("p:{orders}:given-up", "p:{orders}:given-up-at", "p:{orders}:paused",
+					"p:{orders}:failures:attempts", "p:{orders}:dead");
 		assertThat(Stream.of(keys.all()).map(SlotHash::getSlot).distinct()).containsExactly(SlotHash.getSlot("orders"));
 	}
 
