@@ -45,10 +45,10 @@ import io.lettuce.core.ScriptOutputType;
  * shebang whose flags say what Redis may run when out of memory ({@code maxmemory} with a
  * policy that refuses writes):
  * <ul>
- * <li>the scripts that may grow the memory in net (the adds, {@code dead_letter} and
- * {@code keep_given_up}, the failure counts and token buckets) carry none: Redis refuses
- * them before their first command, so an out-of-memory error never leaves half a change
- * behind;</li>
+ * <li>the scripts that may grow the memory in net (the adds, {@code dead_letter},
+ * {@code keep_given_up} and {@code move_dead_letters}, the failure counts and token
+ * buckets) carry none: Redis refuses them before their first command, so an out-of-memory
+ * error never leaves half a change behind;</li>
  * <li>the scripts consumers need to drain the backlog that filled the memory carry
  * {@code allow-oom}, and Redis runs all of each: {@code done} and {@code resign} and the
  * bucket's {@code delete} and {@code delete_given_up} only free memory; {@code release},
@@ -58,9 +58,7 @@ import io.lettuce.core.ScriptOutputType;
  * growth bounded by the items in flight and freed by their {@code done};
  * {@code check_types} only reads and publishes; {@code mark} sets one small key once per
  * queue, at a handle's start, and {@code pause} one small key per queue, which a resume
- * must be able to delete; {@code move_dead_letters}, at a handle's start, turns the
- * previous release's dead-letter list into as many given-up records at most, and deletes
- * it;</li>
+ * must be able to delete;</li>
  * <li>the read-only ones say {@code no-writes}, which Redis runs out of memory too.</li>
  * </ul>
  * Scripts run with {@code EVALSHA}, falling back to {@code EVAL} once per server, whose
@@ -148,7 +146,7 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript MARK = draining("mark", ScriptOutputType.MULTI);
 
-	static final LuaScript MOVE_DEAD_LETTERS = draining("move_dead_letters", ScriptOutputType.INTEGER);
+	static final LuaScript MOVE_DEAD_LETTERS = of("move_dead_letters", ScriptOutputType.INTEGER);
 
 	static final LuaScript FAILURES = of("limiter/failures", ScriptOutputType.INTEGER);
 
