@@ -24,10 +24,10 @@ import io.lettuce.core.ScriptOutputType;
  * <li>{@code priority/}: the same operations, with the same KEYS and the same ARGV order,
  * for the priority queue's ready ZSET and its companions, and {@code levels}.</li>
  * <li>the top level: the operations both layouts share ({@code check_types},
- * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign}, {@code mark}),
- * and an operator's look into the queue ({@link RedisInspection}): {@code items},
- * {@code find}, {@code keep_given_up}, {@code delete_given_up}, {@code given_up_count},
- * {@code pause}, {@code paused}.</li>
+ * {@code renew}, {@code reconcile}, {@code dead_letter}, {@code resign}, {@code mark},
+ * {@code move_dead_letters}), and an operator's look into the queue
+ * ({@link RedisInspection}): {@code items}, {@code find}, {@code keep_given_up},
+ * {@code delete_given_up}, {@code given_up_count}, {@code pause}, {@code paused}.</li>
  * <li>{@code limiter/}: the shared rate limiters' scripts ({@code bucket},
  * {@code failures}, {@code delete}), which stand alone: their own keys, no includes.</li>
  * <li>{@code includes/}: the helpers, one per file, named after what it defines, each
@@ -45,10 +45,10 @@ import io.lettuce.core.ScriptOutputType;
  * shebang whose flags say what Redis may run when out of memory ({@code maxmemory} with a
  * policy that refuses writes):
  * <ul>
- * <li>the scripts that may grow the memory in net (the adds, {@code dead_letter} and
- * {@code keep_given_up}, the failure counts and token buckets) carry none: Redis refuses
- * them before their first command, so an out-of-memory error never leaves half a change
- * behind;</li>
+ * <li>the scripts that may grow the memory in net (the adds, {@code dead_letter},
+ * {@code keep_given_up} and {@code move_dead_letters}, the failure counts and token
+ * buckets) carry none: Redis refuses them before their first command, so an out-of-memory
+ * error never leaves half a change behind;</li>
  * <li>the scripts consumers need to drain the backlog that filled the memory carry
  * {@code allow-oom}, and Redis runs all of each: {@code done} and {@code resign} and the
  * bucket's {@code delete} and {@code delete_given_up} only free memory; {@code release},
@@ -146,6 +146,8 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 
 	static final LuaScript MARK = draining("mark", ScriptOutputType.MULTI);
 
+	static final LuaScript MOVE_DEAD_LETTERS = of("move_dead_letters", ScriptOutputType.INTEGER);
+
 	static final LuaScript FAILURES = of("limiter/failures", ScriptOutputType.INTEGER);
 
 	static final LuaScript BUCKET = of("limiter/bucket", ScriptOutputType.INTEGER);
@@ -156,7 +158,7 @@ record LuaScript(String name, String source, String sha1, ScriptOutputType outpu
 	static final List<LuaScript> ALL = List.of(ADD, ADD_TRACED, ADD_AFTER, GET, DONE, DONE_GET, RELEASE, TICK, STATS,
 			PADD, PADD_AFTER, PGET, PDONE, PDONE_GET, PRELEASE, PTICK, PSTATS, PLEVELS, RENEW, RECONCILE, DEAD_LETTER,
 			ITEMS, FIND, KEEP_GIVEN_UP, DELETE_GIVEN_UP, GIVEN_UP_COUNT, PAUSE, PAUSED, CHECK_TYPES, RESIGN, MARK,
-			FAILURES, BUCKET, DELETE);
+			MOVE_DEAD_LETTERS, FAILURES, BUCKET, DELETE);
 
 	private static LuaScript of(String name, ScriptOutputType output) {
 		return resolved(name, "#!lua\n", output);

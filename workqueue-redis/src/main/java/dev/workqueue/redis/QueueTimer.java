@@ -62,6 +62,11 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 
 	private final QueueScripts scripts;
 
+	/**
+	 * The handle's look into the queue, which moves the previous release's dead letters.
+	 */
+	private final RedisInspection inspection;
+
 	private final LeaseBook<?, RedisLease> book;
 
 	private final HandleLifecycle lifecycle;
@@ -96,8 +101,9 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 
 	QueueTimer(QueueScripts scripts, WorkQueueMetrics metrics, LeaseBook<?, RedisLease> book, HandleLifecycle lifecycle,
 			ReadySignal signal, WakeHandOff handOff, Clock clock, TimerThread.Slot slot, String id, Duration lease,
-			Duration heartbeat) {
+			Duration heartbeat, RedisInspection inspection) {
 		this.scripts = scripts;
+		this.inspection = inspection;
 		this.book = book;
 		this.lifecycle = lifecycle;
 		this.signal = signal;
@@ -208,6 +214,28 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		if (theirs != mine) {
 			throw new IllegalStateException(mismatch(where, theirs, mine) + " (the queue keeps its kind in " + key
 					+ "), or stop every instance and delete that key" + upgrading);
+		}
+		moveDeadLetters();
+	}
+
+	/**
+	 * Moves the dead letters of the previous release into the given-up records, once the
+	 * mark let this handle join the queue. Not moved (Redis failed), they expire as they
+	 * did, or the next handle built moves them: said at WARNING, and the handle goes on.
+	 */
+	private void moveDeadLetters() {
+		try {
+			int moved = this.inspection.moveDeadLetters();
+			if (moved > 0) {
+				logger.log(Level.INFO, this.scripts.where() + ": moved " + moved + " dead letters of the previous"
+						+ " release from " + this.scripts.keys().dead() + " into the given-up records");
+			}
+		}
+		catch (RedisQueueException ex) {
+			logger.log(Level.WARNING,
+					this.scripts.where() + ": the dead letters of the previous release in " + this.scripts.keys().dead()
+							+ " were not moved into the given-up records (" + ex.getMessage()
+							+ "); the next handle built moves them, or they expire");
 		}
 	}
 

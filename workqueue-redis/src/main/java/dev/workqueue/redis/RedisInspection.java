@@ -70,6 +70,18 @@ final class RedisInspection implements InspectionDriver {
 		return Long.toString(Nanos.of(bound.retention()) / 1000);
 	}
 
+	/**
+	 * Moves the dead letters of the previous release into the given-up records, within
+	 * the bound, and deletes its list ({@code move_dead_letters.lua}): once per handle,
+	 * at its start.
+	 * @return how many records were moved
+	 * @throws RedisQueueException if the script fails
+	 */
+	int moveDeadLetters() {
+		String[] bound = boundArgs(this.bound);
+		return (int) (long) this.scripts.<Long>run(LuaScript.MOVE_DEAD_LETTERS, bound[0], bound[1]);
+	}
+
 	@Override
 	public String backend() {
 		return "redis";

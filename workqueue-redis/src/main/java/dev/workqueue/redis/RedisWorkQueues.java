@@ -1,6 +1,7 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -12,6 +13,7 @@ import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.WorkQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.TraceContextSource;
@@ -259,6 +261,36 @@ public final class RedisWorkQueues {
 		}
 
 		/**
+		 * Bounds the records of the payloads the codec cannot decode: the previous
+		 * release kept them in a dead-letter list, this one keeps them as given-up
+		 * records, with every other item given up, within one bound: this is
+		 * {@link #givenUp(int, Duration) givenUp(maxRecords, timeToLive)}, each record
+		 * kept for {@code timeToLive} after it was given up (the list expired that long
+		 * after its last record came). The arguments are checked as they were, so that a
+		 * value the previous release accepted is accepted, and none that it refused.
+		 * @param maxRecords the most records kept, from 1 to
+		 * {@value GivenUpBound#MAX_KEEP}
+		 * @param timeToLive how long a record is kept, from 1 second to 100 years
+		 * @return this builder
+		 * @throws IllegalArgumentException naming {@code maxRecords} or
+		 * {@code timeToLive} when out of range
+		 * @deprecated since 0.1.0, for removal: use {@link #givenUp(int, Duration)},
+		 * which also takes 0 (keep none)
+		 */
+		@Deprecated(since = "0.1.0", forRemoval = true)
+		public Builder<T> deadLetters(int maxRecords, Duration timeToLive) {
+			if (maxRecords < 1 || maxRecords > GivenUpBound.MAX_KEEP) {
+				throw new IllegalArgumentException(
+						"maxRecords must be from 1 to " + GivenUpBound.MAX_KEEP + ", was " + maxRecords);
+			}
+			Objects.requireNonNull(timeToLive, "timeToLive");
+			if (timeToLive.compareTo(Duration.ofSeconds(1)) < 0 || timeToLive.compareTo(Duration.ofDays(36_525)) > 0) {
+				throw new IllegalArgumentException("timeToLive must be from 1s to 100 years, was " + timeToLive);
+			}
+			return givenUp(maxRecords, timeToLive);
+		}
+
+		/**
 		 * Returns a builder of the shared rate limiters of the queue this builder builds:
 		 * on the same client, with the same codec, name, key prefix, clock and command
 		 * timeout, as set on this builder so far (later changes to either builder do not
@@ -292,8 +324,9 @@ public final class RedisWorkQueues {
 			ReadySignal signal = new ReadySignal(clock, handOff, null);
 			TimerThread.Slot timerSlot = TimerThread.slot(link, clock);
 			HandleLifecycle lifecycle = new HandleLifecycle(timerSlot::wake);
+			RedisInspection inspection = new RedisInspection(scripts, id, lease(), givenUp());
 			QueueTimer timer = new QueueTimer(scripts, metrics, book, lifecycle, signal, handOff, clock, timerSlot, id,
-					lease(), this.heartbeat);
+					lease(), this.heartbeat, inspection);
 			LeaseReleases<T, RedisLease> releases = new LeaseReleases<>(new ReleaseScripts(scripts), book, lifecycle,
 					metrics, clock, timerSlot::wake);
 			ItemClaims<T> claims = new ItemClaims<>(this.options.codec, scripts, new LeaseTokens(id), releases,
@@ -301,8 +334,7 @@ public final class RedisWorkQueues {
 			ItemTaker<T, RedisLease> taker = new ItemTaker<>(this.options.codec, claims, book, releases, signal,
 					lifecycle, metrics, clock, Nanos.of(lease()));
 			HandleScripts driver = new HandleScripts(name, scripts,
-					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)), timer,
-					new RedisInspection(scripts, id, lease(), givenUp()));
+					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)), timer, inspection);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, driver, clock, metrics, book,
 					signal, lifecycle, taker, releases, timer.work(),
 					TraceContextSource.guard(traceContextSource(), name));

@@ -30,8 +30,8 @@ if layout == 'priority' then
   local numbers = redis.call('HGET', prioritiesKey, 'r' .. item)
   if numbers then
     reply[#reply + 1] = 'ready'
-    view(reply, item, 0 - tonumber(redis.call('ZSCORE', readyKey, string.sub(numbers, 1, 19) .. ':' .. item)),
-      queued or now, nil, -1, attempts)
+    local score = tonumber(redis.call('ZSCORE', readyKey, string.sub(numbers, 1, 19) .. ':' .. item))
+    view(reply, item, score and 0 - score, queued or now, nil, -1, attempts)
   end
 elseif queued and not token then
   reply[#reply + 1] = 'ready'
@@ -44,8 +44,8 @@ if due then
 end
 local given_up = redis.call('ZSCORE', givenUpAtKey, item)
 if given_up and tonumber(given_up) > now - retention_us then
-  local count, holder, reason = given_up_record(redis.call('HGET', givenUpKey, item) or '0 \n')
+  local count, holder, reason = given_up_record(redis.call('HGET', givenUpKey, item))
   reply[#reply + 1] = 'given-up'
-  view(reply, item, 0, given_up, holder, -1, tonumber(count), reason)
+  view(reply, item, 0, given_up, holder, -1, count, reason)
 end
 return reply

@@ -57,8 +57,8 @@ end
 if state == 'given-up' then
   local records = redis.call('HMGET', givenUpKey, unpack(items))
   for i, item in ipairs(items) do
-    local attempts, holder, reason = given_up_record(records[i] or '0 \n')
-    view(reply, item, 0, scores[i], holder, -1, tonumber(attempts), reason)
+    local attempts, holder, reason = given_up_record(records[i])
+    view(reply, item, 0, scores[i], holder, -1, attempts, reason)
   end
   return reply
 end

@@ -27,8 +27,8 @@ class LuaScriptCompileTests {
 
 	/** What Redis gives every script; anything else a script reads must be included. */
 	private static final Set<String> REDIS_GLOBALS = Set.of("KEYS", "ARGV", "redis", "math", "string", "table",
-			"tonumber", "tostring", "type", "ipairs", "pairs", "unpack", "error", "pcall", "select", "next",
-			"cmsgpack");
+			"tonumber", "tostring", "type", "ipairs", "pairs", "unpack", "error", "pcall", "select", "next", "cmsgpack",
+			"cjson");
 
 	/** Compiles ARGV[1] in Redis's Lua, named ARGV[2], and replies with its dump. */
 	private static final String DUMP = "local f, err = loadstring(ARGV[1], ARGV[2]) "

@@ -28,6 +28,7 @@ import dev.workqueue.store.InspectionDriver;
 import dev.workqueue.store.SharedStoreQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -116,11 +117,16 @@ class RedisClusterTests {
 	}
 
 	/**
-	 * Run in the same cluster: the look's scripts find every key they read in the queue's
-	 * slot, and a resume wakes a waiting consumer of another instance through the notices
-	 * the instances of a cluster wait for.
+	 * Run in the same cluster: the look's scripts, and the build's move of the previous
+	 * release's dead letters, find every key they read in the queue's slot, and a resume
+	 * wakes a waiting consumer of another instance through the notices the instances of a
+	 * cluster wait for.
 	 */
 	private void inspectionWorksAcrossTheClusterToo() throws Exception {
+		try (var connection = this.client.connect()) {
+			connection.sync()
+				.rpush("workqueue:{looked-at}:dead", "{\"payload\":\"old\",\"reason\":\"bad\",\"server\":\"s:1\"}");
+		}
 		DelayingQueue<String> a = RedisWorkQueues.builder(this.client, ItemCodec.strings())
 			.name("looked-at")
 			.heartbeat(Duration.ofMinutes(5))
@@ -140,7 +146,9 @@ class RedisClusterTests {
 			assertThat(inspection.items(ItemState.READY, 0, 10)).extracting(ItemView::text).containsExactly("x");
 			assertThat(inspection.items(ItemState.WAITING, 0, 10)).extracting(ItemView::text).containsExactly("later");
 			assertThat(inspection.find("gone")).extracting(ItemView::state).containsExactly(ItemState.GIVEN_UP);
-			assertThat(inspection.givenUpCount()).isOne();
+			assertThat(inspection.find("old")).extracting(ItemView::state, ItemView::reason)
+				.containsExactly(tuple(ItemState.GIVEN_UP, "bad"));
+			assertThat(inspection.givenUpCount()).isEqualTo(2);
 			Future<String> taken = executor.submit(() -> b.poll(Duration.ofMinutes(1)));
 			await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !taken.isDone());
 			inspection.pause(false);

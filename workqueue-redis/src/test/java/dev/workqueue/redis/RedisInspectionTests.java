@@ -2,6 +2,7 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,6 +25,7 @@ import dev.workqueue.store.SharedStoreQueue;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -246,6 +248,63 @@ class RedisInspectionTests {
 	}
 
 	@Test
+	void storedRecordsOfAnyShapeReadAsWholeViewsAndLeaveTheOthersAligned() {
+		DelayingQueue<String> queue = queue("q");
+		InspectionDriver inspection = inspection(queue);
+		for (String item : List.of("a", "b", "c")) {
+			inspection.keepGivenUp(item, 2, "failed " + item);
+			this.clock.step(Duration.ofSeconds(1));
+		}
+		// As a record may be stored: negative attempts, or no record's shape at all.
+		this.redis.redis().hset(this.redis.key("q", "given-up"), "b", "-1 old\nnegative");
+		this.redis.redis().hset(this.redis.key("q", "given-up"), "c", "garbage");
+		List<ItemView> givenUp = inspection.items(ItemState.GIVEN_UP, 0, 10);
+		assertThat(texts(givenUp)).containsExactly("c", "b", "a");
+		assertThat(givenUp).extracting(ItemView::attempts).containsExactly(0, -1, 2);
+		assertThat(givenUp).extracting(ItemView::holder).containsExactly(null, "old", inspection.instance());
+		assertThat(givenUp).extracting(ItemView::reason).containsExactly("garbage", "negative", "failed a");
+		assertThat(inspection.find("b")).singleElement().extracting(ItemView::attempts).isEqualTo(-1);
+		assertThat(inspection.find("c")).singleElement().extracting(ItemView::reason).isEqualTo("garbage");
+	}
+
+	@Test
+	void aStoredNegativeAttemptCountReadsAsAWholeView() {
+		DelayingQueue<String> queue = queue("q");
+		InspectionDriver inspection = inspection(queue);
+		queue.add("a");
+		queue.add("b");
+		this.redis.redis().hset(this.redis.key("q", "failures:attempts"), "a", "-3");
+		assertThat(inspection.items(ItemState.READY, 0, 10)).extracting(ItemView::text, ItemView::attempts)
+			.containsExactly(tuple("a", -1), tuple("b", 0));
+		assertThat(inspection.find("a")).singleElement().extracting(ItemView::attempts).isEqualTo(-1);
+	}
+
+	@Test
+	void oneGiveUpTrimsAtMostOneSweepOfRecordsOverTheBoundAndLaterOnesConverge() {
+		QueueKeys keys = QueueKeys.of(this.redis.prefix, "q");
+		String sweep = "local GIVEN_UP_SWEEP = 1000\n";
+		assertThat(LuaScript.KEEP_GIVEN_UP.source()).contains(sweep);
+		String capped = LuaScript.KEEP_GIVEN_UP.source().replace(sweep, "local GIVEN_UP_SWEEP = 2\n");
+		long now = 1_000_000;
+		String hour = Long.toString(Duration.ofHours(1).toNanos() / 1000);
+		for (String item : List.of("a", "b", "c", "d", "e", "f")) {
+			this.redis.redis()
+				.eval(capped, LuaScript.KEEP_GIVEN_UP.output(), keys.all(), Long.toString(now++), keys.channel(), item,
+						"1", "failed", "h", "10", hour);
+		}
+		List<Long> left = new ArrayList<>();
+		for (String item : List.of("g", "h", "i", "j", "k", "l")) {
+			this.redis.redis()
+				.eval(capped, LuaScript.KEEP_GIVEN_UP.output(), keys.all(), Long.toString(now++), keys.channel(), item,
+						"1", "failed", "h", "1", hour);
+			left.add(this.redis.redis().zcard(keys.givenUpAt()));
+		}
+		assertThat(left).containsExactly(5L, 4L, 3L, 2L, 1L, 1L);
+		assertThat(this.redis.redis().hkeys(keys.givenUp())).containsExactly("l");
+		assertThat(this.redis.redis().zrange(keys.givenUpAt(), 0, -1)).containsExactly("l");
+	}
+
+	@Test
 	void aGivenUpRecordIsDeletedOnce() {
 		InspectionDriver inspection = inspection(queue("q"));
 		inspection.keepGivenUp("a", 2, "failed");
@@ -353,8 +412,9 @@ class RedisInspectionTests {
 	@Test
 	void theNewKeysShareTheQueuesHashTag() {
 		QueueKeys keys = QueueKeys.of("p:", "orders");
-		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts())).containsExactly(
-				"p:{orders}:given-up", "p:{orders}:given-up-at", "p:{orders}:paused", "p:{orders}:failures:attempts");
+		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead()))
+			.containsExactly("p:{orders}:given-up", "p:{orders}:given-up-at", "p:{orders}:paused",
+					"p:{orders}:failures:attempts", "p:{orders}:dead");
 		assertThat(Stream.of(keys.all()).map(SlotHash::getSlot).distinct()).containsExactly(SlotHash.getSlot("orders"));
 	}
 

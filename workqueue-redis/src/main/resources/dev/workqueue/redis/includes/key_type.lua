@@ -3,7 +3,7 @@
 -- which a script would build anew on every call that checks.
 -- @include queue_keys
 local function key_type(key)
-  if key == queueKey or key == wakeKey then
+  if key == queueKey or key == wakeKey or key == deadKey then
     return 'list'
   elseif key == dirtyKey or key == leasesKey or key == prioritiesKey or key == grantsKey or key == givenUpKey or key == attemptsKey then
     return 'hash'

@@ -15,7 +15,8 @@
 -- has passed); paused STRING, set while the queue is paused (pause.lua), which every
 -- lease reads first; attempts HASH, the shared limiters' count of each item's failed
 -- attempts (limiter/failures.lua's 'failures:attempts'), which the queue scripts only
--- read (the inspection's items and find).
+-- read (the inspection's items and find); dead LIST, the previous release's dead letters
+-- (JSON records), which move_dead_letters.lua moves into the given-up records once.
 -- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
 -- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
 -- digits, from the '#' field of priorities) ':' item, so that the order is exactly
@@ -56,5 +57,6 @@ local markKey = KEYS[13]
 local givenUpAtKey = KEYS[14]
 local pausedKey = KEYS[15]
 local attemptsKey = KEYS[16]
+local deadKey = KEYS[17]
 local givenNow = ARGV[1]
 local channel = ARGV[2]
