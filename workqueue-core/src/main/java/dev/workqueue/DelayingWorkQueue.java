@@ -984,16 +984,23 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		}
 	}
 
-	/** Copies up to {@code count} nodes handed out. Called with the lock held. */
+	/**
+	 * Copies up to {@code count} nodes handed out. Undated, they are found by a walk of
+	 * the table that stops once it has {@code count} of them, or all there are. Called
+	 * with the lock held.
+	 */
 	private void copyProcessing(int count, List<Node<T>> into) {
 		if (this.processing.dated()) {
 			this.processing.copyOldest(count, into);
+			return;
 		}
-		else if (this.processing.size() != 0) {
-			this.nodes.forEach((node) -> {
-				if (into.size() < count && (node.state == Node.PROCESSING || node.state == Node.DIRTY)) {
+		int wanted = Math.min(count, this.processing.size());
+		if (wanted > 0) {
+			this.nodes.forEachWhile((node) -> {
+				if (node.state == Node.PROCESSING || node.state == Node.DIRTY) {
 					into.add(node);
 				}
+				return into.size() < wanted;
 			});
 		}
 	}

@@ -201,8 +201,12 @@ class InMemoryQueueInspectorTests {
 		QueueInspector inspector = inspector(queue);
 		assertThat(texts(inspector.items(ItemState.WAITING, 0, QueueInspector.MAX_LIMIT)))
 			.isEqualTo(IntStream.range(0, QueueInspector.MAX_LIMIT).mapToObj(String::valueOf).toList());
-		assertThat(texts(inspector.items(ItemState.WAITING, 999_995, 10))).containsExactly("999995", "999996", "999997",
-				"999998", "999999");
+		assertThat(texts(inspector.items(ItemState.WAITING, QueueInspector.MAX_DEPTH - 3, 3)))
+			.as("the deepest page there is")
+			.containsExactly("9997", "9998", "9999");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> inspector.items(ItemState.WAITING, 999_000, QueueInspector.MAX_LIMIT))
+			.withMessageContaining("offset");
 		assertThat(inspector.items(ItemState.READY, 0, 10)).isEmpty();
 	}
 

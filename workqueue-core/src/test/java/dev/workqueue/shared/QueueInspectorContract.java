@@ -210,7 +210,9 @@ public abstract class QueueInspectorContract {
 		assertThat(texts(inspector.items(ItemState.READY, 8, 4))).containsExactly("i8", "i9");
 		assertThat(inspector.items(ItemState.READY, 10, 4)).isEmpty();
 		assertThat(texts(inspector.items(ItemState.READY, 0, 1))).containsExactly("i0");
-		assertThat(inspector.items(ItemState.READY, Integer.MAX_VALUE, QueueInspector.MAX_LIMIT)).isEmpty();
+		assertThat(inspector.items(ItemState.READY, QueueInspector.MAX_DEPTH - QueueInspector.MAX_LIMIT,
+				QueueInspector.MAX_LIMIT))
+			.isEmpty();
 		if (queue instanceof DelayingQueue<String> delaying) {
 			for (int i = 0; i < 10; i++) {
 				delaying.addAfter("w" + i, HOUR.plusMinutes(i));
@@ -347,6 +349,12 @@ public abstract class QueueInspectorContract {
 			assertThatIllegalArgumentException()
 				.isThrownBy(() -> inspector.items(state, 0, QueueInspector.MAX_LIMIT + 1))
 				.withMessageContaining("limit");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> inspector.items(state, QueueInspector.MAX_DEPTH - QueueInspector.MAX_LIMIT + 1,
+						QueueInspector.MAX_LIMIT))
+				.withMessageContaining("offset");
+			assertThatIllegalArgumentException().isThrownBy(() -> inspector.items(state, Integer.MAX_VALUE, 1))
+				.withMessageContaining("offset");
 		}
 		assertThatNullPointerException().isThrownBy(() -> inspector.items(null, 0, 10)).withMessageContaining("state");
 		assertThatNullPointerException().isThrownBy(() -> inspector.find(null)).withMessageContaining("text");

@@ -47,6 +47,9 @@ class StoreInspectorTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.inspector.items(ItemState.READY, 0, QueueInspector.MAX_LIMIT + 1))
 			.withMessageContaining("limit");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.inspector.items(ItemState.READY, QueueInspector.MAX_DEPTH, 1))
+			.withMessageContaining("offset");
 		assertThat(this.store.calls()).isEmpty();
 		assertThat(this.inspector.items(ItemState.READY, 3, QueueInspector.MAX_LIMIT)).isEmpty();
 		assertThat(this.store.calls()).containsExactly("items ready 3 1000");
