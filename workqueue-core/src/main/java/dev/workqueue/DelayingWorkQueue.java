@@ -99,10 +99,11 @@ import dev.workqueue.time.Nanos;
  * <p>
  * <b>Inspection and pause.</b> The queue's {@link MemoryInspector}, its
  * {@link QueueInspector} capability, reads it under the lock, copying no more nodes than
- * a page needs (see {@link #look}). While {@link #paused} is set no item is handed out:
- * {@code take} treats the queue as empty, at the cost of one field read under the lock it
- * holds already; a resume wakes every waiting consumer. Shutdown still ends the waits of
- * a paused queue, whose {@code get} then returns {@code null} even with items ready: its
+ * a page needs (see {@link #look}), or for a search by text only the items' references
+ * (see {@link #scan}). While {@link #paused} is set no item is handed out: {@code take}
+ * treats the queue as empty, at the cost of one field read under the lock it holds
+ * already; a resume wakes every waiting consumer. Shutdown still ends the waits of a
+ * paused queue, whose {@code get} then returns {@code null} even with items ready: its
  * consumers stop rather than wait for a resume that may never come.
  *
  * @param <T> the item type
@@ -1037,25 +1038,29 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	}
 
 	/**
-	 * Returns an item of the queue that {@code match} accepts, scanning every item in
-	 * O(n) under the lock.
+	 * Returns an item of the queue that {@code match} accepts, the first in the table's
+	 * order. Under the lock only the items' references are copied, into one array; the
+	 * test (an item's text, made for each) runs after the lock is released.
 	 * @param match the test
 	 * @return an item, or {@code null}
 	 */
 	T scan(Predicate<? super T> match) {
-		List<T> found = new ArrayList<>(1);
+		List<T> items;
 		this.lock.lock();
 		try {
-			this.nodes.forEach((node) -> {
-				if (found.isEmpty() && match.test(node.item)) {
-					found.add(node.item);
-				}
-			});
+			List<T> copy = new ArrayList<>(this.nodes.size());
+			this.nodes.forEach((node) -> copy.add(node.item));
+			items = copy;
 		}
 		finally {
 			this.lock.unlock();
 		}
-		return found.isEmpty() ? null : found.get(0);
+		for (T item : items) {
+			if (match.test(item)) {
+				return item;
+			}
+		}
+		return null;
 	}
 
 	/** What a view shows of a node in {@code state}. Called with the lock held. */

@@ -159,6 +159,30 @@ class InMemoryQueueInspectorTests {
 	}
 
 	@Test
+	void withoutACodecTextsAreComparedOutsideTheQueuesLock() {
+		WorkQueue<Object> queue = WorkQueues.<Object>builder().buildQueue();
+		queue.add(new Object() {
+
+			/**
+			 * Adds another item from another thread, which waits while the lock is held.
+			 */
+			@Override
+			public String toString() {
+				try {
+					CompletableFuture.runAsync(() -> queue.add("other")).get(5, TimeUnit.SECONDS);
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException("the queue stayed locked while a text was made", ex);
+				}
+				return "probe";
+			}
+
+		});
+		assertThat(inspector(queue).find("probe")).extracting(ItemView::state).containsExactly(ItemState.READY);
+		assertThat(queue.size()).isEqualTo(2);
+	}
+
+	@Test
 	void aPausedQueueHandsNothingOutOnAnyPathAndShutdownEndsAPausedGet() throws Exception {
 		PriorityQueue<String> queue = WorkQueues.<String>builder()
 			.clock(this.clock)
