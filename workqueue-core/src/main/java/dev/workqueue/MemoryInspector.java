@@ -103,7 +103,8 @@ final class MemoryInspector<T> implements QueueInspector {
 	@Override
 	@SuppressWarnings("unchecked")
 	public void keepGivenUp(Object item, int attempts, String reason) {
-		this.givenUp.keep((T) Objects.requireNonNull(item, "item"), attempts, reason);
+		QueueInspector.checkGivenUp(item, attempts, reason);
+		this.givenUp.keep((T) item, attempts, reason);
 	}
 
 	/** {@inheritDoc} Whether the builder was given a codec. */

@@ -90,9 +90,12 @@ public interface QueueInspector {
 
 	/**
 	 * Keeps a record of an item given up on, as a worker does when its retries run out.
-	 * @param item the item, of the queue's type
-	 * @param attempts its failed attempts
-	 * @param reason why the last attempt failed, as text (a stack trace is not kept)
+	 * @param item the item, of the queue's type, not {@code null}
+	 * @param attempts its failed attempts, from 0
+	 * @param reason why the last attempt failed, as text (a stack trace is not kept), not
+	 * {@code null}
+	 * @throws NullPointerException naming {@code item} or {@code reason} when null
+	 * @throws IllegalArgumentException naming {@code attempts} when negative
 	 */
 	void keepGivenUp(Object item, int attempts, String reason);
 
@@ -165,6 +168,23 @@ public interface QueueInspector {
 		if ((long) offset + limit > MAX_DEPTH) {
 			throw new IllegalArgumentException("offset + limit must be at most " + MAX_DEPTH
 					+ " (deeper pages are refused: find one item by its text), was " + offset + " + " + limit);
+		}
+	}
+
+	/**
+	 * Checks the arguments of {@link #keepGivenUp}, as every implementation does before
+	 * it keeps anything.
+	 * @param item the item
+	 * @param attempts its failed attempts
+	 * @param reason why the last attempt failed
+	 * @throws NullPointerException naming {@code item} or {@code reason} when null
+	 * @throws IllegalArgumentException naming {@code attempts} when negative
+	 */
+	static void checkGivenUp(Object item, int attempts, String reason) {
+		Objects.requireNonNull(item, "item");
+		Objects.requireNonNull(reason, "reason");
+		if (attempts < 0) {
+			throw new IllegalArgumentException("attempts must not be negative, was " + attempts);
 		}
 	}
 

@@ -64,7 +64,8 @@ final class StoreInspector<T> implements QueueInspector {
 	@Override
 	@SuppressWarnings("unchecked")
 	public void keepGivenUp(Object item, int attempts, String reason) {
-		String encoded = this.codec.encode((T) Objects.requireNonNull(item, "item"));
+		QueueInspector.checkGivenUp(item, attempts, reason);
+		String encoded = this.codec.encode((T) item);
 		this.driver.keepGivenUp(Objects.requireNonNull(encoded, "codec.encode(item)"), attempts, reason);
 	}
 

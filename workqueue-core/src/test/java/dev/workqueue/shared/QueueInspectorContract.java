@@ -21,6 +21,7 @@ import dev.workqueue.inspect.QueueInspector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -360,6 +361,18 @@ public abstract class QueueInspectorContract {
 		assertThatNullPointerException().isThrownBy(() -> inspector.find(null)).withMessageContaining("text");
 		assertThatNullPointerException().isThrownBy(() -> inspector.keepGivenUp(null, 1, "boom"))
 			.withMessageContaining("item");
+	}
+
+	@Test
+	void aGivenUpRecordWithoutAReasonOrWithNegativeAttemptsIsRefused() throws Exception {
+		QueueInspector inspector = inspector(queue());
+		assertThatNullPointerException().isThrownBy(() -> inspector.keepGivenUp("a", 1, null))
+			.withMessageContaining("reason");
+		assertThatIllegalArgumentException().isThrownBy(() -> inspector.keepGivenUp("a", -1, "boom"))
+			.withMessageContaining("attempts");
+		assertThat(inspector.givenUpCount()).isZero();
+		inspector.keepGivenUp("a", 0, "");
+		assertThat(inspector.find("a")).extracting(ItemView::attempts, ItemView::reason).containsExactly(tuple(0, ""));
 	}
 
 }

@@ -11,6 +11,7 @@ import dev.workqueue.inspect.QueueInspector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
@@ -75,6 +76,17 @@ class StoreInspectorTests {
 			.withMessageContaining("text");
 		assertThat(this.inspector.deleteGivenUp("forty-two")).isTrue();
 		assertThat(this.store.calls()).containsExactly("delete forty-two");
+	}
+
+	@Test
+	void aGivenUpRecordWithoutItemOrReasonOrWithNegativeAttemptsNeverReachesTheStore() {
+		assertThatNullPointerException().isThrownBy(() -> this.inspector.keepGivenUp(null, 1, "boom"))
+			.withMessageContaining("item");
+		assertThatNullPointerException().isThrownBy(() -> this.inspector.keepGivenUp(1, 1, null))
+			.withMessageContaining("reason");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.keepGivenUp(1, -1, "boom"))
+			.withMessageContaining("attempts");
+		assertThat(this.inspector.givenUpCount()).isZero();
 	}
 
 	@Test
