@@ -75,7 +75,7 @@ class StoreInspectorTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.item("forty-two"))
 			.withMessageContaining("text");
 		assertThat(this.inspector.deleteGivenUp("forty-two")).isTrue();
-		assertThat(this.store.calls()).containsExactly("delete forty-two");
+		assertThat(this.store.calls()).containsExactly("find forty-two", "delete forty-two");
 	}
 
 	@Test
@@ -87,6 +87,12 @@ class StoreInspectorTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.keepGivenUp(1, -1, "boom"))
 			.withMessageContaining("attempts");
 		assertThat(this.inspector.givenUpCount()).isZero();
+	}
+
+	@Test
+	void takingATextTheCodecCannotReadFindsNothingWhenNoRecordHasIt() {
+		assertThat(this.inspector.takeGivenUp("nothing")).isEmpty();
+		assertThat(this.store.calls()).as("nothing deleted").containsExactly("find nothing");
 	}
 
 	@Test
