@@ -1,6 +1,8 @@
 package dev.workqueue.store;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +39,10 @@ class StoreInspectorTests {
 
 	private final KeptInspection store = new KeptInspection();
 
-	private final QueueInspector inspector = new StoreInspector<>(NUMBERS, this.store);
+	/** The encodings this instance holds ahead, as its taker would say. */
+	private final Set<String> ahead = ConcurrentHashMap.newKeySet();
+
+	private final QueueInspector inspector = new StoreInspector<>(NUMBERS, this.store, () -> Set.copyOf(this.ahead));
 
 	@Test
 	void pagesOutOfRangeAreRefusedNamingTheArgumentBeforeTheStoreIsAsked() {
@@ -93,6 +98,20 @@ class StoreInspectorTests {
 	void takingATextTheCodecCannotReadFindsNothingWhenNoRecordHasIt() {
 		assertThat(this.inspector.takeGivenUp("nothing")).isEmpty();
 		assertThat(this.store.calls()).as("nothing deleted").containsExactly("find nothing");
+	}
+
+	@Test
+	void itemsThisInstanceHoldsAheadShowAsAheadInListsAndFinds() {
+		this.store.hold("1", "fake-1");
+		this.store.hold("2", "fake-1");
+		this.store.hold("3", "fake-2");
+		this.ahead.addAll(Set.of("2", "3"));
+		assertThat(this.inspector.items(ItemState.PROCESSING, 0, 10)).extracting(ItemView::text, ItemView::ahead)
+			.as("another instance's items are its own to tell")
+			.containsExactly(tuple("1", false), tuple("2", true), tuple("3", false));
+		assertThat(this.inspector.find("2")).extracting(ItemView::ahead).containsExactly(true);
+		this.ahead.clear();
+		assertThat(this.inspector.find("2")).extracting(ItemView::ahead).containsExactly(false);
 	}
 
 	@Test
