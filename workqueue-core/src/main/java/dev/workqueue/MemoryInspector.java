@@ -29,8 +29,8 @@ import dev.workqueue.time.Clock;
  * <p>
  * Finding by text: with a codec, the text is decoded and the item looked up; without one,
  * the text is tried as the item itself (a queue of strings), then every item's text is
- * compared, in O(n), after the queue's lock is released (under it the items' references
- * are copied, see {@link DelayingWorkQueue#scan}). Either way only an item whose text is
+ * compared, in O(n), after the queue's lock is released (under it only references are
+ * copied, see {@link DelayingWorkQueue#scan}). Either way only an item whose text is
  * exactly {@code text} is found. Thread-safe.
  *
  * @param <T> the item type

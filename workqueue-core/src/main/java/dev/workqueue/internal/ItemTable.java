@@ -337,6 +337,33 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	}
 
 	/**
+	 * Returns every entry, in no particular order: a plain copy of the slots' references,
+	 * no entry read. Writers only.
+	 * @return the entries, in an array of {@link #size()}
+	 */
+	public KeyedEntry<?>[] entries() {
+		KeyedEntry<?>[] entries = new KeyedEntry<?>[this.size];
+		KeyedEntry<?>[] slots = this.slots;
+		int n = (slots != null) ? copyIn(slots, entries, 0) : 0;
+		if (slots == null) {
+			for (KeyedEntry<?>[] segment : this.segments) {
+				n = copyIn(segment, entries, n);
+			}
+		}
+		return entries;
+	}
+
+	private static int copyIn(KeyedEntry<?>[] slots, KeyedEntry<?>[] into, int from) {
+		int n = from;
+		for (KeyedEntry<?> entry : slots) {
+			if (entry != null) {
+				into[n++] = entry;
+			}
+		}
+		return n;
+	}
+
+	/**
 	 * Hands entries to {@code action}, in no particular order, until it returns
 	 * {@code false}. Writers only; the action must not change the table.
 	 * @param action receives each entry, and tells whether to go on

@@ -234,6 +234,20 @@ class ItemTableTests {
 		}
 	}
 
+	@Test
+	void entriesAreEveryEntryOnceInEitherLayout() {
+		assertThat(this.table.entries()).isEmpty();
+		for (int size : new int[] { 100, ItemTable.SEGMENT_SLOTS }) {
+			this.table.clear();
+			List<Entry> entries = new ArrayList<>();
+			for (int i = 0; i < size; i++) {
+				entries.add(new Entry(new Key(i, i)));
+				this.table.putIfAbsent(entries.get(i));
+			}
+			assertThat(this.table.entries()).containsExactlyInAnyOrderElementsOf(entries);
+		}
+	}
+
 	/** The entries that a look-up by an equal key does not find. */
 	private List<Entry> notFound(List<Entry> entries) {
 		return entries.stream()
