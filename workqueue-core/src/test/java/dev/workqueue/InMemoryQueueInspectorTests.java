@@ -159,6 +159,30 @@ class InMemoryQueueInspectorTests {
 	}
 
 	@Test
+	void withoutACodecTextsAreComparedOutsideTheQueuesLock() {
+		WorkQueue<Object> queue = WorkQueues.<Object>builder().buildQueue();
+		queue.add(new Object() {
+
+			/**
+			 * Adds another item from another thread, which waits while the lock is held.
+			 */
+			@Override
+			public String toString() {
+				try {
+					CompletableFuture.runAsync(() -> queue.add("other")).get(5, TimeUnit.SECONDS);
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException("the queue stayed locked while a text was made", ex);
+				}
+				return "probe";
+			}
+
+		});
+		assertThat(inspector(queue).find("probe")).extracting(ItemView::state).containsExactly(ItemState.READY);
+		assertThat(queue.size()).isEqualTo(2);
+	}
+
+	@Test
 	void aPausedQueueHandsNothingOutOnAnyPathAndShutdownEndsAPausedGet() throws Exception {
 		PriorityQueue<String> queue = WorkQueues.<String>builder()
 			.clock(this.clock)
@@ -201,8 +225,12 @@ class InMemoryQueueInspectorTests {
 		QueueInspector inspector = inspector(queue);
 		assertThat(texts(inspector.items(ItemState.WAITING, 0, QueueInspector.MAX_LIMIT)))
 			.isEqualTo(IntStream.range(0, QueueInspector.MAX_LIMIT).mapToObj(String::valueOf).toList());
-		assertThat(texts(inspector.items(ItemState.WAITING, 999_995, 10))).containsExactly("999995", "999996", "999997",
-				"999998", "999999");
+		assertThat(texts(inspector.items(ItemState.WAITING, QueueInspector.MAX_DEPTH - 3, 3)))
+			.as("the deepest page there is")
+			.containsExactly("9997", "9998", "9999");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> inspector.items(ItemState.WAITING, 999_000, QueueInspector.MAX_LIMIT))
+			.withMessageContaining("offset");
 		assertThat(inspector.items(ItemState.READY, 0, 10)).isEmpty();
 	}
 

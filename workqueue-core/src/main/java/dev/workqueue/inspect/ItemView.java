@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param leaseLeft how long the holder's lease has left, on a shared store; {@code null}
  * for a queue of one process or an item not processing
  * @param ahead {@code true} for an item an instance claimed ahead for its waiting workers
- * and has not handed to one yet
+ * and has not handed to one yet; the stores cannot tell such items, so only those of the
+ * instance that answers ({@link QueueInspector#instance()}) are marked
  * @param attempts the failed attempts counted for the item since its last success or
  * give-up (for a given-up item: when it was given up), or -1 where nothing counts them
  * @param reason why it was given up (the last failure, or why the codec could not decode

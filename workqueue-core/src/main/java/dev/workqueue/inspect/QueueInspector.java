@@ -17,8 +17,10 @@ import dev.workqueue.ItemCodec;
  * <b>Costs.</b> Every list is read through an index with a limit (a shared store: one
  * round trip; a queue of one process: under its lock, in time that grows with
  * {@code offset + limit}; the processing items of a queue without metrics, which does not
- * date its hand-outs, and a find by text on a queue without a codec, once over all its
- * items). Deep pages cost more than the first.
+ * date its hand-outs, by a walk of its items that stops once the page is full). Deep
+ * pages cost more than the first, so pages reaching beyond {@link #MAX_DEPTH} are
+ * refused: find one item by its text with {@link #find}. A find by text on a queue of one
+ * process without a codec compares every item's text, outside the queue's lock.
  * <p>
  * <b>Given-up items</b> are kept per queue, at most {@code keep} of them for at most
  * {@code retention} (the builders' {@code givenUp} option; 1000 for 7 days unless told),
@@ -39,6 +41,13 @@ public interface QueueInspector {
 	int MAX_LIMIT = 1000;
 
 	/**
+	 * The deepest a list reaches: {@code offset + limit} at most. Deeper pages are
+	 * refused, on every backend, so that no look holds a queue (its lock, or the store)
+	 * for long; one item is found by its text with {@link #find}.
+	 */
+	int MAX_DEPTH = 10_000;
+
+	/**
 	 * Returns the backend that keeps the queue.
 	 * @return {@code memory}, {@code redis} or {@code postgres}
 	 */
@@ -56,10 +65,11 @@ public interface QueueInspector {
 	 * first), the given-up ones newest first.
 	 * @param state the state
 	 * @param offset how many to skip, from 0
-	 * @param limit how many at most, from 1 to {@link #MAX_LIMIT}
+	 * @param limit how many at most, from 1 to {@link #MAX_LIMIT}, with
+	 * {@code offset + limit} at most {@link #MAX_DEPTH}
 	 * @return the items, at most {@code limit}
 	 * @throws IllegalArgumentException naming {@code offset} or {@code limit} when out of
-	 * range
+	 * range (naming {@code offset} for a page deeper than {@link #MAX_DEPTH})
 	 */
 	List<ItemView> items(ItemState state, int offset, int limit);
 
@@ -80,9 +90,12 @@ public interface QueueInspector {
 
 	/**
 	 * Keeps a record of an item given up on, as a worker does when its retries run out.
-	 * @param item the item, of the queue's type
-	 * @param attempts its failed attempts
-	 * @param reason why the last attempt failed, as text (a stack trace is not kept)
+	 * @param item the item, of the queue's type, not {@code null}
+	 * @param attempts its failed attempts, from 0
+	 * @param reason why the last attempt failed, as text (a stack trace is not kept), not
+	 * {@code null}
+	 * @throws NullPointerException naming {@code item} or {@code reason} when null
+	 * @throws IllegalArgumentException naming {@code attempts} when negative
 	 */
 	void keepGivenUp(Object item, int attempts, String reason);
 
@@ -140,7 +153,8 @@ public interface QueueInspector {
 	/**
 	 * Checks the page arguments of {@link #items}, as every implementation does.
 	 * @param offset how many to skip, from 0
-	 * @param limit how many at most, from 1 to {@link #MAX_LIMIT}
+	 * @param limit how many at most, from 1 to {@link #MAX_LIMIT}, with
+	 * {@code offset + limit} at most {@link #MAX_DEPTH}
 	 * @throws IllegalArgumentException naming {@code offset} or {@code limit} when out of
 	 * range
 	 */
@@ -150,6 +164,27 @@ public interface QueueInspector {
 		}
 		if (limit < 1 || limit > MAX_LIMIT) {
 			throw new IllegalArgumentException("limit must be from 1 to " + MAX_LIMIT + ", was " + limit);
+		}
+		if ((long) offset + limit > MAX_DEPTH) {
+			throw new IllegalArgumentException("offset + limit must be at most " + MAX_DEPTH
+					+ " (deeper pages are refused: find one item by its text), was " + offset + " + " + limit);
+		}
+	}
+
+	/**
+	 * Checks the arguments of {@link #keepGivenUp}, as every implementation does before
+	 * it keeps anything.
+	 * @param item the item
+	 * @param attempts its failed attempts
+	 * @param reason why the last attempt failed
+	 * @throws NullPointerException naming {@code item} or {@code reason} when null
+	 * @throws IllegalArgumentException naming {@code attempts} when negative
+	 */
+	static void checkGivenUp(Object item, int attempts, String reason) {
+		Objects.requireNonNull(item, "item");
+		Objects.requireNonNull(reason, "reason");
+		if (attempts < 0) {
+			throw new IllegalArgumentException("attempts must not be negative, was " + attempts);
 		}
 	}
 

@@ -3,6 +3,7 @@ package dev.workqueue.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * A hash set of {@link KeyedEntry entries} keyed by their item's
@@ -328,25 +329,68 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	 * action must not change the table.
 	 * @param action receives each entry
 	 */
-	@SuppressWarnings("unchecked")
 	public void forEach(Consumer<? super E> action) {
-		KeyedEntry<?>[] slots = this.slots;
-		if (slots != null) {
-			forEachIn(slots, (Consumer<KeyedEntry<?>>) action);
-		}
-		else {
-			for (KeyedEntry<?>[] segment : this.segments) {
-				forEachIn(segment, (Consumer<KeyedEntry<?>>) action);
-			}
-		}
+		forEachWhile((entry) -> {
+			action.accept(entry);
+			return true;
+		});
 	}
 
-	private static void forEachIn(KeyedEntry<?>[] slots, Consumer<KeyedEntry<?>> action) {
-		for (KeyedEntry<?> entry : slots) {
-			if (entry != null) {
-				action.accept(entry);
+	/**
+	 * Returns every entry, in no particular order: a plain copy of the slots' references,
+	 * no entry read. Writers only.
+	 * @return the entries, in an array of {@link #size()}
+	 */
+	public KeyedEntry<?>[] entries() {
+		KeyedEntry<?>[] entries = new KeyedEntry<?>[this.size];
+		KeyedEntry<?>[] slots = this.slots;
+		int n = (slots != null) ? copyIn(slots, entries, 0) : 0;
+		if (slots == null) {
+			for (KeyedEntry<?>[] segment : this.segments) {
+				n = copyIn(segment, entries, n);
 			}
 		}
+		return entries;
+	}
+
+	private static int copyIn(KeyedEntry<?>[] slots, KeyedEntry<?>[] into, int from) {
+		int n = from;
+		for (KeyedEntry<?> entry : slots) {
+			if (entry != null) {
+				into[n++] = entry;
+			}
+		}
+		return n;
+	}
+
+	/**
+	 * Hands entries to {@code action}, in no particular order, until it returns
+	 * {@code false}. Writers only; the action must not change the table.
+	 * @param action receives each entry, and tells whether to go on
+	 * @return {@code true} if every entry was handed over, {@code false} if the action
+	 * stopped the walk
+	 */
+	@SuppressWarnings("unchecked")
+	public boolean forEachWhile(Predicate<? super E> action) {
+		KeyedEntry<?>[] slots = this.slots;
+		if (slots != null) {
+			return forEachIn(slots, (Predicate<KeyedEntry<?>>) action);
+		}
+		for (KeyedEntry<?>[] segment : this.segments) {
+			if (!forEachIn(segment, (Predicate<KeyedEntry<?>>) action)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static boolean forEachIn(KeyedEntry<?>[] slots, Predicate<KeyedEntry<?>> action) {
+		for (KeyedEntry<?> entry : slots) {
+			if (entry != null && !action.test(entry)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** Removes every entry and releases the array. Writers only. */
@@ -421,7 +465,11 @@ public final class ItemTable<T, E extends KeyedEntry<T>> {
 	/** A copy of {@code slots} with {@code length} slots. */
 	private static KeyedEntry<?>[] rehash(KeyedEntry<?>[] slots, int bits, int length) {
 		KeyedEntry<?>[] copy = new KeyedEntry<?>[length];
-		forEachIn(slots, (entry) -> place(copy, bits, entry));
+		for (KeyedEntry<?> entry : slots) {
+			if (entry != null) {
+				place(copy, bits, entry);
+			}
+		}
 		return copy;
 	}
 

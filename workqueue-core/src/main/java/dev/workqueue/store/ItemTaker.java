@@ -2,8 +2,10 @@ package dev.workqueue.store;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -488,6 +490,20 @@ public final class ItemTaker<T, L extends Lease> {
 		for (Ahead<T, L> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
 			handBackQuietly(next.item().item());
 		}
+	}
+
+	/**
+	 * Returns the encodings of the items claimed ahead and not handed to a consumer yet,
+	 * for an operator's look: a weakly consistent read, as the items may be handed out or
+	 * back meanwhile.
+	 * @return the encodings, a copy
+	 */
+	public Set<String> aheadEncodings() {
+		Set<String> encodings = new HashSet<>();
+		for (Ahead<T, L> next : this.ahead) {
+			encodings.add(next.lease().encoded());
+		}
+		return encodings;
 	}
 
 	private void handBackQuietly(T item) {

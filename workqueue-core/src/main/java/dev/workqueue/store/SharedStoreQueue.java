@@ -140,7 +140,7 @@ public class SharedStoreQueue<T, L extends Lease> implements PriorityHandle<T>, 
 		this.releases = releases;
 		this.work = work;
 		this.traceSource = traceSource;
-		this.inspector = new StoreInspector<>(codec, driver.inspection());
+		this.inspector = new StoreInspector<>(codec, driver.inspection(), taker::aheadEncodings);
 	}
 
 	@Override

@@ -217,6 +217,37 @@ class ItemTableTests {
 		assertThat(this.table.size()).isZero();
 	}
 
+	@Test
+	void aWalkStopsAtTheFirstEntryItsActionTurnsDownInEitherLayout() {
+		for (int size : new int[] { 100, ItemTable.SEGMENT_SLOTS }) {
+			this.table.clear();
+			for (int i = 0; i < size; i++) {
+				this.table.putIfAbsent(new Entry(new Key(i, i)));
+			}
+			assertThat(this.table.segmentCount()).isEqualTo((size == 100) ? 1 : 2);
+			List<Entry> seen = new ArrayList<>();
+			assertThat(this.table.forEachWhile((entry) -> seen.add(entry) && seen.size() < 10)).isFalse();
+			assertThat(seen).hasSize(10).doesNotHaveDuplicates();
+			seen.clear();
+			assertThat(this.table.forEachWhile(seen::add)).as("an action that never turns one down").isTrue();
+			assertThat(seen).hasSize(size).doesNotHaveDuplicates();
+		}
+	}
+
+	@Test
+	void entriesAreEveryEntryOnceInEitherLayout() {
+		assertThat(this.table.entries()).isEmpty();
+		for (int size : new int[] { 100, ItemTable.SEGMENT_SLOTS }) {
+			this.table.clear();
+			List<Entry> entries = new ArrayList<>();
+			for (int i = 0; i < size; i++) {
+				entries.add(new Entry(new Key(i, i)));
+				this.table.putIfAbsent(entries.get(i));
+			}
+			assertThat(this.table.entries()).containsExactlyInAnyOrderElementsOf(entries);
+		}
+	}
+
 	/** The entries that a look-up by an equal key does not find. */
 	private List<Entry> notFound(List<Entry> entries) {
 		return entries.stream()

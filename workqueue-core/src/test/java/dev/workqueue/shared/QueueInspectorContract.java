@@ -21,6 +21,7 @@ import dev.workqueue.inspect.QueueInspector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -210,7 +211,9 @@ public abstract class QueueInspectorContract {
 		assertThat(texts(inspector.items(ItemState.READY, 8, 4))).containsExactly("i8", "i9");
 		assertThat(inspector.items(ItemState.READY, 10, 4)).isEmpty();
 		assertThat(texts(inspector.items(ItemState.READY, 0, 1))).containsExactly("i0");
-		assertThat(inspector.items(ItemState.READY, Integer.MAX_VALUE, QueueInspector.MAX_LIMIT)).isEmpty();
+		assertThat(inspector.items(ItemState.READY, QueueInspector.MAX_DEPTH - QueueInspector.MAX_LIMIT,
+				QueueInspector.MAX_LIMIT))
+			.isEmpty();
 		if (queue instanceof DelayingQueue<String> delaying) {
 			for (int i = 0; i < 10; i++) {
 				delaying.addAfter("w" + i, HOUR.plusMinutes(i));
@@ -347,11 +350,29 @@ public abstract class QueueInspectorContract {
 			assertThatIllegalArgumentException()
 				.isThrownBy(() -> inspector.items(state, 0, QueueInspector.MAX_LIMIT + 1))
 				.withMessageContaining("limit");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> inspector.items(state, QueueInspector.MAX_DEPTH - QueueInspector.MAX_LIMIT + 1,
+						QueueInspector.MAX_LIMIT))
+				.withMessageContaining("offset");
+			assertThatIllegalArgumentException().isThrownBy(() -> inspector.items(state, Integer.MAX_VALUE, 1))
+				.withMessageContaining("offset");
 		}
 		assertThatNullPointerException().isThrownBy(() -> inspector.items(null, 0, 10)).withMessageContaining("state");
 		assertThatNullPointerException().isThrownBy(() -> inspector.find(null)).withMessageContaining("text");
 		assertThatNullPointerException().isThrownBy(() -> inspector.keepGivenUp(null, 1, "boom"))
 			.withMessageContaining("item");
+	}
+
+	@Test
+	void aGivenUpRecordWithoutAReasonOrWithNegativeAttemptsIsRefused() throws Exception {
+		QueueInspector inspector = inspector(queue());
+		assertThatNullPointerException().isThrownBy(() -> inspector.keepGivenUp("a", 1, null))
+			.withMessageContaining("reason");
+		assertThatIllegalArgumentException().isThrownBy(() -> inspector.keepGivenUp("a", -1, "boom"))
+			.withMessageContaining("attempts");
+		assertThat(inspector.givenUpCount()).isZero();
+		inspector.keepGivenUp("a", 0, "");
+		assertThat(inspector.find("a")).extracting(ItemView::attempts, ItemView::reason).containsExactly(tuple(0, ""));
 	}
 
 }

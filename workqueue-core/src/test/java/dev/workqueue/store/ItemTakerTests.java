@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -39,7 +40,13 @@ class ItemTakerTests {
 			WorkQueueMetrics.NOOP, this.clock, () -> {
 			});
 
-	/** Decodes as the identity; "bad" cannot be decoded; "slow" takes half a lease. */
+	/** What {@link ItemTaker#aheadEncodings()} said while "peek" was decoded. */
+	private final List<Set<String>> peeked = new ArrayList<>();
+
+	/**
+	 * Decodes as the identity; "bad" cannot be decoded; "slow" takes half a lease; "peek"
+	 * notes the items ahead.
+	 */
 	private final ItemCodec<String> codec = new ItemCodec<>() {
 
 		@Override
@@ -51,6 +58,9 @@ class ItemTakerTests {
 		public String decode(String encoded) {
 			if (encoded.equals("bad")) {
 				throw new IllegalArgumentException("cannot decode " + encoded);
+			}
+			if (encoded.equals("peek")) {
+				ItemTakerTests.this.peeked.add(ItemTakerTests.this.taker.aheadEncodings());
 			}
 			if (encoded.equals("slow")) {
 				ItemTakerTests.this.clock.step(Duration.ofNanos(LEASE_NANOS / 2));
@@ -126,6 +136,15 @@ class ItemTakerTests {
 		assertThat(this.book.size()).isOne();
 		this.releases.done("a");
 		assertThat(this.store.calls).contains("handBack a#2 after 0");
+	}
+
+	@Test
+	void theEncodingsOfTheItemsClaimedAheadCanBeReadWhileTheyWait() throws Exception {
+		assertThat(this.taker.aheadEncodings()).isEmpty();
+		this.store.answers.add(List.of("a", "b", "peek"));
+		assertThat(poll()).isEqualTo("a");
+		assertThat(this.peeked).containsExactly(Set.of("b"));
+		assertThat(this.taker.aheadEncodings()).as("handed back as the last consumer left").isEmpty();
 	}
 
 	@Test

@@ -1,6 +1,8 @@
 package dev.workqueue.store;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +13,7 @@ import dev.workqueue.inspect.QueueInspector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
@@ -36,7 +39,10 @@ class StoreInspectorTests {
 
 	private final KeptInspection store = new KeptInspection();
 
-	private final QueueInspector inspector = new StoreInspector<>(NUMBERS, this.store);
+	/** The encodings this instance holds ahead, as its taker would say. */
+	private final Set<String> ahead = ConcurrentHashMap.newKeySet();
+
+	private final QueueInspector inspector = new StoreInspector<>(NUMBERS, this.store, () -> Set.copyOf(this.ahead));
 
 	@Test
 	void pagesOutOfRangeAreRefusedNamingTheArgumentBeforeTheStoreIsAsked() {
@@ -47,6 +53,9 @@ class StoreInspectorTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.inspector.items(ItemState.READY, 0, QueueInspector.MAX_LIMIT + 1))
 			.withMessageContaining("limit");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.inspector.items(ItemState.READY, QueueInspector.MAX_DEPTH, 1))
+			.withMessageContaining("offset");
 		assertThat(this.store.calls()).isEmpty();
 		assertThat(this.inspector.items(ItemState.READY, 3, QueueInspector.MAX_LIMIT)).isEmpty();
 		assertThat(this.store.calls()).containsExactly("items ready 3 1000");
@@ -71,7 +80,38 @@ class StoreInspectorTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.item("forty-two"))
 			.withMessageContaining("text");
 		assertThat(this.inspector.deleteGivenUp("forty-two")).isTrue();
-		assertThat(this.store.calls()).containsExactly("delete forty-two");
+		assertThat(this.store.calls()).containsExactly("find forty-two", "delete forty-two");
+	}
+
+	@Test
+	void aGivenUpRecordWithoutItemOrReasonOrWithNegativeAttemptsNeverReachesTheStore() {
+		assertThatNullPointerException().isThrownBy(() -> this.inspector.keepGivenUp(null, 1, "boom"))
+			.withMessageContaining("item");
+		assertThatNullPointerException().isThrownBy(() -> this.inspector.keepGivenUp(1, 1, null))
+			.withMessageContaining("reason");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.inspector.keepGivenUp(1, -1, "boom"))
+			.withMessageContaining("attempts");
+		assertThat(this.inspector.givenUpCount()).isZero();
+	}
+
+	@Test
+	void takingATextTheCodecCannotReadFindsNothingWhenNoRecordHasIt() {
+		assertThat(this.inspector.takeGivenUp("nothing")).isEmpty();
+		assertThat(this.store.calls()).as("nothing deleted").containsExactly("find nothing");
+	}
+
+	@Test
+	void itemsThisInstanceHoldsAheadShowAsAheadInListsAndFinds() {
+		this.store.hold("1", "fake-1");
+		this.store.hold("2", "fake-1");
+		this.store.hold("3", "fake-2");
+		this.ahead.addAll(Set.of("2", "3"));
+		assertThat(this.inspector.items(ItemState.PROCESSING, 0, 10)).extracting(ItemView::text, ItemView::ahead)
+			.as("another instance's items are its own to tell")
+			.containsExactly(tuple("1", false), tuple("2", true), tuple("3", false));
+		assertThat(this.inspector.find("2")).extracting(ItemView::ahead).containsExactly(true);
+		this.ahead.clear();
+		assertThat(this.inspector.find("2")).extracting(ItemView::ahead).containsExactly(false);
 	}
 
 	@Test
