@@ -191,7 +191,17 @@ final class MemoryInspector<T> implements QueueInspector {
 	}
 
 	private String text(T item) {
-		return (this.codec != null) ? this.codec.encode(item) : String.valueOf(item);
+		if (this.codec != null) {
+			try {
+				return this.codec.encode(item);
+			}
+			catch (RuntimeException ex) {
+				// An item of another type, given up because the worker could not take it
+				// (kept as it came): shown as text rather than failing every list.
+				return String.valueOf(item);
+			}
+		}
+		return String.valueOf(item);
 	}
 
 	/** The item a text decodes to; null where it cannot be decoded, so no item has it. */

@@ -145,6 +145,17 @@ class InMemoryQueueInspectorTests {
 	}
 
 	@Test
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	void aGivenUpItemTheCodecCannotEncodeIsShownAsItsStringValue() {
+		WorkQueue<Integer> queue = WorkQueues.<Integer>builder().codec(NUMBERS).buildQueue();
+		QueueInspector inspector = inspector(queue);
+		// A worker gives up on an item its method could not take: one of another type.
+		inspector.keepGivenUp("not-a-number", 1, "java.lang.ClassCastException");
+		inspector.keepGivenUp(7, 3, "boom");
+		assertThat(texts(inspector.items(ItemState.GIVEN_UP, 0, 10))).containsExactly("#7", "not-a-number");
+	}
+
+	@Test
 	void withoutACodecTextsAreStringValuesFoundByAScan() {
 		WorkQueue<Integer> queue = WorkQueues.<Integer>builder().buildQueue();
 		QueueInspector inspector = inspector(queue);
