@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -33,6 +34,11 @@ final class ConsolePage {
 	ConsolePage queue(ConsoleApp app) {
 		return open(
 				app.url(PATH + "/queues/" + URLEncoder.encode(ConsoleTestApplication.QUEUE, StandardCharsets.UTF_8)));
+	}
+
+	/** Runs a script in the page. */
+	void script(String script, Object... arguments) {
+		((JavascriptExecutor) this.driver).executeScript(script, arguments);
 	}
 
 	private ConsolePage open(String url) {
@@ -71,6 +77,19 @@ final class ConsolePage {
 	WebElement awaitItem(String state, String text) {
 		return within(Duration.ofSeconds(5)).withMessage("item " + text + " listed as " + state)
 			.until((driver) -> items(state, text).stream().findFirst().orElse(null));
+	}
+
+	/**
+	 * Waits for an item found with the find box, and returns its element: by its text, or
+	 * its id with {@code show-items=false}.
+	 */
+	WebElement awaitFound(String textOrId) {
+		return within(Duration.ofSeconds(5)).withMessage("item " + textOrId + " found")
+			.until((driver) -> driver.findElements(By.cssSelector("[data-found]"))
+				.stream()
+				.filter((element) -> textOrId.equals(element.getDomAttribute("data-found")))
+				.findFirst()
+				.orElse(null));
 	}
 
 	/** Clicks a button of the queue, such as {@code pause}. */
