@@ -29,8 +29,9 @@ import dev.workqueue.inspect.QueueInspector;
  * The console's JSON API under {@code {path}/api/queues}: every queue's figures, and one
  * queue's figures with its items; and the actions, under
  * {@code {path}/api/queues/{name}/actions/{action}}, each refused (403) on a read-only
- * console and (415) without a JSON content type. Answers, errors included, are never
- * cached by the browser.
+ * console and (415) without a JSON content type. Figures come from the latest reading
+ * ({@link ConsoleFigures}); an action's answer reads its queue's figures afresh. Answers,
+ * errors included, are never cached by the browser.
  */
 @RestController
 @RequestMapping("${workqueue.console.path:/workqueue}/api/queues")
@@ -47,19 +48,22 @@ final class ConsoleApiController {
 
 	private final ConsoleQueues queues;
 
+	private final ConsoleFigures figures;
+
 	private final ConsoleActions actions;
 
 	private final boolean readOnly;
 
-	ConsoleApiController(ConsoleQueues queues, ConsoleActions actions, boolean readOnly) {
+	ConsoleApiController(ConsoleQueues queues, ConsoleFigures figures, ConsoleActions actions, boolean readOnly) {
 		this.queues = queues;
+		this.figures = figures;
 		this.actions = actions;
 		this.readOnly = readOnly;
 	}
 
 	@GetMapping
 	ResponseEntity<ConsoleOverview> overview() {
-		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(this.queues.overview());
+		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(this.figures.overview());
 	}
 
 	@GetMapping("/{name}")
@@ -73,7 +77,8 @@ final class ConsoleApiController {
 		List<ItemState> states = (state != null) ? List.of(state(state)) : List.of(ItemState.values());
 		RateLimitingQueue<Object> queue = this.queues.queue(name)
 			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
-		ConsoleQueue described = this.queues.describe(name);
+		// The latest figures: only the items are read on the request's thread.
+		ConsoleQueue described = this.figures.figures(name);
 		QueueInspector inspector = queue.capability(QueueInspector.class).orElse(null);
 		if (inspector == null || described.error() != null) {
 			return answer(described);
@@ -116,8 +121,7 @@ final class ConsoleApiController {
 		RateLimitingQueue<Object> queue = this.queues.queue(name)
 			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
 		this.actions.run(queue, action, request.getInputStream().readAllBytes(), request.getUserPrincipal());
-		this.queues.refresh();
-		return answer(this.queues.describe(name).withInstance(this.queues.instance()));
+		return answer(this.figures.refresh(name).withInstance(this.queues.instance()));
 	}
 
 	@ExceptionHandler

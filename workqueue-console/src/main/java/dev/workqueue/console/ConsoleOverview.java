@@ -8,7 +8,7 @@ import java.util.List;
  * @param instance which instance answers
  * @param readOnly whether actions are refused ({@code workqueue.console.read-only})
  * @param showItems whether item texts are sent ({@code workqueue.console.show-items})
- * @param time when the figures were read (ISO-8601)
+ * @param time when the oldest of the queues' figures was read (ISO-8601)
  * @param queues the queues, sorted by name
  */
 public record ConsoleOverview(String instance, boolean readOnly, boolean showItems, String time,

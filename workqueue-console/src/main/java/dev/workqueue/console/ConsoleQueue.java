@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param longestRunningSeconds how long the item in process longest has been in process
  * @param rates recent rates of adds and retries
  * @param error why the queue could not be read, {@code null} when it was
+ * @param readAt when these figures were read (ISO-8601)
  * @param items its items by state, on its own page; {@code null} (left out) otherwise
  * @param found the items found by their text; {@code null} (left out) unless asked
  * @param instance the instance that ran an action, in an action's answer; {@code null}
@@ -34,7 +35,7 @@ import org.jspecify.annotations.Nullable;
 public record ConsoleQueue(String name, String backend, boolean inspect, @Nullable Integer depth,
 		@Nullable Integer processing, @Nullable Integer waiting, @Nullable Integer givenUp, int concurrency,
 		@Nullable Boolean paused, boolean priority, boolean readsText, @Nullable Double longestRunningSeconds,
-		ConsoleRates rates, @Nullable String error,
+		ConsoleRates rates, @Nullable String error, String readAt,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, List<ConsoleItem>> items,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<ConsoleItem> found,
 		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String instance) {
@@ -42,13 +43,13 @@ public record ConsoleQueue(String name, String backend, boolean inspect, @Nullab
 	ConsoleQueue withItems(@Nullable Map<String, List<ConsoleItem>> items, @Nullable List<ConsoleItem> found) {
 		return new ConsoleQueue(this.name, this.backend, this.inspect, this.depth, this.processing, this.waiting,
 				this.givenUp, this.concurrency, this.paused, this.priority, this.readsText, this.longestRunningSeconds,
-				this.rates, this.error, items, found, this.instance);
+				this.rates, this.error, this.readAt, items, found, this.instance);
 	}
 
 	ConsoleQueue withInstance(String instance) {
 		return new ConsoleQueue(this.name, this.backend, this.inspect, this.depth, this.processing, this.waiting,
 				this.givenUp, this.concurrency, this.paused, this.priority, this.readsText, this.longestRunningSeconds,
-				this.rates, this.error, this.items, this.found, instance);
+				this.rates, this.error, this.readAt, this.items, this.found, instance);
 	}
 
 }

@@ -26,17 +26,14 @@ import dev.workqueue.time.Clock;
 /**
  * Reads the queues for the console: each queue's figures from one
  * {@link WorkQueue#stats()} reading, its {@link QueueInspector} and its workers here
- * ({@link WorkQueueOperations}), and the overview of them all, which it keeps for at most
- * one second so that one reading per instance serves every open page.
+ * ({@link WorkQueueOperations}), and its items as the JSON API gives them.
+ * {@link ConsoleFigures} keeps the latest figures of every queue.
  * <p>
- * Thread-safe: the overview is read and replaced under {@code lock}, so concurrent
- * requests for it wait for one reading instead of each making its own.
+ * Thread-safe: it keeps no state of its own beyond what it is given.
  */
 final class ConsoleQueues {
 
 	private static final Log logger = LogFactory.getLog(ConsoleQueues.class);
-
-	private static final long OVERVIEW_MAX_AGE_NANOS = 1_000_000_000L;
 
 	private static final double NANOS_PER_SECOND = 1e9;
 
@@ -54,14 +51,6 @@ final class ConsoleQueues {
 
 	private final Clock clock;
 
-	private final Object lock = new Object();
-
-	/** Guarded by lock. */
-	private @Nullable ConsoleOverview overview;
-
-	/** When overview was read, on clock; guarded by lock. */
-	private long overviewNanos;
-
 	ConsoleQueues(WorkQueueRegistry queues, @Nullable WorkQueueOperations operations, List<WorkQueueDetails> details,
 			RateSampler rates, ItemIds ids, WorkQueueConsoleProperties properties, Clock clock) {
 		this.queues = queues;
@@ -74,29 +63,22 @@ final class ConsoleQueues {
 	}
 
 	/**
-	 * Returns every queue's figures, read at most one second ago.
-	 * @return the overview
+	 * Returns the names of the queues, sorted.
+	 * @return their names
 	 */
-	ConsoleOverview overview() {
-		synchronized (this.lock) {
-			long nowNanos = this.clock.nanoTime();
-			if (this.overview == null || nowNanos - this.overviewNanos >= OVERVIEW_MAX_AGE_NANOS) {
-				List<ConsoleQueue> described = this.queues.names().stream().sorted().map(this::describe).toList();
-				this.overview = new ConsoleOverview(instance(), this.properties.isReadOnly(),
-						this.properties.isShowItems(), this.clock.instant().toString(), described);
-				this.overviewNanos = nowNanos;
-			}
-			return this.overview;
-		}
+	List<String> names() {
+		return this.queues.names().stream().sorted().toList();
 	}
 
 	/**
-	 * Forgets the overview, after an action changed what it shows.
+	 * Returns the overview of the queues whose figures are given.
+	 * @param figures every queue's figures, sorted by name
+	 * @param time when the figures were read (ISO-8601)
+	 * @return the overview
 	 */
-	void refresh() {
-		synchronized (this.lock) {
-			this.overview = null;
-		}
+	ConsoleOverview overview(List<ConsoleQueue> figures, String time) {
+		return new ConsoleOverview(instance(), this.properties.isReadOnly(), this.properties.isShowItems(), time,
+				figures);
 	}
 
 	/**
@@ -125,7 +107,8 @@ final class ConsoleQueues {
 	}
 
 	/**
-	 * Reads the figures of the queue named {@code name}, afresh.
+	 * Reads the figures of the queue named {@code name}, afresh: one statement or more on
+	 * a shared store, which can take a while on a long queue.
 	 * @param name the name of a queue of the registry
 	 * @return its figures, without items
 	 */
@@ -139,19 +122,21 @@ final class ConsoleQueues {
 				: new WorkQueueOperations.Workers(0, false);
 		int concurrency = workers.concurrency();
 		ConsoleRates rates = this.rates.rates(name);
+		String readAt = this.clock.instant().toString();
 		try {
 			WorkQueueStats stats = queue.stats();
 			Integer givenUp = inspector.map(QueueInspector::givenUpCount).orElse(null);
 			boolean paused = workers.paused() || inspector.map(QueueInspector::paused).orElse(false);
 			return new ConsoleQueue(name, backend, inspector.isPresent(), stats.depth(), stats.processing(),
 					stats.waiting(), givenUp, concurrency, paused, priority, readsText,
-					stats.longestRunningProcessorNanos() / NANOS_PER_SECOND, rates, null, null, null, null);
+					stats.longestRunningProcessorNanos() / NANOS_PER_SECOND, rates, null, readAt, null, null, null);
 		}
 		catch (RuntimeException ex) {
 			// A shared store out of reach: say so for this queue and show the rest.
 			logger.debug(LogMessage.format("Could not read queue '%s'", name), ex);
 			return new ConsoleQueue(name, backend, inspector.isPresent(), null, null, null, null, concurrency, null,
-					priority, readsText, null, rates, "cannot read the queue: " + message(ex), null, null, null);
+					priority, readsText, null, rates, "cannot read the queue: " + message(ex), readAt, null, null,
+					null);
 		}
 	}
 

@@ -66,6 +66,11 @@ public final class WorkQueueConsoleAutoConfiguration {
 	}
 
 	@Bean
+	ConsoleFigures workQueueConsoleFigures(ConsoleQueues workQueueConsoleQueues, ObjectProvider<Clock> clock) {
+		return new ConsoleFigures(workQueueConsoleQueues, clock.getIfAvailable(Clock::system));
+	}
+
+	@Bean
 	ConsoleActions workQueueConsoleActions(ObjectProvider<WorkQueueOperations> workQueueOperations,
 			ItemIds workQueueConsoleItemIds, WorkQueueConsoleProperties properties) {
 		return new ConsoleActions(workQueueOperations.getIfAvailable(), workQueueConsoleItemIds,
@@ -74,8 +79,10 @@ public final class WorkQueueConsoleAutoConfiguration {
 
 	@Bean
 	ConsoleApiController workQueueConsoleApiController(ConsoleQueues workQueueConsoleQueues,
-			ConsoleActions workQueueConsoleActions, WorkQueueConsoleProperties properties) {
-		return new ConsoleApiController(workQueueConsoleQueues, workQueueConsoleActions, properties.isReadOnly());
+			ConsoleFigures workQueueConsoleFigures, ConsoleActions workQueueConsoleActions,
+			WorkQueueConsoleProperties properties) {
+		return new ConsoleApiController(workQueueConsoleQueues, workQueueConsoleFigures, workQueueConsoleActions,
+				properties.isReadOnly());
 	}
 
 	@Bean

@@ -1,7 +1,6 @@
 package dev.workqueue.console;
 
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -12,8 +11,7 @@ import dev.workqueue.time.FakeClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How the console reads the queues: one overview per second at most, and a queue it
- * cannot read shown with its error.
+ * How the console reads a queue's figures: a queue it cannot read shown with its error.
  */
 class ConsoleQueuesTests {
 
@@ -29,31 +27,10 @@ class ConsoleQueuesTests {
 			new ItemIds(new SecureRandom()), new WorkQueueConsoleProperties(), this.clock);
 
 	@Test
-	void overviewIsReadAtMostOncePerSecond() {
-		ConsoleOverview first = this.queues.overview();
-		assertThat(first.time()).isEqualTo("1970-01-01T00:00:00Z");
-		assertThat(depthOfOrders(first)).isZero();
-		this.orders.add("order-1");
-		this.clock.step(Duration.ofMillis(999));
-		assertThat(this.queues.overview()).isSameAs(first);
-		this.clock.step(Duration.ofMillis(1));
-		ConsoleOverview second = this.queues.overview();
-		assertThat(depthOfOrders(second)).isOne();
-		assertThat(second.time()).isEqualTo("1970-01-01T00:00:01Z");
-	}
-
-	@Test
-	void refreshForgetsTheOverview() {
-		this.queues.overview();
-		this.orders.add("order-1");
-		this.queues.refresh();
-		assertThat(depthOfOrders(this.queues.overview())).isOne();
-	}
-
-	@Test
 	void queueThatCannotBeReadShowsWhy() {
-		ConsoleQueue broken = this.queues.overview().queues().get(0);
+		ConsoleQueue broken = this.queues.describe("broken");
 		assertThat(broken.name()).isEqualTo("broken");
+		assertThat(broken.readAt()).isEqualTo("1970-01-01T00:00:00Z");
 		assertThat(broken.error()).isEqualTo("cannot read the queue: store out of reach");
 		assertThat(broken.depth()).isNull();
 		assertThat(broken.processing()).isNull();
@@ -61,10 +38,6 @@ class ConsoleQueuesTests {
 		assertThat(broken.givenUp()).isNull();
 		assertThat(broken.paused()).isNull();
 		assertThat(broken.backend()).isEqualTo("memory");
-	}
-
-	private static int depthOfOrders(ConsoleOverview overview) {
-		return overview.queues().get(1).depth();
 	}
 
 }

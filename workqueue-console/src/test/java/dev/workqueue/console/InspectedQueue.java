@@ -7,6 +7,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueueStats;
@@ -43,6 +45,10 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	private volatile boolean itemsUnreachable;
 
+	private final AtomicInteger statsReads = new AtomicInteger();
+
+	private volatile CountDownLatch statsGate = new CountDownLatch(0);
+
 	InspectedQueue(String name, boolean readsText) {
 		this.name = name;
 		this.readsText = readsText;
@@ -76,6 +82,16 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 	/** Makes the queue's items unreadable while its figures can still be read. */
 	void itemsUnreachable(boolean unreachable) {
 		this.itemsUnreachable = unreachable;
+	}
+
+	/** How many times {@link #stats()} was called. */
+	int statsReads() {
+		return this.statsReads.get();
+	}
+
+	/** Makes {@link #stats()} wait, once called, until the gate opens: a slow store. */
+	void holdStats(CountDownLatch gate) {
+		this.statsGate = gate;
 	}
 
 	synchronized List<Object> forgotten() {
@@ -140,7 +156,19 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 	}
 
 	@Override
-	public synchronized WorkQueueStats stats() {
+	public WorkQueueStats stats() {
+		this.statsReads.incrementAndGet();
+		try {
+			this.statsGate.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		return figures();
+	}
+
+	private synchronized WorkQueueStats figures() {
 		if (this.unreachable != null) {
 			throw new IllegalStateException(this.unreachable);
 		}

@@ -1,6 +1,9 @@
 package dev.workqueue.console;
 
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +15,7 @@ import org.springframework.context.ApplicationContext;
 import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * When the console's auto-configuration adds its beans, and how it checks its path.
@@ -20,7 +24,7 @@ class WorkQueueConsoleAutoConfigurationTests {
 
 	/** Every type of the module that is a bean when the console is on. */
 	static final List<Class<?>> CONSOLE_TYPES = List.of(WorkQueueConsoleProperties.class, RateSampler.class,
-			ItemIds.class, ConsoleQueues.class, ConsoleActions.class, ConsoleApiController.class,
+			ItemIds.class, ConsoleQueues.class, ConsoleFigures.class, ConsoleActions.class, ConsoleApiController.class,
 			ConsolePageController.class, ConsoleAssets.class);
 
 	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
@@ -42,6 +46,19 @@ class WorkQueueConsoleAutoConfigurationTests {
 				assertThat(context).hasSingleBean(type);
 			}
 		});
+	}
+
+	@Test
+	void figuresAreRefreshedUntilTheContextCloses() {
+		Set<Thread> before = ConsoleFiguresTests.refreshers();
+		Set<Thread> started = new HashSet<>();
+		this.contextRunner.withPropertyValues("workqueue.console.enabled=true").run((context) -> {
+			assertThat(context.getBean(ConsoleFigures.class).isRunning()).isTrue();
+			started.addAll(ConsoleFiguresTests.refreshers());
+			started.removeAll(before);
+			assertThat(started).hasSize(1);
+		});
+		await().atMost(Duration.ofSeconds(5)).until(() -> started.stream().noneMatch(Thread::isAlive));
 	}
 
 	@Test
