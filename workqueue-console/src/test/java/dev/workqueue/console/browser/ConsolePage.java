@@ -111,9 +111,13 @@ final class ConsolePage {
 		awaitItem(state, text).findElement(By.cssSelector("button[data-action='" + action + "']")).click();
 	}
 
-	/** Turns a list's page, such as {@code next-waiting}. */
+	/** Turns a list's page, such as {@code next-waiting}, once it can be turned. */
 	void turn(String page) {
-		this.driver.findElement(By.cssSelector("button[data-page='" + page + "']")).click();
+		// Enabled once the list's count (the queue's latest figures, up to a second old)
+		// has caught up with its items, as a person would wait for it.
+		within(Duration.ofSeconds(5))
+			.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[data-page='" + page + "']")))
+			.click();
 	}
 
 	/** Looks one item up with the page's find box. */
