@@ -30,8 +30,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 /**
  * With {@code workqueue.console.show-items=false} no item text leaves the server: not in
- * the lists, not in what {@code find} returns, not in the page, not in an action's answer
- * or its log line.
+ * the lists, not in what {@code find} returns, not in the page, not in an action's
+ * answer, its errors or its log line; ids name any item, however deep in its list.
  */
 @SpringBootTest(classes = ConsoleTestApplication.class,
 		properties = { "workqueue.console.enabled=true", "workqueue.console.show-items=false",
