@@ -1,12 +1,14 @@
 package dev.workqueue.console;
 
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -15,17 +17,17 @@ import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.inspect.ItemState;
-import dev.workqueue.inspect.ItemView;
 import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.worker.WorkerSettings;
 
 /**
  * Runs the console's actions on a queue: {@code pause} and {@code resume} (the whole
- * queue, on every instance), {@code concurrency} (this instance's workers), {@code add},
- * and {@code readd}, {@code delete} and {@code forget} of one item named by its text or
- * its id. Each action is logged at INFO with who asked; the item's text only when items
- * are shown.
+ * queue, on every instance; resume also resumes this instance's workers),
+ * {@code concurrency} (this instance's workers), {@code add}, and {@code readd},
+ * {@code delete} and {@code forget} of one item named by its text or its id. Each action
+ * is logged at INFO with who asked; the item's text only when items are shown, and
+ * likewise in every error it answers.
  * <p>
  * Thread-safe: it keeps no state of its own.
  */
@@ -34,19 +36,9 @@ final class ConsoleActions {
 	/** The actions, as they are named in the path. */
 	static final List<String> NAMES = List.of("pause", "resume", "concurrency", "add", "readd", "delete", "forget");
 
-	/** How deep an id is looked for in each list of items. */
-	static final int ID_SEARCH_DEPTH = QueueInspector.MAX_LIMIT;
-
 	private static final Log logger = LogFactory.getLog(ConsoleActions.class);
 
 	private static final int LOGGED_TEXT_LENGTH = 200;
-
-	/**
-	 * Where an id is looked for: the given-up records first, the one place it is sure to
-	 * matter.
-	 */
-	private static final List<ItemState> ID_SEARCH_ORDER = List.of(ItemState.GIVEN_UP, ItemState.READY,
-			ItemState.PROCESSING, ItemState.WAITING);
 
 	private final @Nullable WorkQueueOperations operations;
 
@@ -64,20 +56,41 @@ final class ConsoleActions {
 	 * Runs an action on a queue.
 	 * @param queue the queue
 	 * @param action one of {@link #NAMES}
-	 * @param body the request's JSON body, empty if none
+	 * @param body the request's body, a JSON object; empty if none
 	 * @param principal who asks, {@code null} if unknown
-	 * @throws ConsoleRequestException for an unknown action (404) or a bad value (400)
+	 * @throws ConsoleRequestException for an unknown action (404), a bad value (400) or a
+	 * queue that failed to do it, as a store out of reach (503)
 	 */
-	void run(RateLimitingQueue<Object> queue, String action, Map<String, Object> body, @Nullable Principal principal) {
-		String name = queue.name();
+	void run(RateLimitingQueue<Object> queue, String action, byte[] body, @Nullable Principal principal) {
+		if (!NAMES.contains(action)) {
+			throw ConsoleRequestException
+				.notFound("No action '" + action + "': the actions are " + String.join(", ", NAMES));
+		}
+		Map<String, Object> values = values(body);
 		String caller = (principal != null) ? "'" + principal.getName() + "'" : "an unauthenticated caller";
+		try {
+			run(queue, action, values, caller);
+		}
+		catch (ConsoleRequestException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			ConsoleRequestException unavailable = ConsoleRequestException
+				.unavailable("cannot run " + action + " on queue '" + queue.name() + "'", ex, this.showItems);
+			logger.warn(LogMessage.format("Console: %s (asked by %s)", unavailable.getMessage(), caller));
+			throw unavailable;
+		}
+	}
+
+	private void run(RateLimitingQueue<Object> queue, String action, Map<String, Object> body, String caller) {
+		String name = queue.name();
 		switch (action) {
 			case "pause" -> {
 				inspector(queue).pause();
 				logger.info(LogMessage.format("Console: queue '%s' paused by %s", name, caller));
 			}
 			case "resume" -> {
-				inspector(queue).resume();
+				resume(queue);
 				logger.info(LogMessage.format("Console: queue '%s' resumed by %s", name, caller));
 			}
 			case "concurrency" -> {
@@ -93,48 +106,74 @@ final class ConsoleActions {
 							+ "' cannot turn text into an item (it has no codec): add its items from the application");
 				}
 				String text = string(body, "item");
-				queue.add(decode(() -> inspector.item(text)).orElseThrow(
-						() -> ConsoleRequestException.badRequest("item cannot be read by queue '" + name + "'")));
+				queue.add(item(inspector, name, text)
+					.orElseThrow(() -> ConsoleRequestException.badRequest(unreadable(name, text, null))));
 				logger.info(LogMessage.format("Console: %s added to queue '%s' by %s", logged(text), name, caller));
 			}
 			case "readd" -> {
 				QueueInspector inspector = inspector(queue);
-				String text = text(inspector, body);
-				Object item = decode(() -> inspector.takeGivenUp(text)).orElseThrow(() -> ConsoleRequestException
-					.badRequest("Queue '" + name + "' keeps no given-up item " + logged(text)));
+				String text = text(body);
+				boolean kept = inspector.find(text).stream().anyMatch((item) -> item.state() == ItemState.GIVEN_UP);
+				Object item = (kept ? item(inspector, name, text) : Optional.empty())
+					.orElseThrow(() -> ConsoleRequestException
+						.badRequest("Queue '" + name + "' keeps no given-up " + logged(text)));
 				forget(queue, item);
 				queue.add(item);
+				// The record goes last: should this fail, the item is queued all the same
+				// and
+				// its record is kept, a duplicate at worst.
+				inspector.deleteGivenUp(text);
 				logger.info(LogMessage.format("Console: given-up %s added again to queue '%s' by %s", logged(text),
 						name, caller));
 			}
 			case "delete" -> {
 				QueueInspector inspector = inspector(queue);
-				String text = text(inspector, body);
+				String text = text(body);
 				if (!inspector.deleteGivenUp(text)) {
-					throw ConsoleRequestException
-						.badRequest("Queue '" + name + "' keeps no given-up item " + logged(text));
+					throw ConsoleRequestException.badRequest("Queue '" + name + "' keeps no given-up " + logged(text));
 				}
 				logger.info(LogMessage.format("Console: given-up %s deleted from queue '%s' by %s", logged(text), name,
 						caller));
 			}
 			case "forget" -> {
 				QueueInspector inspector = inspector(queue);
-				String text = text(inspector, body);
-				Object item = decode(() -> inspector.item(text)).orElseThrow(
-						() -> ConsoleRequestException.badRequest("Queue '" + name + "' has no item " + logged(text)));
+				String text = text(body);
+				Object item = item(inspector, name, text).orElseThrow(
+						() -> ConsoleRequestException.badRequest("Queue '" + name + "' has no " + logged(text)));
 				forget(queue, item);
 				logger.info(LogMessage.format("Console: history of %s in queue '%s' forgotten by %s", logged(text),
 						name, caller));
 			}
-			default -> throw ConsoleRequestException
-				.notFound("No action '" + action + "': the actions are " + String.join(", ", NAMES));
+			default -> throw new IllegalStateException("Unknown action " + action);
 		}
 	}
 
+	/**
+	 * Resumes the queue through its inspector and this instance's workers, which the
+	 * Actuator may have paused: either pause shows as paused.
+	 */
+	private void resume(RateLimitingQueue<Object> queue) {
+		Optional<QueueInspector> inspector = queue.capability(QueueInspector.class);
+		if (this.operations == null) {
+			inspector.orElseThrow(() -> noInspector(queue)).resume();
+			return;
+		}
+		try {
+			this.operations.setPaused(queue.name(), false);
+		}
+		catch (IllegalArgumentException ex) {
+			throw ConsoleRequestException.badRequest(ex.getMessage());
+		}
+		inspector.ifPresent(QueueInspector::resume);
+	}
+
 	private static QueueInspector inspector(RateLimitingQueue<Object> queue) {
-		return queue.capability(QueueInspector.class)
-			.orElseThrow(() -> ConsoleRequestException
-				.badRequest("Queue '" + queue.name() + "' cannot be looked into: it has no QueueInspector"));
+		return queue.capability(QueueInspector.class).orElseThrow(() -> noInspector(queue));
+	}
+
+	private static ConsoleRequestException noInspector(RateLimitingQueue<Object> queue) {
+		return ConsoleRequestException
+			.badRequest("Queue '" + queue.name() + "' cannot be looked into: it has no QueueInspector");
 	}
 
 	/**
@@ -171,7 +210,7 @@ final class ConsoleActions {
 	}
 
 	/** The text of the item a body names, by {@code item} (its text) or {@code id}. */
-	private String text(QueueInspector inspector, Map<String, Object> body) {
+	private String text(Map<String, Object> body) {
 		boolean byText = body.containsKey("item");
 		boolean byId = body.containsKey("id");
 		if (byText == byId) {
@@ -180,17 +219,9 @@ final class ConsoleActions {
 		if (byText) {
 			return string(body, "item");
 		}
-		String id = string(body, "id");
-		for (ItemState state : ID_SEARCH_ORDER) {
-			for (ItemView item : inspector.items(state, 0, ID_SEARCH_DEPTH)) {
-				if (this.ids.id(item.text()).equals(id)) {
-					return item.text();
-				}
-			}
-		}
-		throw ConsoleRequestException
-			.badRequest("id '" + id + "' names no item among the given-up records and the first " + ID_SEARCH_DEPTH
-					+ " items of each state");
+		return this.ids.text(string(body, "id"))
+			.orElseThrow(() -> ConsoleRequestException.badRequest(
+					"id names no item of this instance: ids differ between instances and restarts, reload the page"));
 	}
 
 	private static String string(Map<String, Object> body, String key) {
@@ -200,14 +231,52 @@ final class ConsoleActions {
 		throw ConsoleRequestException.badRequest(key + " must be a non-empty string");
 	}
 
-	/** Looks an item up; a text the queue cannot read is a bad value. */
-	private static Optional<Object> decode(Supplier<Optional<Object>> lookup) {
+	/**
+	 * The request's body as a JSON object. With items hidden the parser's message is left
+	 * out, since it may quote the body.
+	 */
+	private Map<String, Object> values(byte[] body) {
+		if (new String(body, StandardCharsets.UTF_8).isBlank()) {
+			return Map.of();
+		}
 		try {
-			return lookup.get();
+			@SuppressWarnings("unchecked")
+			Map<String, Object> values = JsonMapper.shared().readValue(body, Map.class);
+			if (values != null) {
+				return values;
+			}
+		}
+		catch (JacksonException ex) {
+			if (this.showItems) {
+				throw ConsoleRequestException.badRequest("The body must be a JSON object: " + ex.getOriginalMessage());
+			}
+		}
+		throw ConsoleRequestException.badRequest("The body must be a JSON object");
+	}
+
+	/** The item a text stands for; a text the queue cannot read is a bad value. */
+	private Optional<Object> item(QueueInspector inspector, String name, String text) {
+		try {
+			return inspector.item(text);
 		}
 		catch (IllegalArgumentException ex) {
-			throw ConsoleRequestException.badRequest(ex.getMessage());
+			throw ConsoleRequestException.badRequest(unreadable(name, text, ex));
 		}
+	}
+
+	/**
+	 * Why a text cannot be read: with items hidden, a fixed message naming the item's id
+	 * and the class of the codec's exception, since its message often quotes the text.
+	 */
+	private String unreadable(String name, String text, @Nullable IllegalArgumentException ex) {
+		String message = logged(text) + " cannot be read by queue '" + name + "'";
+		if (ex == null) {
+			return message;
+		}
+		if (this.showItems) {
+			return message + ": " + ex.getMessage();
+		}
+		return message + " (" + ((ex.getCause() != null) ? ex.getCause() : ex).getClass().getName() + ")";
 	}
 
 	/** An item as the log names it: its text only when items are shown. */

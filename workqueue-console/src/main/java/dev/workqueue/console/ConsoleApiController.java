@@ -1,5 +1,6 @@
 package dev.workqueue.console;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,13 +10,13 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -28,8 +29,9 @@ import dev.workqueue.inspect.QueueInspector;
  * The console's JSON API under {@code {path}/api/queues}: every queue's figures, and one
  * queue's figures with its items; and the actions, under
  * {@code {path}/api/queues/{name}/actions/{action}}, each refused (403) on a read-only
- * console. Figures come from the latest reading ({@link ConsoleFigures}); an action's
- * answer reads its queue's figures afresh. Answers are never cached by the browser.
+ * console and (415) without a JSON content type. Figures come from the latest reading
+ * ({@link ConsoleFigures}); an action's answer reads its queue's figures afresh. Answers,
+ * errors included, are never cached by the browser.
  */
 @RestController
 @RequestMapping("${workqueue.console.path:/workqueue}/api/queues")
@@ -71,7 +73,7 @@ final class ConsoleApiController {
 			@RequestParam(required = false) @Nullable String state,
 			@RequestParam(required = false) @Nullable String find) {
 		int limitValue = number("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
-		int offsetValue = number("offset", offset, 0, 0, Integer.MAX_VALUE);
+		int offsetValue = number("offset", offset, 0, 0, QueueInspector.MAX_DEPTH - limitValue);
 		List<ItemState> states = (state != null) ? List.of(state(state)) : List.of(ItemState.values());
 		RateLimitingQueue<Object> queue = this.queues.queue(name)
 			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
@@ -94,36 +96,49 @@ final class ConsoleApiController {
 		}
 		catch (RuntimeException ex) {
 			// The store went out of reach after the figures were read.
-			throw new ConsoleRequestException(HttpStatus.SERVICE_UNAVAILABLE,
-					"cannot read the items of queue '" + name + "': " + ex.getMessage());
+			throw ConsoleRequestException.unavailable("cannot read the items of queue '" + name + "'", ex,
+					this.queues.showsItems());
 		}
 		return answer(described.withItems(items, found));
 	}
 
+	/**
+	 * Runs an action. The body is read only after the checks that refuse it whatever it
+	 * is: on a read-only console (403), and without
+	 * {@code Content-Type: application/json} (415), which a cross-site form or a
+	 * body-less request cannot send without the browser asking first.
+	 */
 	@PostMapping("/{name}/actions/{action}")
-	ResponseEntity<ConsoleQueue> act(@PathVariable String name, @PathVariable String action,
-			@RequestBody(required = false) @Nullable Map<String, Object> body, HttpServletRequest request) {
+	ResponseEntity<ConsoleQueue> act(@PathVariable String name, @PathVariable String action, HttpServletRequest request)
+			throws IOException {
 		if (this.readOnly) {
 			throw new ConsoleRequestException(HttpStatus.FORBIDDEN, READ_ONLY);
 		}
+		if (!isJson(request.getContentType())) {
+			throw new ConsoleRequestException(HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+					"An action's body must be sent with Content-Type: application/json");
+		}
 		RateLimitingQueue<Object> queue = this.queues.queue(name)
 			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
-		this.actions.run(queue, action, (body != null) ? body : Map.of(), request.getUserPrincipal());
+		this.actions.run(queue, action, request.getInputStream().readAllBytes(), request.getUserPrincipal());
 		return answer(this.figures.refresh(name).withInstance(this.queues.instance()));
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ConsoleError> refused(ConsoleRequestException ex) {
-		return ResponseEntity.status(ex.status()).body(new ConsoleError(ex.getMessage()));
+		return ResponseEntity.status(ex.status())
+			.cacheControl(CacheControl.noStore())
+			.body(new ConsoleError(ex.getMessage()));
 	}
 
-	/**
-	 * Answers a body that is not a JSON object; on a read-only console, as every action.
-	 */
-	@ExceptionHandler
-	ResponseEntity<ConsoleError> unreadable(HttpMessageNotReadableException ex) {
-		return this.readOnly ? refused(new ConsoleRequestException(HttpStatus.FORBIDDEN, READ_ONLY))
-				: refused(ConsoleRequestException.badRequest("The body must be a JSON object: " + ex.getMessage()));
+	private static boolean isJson(@Nullable String contentType) {
+		try {
+			return contentType != null
+					&& MediaType.APPLICATION_JSON.equalsTypeAndSubtype(MediaType.parseMediaType(contentType));
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
 	}
 
 	private static ResponseEntity<ConsoleQueue> answer(ConsoleQueue queue) {

@@ -141,6 +141,14 @@ final class ConsoleQueues {
 	}
 
 	/**
+	 * Returns whether item text is shown ({@code workqueue.console.show-items}).
+	 * @return {@code true} if it is
+	 */
+	boolean showsItems() {
+		return this.properties.isShowItems();
+	}
+
+	/**
 	 * Returns an item as the JSON API gives it: without its text unless items are shown,
 	 * and then with the reason of a give-up cut to its exception's class, since a
 	 * worker's message often quotes the item.

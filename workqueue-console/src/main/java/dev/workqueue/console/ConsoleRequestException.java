@@ -26,4 +26,20 @@ final class ConsoleRequestException extends RuntimeException {
 		return new ConsoleRequestException(HttpStatus.NOT_FOUND, message);
 	}
 
+	/**
+	 * A queue that failed to answer, most likely its store out of reach (503).
+	 * @param what what could not be done, such as {@code cannot pause queue 'orders'}
+	 * @param cause why
+	 * @param showItems whether item text may be shown: if not, only the class of
+	 * {@code cause} is told, since a store's message may quote an item
+	 * @return the refusal
+	 */
+	static ConsoleRequestException unavailable(String what, RuntimeException cause, boolean showItems) {
+		String reason = cause.getClass().getName();
+		if (showItems && cause.getMessage() != null) {
+			reason = cause.getMessage();
+		}
+		return new ConsoleRequestException(HttpStatus.SERVICE_UNAVAILABLE, what + ": " + reason);
+	}
+
 }

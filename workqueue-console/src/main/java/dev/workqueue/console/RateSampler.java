@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.jspecify.annotations.Nullable;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -25,8 +27,10 @@ import dev.workqueue.time.Clock;
  * application ({@code workqueue-console-rates}), and keeps the last five minutes of them:
  * the rates the console draws.
  * <p>
- * Thread-safe. {@code lock} guards {@code running}; the sampling thread waits on
- * {@code stopped} through the clock between samples, and {@link #stop()} wakes it. Each
+ * Thread-safe. {@code lock} guards {@code sampling}, the thread that samples; the
+ * sampling thread waits on {@code stopped} through the clock between samples, and
+ * {@link #stop()} wakes it. A thread ends as soon as it finds it is no longer the one
+ * that samples, so a stop and a start while it is taking a sample leave one thread. Each
  * queue's history is guarded by its own monitor, which {@link #rates(String)} takes too.
  */
 final class RateSampler implements SmartLifecycle {
@@ -53,8 +57,8 @@ final class RateSampler implements SmartLifecycle {
 
 	private final Condition stopped = this.lock.newCondition();
 
-	/** Guarded by lock. */
-	private boolean running;
+	/** The thread that samples, {@code null} when stopped; guarded by lock. */
+	private @Nullable Thread sampling;
 
 	RateSampler(WorkQueueRegistry queues, QueueCounters counters, Clock clock) {
 		this.queues = queues;
@@ -93,13 +97,12 @@ final class RateSampler implements SmartLifecycle {
 	public void start() {
 		this.lock.lock();
 		try {
-			if (this.running) {
+			if (this.sampling != null) {
 				return;
 			}
-			this.running = true;
-			Thread thread = new Thread(this::sampleUntilStopped, "workqueue-console-rates");
-			thread.setDaemon(true);
-			thread.start();
+			this.sampling = new Thread(this::sampleUntilStopped, "workqueue-console-rates");
+			this.sampling.setDaemon(true);
+			this.sampling.start();
 		}
 		finally {
 			this.lock.unlock();
@@ -113,10 +116,10 @@ final class RateSampler implements SmartLifecycle {
 			nextNanos += INTERVAL_NANOS;
 			this.lock.lock();
 			try {
-				while (this.running && this.clock.nanoTime() - nextNanos < 0) {
+				while (this.sampling == Thread.currentThread() && this.clock.nanoTime() - nextNanos < 0) {
 					this.clock.awaitUntil(this.lock, this.stopped, nextNanos);
 				}
-				if (!this.running) {
+				if (this.sampling != Thread.currentThread()) {
 					return;
 				}
 			}
@@ -137,7 +140,7 @@ final class RateSampler implements SmartLifecycle {
 	public void stop() {
 		this.lock.lock();
 		try {
-			this.running = false;
+			this.sampling = null;
 			this.stopped.signalAll();
 		}
 		finally {
@@ -149,7 +152,7 @@ final class RateSampler implements SmartLifecycle {
 	public boolean isRunning() {
 		this.lock.lock();
 		try {
-			return this.running;
+			return this.sampling != null;
 		}
 		finally {
 			this.lock.unlock();

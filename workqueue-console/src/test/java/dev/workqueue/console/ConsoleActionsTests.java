@@ -23,6 +23,7 @@ import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -52,6 +53,20 @@ class ConsoleActionsTests {
 		this.mvc.perform(get("/workqueue/api/queues")).andExpect(jsonPath("$.queues[1].paused").value(true));
 		act("orders", "resume", "").andExpect(status().isOk()).andExpect(jsonPath("$.paused").value(false));
 		assertThat(this.orders.paused()).isFalse();
+	}
+
+	@Test
+	void resumeAlsoResumesThisInstancesWorkersPausedThroughTheActuator() throws Exception {
+		this.operations.setPaused("orders", true);
+		this.operations.setPaused("plain", true);
+		this.mvc.perform(get("/workqueue/api/queues"))
+			.andExpect(jsonPath("$.queues[1].paused").value(true))
+			.andExpect(jsonPath("$.queues[2].paused").value(true));
+		act("orders", "resume", "").andExpect(status().isOk()).andExpect(jsonPath("$.paused").value(false));
+		assertThat(this.operations.workers("orders").paused()).isFalse();
+		// A queue without an inspector has only its workers to resume.
+		act("plain", "resume", "").andExpect(status().isOk()).andExpect(jsonPath("$.paused").value(false));
+		assertThat(this.operations.workers("plain").paused()).isFalse();
 	}
 
 	@Test
@@ -126,8 +141,54 @@ class ConsoleActionsTests {
 	}
 
 	@Test
+	void readdThatCannotAddKeepsTheRecordAndAnswersServiceUnavailable() throws Exception {
+		this.orders.addsFail(true);
+		act("orders", "readd", "{\"item\":\"order-5\"}").andExpect(status().isServiceUnavailable())
+			.andExpect(header().string("Cache-Control", "no-store"))
+			.andExpect(jsonPath("$.error")
+				.value("cannot run readd on queue 'orders': store out of reach while adding order-5"));
+		assertThat(this.orders.texts(ItemState.GIVEN_UP)).containsExactly("order-5", "order-6");
+		act("orders", "add", "{\"item\":\"order-new\"}").andExpect(status().isServiceUnavailable())
+			.andExpect(jsonPath("$.error", containsString("cannot run add on queue 'orders'")));
+		this.orders.addsFail(false);
+		act("orders", "readd", "{\"item\":\"order-5\"}").andExpect(status().isOk());
+		assertThat(this.orders.texts(ItemState.GIVEN_UP)).containsExactly("order-6");
+		assertThat(this.orders.texts(ItemState.READY)).endsWith("order-5");
+	}
+
+	@Test
+	void textTheCodecCannotReadIsABadRequestSayingWhy() throws Exception {
+		act("orders", "forget", "{\"item\":\"unreadable-7\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error").value("item 'unreadable-7' cannot be read by queue 'orders': "
+					+ "text cannot be decoded by the queue's codec: For input string: \"unreadable-7\""));
+	}
+
+	@Test
+	void actionWithoutAJsonContentTypeIsRefused() throws Exception {
+		// A cross-site form or a body-less request that a browser sends without asking.
+		this.mvc.perform(post("/workqueue/api/queues/orders/actions/pause"))
+			.andExpect(status().isUnsupportedMediaType())
+			.andExpect(header().string("Cache-Control", "no-store"))
+			.andExpect(jsonPath("$.error", containsString("Content-Type: application/json")));
+		this.mvc
+			.perform(post("/workqueue/api/queues/orders/actions/add").contentType(MediaType.TEXT_PLAIN)
+				.content("{\"item\":\"order-new\"}"))
+			.andExpect(status().isUnsupportedMediaType());
+		this.mvc
+			.perform(post("/workqueue/api/queues/orders/actions/add").contentType(MediaType.APPLICATION_FORM_URLENCODED)
+				.content("item=order-new"))
+			.andExpect(status().isUnsupportedMediaType());
+		assertThat(this.orders.paused()).isFalse();
+		assertThat(this.orders.texts(ItemState.READY)).doesNotContain("order-new");
+		this.mvc
+			.perform(post("/workqueue/api/queues/orders/actions/pause").contentType("application/json;charset=UTF-8"))
+			.andExpect(status().isOk());
+	}
+
+	@Test
 	void unknownActionOrQueueIsNotFound() throws Exception {
 		act("orders", "explode", "").andExpect(status().isNotFound())
+			.andExpect(header().string("Cache-Control", "no-store"))
 			.andExpect(jsonPath("$.error", containsString("explode")));
 		act("nope", "pause", "").andExpect(status().isNotFound())
 			.andExpect(jsonPath("$.error", containsString("nope")));
@@ -136,6 +197,9 @@ class ConsoleActionsTests {
 	@Test
 	void bodyThatIsNotAnObjectIsABadRequest() throws Exception {
 		act("orders", "add", "[1,").andExpect(status().isBadRequest())
+			.andExpect(header().string("Cache-Control", "no-store"))
+			.andExpect(jsonPath("$.error", containsString("JSON object")));
+		act("orders", "add", "[\"order-new\"]").andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.error", containsString("JSON object")));
 	}
 

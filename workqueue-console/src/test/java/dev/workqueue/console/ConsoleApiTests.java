@@ -7,6 +7,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
@@ -138,6 +139,7 @@ class ConsoleApiTests {
 		expectBadRequest("limit=501", "limit");
 		expectBadRequest("limit=ten", "limit");
 		expectBadRequest("offset=-1", "offset");
+		expectBadRequest("state=waiting&offset=9951", "offset");
 		expectBadRequest("state=done", "state");
 	}
 
@@ -185,6 +187,32 @@ class ConsoleApiTests {
 					.content("{\"item\":\"order-5\",\"concurrency\":2}"))
 				.andExpect(status().isForbidden())
 				.andExpect(jsonPath("$.error", containsString("workqueue.console.read-only")));
+		}
+		this.mvc.perform(get("/workqueue/api/queues/orders"))
+			.andExpect(jsonPath("$.depth").value(5))
+			.andExpect(jsonPath("$.givenUp").value(2))
+			.andExpect(jsonPath("$.paused").value(false));
+	}
+
+	@Test
+	void everyActionIsRefusedOnAReadOnlyConsoleWhateverItsBody() throws Exception {
+		for (String action : ConsoleActions.NAMES) {
+			for (MockHttpServletRequestBuilder request : new MockHttpServletRequestBuilder[] {
+					post("/workqueue/api/queues/orders/actions/" + action),
+					post("/workqueue/api/queues/orders/actions/" + action)
+						.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+						.content("item=order-5&concurrency=2"),
+					post("/workqueue/api/queues/orders/actions/" + action).contentType(MediaType.TEXT_PLAIN)
+						.content("order-5"),
+					post("/workqueue/api/queues/orders/actions/" + action).contentType(MediaType.TEXT_PLAIN),
+					post("/workqueue/api/queues/orders/actions/" + action).header("Content-Type", "not a type"),
+					post("/workqueue/api/queues/orders/actions/" + action).contentType(MediaType.APPLICATION_JSON)
+						.content("[1,") }) {
+				this.mvc.perform(request)
+					.andExpect(status().isForbidden())
+					.andExpect(header().string("Cache-Control", "no-store"))
+					.andExpect(jsonPath("$.error", containsString("workqueue.console.read-only")));
+			}
 		}
 		this.mvc.perform(get("/workqueue/api/queues/orders"))
 			.andExpect(jsonPath("$.depth").value(5))

@@ -1,6 +1,7 @@
 package dev.workqueue.console;
 
 import java.security.Principal;
+import java.security.SecureRandom;
 
 import com.jayway.jsonpath.JsonPath;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -15,18 +16,22 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
 
 import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.QueueInspector;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * With {@code workqueue.console.show-items=false} no item text leaves the server: not in
- * the lists, not in what {@code find} returns, not in the page, not in an action's answer
- * or its log line.
+ * the lists, not in what {@code find} returns, not in the page, not in an action's
+ * answer, its errors or its log line; ids name any item, however deep in its list.
  */
 @SpringBootTest(classes = ConsoleTestApplication.class,
 		properties = { "workqueue.console.enabled=true", "workqueue.console.show-items=false",
@@ -41,6 +46,9 @@ class ConsoleHiddenItemsTests {
 
 	@Autowired
 	private InspectedQueue orders;
+
+	@Autowired
+	private ItemIds ids;
 
 	@Test
 	void noReadSendsAnItemText() throws Exception {
@@ -71,6 +79,71 @@ class ConsoleHiddenItemsTests {
 	}
 
 	@Test
+	void itemDeepInAListIsActedOnByItsId() throws Exception {
+		for (int i = 0; i <= QueueInspector.MAX_LIMIT; i++) {
+			this.orders.put("deep-" + i, ItemState.WAITING);
+		}
+		String body = this.mvc
+			.perform(get("/workqueue/api/queues/orders?state=waiting&limit=1&offset=" + (QueueInspector.MAX_LIMIT + 1)))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String id = JsonPath.read(body, "$.items.waiting[0].id");
+		assertThat(id).doesNotContain("deep");
+		act("forget", "{\"id\":\"" + id + "\"}").andExpect(status().isOk());
+		assertThat(this.orders.forgotten()).endsWith("deep-" + QueueInspector.MAX_LIMIT);
+	}
+
+	@Test
+	void idThisInstanceDidNotIssueIsABadRequest() throws Exception {
+		String id = JsonPath.read(this.mvc.perform(get("/workqueue/api/queues/orders?state=given-up"))
+			.andReturn()
+			.getResponse()
+			.getContentAsString(), "$.items['given-up'][0].id");
+		int givenUp = this.orders.givenUpCount();
+		char last = id.charAt(id.length() - 1);
+		String forged = id.substring(0, id.length() - 1) + ((last == 'A') ? 'B' : 'A');
+		String other = new ItemIds(new SecureRandom()).id("order-5");
+		for (String bad : new String[] { forged, other, "order-5", "" }) {
+			act("delete", "{\"id\":\"" + bad + "\"}").andExpect(status().isBadRequest())
+				.andExpect(jsonPath("$.error", containsString("id")));
+		}
+		assertThat(this.orders.givenUpCount()).isEqualTo(givenUp);
+	}
+
+	@Test
+	void errorsNameTheItemByItsIdOnly() throws Exception {
+		String text = InspectedQueue.UNREADABLE + "secret-payload-123";
+		String id = this.ids.id(text);
+		for (String action : new String[] { "forget", "add" }) {
+			act(action, "{\"item\":\"" + text + "\"}").andExpect(status().isBadRequest())
+				.andExpect(jsonPath("$.error")
+					.value("item id " + id + " cannot be read by queue 'orders' (java.lang.NumberFormatException)"));
+		}
+		act("add", "{\"item\": secret-payload-123}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error").value("The body must be a JSON object"));
+		this.orders.addsFail(true);
+		try {
+			act("readd", "{\"item\":\"order-6\"}").andExpect(status().isServiceUnavailable())
+				.andExpect(jsonPath("$.error")
+					.value("cannot run readd on queue 'orders': java.lang.IllegalStateException"));
+		}
+		finally {
+			this.orders.addsFail(false);
+		}
+		this.orders.itemsUnreachable(true);
+		try {
+			this.mvc.perform(get("/workqueue/api/queues/orders?find=order-6"))
+				.andExpect(status().isServiceUnavailable())
+				.andExpect(jsonPath("$.error")
+					.value("cannot read the items of queue 'orders': java.lang.IllegalStateException"));
+		}
+		finally {
+			this.orders.itemsUnreachable(false);
+		}
+	}
+
+	@Test
 	void actionByIdSendsNoTextAndLogsNone(CapturedOutput output) throws Exception {
 		String body = this.mvc.perform(get("/workqueue/api/queues/orders?state=given-up"))
 			.andReturn()
@@ -91,6 +164,12 @@ class ConsoleHiddenItemsTests {
 		assertThat(output.getOut().lines().filter((line) -> line.contains("Console:")))
 			.singleElement(InstanceOfAssertFactories.STRING)
 			.endsWith("Console: given-up item id " + id + " added again to queue 'orders' by 'ops'");
+	}
+
+	private ResultActions act(String action, String body) throws Exception {
+		return this.mvc
+			.perform(post("/workqueue/api/queues/orders/actions/" + action).contentType(MediaType.APPLICATION_JSON)
+				.content(body));
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.workqueue.console;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
@@ -51,11 +52,12 @@ class ConsolePageFiguresTests {
 	}
 
 	@Test
-	void actionAnswersItsQueueReadAfresh() {
+	void actionAnswersItsQueueReadAfresh() throws Exception {
 		page();
-		ConsoleQueue answer = this.controller
-			.act("orders", "add", Map.of("item", "order-2"), new MockHttpServletRequest())
-			.getBody();
+		MockHttpServletRequest request = new MockHttpServletRequest();
+		request.setContentType("application/json");
+		request.setContent("{\"item\":\"order-2\"}".getBytes(StandardCharsets.UTF_8));
+		ConsoleQueue answer = this.controller.act("orders", "add", request).getBody();
 		assertThat(answer.depth()).isEqualTo(2);
 		assertThat(this.orders.statsReads()).isEqualTo(2);
 		assertThat(page().depth()).isEqualTo(2);

@@ -25,6 +25,9 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	static final Instant AT = Instant.parse("2026-01-02T03:04:05Z");
 
+	/** How the text of an item that cannot be decoded starts. */
+	static final String UNREADABLE = "unreadable-";
+
 	private final String name;
 
 	private final boolean readsText;
@@ -32,6 +35,9 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 	private final Map<ItemState, List<ItemView>> items = new EnumMap<>(ItemState.class);
 
 	private final List<Object> forgotten = new ArrayList<>();
+
+	/** Why an add fails, {@code null} while adds work. */
+	private volatile String addFails;
 
 	private volatile boolean paused;
 
@@ -96,8 +102,16 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 		return this.items.get(state).stream().map(ItemView::text).toList();
 	}
 
+	/** Makes adds fail, as a store out of reach, with a message that names the item. */
+	void addsFail(boolean fail) {
+		this.addFails = fail ? "store out of reach while adding " : null;
+	}
+
 	@Override
 	public synchronized void add(Object item) {
+		if (this.addFails != null) {
+			throw new IllegalStateException(this.addFails + item);
+		}
 		put((String) item, ItemState.READY);
 	}
 
@@ -227,8 +241,19 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 		return this.readsText;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A text that starts with {@link #UNREADABLE} cannot be decoded, and the codec's
+	 * message quotes it, as a number codec's would.
+	 */
 	@Override
 	public synchronized Optional<Object> item(String text) {
+		if (text.startsWith(UNREADABLE)) {
+			NumberFormatException cause = new NumberFormatException("For input string: \"" + text + "\"");
+			throw new IllegalArgumentException("text cannot be decoded by the queue's codec: " + cause.getMessage(),
+					cause);
+		}
 		if (this.readsText) {
 			return Optional.of(text);
 		}

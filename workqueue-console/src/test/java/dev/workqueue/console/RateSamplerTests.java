@@ -2,7 +2,11 @@ package dev.workqueue.console;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -21,10 +25,14 @@ class RateSamplerTests {
 
 	private final Map<String, Double> retries = new ConcurrentHashMap<>();
 
+	/** The threads that sampled; of this test's sampler only, unlike a thread's name. */
+	private final Set<Thread> sampling = ConcurrentHashMap.newKeySet();
+
 	private final QueueCounters counters = new QueueCounters() {
 
 		@Override
 		public double adds(String name) {
+			RateSamplerTests.this.sampling.add(Thread.currentThread());
 			return RateSamplerTests.this.adds.getOrDefault(name, Double.NaN);
 		}
 
@@ -57,11 +65,49 @@ class RateSamplerTests {
 			this.sampler.stop();
 		}
 		assertThat(this.sampler.isRunning()).isFalse();
-		await().atMost(Duration.ofSeconds(1))
-			.until(() -> Thread.getAllStackTraces()
-				.keySet()
-				.stream()
-				.noneMatch((thread) -> thread.getName().equals("workqueue-console-rates")));
+		assertThat(this.sampling).singleElement()
+			.satisfies((thread) -> assertThat(thread.getName()).isEqualTo("workqueue-console-rates"));
+		await().atMost(Duration.ofSeconds(1)).until(() -> this.sampling.stream().noneMatch(Thread::isAlive));
+	}
+
+	@Test
+	void stopAndStartDuringASampleLeaveOneSamplingThread() throws Exception {
+		CountDownLatch inSample = new CountDownLatch(1);
+		CountDownLatch finishSample = new CountDownLatch(1);
+		AtomicReference<Thread> first = new AtomicReference<>();
+		RateSampler sampler = new RateSampler(new TestRegistry(Map.of("orders", new InspectedQueue("orders", true))),
+				new QueueCounters() {
+
+					@Override
+					public double adds(String name) {
+						if (first.compareAndSet(null, Thread.currentThread())) {
+							inSample.countDown();
+							await().atMost(Duration.ofSeconds(10)).until(() -> finishSample.getCount() == 0);
+						}
+						return 0;
+					}
+
+					@Override
+					public double retries(String name) {
+						return 0;
+					}
+
+				}, this.clock);
+		sampler.start();
+		try {
+			assertThat(inSample.await(5, TimeUnit.SECONDS)).isTrue();
+			sampler.stop();
+			sampler.start();
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.clock.numWaiters() == 1);
+			finishSample.countDown();
+			await().atMost(Duration.ofSeconds(5)).until(() -> !first.get().isAlive());
+			assertThat(sampler.isRunning()).isTrue();
+			assertThat(this.clock.numWaiters()).isOne();
+		}
+		finally {
+			finishSample.countDown();
+			sampler.stop();
+		}
 	}
 
 	@Test

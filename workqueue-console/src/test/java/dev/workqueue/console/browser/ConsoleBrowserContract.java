@@ -190,12 +190,25 @@ abstract class ConsoleBrowserContract {
 		this.page.awaitItem("waiting", "page-59");
 		assertThat(this.page.items("waiting", "page-0")).isEmpty();
 		this.page.find("page-59");
-		WebElement found = this.page.within(Duration.ofSeconds(5))
-			.until((driver) -> driver.findElements(By.cssSelector(".found [data-item='page-59']"))
-				.stream()
-				.findFirst()
-				.orElse(null));
-		assertThat(found.getDomAttribute("data-state")).isEqualTo("waiting");
+		WebElement found = this.page.awaitFound("page-59");
+		assertThat(found.getText()).contains("waiting");
+		// One element per listed item and state: the found row is not one more.
+		assertThat(found.getDomAttribute("data-item")).isNull();
+		assertThat(found.getDomAttribute("data-state")).isNull();
+		assertThat(this.page.items("waiting", "page-59")).hasSize(1);
+	}
+
+	@Test
+	void aGivenUpItemFoundByItsTextIsReaddedFromItsFoundRow() {
+		String text = "fail-once:found-" + backend();
+		app().queue().add(text);
+		this.page.queue(app());
+		this.page.awaitItem("given-up", text);
+		this.page.find(text);
+		this.page.awaitFound(text).findElement(By.cssSelector("button[data-action='readd']")).click();
+		await().atMost(Duration.ofSeconds(5)).until(() -> calls(text) == 2);
+		this.page.within(Duration.ofSeconds(3)).until((driver) -> this.page.items("given-up", text).isEmpty());
+		assertThat(this.page.alert()).isEmpty();
 	}
 
 	private long calls(String text) {

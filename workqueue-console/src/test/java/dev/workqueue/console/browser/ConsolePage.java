@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -33,6 +34,11 @@ final class ConsolePage {
 	ConsolePage queue(ConsoleApp app) {
 		return open(
 				app.url(PATH + "/queues/" + URLEncoder.encode(ConsoleTestApplication.QUEUE, StandardCharsets.UTF_8)));
+	}
+
+	/** Runs a script in the page. */
+	void script(String script, Object... arguments) {
+		((JavascriptExecutor) this.driver).executeScript(script, arguments);
 	}
 
 	private ConsolePage open(String url) {
@@ -73,6 +79,19 @@ final class ConsolePage {
 			.until((driver) -> items(state, text).stream().findFirst().orElse(null));
 	}
 
+	/**
+	 * Waits for an item found with the find box, and returns its element: by its text, or
+	 * its id with {@code show-items=false}.
+	 */
+	WebElement awaitFound(String textOrId) {
+		return within(Duration.ofSeconds(5)).withMessage("item " + textOrId + " found")
+			.until((driver) -> driver.findElements(By.cssSelector("[data-found]"))
+				.stream()
+				.filter((element) -> textOrId.equals(element.getDomAttribute("data-found")))
+				.findFirst()
+				.orElse(null));
+	}
+
 	/** Clicks a button of the queue, such as {@code pause}. */
 	void click(String action) {
 		queueElement().findElement(By.cssSelector("button[data-action='" + action + "']")).click();
@@ -92,9 +111,13 @@ final class ConsolePage {
 		awaitItem(state, text).findElement(By.cssSelector("button[data-action='" + action + "']")).click();
 	}
 
-	/** Turns a list's page, such as {@code next-waiting}. */
+	/** Turns a list's page, such as {@code next-waiting}, once it can be turned. */
 	void turn(String page) {
-		this.driver.findElement(By.cssSelector("button[data-page='" + page + "']")).click();
+		// Enabled once the list's count (the queue's latest figures, up to a second old)
+		// has caught up with its items, as a person would wait for it.
+		within(Duration.ofSeconds(5))
+			.until(ExpectedConditions.elementToBeClickable(By.cssSelector("button[data-page='" + page + "']")))
+			.click();
 	}
 
 	/** Looks one item up with the page's find box. */

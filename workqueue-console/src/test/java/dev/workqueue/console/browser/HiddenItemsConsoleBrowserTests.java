@@ -59,6 +59,10 @@ class HiddenItemsConsoleBrowserTests {
 		assertThat(item.findElement(By.cssSelector("code.item")).getText()).doesNotContain("secret-customer")
 			.isEqualTo("#" + item.getDomAttribute("data-item-id"));
 		String id = item.getDomAttribute("data-item-id");
+		page.find(SECRET);
+		WebElement found = page.awaitFound(id);
+		assertThat(found.getDomAttribute("data-item-id")).isNull();
+		assertThat(driver.findElements(By.cssSelector("[data-item-id='" + id + "']"))).hasSize(1);
 		item.findElement(By.cssSelector("button[data-action='readd']")).click();
 		await().atMost(Duration.ofSeconds(5)).until(() -> app.worker().calls(SECRET) == 2);
 		page.within(Duration.ofSeconds(3))

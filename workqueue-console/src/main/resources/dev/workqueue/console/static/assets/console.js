@@ -289,7 +289,11 @@
 	const itemRef = (item) => (item.text != null ? { item: item.text } : { id: item.id });
 	const itemKey = (item) => (item.text != null ? `t:${item.text}` : `i:${item.id}`);
 
-	/** One table of items; rows are kept by item so that focus survives each refresh. */
+	/**
+	 * One table of items; rows are kept by item so that focus survives each refresh. A
+	 * listed item's row carries data-item (or data-item-id) and data-state; a found item's
+	 * row carries data-found instead, so that each item and state has one element.
+	 */
 	function itemTable(queue, list) {
 		const columns = COLUMNS[list];
 		const rows = new Map();
@@ -302,9 +306,10 @@
 		function row(item) {
 			const state = item.state ?? list;
 			const label = item.text != null ? item.text : `#${item.id}`;
-			const attrs = { 'data-state': state };
-			if (item.text != null) attrs['data-item'] = item.text;
-			else attrs['data-item-id'] = item.id;
+			const attrs = {};
+			if (list === 'found') attrs['data-found'] = item.text ?? item.id;
+			else if (item.text != null) Object.assign(attrs, { 'data-item': item.text, 'data-state': state });
+			else Object.assign(attrs, { 'data-item-id': item.id, 'data-state': state });
 			const button = (action, text) => h('button', {
 				type: 'button', 'data-action': action, 'aria-label': `${text} ${label}`,
 				onclick: (event) => act(queue, action, itemRef(item), event.currentTarget),
@@ -477,11 +482,21 @@
 	let timer = null;
 	let generation = 0;
 
+	/** A name from the address; a malformed escape is kept as typed, and the server says there is no such queue. */
+	function decoded(segment) {
+		try {
+			return decodeURIComponent(segment);
+		}
+		catch {
+			return segment;
+		}
+	}
+
 	function route() {
 		let path = location.pathname;
 		if (path.startsWith(base)) path = path.slice(base.length);
 		const match = /^\/queues\/([^/]+)\/?$/.exec(path);
-		view = match ? queuePage(decodeURIComponent(match[1])) : overview();
+		view = match ? queuePage(decoded(match[1])) : overview();
 		document.documentElement.removeAttribute('data-loaded');
 		refreshNow();
 	}

@@ -1,0 +1,56 @@
+package dev.workqueue.console;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Item ids: opaque, the same for the same text, turned back into the text only by the
+ * instance that issued them.
+ */
+class ItemIdsTests {
+
+	private final ItemIds ids = new ItemIds(new SecureRandom());
+
+	@Test
+	void idTurnsBackIntoItsText() {
+		for (String text : new String[] { "order-1", "", "ünïcødé 🚀", "x".repeat(10_000) }) {
+			assertThat(this.ids.text(this.ids.id(text))).contains(text);
+		}
+	}
+
+	@Test
+	void sameTextKeepsItsIdAndOtherTextsGetOthers() {
+		assertThat(this.ids.id("order-1")).isEqualTo(this.ids.id("order-1"))
+			.isNotEqualTo(this.ids.id("order-2"))
+			.matches("[A-Za-z0-9_-]+");
+	}
+
+	@Test
+	void idTellsNothingOfTheText() {
+		String id = this.ids.id("order-1");
+		assertThat(id).doesNotContain("order");
+		assertThat(new String(Base64.getUrlDecoder().decode(id), java.nio.charset.StandardCharsets.ISO_8859_1))
+			.doesNotContain("order");
+	}
+
+	@Test
+	void idNotIssuedHereNamesNothing() {
+		String id = this.ids.id("order-1");
+		byte[] bytes = Base64.getUrlDecoder().decode(id);
+		for (int i = 0; i < bytes.length; i++) {
+			byte[] forged = bytes.clone();
+			forged[i] ^= 1;
+			assertThat(this.ids.text(Base64.getUrlEncoder().withoutPadding().encodeToString(forged))).as("byte %d", i)
+				.isEmpty();
+		}
+		assertThat(new ItemIds(new SecureRandom()).text(id)).isEmpty();
+		assertThat(this.ids.text(id.substring(0, id.length() - 2))).isEmpty();
+		assertThat(this.ids.text("not base64!")).isEmpty();
+		assertThat(this.ids.text("")).isEmpty();
+	}
+
+}
