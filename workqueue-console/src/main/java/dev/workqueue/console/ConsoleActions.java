@@ -119,9 +119,8 @@ final class ConsoleActions {
 						.badRequest("Queue '" + name + "' keeps no given-up " + logged(text)));
 				forget(queue, item);
 				queue.add(item);
-				// The record goes last: should this fail, the item is queued all the same
-				// and
-				// its record is kept, a duplicate at worst.
+				// The record goes last: should this fail, the item is queued all the
+				// same and its record is kept, a duplicate at worst.
 				inspector.deleteGivenUp(text);
 				logger.info(LogMessage.format("Console: given-up %s added again to queue '%s' by %s", logged(text),
 						name, caller));
