@@ -184,6 +184,8 @@ class RedisInspectionTests {
 		Instant handedOut = now();
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
 		this.redis.redis().del(this.redis.key("q", "leased-at"));
+		assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).singleElement()
+			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
 		assertThat(inspection.find("a")).singleElement()
 			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
 		queue.done("a");

@@ -57,7 +57,9 @@ class RedisLeasedAtTests {
 			String expiring = queue.poll(Duration.ZERO);
 			assertThat(leasedAt()).as("one time per lease held").isEqualTo(3);
 			queue.done(done);
+			assertThat(leasedAt()).as("after the done").isEqualTo(2);
 			shared.handBack(handedBack, Duration.ZERO);
+			assertThat(leasedAt()).as("after the hand-back").isOne();
 			assertThat(queue.poll(Duration.ZERO)).isEqualTo(handedBack);
 			queue.done(handedBack);
 			assertThat(leasedAt()).isOne();
