@@ -5,7 +5,7 @@
 -- score per state, never a walk of the list.
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
 --   (includes/queue_keys.lua), 3 item, 4 the layout ('list' or 'priority'), 5 the lease
---   in µs, 6 the given-up records' retention in µs
+--   in µs (see items.lua), 6 the given-up records' retention in µs
 -- Output: 7 values per state (includes/item_views.lua), in that order, each preceded by
 -- its state's name
 -- Invariants: writes nothing.
@@ -22,7 +22,9 @@ local token = redis.call('HGET', leasesKey, item)
 local expiry = redis.call('ZSCORE', processingKey, item)
 if expiry then
   reply[#reply + 1] = 'processing'
-  view(reply, item, redis.call('HGET', prioritiesKey, 'h' .. item), tonumber(expiry) - lease_us, holder_of(token),
+  -- A lease granted by a release that kept no leased-at: when it last started.
+  local granted_at = redis.call('HGET', leasedAtKey, item) or (tonumber(expiry) - lease_us)
+  view(reply, item, redis.call('HGET', prioritiesKey, 'h' .. item), tonumber(granted_at), holder_of(token),
     math.max(0, tonumber(expiry) - now), attempts)
 end
 local queued = redis.call('HGET', dirtyKey, item)

@@ -157,6 +157,41 @@ class RedisInspectionTests {
 	}
 
 	@Test
+	void aProcessingItemIsHeldSinceItsHandOutAndARenewalLeavesThat() throws Exception {
+		DelayingQueue<String> queue = queue("q");
+		InspectionDriver inspection = inspection(queue);
+		queue.add("a");
+		Instant handedOut = now();
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		Double expiry = this.redis.redis().zscore(this.redis.key("q", "processing"), "a");
+		// The handle renews every third of the lease: step past one and wait for it.
+		this.clock.step(LEASE.dividedBy(3).plusSeconds(1));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> !expiry.equals(this.redis.redis().zscore(this.redis.key("q", "processing"), "a")));
+		assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).singleElement()
+			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
+		assertThat(inspection.find("a")).singleElement()
+			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
+		queue.done("a");
+		assertThat(this.redis.redis().exists(this.redis.key("q", "leased-at"))).isZero();
+	}
+
+	@Test
+	void aLeaseFromBeforeLeasedAtWasKeptIsHeldSinceItsLastStart() throws Exception {
+		DelayingQueue<String> queue = queue("q");
+		InspectionDriver inspection = inspection(queue);
+		queue.add("a");
+		Instant handedOut = now();
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		this.redis.redis().del(this.redis.key("q", "leased-at"));
+		assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).singleElement()
+			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
+		assertThat(inspection.find("a")).singleElement()
+			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
+		queue.done("a");
+	}
+
+	@Test
 	void processingItemsOfAPriorityQueueKeepThePriorityTheyWereHandedOutWith() throws Exception {
 		PriorityQueue<String> queue = priorityQueue("q");
 		queue.add("a", 7);
@@ -412,9 +447,10 @@ class RedisInspectionTests {
 	@Test
 	void theNewKeysShareTheQueuesHashTag() {
 		QueueKeys keys = QueueKeys.of("p:", "orders");
-		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead()))
+		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead(),
+				keys.leasedAt()))
 			.containsExactly("p:{orders}:given-up", "p:{orders}:given-up-at", "p:{orders}:paused",
-					"p:{orders}:failures:attempts", "p:{orders}:dead");
+					"p:{orders}:failures:attempts", "p:{orders}:dead", "p:{orders}:leased-at");
 		assertThat(Stream.of(keys.all()).map(SlotHash::getSlot).distinct()).containsExactly(SlotHash.getSlot("orders"));
 	}
 

@@ -8,6 +8,8 @@ local function end_lease(item, token)
   end
   forget_grant(token)
   redis.call('HDEL', leasesKey, item)
+  -- A key of another type holds no grant time to forget (pcall).
+  redis.pcall('HDEL', leasedAtKey, item)
   redis.call('ZREM', processingKey, item)
   return true
 end

@@ -8,7 +8,8 @@
 -- a run again that moved due items wakes the consumers of every instance.
 -- LPOP is the first write and checks its key; the dirty hash is read right after LPOP,
 -- which it puts back if the hash holds another type; the trace records (read only when
--- the priorities hash exists) and the writes that follow (processing, leases, the grant)
+-- the priorities hash exists) and the writes that follow (processing, leases, leased-at,
+-- the grant)
 -- undo the change if their key holds another type; the trace records are written and the
 -- wake-ups sent after them. So a key of another type leaves the keys as they were
 -- (the due items are moved only once the keys they go to and the processing set are
@@ -85,9 +86,19 @@ local function lease_list(lease_us, token, count)
   end
   write_or_undo(put_back, 'ZADD', processingKey, unpack(scored))
   write_or_undo(unlease, 'HSET', leasesKey, unpack(held))
-  local granted_reply = grant_once(token, reply, function()
+  local function unhold()
     redis.call('HDEL', leasesKey, unpack(items))
     unlease()
+  end
+  local granted_at = {}
+  for i, item in ipairs(items) do
+    granted_at[2 * i - 1] = item
+    granted_at[2 * i] = now
+  end
+  write_or_undo(unhold, 'HSET', leasedAtKey, unpack(granted_at))
+  local granted_reply = grant_once(token, reply, function()
+    redis.call('HDEL', leasedAtKey, unpack(items))
+    unhold()
   end)
   if granted_reply ~= reply then
     -- Run again: what this run leased went back; the first run's answer stands. Items

@@ -16,7 +16,10 @@
 -- lease reads first; attempts HASH, the shared limiters' count of each item's failed
 -- attempts (limiter/failures.lua's 'failures:attempts'), which the queue scripts only
 -- read (the inspection's items and find); dead LIST, the previous release's dead letters
--- (JSON records), which move_dead_letters.lua moves into the given-up records once.
+-- (JSON records), which move_dead_letters.lua moves into the given-up records once;
+-- leased-at HASH item -> µs its current lease was granted (the get writes it, one HSET a
+-- get; a renewal keeps it; whatever ends the lease deletes it), for the inspection's
+-- "held since".
 -- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
 -- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
 -- digits, from the '#' field of priorities) ':' item, so that the order is exactly
@@ -58,5 +61,6 @@ local givenUpAtKey = KEYS[14]
 local pausedKey = KEYS[15]
 local attemptsKey = KEYS[16]
 local deadKey = KEYS[17]
+local leasedAtKey = KEYS[18]
 local givenNow = ARGV[1]
 local channel = ARGV[2]
