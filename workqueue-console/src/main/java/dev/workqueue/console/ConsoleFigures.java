@@ -31,7 +31,7 @@ import dev.workqueue.time.Clock;
  * request; a request that finds no reading of a queue (the first after start or after an
  * idle spell) reads it itself, once for every request that waits for it.
  * <p>
- * Thread-safe. {@code lock} guards {@code running}, {@code lastRequestNanos} and
+ * Thread-safe. {@code lock} guards {@code refreshing}, {@code lastRequestNanos} and
  * {@code idle}; the thread waits on {@code wake}, which a request after an idle spell and
  * {@link #stop()} signal. Readings are replaced only by later ones (by {@code reads}), so
  * a round that began before an action cannot overwrite the reading the action made.
@@ -63,7 +63,11 @@ final class ConsoleFigures implements SmartLifecycle {
 	private final Condition wake = this.lock.newCondition();
 
 	/** Guarded by lock. */
-	private boolean running;
+	/**
+	 * The thread that refreshes, {@code null} once stopped; guarded by lock. Any other
+	 * thread (one still reading its round when a stop and a start came) ends.
+	 */
+	private Thread refreshing;
 
 	/** Guarded by lock. */
 	private boolean watched;
@@ -181,13 +185,12 @@ final class ConsoleFigures implements SmartLifecycle {
 	public void start() {
 		this.lock.lock();
 		try {
-			if (this.running) {
+			if (this.refreshing != null) {
 				return;
 			}
-			this.running = true;
-			Thread thread = new Thread(this::refreshUntilStopped, "workqueue-console-figures");
-			thread.setDaemon(true);
-			thread.start();
+			this.refreshing = new Thread(this::refreshUntilStopped, "workqueue-console-figures");
+			this.refreshing.setDaemon(true);
+			this.refreshing.start();
 		}
 		finally {
 			this.lock.unlock();
@@ -220,30 +223,37 @@ final class ConsoleFigures implements SmartLifecycle {
 			if (this.watched && this.clock.nanoTime() - this.lastRequestNanos >= WATCHED_NANOS) {
 				this.watched = false;
 			}
-			if (this.running && !this.watched) {
+			if (refreshes() && !this.watched) {
 				// Cleared under lock: a request that comes after has to take the lock
 				// first to note itself, so what it reads is never cleared.
 				this.readings.clear();
 				this.idle = true;
-				while (this.running && !this.watched) {
+				while (refreshes() && !this.watched) {
 					this.wake.await();
 				}
 				this.idle = false;
 			}
-			return this.running;
+			return refreshes();
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
+	/**
+	 * Whether the calling thread is the one that refreshes. Called with the lock held.
+	 */
+	private boolean refreshes() {
+		return this.refreshing == Thread.currentThread();
+	}
+
 	private boolean awaitUntil(long nextNanos) throws InterruptedException {
 		this.lock.lock();
 		try {
-			while (this.running && this.clock.nanoTime() - nextNanos < 0) {
+			while (refreshes() && this.clock.nanoTime() - nextNanos < 0) {
 				this.clock.awaitUntil(this.lock, this.wake, nextNanos);
 			}
-			return this.running;
+			return refreshes();
 		}
 		finally {
 			this.lock.unlock();
@@ -257,7 +267,7 @@ final class ConsoleFigures implements SmartLifecycle {
 	public void stop() {
 		this.lock.lock();
 		try {
-			this.running = false;
+			this.refreshing = null;
 			this.wake.signalAll();
 		}
 		finally {
@@ -269,7 +279,7 @@ final class ConsoleFigures implements SmartLifecycle {
 	public boolean isRunning() {
 		this.lock.lock();
 		try {
-			return this.running;
+			return this.refreshing != null;
 		}
 		finally {
 			this.lock.unlock();
