@@ -27,9 +27,11 @@ import dev.workqueue.store.CallGroup;
  * one row twice. A batch whose adds carry no trace context runs the plain statement; one
  * with any runs the traced one, in which the adds without a context pass {@code null}.
  * <p>
- * A commit that queued items asks for one notice to the other instances
- * ({@link QueueNotices#queued}), with the earliest due time among them, however many adds
- * it held: the callers signal their own consumers themselves.
+ * A statement that queued items notifies the other instances in its own transaction,
+ * once, with the earliest due time among them, however many adds it held: a notice sent
+ * apart ({@link QueueNotices#queued}) would cost a commit of its own. The notice is
+ * stamped with the handle's id ({@link QueueNotices#stamp}): the callers signal their own
+ * consumers themselves.
  * <p>
  * Thread-safe: the group writes one batch at a time, and this class keeps no state of its
  * own beyond the statements.
@@ -141,15 +143,6 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			}
 		}
 		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, merged.values()));
-		long dueMillis = results.values()
-			.stream()
-			.mapToLong(Added::noticeDueMillis)
-			.filter((due) -> due >= 0)
-			.min()
-			.orElse(-1);
-		if (dueMillis >= 0) {
-			this.notices.queued(dueMillis);
-		}
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
 				// The first add of an item takes the outcome; the ones merged into it
@@ -203,6 +196,8 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			if (traced) {
 				sql.setArray(statement, "traces", connection.createArrayOf("text", contexts));
 			}
+			sql.setString(statement, "channel", this.notices.channel());
+			sql.setString(statement, "stamp", this.notices.stamp());
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {
 					results.put(rows.getString(1), Added.read(rows, 2, traced));

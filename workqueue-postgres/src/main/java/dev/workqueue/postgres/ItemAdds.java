@@ -19,7 +19,7 @@ import dev.workqueue.store.ReadySignal;
  * thread has one open, else grouped with the handle's concurrent adds into one commit
  * ({@link CallGroup}, {@link AddGroup}). After its own commit the handle wakes a local
  * consumer for each item it made ready, and the other instances hear of the commit
- * through one notice ({@link QueueNotices}, sent by {@link AddGroup}), which this handle
+ * through one notice sent in the same transaction ({@link AddGroup}), which this handle
  * does not hear. An add in the caller's transaction wakes nobody here before that
  * transaction commits: its {@code NOTIFY} rides in the same transaction and comes back
  * through {@code LISTEN} once it commits, to this handle too (poll-only: the next poll
@@ -166,7 +166,7 @@ final class ItemAdds {
 
 	/**
 	 * After this handle's own commit: a local consumer looks (the others hear of the
-	 * commit from {@link AddGroup}).
+	 * commit from its notice).
 	 */
 	private void announce(Added added) {
 		if (!added.changed() || !added.queued()) {

@@ -12,13 +12,13 @@ import javax.sql.DataSource;
 
 /**
  * Sends the {@code NOTIFY} of one queue's handle after its own commits that queued items
- * (adds, and dones, hand-backs and reaps that queued one again), debounced: at most one
- * in flight, later requests folded into one more. A {@code NOTIFY} takes a database-wide
- * lock at commit, so one per add would serialise a busy queue's committers; folded, a
- * burst of adds costs two notices, and the last one always leaves after the last
- * {@link #send} began, so no add goes unannounced. Each notice is stamped with the
- * handle's id, so that the handle itself does not hear it: it woke its own consumers when
- * it committed.
+ * (dones, hand-backs and reaps that queued one again; a batch of adds notifies in its own
+ * transaction, {@link AddGroup}), debounced: at most one in flight, later requests folded
+ * into one more. A {@code NOTIFY} takes a database-wide lock at commit, so one per add
+ * would serialise a busy queue's committers; folded, a burst of adds costs two notices,
+ * and the last one always leaves after the last {@link #send} began, so no add goes
+ * unannounced. Each notice is stamped with the handle's id, so that the handle itself
+ * does not hear it: it woke its own consumers when it committed.
  * <p>
  * <b>How it works.</b> {@link #send} only records the request (the earliest due time
  * among those not yet sent, 0 for "ready now" winning) and wakes the sender's own thread,

@@ -263,7 +263,20 @@ final class Notices {
 	 * @return the payload
 	 */
 	static String payload(String queue, long dueEpochMillis, String sender) {
-		return Math.max(0, dueEpochMillis) + "/" + sender + ":" + queueKey(queue);
+		return Math.max(0, dueEpochMillis) + stamp(queue, sender);
+	}
+
+	/**
+	 * What follows the due time in a payload of {@link #payload(String, long, String)}:
+	 * <code>/&lt;sender&gt;:&lt;queue&gt;</code>, for a statement that puts the due time
+	 * it computes in front.
+	 * @param queue the queue's name
+	 * @param sender the sending handle's id, which holds neither {@code '/'} nor
+	 * {@code ':'}
+	 * @return the rest of the payload
+	 */
+	static String stamp(String queue, String sender) {
+		return "/" + sender + ":" + queueKey(queue);
 	}
 
 	/**

@@ -35,6 +35,11 @@ interface QueueNotices {
 		}
 
 		@Override
+		public String stamp() {
+			return null;
+		}
+
+		@Override
 		public void stopListening() {
 		}
 
@@ -45,9 +50,10 @@ interface QueueNotices {
 	};
 
 	/**
-	 * A commit of this handle (not in a caller's transaction) queued an item, and the
-	 * handle signalled its own consumers: the others hear of it soon, this handle does
-	 * not. Never blocks, never throws.
+	 * A commit of this handle (not in a caller's transaction, nor a batch of adds, which
+	 * notifies in its own transaction) queued an item, and the handle signalled its own
+	 * consumers: the others hear of it soon, this handle does not. Never blocks, never
+	 * throws.
 	 * @param dueEpochMillis when it is ready, on the statements' clock; 0 for now
 	 */
 	void queued(long dueEpochMillis);
@@ -65,6 +71,15 @@ interface QueueNotices {
 	 * @return the payload
 	 */
 	String payload(long dueEpochMillis);
+
+	/**
+	 * What follows the due time in the payload of a notice this handle sends in its own
+	 * transaction ({@code add_batch.sql}), which it does not hear: it signals its own
+	 * consumers after the commit.
+	 * @return the rest of the payload ({@link Notices#stamp}), or {@code null} when
+	 * {@link #channel()} is
+	 */
+	String stamp();
 
 	/**
 	 * Stops hearing: the handle is shut down and waits for nothing any more. Returns once
@@ -132,6 +147,11 @@ interface QueueNotices {
 			@Override
 			public String payload(long dueEpochMillis) {
 				return Notices.payload(queue, dueEpochMillis);
+			}
+
+			@Override
+			public String stamp() {
+				return Notices.stamp(queue, self);
 			}
 
 			/** Set by the first {@link #stopListening()}. */

@@ -315,15 +315,37 @@ class PostgresDefaultPathTests {
 				items.add("own-" + i);
 			}
 			grouped.addAll(items);
-			grouped.shutDown();
-			// The notices of a handle are sent by its own thread, which sends what was
-			// asked and ends once the handle is done.
-			await().atMost(SOON).until(() -> EngineFixture.statements(grouped).keeper().stopped());
-			Thread sender = thread("workqueue-listened-notices");
-			if (sender != null) {
-				sender.join(SOON.toMillis());
-			}
+			// Sent in the adds' own commit: heard before a notice sent after the call.
 			assertThat(noticesUntilBarrier(listening)).as("in one commit of the handle's own").isOne();
+		}
+	}
+
+	@Test
+	void anAddCommittedOnItsOwnNotifiesInItsOwnTransactionStampedWithTheEarliestDueTime() throws Exception {
+		HikariDataSource pool = pool(2);
+		try (Listening listening = new Listening(channel())) {
+			DelayingQueue<String> a = track(instance(pool).buildDelayingQueue());
+			long hourFromNowMillis = TestSql
+				.queryLong("SELECT (extract(epoch FROM now() + interval '1 hour') * 1000)::bigint");
+			a.addAfter("later", Duration.ofHours(1));
+			// Committed with the add: heard before a notice sent after the call returned.
+			assertThat(noticesUntilBarrier(listening)).isOne();
+			Notices.Notice delayed = listening.received()
+				.stream()
+				.filter((notice) -> "listened".equals(notice.queue()))
+				.findFirst()
+				.orElseThrow();
+			assertThat(delayed.sender()).as("stamped: its sender does not hear it").isNotNull();
+			assertThat(delayed.dueEpochMillis()).isBetween(hourFromNowMillis - 60_000, hourFromNowMillis + 60_000);
+			a.add("x");
+			assertThat(noticesUntilBarrier(listening)).isOne();
+			assertThat(listening.received()
+				.stream()
+				.filter((notice) -> "listened".equals(notice.queue()))
+				.map(Notices.Notice::dueEpochMillis)).as("ready now").containsExactly(delayed.dueEpochMillis(), 0L);
+			assertThat(thread("workqueue-listened-notices")).as("no notice of a commit of its own").isNull();
+			assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
+			a.done("x");
 		}
 	}
 

@@ -15,6 +15,9 @@
 --   :traces       their trace contexts (null for an item without any)
 --   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
 --                 order; ReadyOrder#keepsWaits)
+--   :channel      the channel to notify, or null for none; the notice as in add_batch.sql,
+--                 for the adds that changed their item's place
+--   :stamp        the payload after its due time (Notices#stamp)
 -- Returns: as add_batch.sql, then whether each add changed the item's place
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
 --   of one item apply one after the other.
@@ -64,6 +67,10 @@ WHERE ((r.state = 1 AND (r.dirty_at IS NULL OR EXCLUDED.ready_at < r.dirty_at OR
 		AND (r.dirty_at IS NULL OR r.dirty_at <= (SELECT now FROM c) OR EXCLUDED.ready_at < r.dirty_at)))
 	OR (EXCLUDED.trace IS NOT NULL AND (r.trace IS NULL
 		OR length(r.trace) - length(replace(r.trace, E'\n', '')) < 8))
-		RETURNING r.item, r.state, r.ready_at, (r.state, r.priority, r.ready_at, r.seq, r.dirty_at, r.dirty_priority) AS place)
+		RETURNING r.item, r.state, r.ready_at, (r.state, r.priority, r.ready_at, r.seq, r.dirty_at, r.dirty_priority) AS place),
+	n AS (SELECT pg_notify(:channel, min(CASE WHEN up.ready_at <= c.now THEN 0
+			ELSE greatest(1, (extract(epoch FROM up.ready_at) * 1000000)::bigint / 1000) END)::text || :stamp)
+		FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item
+		WHERE :channel::text IS NOT NULL AND up.state = 0 AND old.place IS DISTINCT FROM up.place HAVING count(*) > 0)
 	SELECT up.item, up.state, up.ready_at <= c.now, (extract(epoch FROM up.ready_at) * 1000000)::bigint, (old.place IS DISTINCT FROM up.place) AND NOT coalesce(old.queued, false), (extract(epoch FROM c.now) * 1000000)::bigint, old.place IS DISTINCT FROM up.place
-	FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item
+	FROM up CROSS JOIN c LEFT JOIN old ON old.item = up.item LEFT JOIN n ON true
