@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +16,7 @@ import dev.workqueue.postgres.PostgresQueueException.Reason;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.store.BatchWriter;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.ReadySignal;
 
 /**
  * PostgreSQL's write of a handle's grouped adds that are not in a caller's transaction
@@ -31,7 +33,8 @@ import dev.workqueue.store.CallGroup;
  * once, with the earliest due time among them, however many adds it held: a notice sent
  * apart ({@link QueueNotices#queued}) would cost a commit of its own. The notice is
  * stamped with the handle's id ({@link QueueNotices#stamp}): the callers signal their own
- * consumers themselves.
+ * consumers themselves. A batch of items all ready now, no more than the handle's own
+ * consumers waiting with no notice granted, notifies nobody: those consumers take them.
  * <p>
  * Thread-safe: the group writes one batch at a time, and this class keeps no state of its
  * own beyond the statements.
@@ -87,11 +90,15 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	private final QueueNotices notices;
 
-	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql, QueueNotices notices) {
+	private final ReadySignal signal;
+
+	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql, QueueNotices notices,
+			ReadySignal signal) {
 		this.database = database;
 		this.sql = sql;
 		this.tracedSql = tracedSql;
 		this.notices = notices;
+		this.signal = signal;
 	}
 
 	/**
@@ -142,7 +149,9 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				merged.merge(batch.argument(i).encoded(), batch.argument(i), Request::merge);
 			}
 		}
-		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, merged.values()));
+		boolean tell = !coveredLocally(merged.values());
+		Map<String, Added> results = this.database.run("add to",
+				(connection) -> upsert(connection, merged.values(), tell));
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
 				// The first add of an item takes the outcome; the ones merged into it
@@ -161,7 +170,24 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		return new PostgresQueueException(Reason.UNREACHABLE, this.database.what("add to") + ": " + cause, cause);
 	}
 
-	private Map<String, Added> upsert(Connection connection, java.util.Collection<Request> requests)
+	/**
+	 * Whether this handle's own consumers take every item of the batch: each is ready
+	 * now, and as many consumers wait with no notice granted yet. They look at the commit
+	 * ({@link ItemAdds}), so a notice would only wake consumers of other instances to
+	 * look in vain (three JVMs end to end: each add's notice woke one elsewhere). Should
+	 * one of them leave meanwhile, the item is found at the next look here, or within a
+	 * poll interval elsewhere.
+	 */
+	private boolean coveredLocally(Collection<Request> requests) {
+		for (Request request : requests) {
+			if (request.delayMicros() > 0) {
+				return false;
+			}
+		}
+		return requests.size() <= this.signal.waitingUnnoticed();
+	}
+
+	private Map<String, Added> upsert(Connection connection, Collection<Request> requests, boolean tell)
 			throws SQLException {
 		String[] items = new String[requests.size()];
 		Integer[] priorities = new Integer[items.length];
@@ -196,7 +222,7 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			if (traced) {
 				sql.setArray(statement, "traces", connection.createArrayOf("text", contexts));
 			}
-			sql.setString(statement, "channel", this.notices.channel());
+			sql.setString(statement, "channel", tell ? this.notices.channel() : null);
 			sql.setString(statement, "stamp", this.notices.stamp());
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {

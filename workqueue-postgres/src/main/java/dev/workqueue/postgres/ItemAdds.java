@@ -58,7 +58,7 @@ final class ItemAdds {
 		this.database = database;
 		this.sql = sql;
 		this.group = new CallGroup<>(AddGroup.MAX_BATCH,
-				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices));
+				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices, signal));
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;

@@ -321,6 +321,31 @@ class PostgresDefaultPathTests {
 	}
 
 	@Test
+	void readyAddsItsOwnWaitingConsumersCoverNotifyNobodyAndThoseConsumersTakeThem() throws Exception {
+		HikariDataSource pool = pool(2);
+		try (Listening listening = new Listening(channel())) {
+			DelayingQueue<String> a = track(instance(pool).buildDelayingQueue());
+			Future<String> taken = take(a);
+			awaitListeningAndWaiting(pool, a);
+			a.add("x");
+			// Only its own signal can wake it (it polls hourly).
+			assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
+			assertThat(noticesUntilBarrier(listening)).as("its waiting consumer covered the add").isZero();
+			a.add("y");
+			assertThat(noticesUntilBarrier(listening)).as("no consumer waits: the others are told").isOne();
+			a.done("x");
+			Future<String> next = take(a);
+			assertThat(next.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("y");
+			a.done("y");
+			Future<String> waiting = take(a);
+			awaitListeningAndWaiting(pool, a);
+			a.addAfter("later", Duration.ofHours(1));
+			assertThat(noticesUntilBarrier(listening)).as("a delayed add is told of").isOne();
+			assertThat(waiting).isNotDone();
+		}
+	}
+
+	@Test
 	void anAddCommittedOnItsOwnNotifiesInItsOwnTransactionStampedWithTheEarliestDueTime() throws Exception {
 		HikariDataSource pool = pool(2);
 		try (Listening listening = new Listening(channel())) {
