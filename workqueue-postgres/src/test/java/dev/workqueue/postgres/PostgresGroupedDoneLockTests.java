@@ -257,6 +257,8 @@ class PostgresGroupedDoneLockTests {
 		batch.setArray(statement, "items", connection.createArrayOf("text", ascending));
 		batch.setArray(statement, "priorities", connection.createArrayOf("integer", zeros));
 		batch.setArray(statement, "delays", QueueDatabase.bigints(connection, new long[items.length]));
+		batch.setString(statement, "channel", null);
+		batch.setString(statement, "stamp", null);
 	}
 
 	private long rows(String item) {
