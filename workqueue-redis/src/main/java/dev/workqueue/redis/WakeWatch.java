@@ -119,7 +119,11 @@ final class WakeWatch {
 	/** A failure of the last wait, for the thread to handle; {@code null} if none. */
 	private RuntimeException failure;
 
-	private String failing;
+	/**
+	 * The kind of the failure last logged, until a wait answers again; the thread and the
+	 * event loop write it.
+	 */
+	private volatile String failing;
 
 	WakeWatch(RedisClient client, Supplier<StatefulConnection<String, String>> commands) {
 		this.client = client;
@@ -327,9 +331,9 @@ final class WakeWatch {
 			}
 			String wakeKey = (popped != null && popped.hasValue() && !popped.getKey().equals(this.control))
 					? popped.getKey() : null;
-			if (wakeKey != null) {
-				target = target(wakeKey);
-				if (target == null) {
+			target = (wakeKey != null) ? target(wakeKey) : null;
+			try {
+				if (wakeKey != null && target == null) {
 					// Back for another instance's consumer, before the next wait on its
 					// connection (which pops it at once should a consumer of the queue
 					// start waiting meanwhile). The queue may be gone (its keys deleted
@@ -338,14 +342,21 @@ final class WakeWatch {
 					// expired wake-up costs a heartbeat.
 					push(this.connection, wakeKey, PUSHED_BACK_TTL_MILLIS);
 				}
+				List<String> keys = wantedKeys();
+				if (!keys.isEmpty()) {
+					next = send(keys);
+				}
+				else {
+					// The thread sends the next wait when a consumer starts waiting.
+					this.changed.signalAll();
+				}
 			}
-			List<String> keys = wantedKeys();
-			if (keys.isEmpty()) {
-				// The thread sends the next wait when a consumer starts waiting.
+			catch (RuntimeException ex) {
+				// Not sent: the thread tries again after a pause.
+				this.sent = null;
+				this.waitingOn = null;
+				this.failure = ex;
 				this.changed.signalAll();
-			}
-			else {
-				next = send(keys);
 			}
 		}
 		finally {
