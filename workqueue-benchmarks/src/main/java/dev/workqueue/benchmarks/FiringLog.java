@@ -36,6 +36,17 @@ final class FiringLog {
 		this.dueNanos[item] = System.nanoTime() + delayNanos;
 	}
 
+	/**
+	 * Logs when an item was due, as another process of this machine read it on
+	 * {@link System#nanoTime()}'s clock (see {@link #fired(int, long)}). Call before
+	 * {@link #awaitAll}.
+	 * @param item the item
+	 * @param dueNanos when it was due
+	 */
+	void scheduled(int item, long dueNanos) {
+		this.dueNanos[item] = dueNanos;
+	}
+
 	void fired(int item) {
 		fired(item, System.nanoTime());
 	}

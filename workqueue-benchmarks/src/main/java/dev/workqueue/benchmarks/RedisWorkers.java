@@ -3,6 +3,7 @@ package dev.workqueue.benchmarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * Worker threads of one JVM on a Redis benchmark queue: each takes an item, counts it in
@@ -32,9 +33,22 @@ final class RedisWorkers {
 	 * @return the workers
 	 */
 	static RedisWorkers start(RedisContender.Queue queue, int count, Progress progress) {
+		return start(queue, count, progress, (item) -> {
+		});
+	}
+
+	/**
+	 * Starts {@code count} workers that tell {@code got} of each item first.
+	 * @param queue the queue
+	 * @param count how many
+	 * @param progress where each processed item is counted
+	 * @param got told of each item as it is handed out, on the worker's thread
+	 * @return the workers
+	 */
+	static RedisWorkers start(RedisContender.Queue queue, int count, Progress progress, Consumer<String> got) {
 		RedisWorkers workers = new RedisWorkers(queue);
 		for (int i = 0; i < count; i++) {
-			Thread thread = new Thread(() -> workers.work(progress), "redis-bench-worker-" + i);
+			Thread thread = new Thread(() -> workers.work(progress, got), "redis-bench-worker-" + i);
 			thread.setDaemon(true);
 			workers.threads.add(thread);
 			thread.start();
@@ -42,9 +56,10 @@ final class RedisWorkers {
 		return workers;
 	}
 
-	private void work(Progress progress) {
+	private void work(Progress progress, Consumer<String> got) {
 		try {
 			for (String item = this.queue.get(); item != null; item = this.queue.doneAndGet(item)) {
+				got.accept(item);
 				this.processed.increment();
 				progress.add(1);
 			}

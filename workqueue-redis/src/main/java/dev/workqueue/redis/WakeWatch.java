@@ -29,6 +29,13 @@ import dev.workqueue.time.Clock;
  * are left after a lease ({@code includes/notify.lua}), so the next waiting consumer,
  * wherever it is, looks next.
  * <p>
+ * <b>Hops.</b> An answer is taken in hand where it arrives, on the connection's event
+ * loop: the next {@code BLPOP} goes out at once, and the wake-up goes straight to a
+ * waiting consumer's signal, so a remote add reaches a waiting consumer with the thread
+ * hop Redisson's {@code take} has (event loop, then consumer), not through this watch's
+ * thread as well. The thread only sends a first wait (a consumer starts waiting while
+ * none is under way), connects, and waits out failures.
+ * <p>
  * <b>Cost.</b> One connection and one thread per client, however many queues; a queue
  * without a waiting consumer is not waited on. While consumers wait and nothing happens,
  * one {@code BLPOP} per {@value #BLOCK_SECONDS} seconds for all the queues of the client.
@@ -44,10 +51,10 @@ import dev.workqueue.time.Clock;
  * Not for Redis Cluster, where one command cannot wait on keys of several slots: there
  * the consumers wait for the queues' pub/sub notices.
  * <p>
- * Thread-safe: {@code lock} guards the registrations, the wait under way and its answer.
- * Lock order: a {@link ReadySignal}'s lock, then this one (a first waiter calls
- * {@link #wanted} under its signal's lock); this one is never held while a signal is
- * signalled.
+ * Thread-safe: {@code lock} guards the registrations, the wait under way and a failure
+ * for the thread. Lock order: a {@link ReadySignal}'s lock, then this one (a first waiter
+ * calls {@link #wanted} under its signal's lock); this one is never held while a signal
+ * is signalled.
  */
 final class WakeWatch {
 
@@ -106,10 +113,17 @@ final class WakeWatch {
 	/** Whether that wait was asked to restart. */
 	private boolean poked;
 
-	/** The answer of the wait under way, once in. */
-	private CompletableFuture<KeyValue<String, String>> answer;
+	/** The wait under way, {@code null} when none is. */
+	private CompletableFuture<KeyValue<String, String>> sent;
 
-	private String failing;
+	/** A failure of the last wait, for the thread to handle; {@code null} if none. */
+	private RuntimeException failure;
+
+	/**
+	 * The kind of the failure last logged, until a wait answers again; the thread and the
+	 * event loop write it.
+	 */
+	private volatile String failing;
 
 	WakeWatch(RedisClient client, Supplier<StatefulConnection<String, String>> commands) {
 		this.client = client;
@@ -208,53 +222,69 @@ final class WakeWatch {
 		}
 	}
 
+	/**
+	 * The thread: sends a wait when one is wanted and none is under way (a first waiting
+	 * consumer, or the wait before ended without sending the next), connects, and handles
+	 * failures. Waits that answer are followed by the next from the answer itself.
+	 */
 	private void loop() {
 		while (true) {
-			List<String> keys;
-			CompletableFuture<KeyValue<String, String>> sent;
+			RuntimeException failed;
+			CompletableFuture<KeyValue<String, String>> next = null;
 			this.lock.lock();
 			try {
-				keys = wantedKeys();
-				while (keys.isEmpty() && !this.closed) {
+				while (!this.closed && this.failure == null && (this.sent != null || wantedKeys().isEmpty())) {
 					this.changed.awaitUninterruptibly();
-					keys = wantedKeys();
 				}
 				if (this.closed) {
 					this.thread = null;
 					return;
 				}
-				if (this.connection == null) {
-					this.connection = this.client.connect();
-					this.connection.setTimeout(CONNECTION_TIMEOUT);
+				failed = this.failure;
+				this.failure = null;
+				if (failed == null) {
+					try {
+						if (this.connection == null) {
+							this.connection = this.client.connect();
+							this.connection.setTimeout(CONNECTION_TIMEOUT);
+						}
+						next = send(wantedKeys());
+					}
+					catch (RuntimeException ex) {
+						failed = ex;
+					}
 				}
-				this.control = keys.get(0) + ":" + this.id;
-				String[] all = new String[keys.size() + 1];
-				keys.toArray(all);
-				all[keys.size()] = this.control;
-				this.waitingOn = keys;
-				this.poked = false;
-				this.answer = null;
-				sent = RedisLink.dispatch(this.connection, QueueCommand.blpop(BLOCK_SECONDS, all));
-			}
-			catch (RuntimeException ex) {
-				failed(ex);
-				continue;
 			}
 			finally {
 				this.lock.unlock();
 			}
-			sent.whenComplete((reply, failure) -> answered(sent));
-			try {
-				KeyValue<String, String> popped = awaitAnswer(sent);
-				recovered();
-				if (popped != null && popped.hasValue() && !popped.getKey().equals(this.control)) {
-					deliver(popped.getKey());
-				}
+			if (failed != null) {
+				failed(failed);
 			}
-			catch (RuntimeException ex) {
-				failed(ex);
+			else {
+				whenAnswered(next);
 			}
 		}
+	}
+
+	/**
+	 * Sends a wait on {@code keys} and this client's control list. Called under the lock,
+	 * with a connection; the caller registers {@link #answered} once it let go of the
+	 * lock (an answer already in would run it at once, on the caller's thread).
+	 */
+	private CompletableFuture<KeyValue<String, String>> send(List<String> keys) {
+		this.control = keys.get(0) + ":" + this.id;
+		String[] all = new String[keys.size() + 1];
+		keys.toArray(all);
+		all[keys.size()] = this.control;
+		this.waitingOn = keys;
+		this.poked = false;
+		this.sent = RedisLink.dispatch(this.connection, QueueCommand.blpop(BLOCK_SECONDS, all));
+		return this.sent;
+	}
+
+	private void whenAnswered(CompletableFuture<KeyValue<String, String>> wait) {
+		wait.whenComplete((reply, ex) -> answered(wait));
 	}
 
 	/** The wake lists with a waiting consumer. Called under the lock. */
@@ -268,66 +298,96 @@ final class WakeWatch {
 		return keys;
 	}
 
-	private void answered(CompletableFuture<KeyValue<String, String>> sent) {
-		this.lock.lock();
-		try {
-			this.answer = sent;
-			this.changed.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/** Waits for the answer of the wait under way; {@code null} when it timed out. */
-	private KeyValue<String, String> awaitAnswer(CompletableFuture<KeyValue<String, String>> sent) {
-		this.lock.lock();
-		try {
-			while (this.answer != sent) {
-				this.changed.awaitUninterruptibly();
-			}
-			this.waitingOn = null;
-		}
-		finally {
-			this.lock.unlock();
-		}
-		return RedisLink.answer(sent, Duration.ZERO);
-	}
-
 	/**
-	 * Hands a wake-up to a handle of the queue with a waiting consumer, or back to the
-	 * queue's list for another instance's consumer. Handles of one queue on this client
-	 * take turns: the one signalled goes to the back.
+	 * A wait answered, on the connection's event loop: the next wait is sent at once, if
+	 * one is wanted, then the wake-up popped goes to a waiting consumer, right here (a
+	 * signal never blocks), so that it wakes with one thread hop, not two. A failure goes
+	 * to the thread, which logs it and waits before it tries again.
 	 */
-	private void deliver(String wakeKey) {
+	private void answered(CompletableFuture<KeyValue<String, String>> wait) {
+		KeyValue<String, String> popped = null;
 		Watched target = null;
+		CompletableFuture<KeyValue<String, String>> next = null;
 		this.lock.lock();
 		try {
-			List<Watched> signals = this.watched.getOrDefault(wakeKey, List.of());
-			for (Watched handle : signals) {
-				if (handle.signal().waiting() > 0) {
-					target = handle;
-					break;
+			if (wait != this.sent) {
+				return;
+			}
+			this.sent = null;
+			this.waitingOn = null;
+			try {
+				popped = RedisLink.answer(wait, Duration.ZERO);
+			}
+			catch (RuntimeException ex) {
+				if (!this.closed) {
+					this.failure = ex;
+					this.changed.signalAll();
+				}
+				return;
+			}
+			recovered();
+			if (this.closed) {
+				return;
+			}
+			String wakeKey = (popped != null && popped.hasValue() && !popped.getKey().equals(this.control))
+					? popped.getKey() : null;
+			target = (wakeKey != null) ? target(wakeKey) : null;
+			try {
+				if (wakeKey != null && target == null) {
+					// Back for another instance's consumer, before the next wait on its
+					// connection (which pops it at once should a consumer of the queue
+					// start waiting meanwhile). The queue may be gone (its keys deleted
+					// once its handles shut down): the list expires rather than stays
+					// for ever; while items are ready, each tick arms it again, so an
+					// expired wake-up costs a heartbeat.
+					push(this.connection, wakeKey, PUSHED_BACK_TTL_MILLIS);
+				}
+				List<String> keys = wantedKeys();
+				if (!keys.isEmpty()) {
+					next = send(keys);
+				}
+				else {
+					// The thread sends the next wait when a consumer starts waiting.
+					this.changed.signalAll();
 				}
 			}
-			if (target != null && signals.size() > 1) {
-				signals.remove(target);
-				signals.add(target);
+			catch (RuntimeException ex) {
+				// Not sent: the thread tries again after a pause.
+				this.sent = null;
+				this.waitingOn = null;
+				this.failure = ex;
+				this.changed.signalAll();
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
-		StatefulRedisConnection<String, String> open = this.connection;
 		if (target != null) {
 			target.signal().signal();
 		}
-		else if (open != null) {
-			// Pushed back after the queue may be gone (its keys deleted once its handles
-			// shut down): the list expires rather than stays for ever. While items are
-			// ready, each tick arms it again, so an expired wake-up costs a heartbeat.
-			push(open, wakeKey, PUSHED_BACK_TTL_MILLIS);
+		if (next != null) {
+			whenAnswered(next);
 		}
+	}
+
+	/**
+	 * The handle of the queue a wake-up goes to: one with a waiting consumer, or
+	 * {@code null} for none (the wake-up then goes back to the queue's list for another
+	 * instance's consumer). Handles of one queue on this client take turns: the one
+	 * chosen goes to the back. Called under the lock.
+	 */
+	private Watched target(String wakeKey) {
+		List<Watched> signals = this.watched.getOrDefault(wakeKey, List.of());
+		for (Watched handle : signals) {
+			if (handle.signal().waiting() > 0) {
+				if (signals.size() > 1) {
+					signals.remove(handle);
+					signals.add(handle);
+				}
+				return handle;
+			}
+		}
+		return null;
 	}
 
 	/** Pushes an element to a list, which expires after {@code ttlMillis}. */

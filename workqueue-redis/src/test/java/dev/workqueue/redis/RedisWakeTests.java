@@ -175,6 +175,44 @@ class RedisWakeTests {
 		assertThat((double) looks / items).as("looks per item (%d looks)", looks).isLessThanOrEqualTo(1.5);
 	}
 
+	/** Clients blocked in a {@code BLPOP} now, by {@code INFO clients}. */
+	private long blockedClients() {
+		for (String line : this.admin.info("clients").split("\r?\n")) {
+			if (line.startsWith("blocked_clients:")) {
+				return Long.parseLong(line.substring("blocked_clients:".length()).trim());
+			}
+		}
+		return 0;
+	}
+
+	@Test
+	void aWakeUpPoppedByAnInstanceWhoseConsumerLeftReachesAConsumerWaitingInAnother() throws Exception {
+		// Instance 0's consumer waits, then gives up: its client's BLPOP stays blocked,
+		// first in line for the queue's wake list.
+		Poller<String> leaving = Pollers.of(this.handles.get(0));
+		assertThat(leaving.poll(Duration.ofMillis(300))).isNull();
+		await().atMost(Duration.ofSeconds(10)).until(() -> blockedClients() == 1);
+		Thread waiting = new Thread(() -> {
+			try {
+				Prioritized<String> item = Pollers.of(this.handles.get(1)).poll(Duration.ofSeconds(30));
+				if (item != null) {
+					this.handedOut.add(item.item());
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "handle-1/consumer");
+		waiting.start();
+		this.consumers.add(waiting);
+		await().atMost(Duration.ofSeconds(10)).until(() -> blockedClients() == 2);
+		this.handles.get(0).add("item");
+		// Redis hands the wake-up to instance 0's BLPOP, blocked first; with no consumer
+		// waiting there, it goes back to the list, where instance 1's BLPOP pops it. Else
+		// it would wait for a tick (a heartbeat of 30 minutes here).
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.handedOut.contains("item"));
+	}
+
 	@Test
 	void anIdleQueueWithWaitingConsumersCostsAboutOneCommandASecond() {
 		startConsumers();
