@@ -96,10 +96,10 @@ class RedisPollerRoundTripTests {
 		long commandsBefore = commands();
 		assertThat(poller.doneAndPoll("b", Duration.ZERO)).isEqualTo(new Prioritized<>("c", 0));
 		assertThat(scripts() - before).as("one script: the done and the get").isOne();
-		// docs/redis.md, "Commands per operation": done_get's 20, the get's EXISTS of the
-		// pause flag and leased-at's HSET and HDEL included (b was its get's first item:
+		// docs/redis.md, "Commands per operation": done_get's 17, the get's one EXISTS of
+		// the pause flag and of the trace contexts included (b was its get's first item:
 		// the done forgets the grant).
-		assertThat(commands() - commandsBefore).as("the commands of a done and a get of one item").isEqualTo(20);
+		assertThat(commands() - commandsBefore).as("the commands of a done and a get of one item").isEqualTo(17);
 		assertThat(this.admin.hkeys(QueueKeys.key("workqueue:", "q", "leases"))).containsExactly("c");
 		this.queue.done("c");
 		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("d", 0));

@@ -1,5 +1,6 @@
--- lease_list: the list layout's lease: nothing while the queue is paused (one EXISTS of
--- the paused flag, the first command); else moves what fell due, then leases up to `count`
+-- lease_list: the list layout's lease: nothing while the queue is paused (the first
+-- command, one EXISTS, reads the paused flag and whether the priorities hash exists, see
+-- flags); else moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
 -- list ran out; run again with the same token, the reply of the first run (see grant:
@@ -8,9 +9,8 @@
 -- a run again that moved due items wakes the consumers of every instance.
 -- LPOP is the first write and checks its key; the dirty hash is read right after LPOP,
 -- which it puts back if the hash holds another type; the trace records (read only when
--- the priorities hash exists) and the writes that follow (processing, leases, leased-at,
--- the grant)
--- undo the change if their key holds another type; the trace records are written and the
+-- the priorities hash exists) and the writes that follow (processing, the leases with
+-- their grant times, the grant) undo the change if their key holds another type; the trace records are written and the
 -- wake-ups sent after them. So a key of another type leaves the keys as they were
 -- (the due items are moved only once the keys they go to and the processing set are
 -- checked).
@@ -23,10 +23,18 @@
 -- @include write_or_undo
 -- @include trace_take
 -- @include grant
+-- @include lease_value
 -- The keys a lease writes, checked before the due items move (see move_due).
 local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
+-- Two flags in one command: EXISTS counts a key each time it is named, so naming the
+-- paused flag twice answers 2 * paused + (the priorities hash exists).
+local function flags()
+  local count = redis.call('EXISTS', pausedKey, pausedKey, prioritiesKey)
+  return count >= 2, count % 2 == 1
+end
 local function lease_list(lease_us, token, count)
-  if redis.call('EXISTS', pausedKey) == 1 then
+  local paused, traced = flags()
+  if paused then
     -- Paused: nothing is handed out, as if nothing were ready (no due time: the consumers
     -- wait for the resume's wake-up); run again, the first run's answer stands.
     return granted_late(token) or {}
@@ -58,10 +66,10 @@ local function lease_list(lease_us, token, count)
       redis.call('HSET', dirtyKey, item, queued_at[i] or now)
     end
   end
-  -- The priorities hash of a plain queue exists only while an item has trace contexts:
-  -- a queue without them costs one EXISTS per lease that leased, none per empty look.
+  -- The priorities hash of a plain queue exists only while an item has trace contexts
+  -- (read with the paused flag: nothing this script ran since writes it).
   local records = {}
-  if redis.call('EXISTS', prioritiesKey) == 1 then
+  if traced then
     local fields = {}
     for i, item in ipairs(items) do
       fields[i] = 't' .. item
@@ -75,7 +83,7 @@ local function lease_list(lease_us, token, count)
     scored[2 * i - 1] = expiry
     scored[2 * i] = item
     held[2 * i - 1] = item
-    held[2 * i] = token_of(token, i)
+    held[2 * i] = lease_value(token_of(token, i), now)
     reply[3 * i - 2] = item
     reply[3 * i - 1] = math.max(0, now - at)
     reply[3 * i] = records[i] or false
@@ -90,16 +98,7 @@ local function lease_list(lease_us, token, count)
     redis.call('HDEL', leasesKey, unpack(items))
     unlease()
   end
-  local granted_at = {}
-  for i, item in ipairs(items) do
-    granted_at[2 * i - 1] = item
-    granted_at[2 * i] = now
-  end
-  write_or_undo(unhold, 'HSET', leasedAtKey, unpack(granted_at))
-  local granted_reply = grant_once(token, reply, function()
-    redis.call('HDEL', leasedAtKey, unpack(items))
-    unhold()
-  end)
+  local granted_reply = grant_once(token, reply, unhold)
   if granted_reply ~= reply then
     -- Run again: what this run leased went back; the first run's answer stands. Items
     -- that fell due since are ready, and the first run left no wake-up: wake as a lease

@@ -17,6 +17,7 @@
 -- @include trace_take
 -- @include grant
 -- @include notify
+-- @include lease_value
 local function lease_priority(lease_us, token, count, starvation)
   local replayed = granted(token)
   if replayed then
@@ -28,7 +29,7 @@ local function lease_priority(lease_us, token, count, starvation)
   end
   local now = now_us()
   move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
-  local reply, granted_at = {}, {}
+  local reply = {}
   for i = 1, count do
     local member, since_member, priority, item, numbers, record
     if starvation >= 0 then
@@ -56,9 +57,9 @@ local function lease_priority(lease_us, token, count, starvation)
     if i == 1 then
       -- Before the first write: a get that finds nothing checks nothing.
       if starvation >= 0 then
-        check(processingKey, leasesKey, leasedAtKey)
+        check(processingKey, leasesKey)
       else
-        check(processingKey, leasesKey, leasedAtKey, sinceKey)
+        check(processingKey, leasesKey, sinceKey)
       end
     end
     redis.call('ZREM', readyKey, member)
@@ -67,17 +68,11 @@ local function lease_priority(lease_us, token, count, starvation)
     redis.call('HSET', prioritiesKey, 'h' .. item, priority)
     redis.call('HDEL', dirtyKey, item)
     redis.call('ZADD', processingKey, now + tonumber(lease_us), item)
-    redis.call('HSET', leasesKey, item, token_of(token, i))
-    granted_at[#granted_at + 1] = item
-    granted_at[#granted_at + 1] = now
+    redis.call('HSET', leasesKey, item, lease_value(token_of(token, i), now))
     reply[#reply + 1] = item
     reply[#reply + 1] = math.max(0, now - queued_at)
     reply[#reply + 1] = priority
     reply[#reply + 1] = trace_take(item, record)
-  end
-  if #granted_at > 0 then
-    -- One write for the whole get, checked with the first item's.
-    redis.call('HSET', leasedAtKey, unpack(granted_at))
   end
   local left = (#reply == 4 * count) and redis.call('ZCARD', readyKey) or 0
   if #reply > 0 and left == 0 then
