@@ -1,6 +1,6 @@
 -- lease_list: the list layout's lease: nothing while the queue is paused (the first
--- command, one EXISTS, reads the paused flag and whether the priorities hash exists, see
--- flags); else moves what fell due, then leases up to `count`
+-- command, one EXISTS, reads the paused flag and which of the priorities hash, the waiting
+-- set and the list exist, see flags); else moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
 -- list ran out; run again with the same token, the reply of the first run (see grant:
@@ -26,22 +26,29 @@
 -- @include lease_value
 -- The keys a lease writes, checked before the due items move (see move_due).
 local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
--- Two flags in one command: EXISTS counts a key each time it is named, so naming the
--- paused flag twice answers 2 * paused + (the priorities hash exists).
+-- Four flags in one command: EXISTS counts a key each time it is named, so naming the
+-- paused flag 8 times, the priorities hash 4, the waiting set twice and the list once
+-- answers 8 * paused + 4 * (trace contexts kept) + 2 * (items wait) + (items are ready).
+local FLAG_KEYS = {pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey,
+  prioritiesKey, prioritiesKey, prioritiesKey, prioritiesKey, waitingKey, waitingKey, queueKey}
 local function flags()
-  local count = redis.call('EXISTS', pausedKey, pausedKey, prioritiesKey)
-  return count >= 2, count % 2 == 1
+  local count = redis.call('EXISTS', unpack(FLAG_KEYS))
+  return count >= 8, count % 8 >= 4, count % 4 >= 2, count % 2 == 1
 end
 local function lease_list(lease_us, token, count)
-  local paused, traced = flags()
+  local paused, traced, waits, ready = flags()
   if paused then
     -- Paused: nothing is handed out, as if nothing were ready (no due time: the consumers
     -- wait for the resume's wake-up); run again, the first run's answer stands.
     return granted_late(token) or {}
   end
-  local now = now_us()
-  local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES)
-  local items = redis.call('LPOP', queueKey, count)
+  -- No waiting set: nothing to move, and no TIME for it; no list either: nothing to pop.
+  local now, queued_due = nil, 0
+  if waits then
+    now = now_us()
+    queued_due = select(2, move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES))
+  end
+  local items = (ready or queued_due > 0) and redis.call('LPOP', queueKey, count)
   if not items then
     -- Run again, a get whose first run leased what was left answers that.
     local replayed = granted_late(token)
@@ -51,6 +58,7 @@ local function lease_list(lease_us, token, count)
     wake_next(0)
     return {}
   end
+  now = now or now_us()
   local left = (#items == count) and redis.call('LLEN', queueKey) or 0
   local back = {}
   for i, item in ipairs(items) do
