@@ -1,5 +1,6 @@
 -- lease_priority: the priority layout's lease: nothing while the queue is paused (one
--- EXISTS of the paused flag, after the replay's look); else moves what fell due, then
+-- EXISTS, after the replay's look, reads the paused flag and which of the waiting and
+-- ready sets exist); else moves what fell due (only while items wait), then
 -- leases up to `count` items, each the item ready longest if it has been ready longer than the
 -- starvation timeout (µs, or negative for none), else the first of the highest priority;
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
@@ -23,12 +24,24 @@ local function lease_priority(lease_us, token, count, starvation)
   if replayed then
     return replayed
   end
-  if redis.call('EXISTS', pausedKey) == 1 then
+  -- Three flags in one command (see lease_list's flags): 4 * paused + 2 * (items wait) +
+  -- (items are ready).
+  local flags = redis.call('EXISTS', pausedKey, pausedKey, pausedKey, pausedKey, waitingKey, waitingKey, readyKey)
+  if flags >= 4 then
     -- Paused: nothing is handed out, as if nothing were ready (see lease_list).
     return {}
   end
-  local now = now_us()
-  move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
+  local now, queued_due = nil, 0
+  if flags % 4 >= 2 then
+    now = now_us()
+    queued_due = select(2, move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES))
+  end
+  if flags % 2 == 0 and queued_due == 0 then
+    -- Nothing ready: no TIME, no look.
+    wake_next(0)
+    return {}
+  end
+  now = now or now_us()
   local reply = {}
   for i = 1, count do
     local member, since_member, priority, item, numbers, record
