@@ -10,8 +10,8 @@
 -- LPOP is the first write and checks its key; the dirty hash is read right after LPOP,
 -- which it puts back if the hash holds another type; the trace records (read only when
 -- the priorities hash exists) and the writes that follow (processing, the leases with
--- their grant times, the grant) undo the change if their key holds another type; the trace records are written and the
--- wake-ups sent after them. So a key of another type leaves the keys as they were
+-- their grant times, the grant) undo the change if their key holds another type; the
+-- trace records are written and the wake-ups sent after them. So a key of another type leaves the keys as they were
 -- (the due items are moved only once the keys they go to and the processing set are
 -- checked).
 -- @include queue_keys
