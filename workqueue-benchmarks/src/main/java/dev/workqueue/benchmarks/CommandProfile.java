@@ -119,7 +119,7 @@ final class CommandProfile {
 	}
 
 	/**
-	 * Returns a one-line report, e.g.
+	 * Returns a one-line report (the 24 commands with the most calls), e.g.
 	 * {@code redis commands per item (ours, 20000 items): 5.00 in all; evalsha 2.00, ...},
 	 * the commands that failed (an error reply, or rejected) at the end if any did.
 	 * @param what what was measured
@@ -127,7 +127,7 @@ final class CommandProfile {
 	 */
 	String line(String what) {
 		String line = "redis commands per item (" + what + ", " + this.items + " items): " + format(perItem())
-				+ " in all; " + top(12);
+				+ " in all; " + top(24);
 		return this.failed.isEmpty() ? line : line + "; failed: " + top(this.failed, 4);
 	}
 

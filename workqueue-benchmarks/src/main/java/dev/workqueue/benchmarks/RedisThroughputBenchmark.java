@@ -2,9 +2,12 @@ package dev.workqueue.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -19,6 +22,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -77,8 +81,19 @@ public class RedisThroughputBenchmark {
 		pipeline.awaitBatch();
 	}
 
+	/** The figures of one iteration. */
+	@AuxCounters(AuxCounters.Type.EVENTS)
+	@State(Scope.Thread)
+	public static class Server {
+
+		public double commandsPerItem;
+
+		public double redisCpuMicrosPerItem;
+
+	}
+
 	/** The producers, the workers of every JVM and the shared queue of one trial. */
-	@State(Scope.Benchmark)
+	@State(Scope.Thread)
 	public abstract static class Pipeline {
 
 		/** Workers per JVM. */
@@ -106,6 +121,8 @@ public class RedisThroughputBenchmark {
 		private RedisAdmin admin;
 
 		private long processedBefore;
+
+		private long cpuMicrosBefore;
 
 		private volatile boolean producing;
 
@@ -166,15 +183,38 @@ public class RedisThroughputBenchmark {
 		public void beginIteration(IterationParams params) {
 			if (params.getType() == IterationType.MEASUREMENT) {
 				this.processedBefore = this.progress.count();
+				this.cpuMicrosBefore = cpuMicros(this.admin);
 				this.commands.start(this.admin);
 			}
 		}
 
 		@TearDown(Level.Iteration)
-		public void endIteration(IterationParams params) {
+		public void endIteration(IterationParams params, Server figures, BenchmarkParams benchmark) {
 			if (params.getType() == IterationType.MEASUREMENT) {
-				this.commands.stop(this.admin, this.progress.count() - this.processedBefore);
+				long items = this.progress.count() - this.processedBefore;
+				double commandsBefore = (this.commands.items() > 0) ? this.commands.perItem() * this.commands.items()
+						: 0;
+				this.commands.stop(this.admin, items);
+				long cpuMicros = cpuMicros(this.admin) - this.cpuMicrosBefore;
+				if (items > 0) {
+					// The profile adds the windows up: this iteration's commands are the
+					// growth.
+					double commands = this.commands.perItem() * this.commands.items() - commandsBefore;
+					double share = Figures.share(benchmark);
+					figures.commandsPerItem = commands / items * share;
+					figures.redisCpuMicrosPerItem = (double) cpuMicros / items * share;
+					System.out.printf(Locale.ROOT, "redis per item (%s): %.2f commands, %.1f µs of its CPU%n",
+							contenderName(), commands / items, (double) cpuMicros / items);
+				}
 			}
+		}
+
+		/** The server's own CPU time so far, system and user, in µs. */
+		private static long cpuMicros(RedisAdmin admin) {
+			Map<String, String> cpu = admin.info("cpu");
+			return Math
+				.round((Double.parseDouble(cpu.get("used_cpu_sys")) + Double.parseDouble(cpu.get("used_cpu_user")))
+						* 1_000_000);
 		}
 
 		final void awaitBatch() throws InterruptedException {

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param dirty items added and not handed out yet, a HASH from item to the time it was
  * queued
  * @param processing items handed out, a ZSET scored by lease expiry
- * @param leases the token of each item's live holder, a HASH
+ * @param leases the token of each item's live holder and when its lease was granted, a
+ * HASH ({@code includes/lease_value.lua})
  * @param waiting delayed items, a ZSET scored by ready time
  * @param givenUp the given-up records, a HASH from item to its record (its attempts, the
  * holder that gave it up and why; see {@code includes/give_up.lua}), expiring when its
@@ -43,14 +44,11 @@ import java.util.Objects;
  * @param dead the previous release's dead-letter list, a LIST of JSON records of the
  * payloads it could not decode, which the first handle of this release moves into the
  * given-up records and deletes ({@code move_dead_letters.lua})
- * @param leasedAt when each held item's current lease was granted, a HASH from item to
- * the time in µs (the scripts' clock), written by the get and deleted when the lease ends
- * (a renewal keeps it): the console's "held since"
  * @param channel wake-up notices for the instances (not a key)
  */
 record QueueKeys(String queue, String dirty, String processing, String leases, String waiting, String givenUp,
 		String reporter, String ready, String since, String priorities, String grants, String wake, String mark,
-		String givenUpAt, String paused, String attempts, String dead, String leasedAt, String channel) {
+		String givenUpAt, String paused, String attempts, String dead, String channel) {
 
 	/**
 	 * Checks a queue's name, the hash tag of its keys.
@@ -97,15 +95,14 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 				key(prefix, name, "reporter"), key(prefix, name, "ready"), key(prefix, name, "since"),
 				key(prefix, name, "priorities"), key(prefix, name, "grants"), key(prefix, name, "wake"),
 				key(prefix, name, "mark"), key(prefix, name, "given-up-at"), key(prefix, name, "paused"),
-				key(prefix, name, "failures:attempts"), key(prefix, name, "dead"), key(prefix, name, "leased-at"),
-				key(prefix, name, "events"));
+				key(prefix, name, "failures:attempts"), key(prefix, name, "dead"), key(prefix, name, "events"));
 	}
 
 	/** Every key, in the order the scripts take them. */
 	String[] all() {
 		return new String[] { this.queue, this.dirty, this.processing, this.leases, this.waiting, this.givenUp,
 				this.reporter, this.ready, this.since, this.priorities, this.grants, this.wake, this.mark,
-				this.givenUpAt, this.paused, this.attempts, this.dead, this.leasedAt };
+				this.givenUpAt, this.paused, this.attempts, this.dead };
 	}
 
 }

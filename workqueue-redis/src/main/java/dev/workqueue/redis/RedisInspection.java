@@ -18,13 +18,14 @@ import dev.workqueue.time.Nanos;
  * <p>
  * Times are µs on the scripts' clock, which is the server's time, or the builder's clock
  * anchored on it ({@link ClockAnchor}): read as wall-clock instants. A processing item's
- * {@code at} is when its current lease was granted ({@link QueueKeys#leasedAt()}), which
- * a renewal leaves; a lease granted by a release that kept no such time reads as when it
- * last started (its expiry minus this handle's lease). What Redis keeps does not tell
- * whether an item was claimed ahead: {@code ahead} is always {@code false}. An item's
- * attempts are the shared count behind {@code max-retries} (0 where nothing counted one).
- * The given-up records are kept for the builder's {@link GivenUpBound} (a bound of 0
- * records writes none) and keep no priority (0).
+ * {@code at} is when its current lease was granted (kept with its token in
+ * {@link QueueKeys#leases()}), which a renewal leaves; a lease granted by the previous
+ * release, which kept no such time, reads as when it last started (its expiry minus this
+ * handle's lease). What Redis keeps does not tell whether an item was claimed ahead:
+ * {@code ahead} is always {@code false}. An item's attempts are the shared count behind
+ * {@code max-retries} (0 where nothing counted one). The given-up records are kept for
+ * the builder's {@link GivenUpBound} (a bound of 0 records writes none) and keep no
+ * priority (0).
  * <p>
  * Thread-safe: it keeps no state of its own.
  */

@@ -12,6 +12,7 @@
 -- @include queue_keys
 -- @include now_us
 -- @include item_views
+-- @include lease_value
 
 local item, layout, lease_us, retention_us = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
 
@@ -22,8 +23,8 @@ local token = redis.call('HGET', leasesKey, item)
 local expiry = redis.call('ZSCORE', processingKey, item)
 if expiry then
   reply[#reply + 1] = 'processing'
-  -- A lease granted by a release that kept no leased-at: when it last started.
-  local granted_at = redis.call('HGET', leasedAtKey, item) or (tonumber(expiry) - lease_us)
+  -- A lease the previous release granted keeps no time: when it last started.
+  local granted_at = lease_granted_at(token) or (tonumber(expiry) - lease_us)
   view(reply, item, redis.call('HGET', prioritiesKey, 'h' .. item), tonumber(granted_at), holder_of(token),
     math.max(0, tonumber(expiry) - now), attempts)
 end

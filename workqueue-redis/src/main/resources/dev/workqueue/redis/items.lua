@@ -7,14 +7,15 @@
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
 --   (includes/queue_keys.lua), 3 the state ('ready', 'processing', 'waiting' or
 --   'given-up'), 4 offset, 5 limit, 6 the layout ('list' or 'priority'), 7 the lease in
---   µs (a processing item's lease was granted at its leased-at time, or, for a lease
---   granted by a release that kept none, its expiry minus this), 8 the given-up
---   records' retention in µs
+--   µs (a processing item's lease was granted at the time its lease keeps, or, for a
+--   lease granted by the previous release, which keeps none, its expiry minus this), 8
+--   the given-up records' retention in µs
 -- Output: 7 values per item (includes/item_views.lua), at most ARGV[5] items
 -- Invariants: writes nothing.
 -- @include queue_keys
 -- @include now_us
 -- @include item_views
+-- @include lease_value
 
 local state, offset, limit, layout = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 local lease_us, retention_us = tonumber(ARGV[7]), tonumber(ARGV[8])
@@ -72,10 +73,9 @@ if state == 'ready' then
 elseif state == 'processing' then
   local tokens = redis.call('HMGET', leasesKey, unpack(items))
   local priorities = redis.call('HMGET', prioritiesKey, unpack(field('h')))
-  local granted_at = redis.call('HMGET', leasedAtKey, unpack(items))
   local now = now_us()
   for i, item in ipairs(items) do
-    view(reply, item, priorities[i], tonumber(granted_at[i] or (scores[i] - lease_us)), holder_of(tokens[i]), math.max(0, scores[i] - now),
+    view(reply, item, priorities[i], lease_granted_at(tokens[i]) or (scores[i] - lease_us), holder_of(tokens[i]), math.max(0, scores[i] - now),
       attempts_of(counts[i]))
   end
 else

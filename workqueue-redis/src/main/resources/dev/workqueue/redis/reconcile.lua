@@ -7,6 +7,7 @@
 -- Output: pairs of item and token, for the tokens that hold an item
 -- Invariants: writes nothing.
 -- @include queue_keys
+-- @include lease_value
 
 -- The tokens are ARGV[3] to ARGV[#ARGV] (as many as the caller sends).
 local FIRST_TOKEN = 3
@@ -18,9 +19,10 @@ end
 local found = {}
 local leases = redis.call('HGETALL', leasesKey)
 for i = 1, #leases, 2 do
-  if wanted[leases[i + 1]] then
+  local token = lease_token(leases[i + 1])
+  if wanted[token] then
     found[#found + 1] = leases[i]
-    found[#found + 1] = leases[i + 1]
+    found[#found + 1] = token
   end
 end
 return found

@@ -7,6 +7,7 @@
 -- @include queue_keys
 -- @include check
 -- @include now_us
+-- @include lease_value
 
 -- The pairs are ARGV[4] and ARGV[5], ARGV[6] and ARGV[7], ... (as many as the caller sends).
 local lease_us, FIRST_PAIR = ARGV[3], 4
@@ -15,7 +16,7 @@ check(processingKey, leasesKey)
 local expiry = now_us() + tonumber(lease_us)
 local lost = {}
 for i = FIRST_PAIR, #ARGV, 2 do
-  if redis.call('HGET', leasesKey, ARGV[i]) == ARGV[i + 1] then
+  if lease_token(redis.call('HGET', leasesKey, ARGV[i])) == ARGV[i + 1] then
     redis.call('ZADD', processingKey, 'XX', expiry, ARGV[i])
   else
     lost[#lost + 1] = ARGV[i + 1]

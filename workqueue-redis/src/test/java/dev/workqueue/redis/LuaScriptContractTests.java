@@ -52,8 +52,7 @@ class LuaScriptContractTests {
 		QueueKeys keys = QueueKeys.of("p:", "n");
 		assertThat(keys.all()).containsExactly(keys.queue(), keys.dirty(), keys.processing(), keys.leases(),
 				keys.waiting(), keys.givenUp(), keys.reporter(), keys.ready(), keys.since(), keys.priorities(),
-				keys.grants(), keys.wake(), keys.mark(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead(),
-				keys.leasedAt());
+				keys.grants(), keys.wake(), keys.mark(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead());
 	}
 
 	@Test

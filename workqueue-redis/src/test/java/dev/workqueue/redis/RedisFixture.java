@@ -2,7 +2,9 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.lettuce.core.KeyScanCursor;
@@ -42,6 +44,28 @@ final class RedisFixture implements AutoCloseable {
 	/** Plain commands, for looking at the keys. */
 	RedisCommands<String, String> redis() {
 		return this.connection.sync();
+	}
+
+	/**
+	 * The holders' tokens of a leases hash, by item: each value without the grant time
+	 * the scripts keep after it ({@code includes/lease_value.lua}).
+	 * @param leases the leases hash's key
+	 * @return item to token
+	 */
+	Map<String, String> leaseTokens(String leases) {
+		Map<String, String> tokens = new LinkedHashMap<>();
+		redis().hgetall(leases).forEach((item, value) -> tokens.put(item, tokenOf(value)));
+		return tokens;
+	}
+
+	/**
+	 * The token of a leases hash's value: all of it for a lease of the previous release.
+	 * @param value the value, or {@code null}
+	 * @return its token, or {@code null}
+	 */
+	static String tokenOf(String value) {
+		int at = (value != null) ? value.lastIndexOf(".@") : -1;
+		return (at < 0) ? value : value.substring(0, at);
 	}
 
 	/** A builder of handles on the queue {@code name} under this test's prefix. */

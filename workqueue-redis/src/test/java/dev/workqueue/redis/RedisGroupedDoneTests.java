@@ -49,7 +49,7 @@ class RedisGroupedDoneTests {
 		long ended = run(LuaScript.DONE, "a", "h:1", "b", "h:1.2", "c", "other:7");
 
 		assertThat(ended).isEqualTo(2);
-		assertThat(this.redis.redis().hgetall(this.keys.leases())).containsExactly(Map.entry("c", "h:1.3"));
+		assertThat(this.redis.leaseTokens(this.keys.leases())).containsExactly(Map.entry("c", "h:1.3"));
 		assertThat(this.redis.redis().zrange(this.keys.processing(), 0, -1)).containsExactly("c");
 		assertThat(this.redis.redis().lrange(this.keys.queue(), 0, -1)).as("the dirty one, queued again")
 			.containsExactly("b");
@@ -107,7 +107,7 @@ class RedisGroupedDoneTests {
 		assertThat(reply).hasSize(7);
 		assertThat(reply.get(0)).as("leases ended").isEqualTo(1L);
 		assertThat(List.of(reply.get(1), reply.get(4))).containsExactly("c", "a");
-		assertThat(this.redis.redis().hgetall(this.keys.leases()))
+		assertThat(this.redis.leaseTokens(this.keys.leases()))
 			.containsExactlyInAnyOrderEntriesOf(Map.of("b", "h:1.2", "c", "h:2", "a", "h:2.2"));
 		assertThat(this.redis.redis().hkeys(this.keys.grants())).containsExactly("h:2");
 		assertThat(this.redis.redis().exists(this.keys.queue(), this.keys.dirty())).isZero();
@@ -124,7 +124,7 @@ class RedisGroupedDoneTests {
 		long ended = run(LuaScript.PDONE, "a", "other:7", "b", "h:1.2");
 
 		assertThat(ended).isOne();
-		assertThat(this.redis.redis().hgetall(this.keys.leases())).containsExactly(Map.entry("a", "h:1"));
+		assertThat(this.redis.leaseTokens(this.keys.leases())).containsExactly(Map.entry("a", "h:1"));
 		assertThat(this.redis.redis().zrange(this.keys.processing(), 0, -1)).containsExactly("a");
 		List<Object> next = run(LuaScript.PGET, LEASE_MICROS, "h:2", "2", "-1");
 		assertThat(List.of(next.get(0), next.get(2), next.get(4), next.get(6))).as("item, priority, item, priority")
@@ -176,7 +176,7 @@ class RedisGroupedDoneTests {
 		assertThat(reply.get(0)).as("leases ended").isEqualTo(2L);
 		assertThat(List.of(reply.get(1), reply.get(3))).as("the dirty one, ahead of c by its add's priority")
 			.containsExactly("a", 2L);
-		assertThat(this.redis.redis().hgetall(this.keys.leases())).containsExactly(Map.entry("a", "h:2"));
+		assertThat(this.redis.leaseTokens(this.keys.leases())).containsExactly(Map.entry("a", "h:2"));
 		assertThat(this.redis.redis().hkeys(this.keys.grants())).containsExactly("h:2");
 		assertThat(this.redis.redis().zcard(this.keys.ready())).isOne();
 	}

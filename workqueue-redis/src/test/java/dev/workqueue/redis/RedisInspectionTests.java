@@ -173,22 +173,26 @@ class RedisInspectionTests {
 		assertThat(inspection.find("a")).singleElement()
 			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
 		queue.done("a");
-		assertThat(this.redis.redis().exists(this.redis.key("q", "leased-at"))).isZero();
 	}
 
 	@Test
-	void aLeaseFromBeforeLeasedAtWasKeptIsHeldSinceItsLastStart() throws Exception {
+	void aLeaseOfThePreviousReleaseIsHeldSinceItsLastStartAndEndsByItsToken() throws Exception {
 		DelayingQueue<String> queue = queue("q");
 		InspectionDriver inspection = inspection(queue);
 		queue.add("a");
 		Instant handedOut = now();
 		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
-		this.redis.redis().del(this.redis.key("q", "leased-at"));
+		// The previous release keeps the token alone, without the grant's time.
+		String leases = this.redis.key("q", "leases");
+		String value = this.redis.redis().hget(leases, "a");
+		assertThat(value).contains(".@");
+		this.redis.redis().hset(leases, "a", value.substring(0, value.indexOf(".@")));
 		assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).singleElement()
 			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
 		assertThat(inspection.find("a")).singleElement()
 			.satisfies((view) -> assertThat(view.at()).isEqualTo(handedOut));
 		queue.done("a");
+		assertThat(this.redis.redis().exists(leases)).isZero();
 	}
 
 	@Test
@@ -447,10 +451,9 @@ class RedisInspectionTests {
 	@Test
 	void theNewKeysShareTheQueuesHashTag() {
 		QueueKeys keys = QueueKeys.of("p:", "orders");
-		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead(),
-				keys.leasedAt()))
+		assertThat(Stream.of(keys.givenUp(), keys.givenUpAt(), keys.paused(), keys.attempts(), keys.dead()))
 			.containsExactly("p:{orders}:given-up", "p:{orders}:given-up-at", "p:{orders}:paused",
-					"p:{orders}:failures:attempts", "p:{orders}:dead", "p:{orders}:leased-at");
+					"p:{orders}:failures:attempts", "p:{orders}:dead");
 		assertThat(Stream.of(keys.all()).map(SlotHash::getSlot).distinct()).containsExactly(SlotHash.getSlot("orders"));
 	}
 

@@ -1,6 +1,7 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -96,16 +97,39 @@ class RedisPollerRoundTripTests {
 		long commandsBefore = commands();
 		assertThat(poller.doneAndPoll("b", Duration.ZERO)).isEqualTo(new Prioritized<>("c", 0));
 		assertThat(scripts() - before).as("one script: the done and the get").isOne();
-		// docs/redis.md, "Commands per operation": done_get's 20, the get's EXISTS of the
-		// pause flag and leased-at's HSET and HDEL included (b was its get's first item:
-		// the done forgets the grant).
-		assertThat(commands() - commandsBefore).as("the commands of a done and a get of one item").isEqualTo(20);
+		// docs/redis.md, "Commands per operation": done_get's 16, the get's one EXISTS of
+		// the pause flag, the trace contexts, the waiting set and the list included (no
+		// item waits: no ZRANGEBYSCORE; b was its get's first item: the done forgets the
+		// grant).
+		assertThat(commands() - commandsBefore).as("the commands of a done and a get of one item").isEqualTo(16);
 		assertThat(this.admin.hkeys(QueueKeys.key("workqueue:", "q", "leases"))).containsExactly("c");
 		this.queue.done("c");
 		assertThat(poller.poll(Duration.ZERO)).isEqualTo(new Prioritized<>("d", 0));
 		before = scripts();
 		this.queue.done("d");
 		assertThat(scripts() - before).as("a done alone is a script too: the count sees each").isOne();
+	}
+
+	@Test
+	void aGetThatFindsNothingIsFourCommandsInEitherLayout() {
+		QueueKeys keys = QueueKeys.of("workqueue:", "empty");
+		for (LuaScript get : List.of(LuaScript.GET, LuaScript.PGET)) {
+			long commandsBefore = commands();
+			assertThat(look(keys, get)).isEmpty();
+			// EVAL, one EXISTS of the paused flag and of the sets or list the get would
+			// read (no TIME, no look at them), the grants' HGET (a get run again answers
+			// its first run's items), DEL of the wake list.
+			assertThat(commands() - commandsBefore).as(get + ": the commands of a get that finds nothing").isEqualTo(4);
+		}
+	}
+
+	/** Runs a get of one item, as a handle does, on the server's clock. */
+	private List<Object> look(QueueKeys keys, LuaScript get) {
+		List<String> args = new ArrayList<>(List.of("", keys.channel(), "30000000", "h:1", "1"));
+		if (get == LuaScript.PGET) {
+			args.add("-1");
+		}
+		return this.admin.eval(get.source(), get.output(), keys.all(), args.toArray(String[]::new));
 	}
 
 }

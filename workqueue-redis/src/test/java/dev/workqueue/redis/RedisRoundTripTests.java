@@ -128,7 +128,7 @@ class RedisRoundTripTests {
 		queue.addAll(items);
 		await().atMost(SOON).until(() -> taken.size() == consumers);
 		assertThat(taken.keySet()).containsExactlyInAnyOrderElementsOf(items);
-		Map<String, String> leases = this.redis.redis().hgetall(this.redis.key("q", "leases"));
+		Map<String, String> leases = this.redis.leaseTokens(this.redis.key("q", "leases"));
 		assertThat(leases).containsOnlyKeys(items);
 		assertThat(leases.values()).as("a token each").doesNotHaveDuplicates();
 		assertThat(leases.values()).as("leased several to a script").anyMatch((token) -> token.matches(".*\\.\\d+"));
@@ -235,7 +235,7 @@ class RedisRoundTripTests {
 		// The item, its queued time, and no trace record.
 		assertThat(reply).hasSize(3).first().isEqualTo("due");
 		assertThat(redis.zrange(keys.waiting(), 0, -1)).containsExactly("later");
-		assertThat(redis.hget(keys.leases(), "due")).isEqualTo("token");
+		assertThat(redis.hget(keys.leases(), "due")).as("the token, granted at 5,000 µs").isEqualTo("token.@5000");
 	}
 
 }

@@ -43,8 +43,7 @@ class RedisWrongTypeTests {
 	private static final ThreadLocal<Boolean> UNTRACED = ThreadLocal.withInitial(() -> false);
 
 	private static final List<String> PARTS = List.of("queue", "dirty", "processing", "leases", "waiting", "given-up",
-			"reporter", "ready", "since", "priorities", "grants", "wake", "given-up-at", "paused", "failures:attempts",
-			"leased-at");
+			"reporter", "ready", "since", "priorities", "grants", "wake", "given-up-at", "paused", "failures:attempts");
 
 	private final RedisFixture redis = new RedisFixture();
 

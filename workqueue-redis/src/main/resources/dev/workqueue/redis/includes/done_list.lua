@@ -2,11 +2,10 @@
 -- ARGV[from] on: ends each lease its token still holds, once if given twice; one its
 -- token lost (another token, or none) changes nothing: the fence. An item added while it
 -- was processed is queued again, at the tail, in the order given. Returns how many leases
--- it ended; run again, it finds them ended: 0, and nothing changes. Six commands however
--- many leases (HMGET leases, HMGET dirty, ZREM, HDEL, leased-at's HDEL, the grants' HDEL),
--- and one RPUSH
--- when an item was dirty, whose reply (the list's length) says whether the list was
--- empty.
+-- it ended; run again, it finds them ended: 0, and nothing changes. Five commands however
+-- many leases (HMGET leases, HMGET dirty, ZREM, HDEL, the grants' HDEL; the grant's time
+-- goes with the lease), and one RPUSH when an item was dirty, whose reply (the list's
+-- length) says whether the list was empty.
 -- The reads come first. The first write checks its key (the RPUSH, else the ZREM); the
 -- ZREM after an RPUSH takes the pushed items back if its key holds another type; the
 -- leases were read. Only a lease under its get's own token (token_of's first) forgets the
@@ -42,8 +41,6 @@ local function done_list(from)
     redis.call('ZREM', processingKey, unpack(held))
   end
   redis.call('HDEL', leasesKey, unpack(held))
-  -- A key of another type holds no grant time to forget (pcall).
-  redis.pcall('HDEL', leasedAtKey, unpack(held))
   if #grants > 0 then
     redis.pcall('HDEL', grantsKey, unpack(grants))
   end

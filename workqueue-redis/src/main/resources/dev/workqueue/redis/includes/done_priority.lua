@@ -45,8 +45,6 @@ local function done_priority(from)
   redis.call('ZREM', processingKey, unpack(held))
   redis.call('HDEL', prioritiesKey, unpack(fields))
   redis.call('HDEL', leasesKey, unpack(held))
-  -- A key of another type holds no grant time to forget (pcall).
-  redis.pcall('HDEL', leasedAtKey, unpack(held))
   if #grants > 0 then
     redis.pcall('HDEL', grantsKey, unpack(grants))
   end

@@ -2,14 +2,13 @@
 -- former holder, or the same call run again) if not. The caller checks grantsKey.
 -- @include queue_keys
 -- @include grant
+-- @include lease_value
 local function end_lease(item, token)
-  if redis.call('HGET', leasesKey, item) ~= token then
+  if lease_token(redis.call('HGET', leasesKey, item)) ~= token then
     return false
   end
   forget_grant(token)
   redis.call('HDEL', leasesKey, item)
-  -- A key of another type holds no grant time to forget (pcall).
-  redis.pcall('HDEL', leasedAtKey, item)
   redis.call('ZREM', processingKey, item)
   return true
 end

@@ -37,6 +37,7 @@ local function grant_once(token, reply, undo)
   undo()
   return granted(token)
 end
+-- token: any of a get's tokens, or a lease's value (includes/lease_value.lua).
 local function forget_grant(token)
   redis.call('HDEL', grantsKey, string.match(token, '^[^.]*'))
 end

@@ -3,6 +3,7 @@
 -- items held, in the order given, and the tokens among theirs under which a get wrote its
 -- grant (token_of's first: no dot), whose grants their done forgets.
 -- @include queue_keys
+-- @include lease_value
 local function held_leases(from)
   local items, tokens = {}, {}
   for i = from, #ARGV, 2 do
@@ -12,7 +13,7 @@ local function held_leases(from)
   local holders = redis.call('HMGET', leasesKey, unpack(items))
   local held, grants, seen = {}, {}, {}
   for i, item in ipairs(items) do
-    if holders[i] == tokens[i] and not seen[item] then
+    if lease_token(holders[i]) == tokens[i] and not seen[item] then
       seen[item] = true
       held[#held + 1] = item
       if not string.find(tokens[i], '.', 1, true) then

@@ -5,7 +5,7 @@
 local function key_type(key)
   if key == queueKey or key == wakeKey or key == deadKey then
     return 'list'
-  elseif key == dirtyKey or key == leasesKey or key == prioritiesKey or key == grantsKey or key == givenUpKey or key == attemptsKey or key == leasedAtKey then
+  elseif key == dirtyKey or key == leasesKey or key == prioritiesKey or key == grantsKey or key == givenUpKey or key == attemptsKey then
     return 'hash'
   elseif key == processingKey or key == waitingKey or key == readyKey or key == sinceKey or key == givenUpAtKey then
     return 'zset'

@@ -1,5 +1,6 @@
--- lease_list: the list layout's lease: nothing while the queue is paused (one EXISTS of
--- the paused flag, the first command); else moves what fell due, then leases up to `count`
+-- lease_list: the list layout's lease: nothing while the queue is paused (the first
+-- command, one EXISTS, reads the paused flag and which of the priorities hash, the waiting
+-- set and the list exist, see flags); else moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
 -- list ran out; run again with the same token, the reply of the first run (see grant:
@@ -8,10 +9,9 @@
 -- a run again that moved due items wakes the consumers of every instance.
 -- LPOP is the first write and checks its key; the dirty hash is read right after LPOP,
 -- which it puts back if the hash holds another type; the trace records (read only when
--- the priorities hash exists) and the writes that follow (processing, leases, leased-at,
--- the grant)
--- undo the change if their key holds another type; the trace records are written and the
--- wake-ups sent after them. So a key of another type leaves the keys as they were
+-- the priorities hash exists) and the writes that follow (processing, the leases with
+-- their grant times, the grant) undo the change if their key holds another type; the
+-- trace records are written and the wake-ups sent after them. So a key of another type leaves the keys as they were
 -- (the due items are moved only once the keys they go to and the processing set are
 -- checked).
 -- @include queue_keys
@@ -23,17 +23,32 @@
 -- @include write_or_undo
 -- @include trace_take
 -- @include grant
+-- @include lease_value
 -- The keys a lease writes, checked before the due items move (see move_due).
 local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
+-- Four flags in one command: EXISTS counts a key each time it is named, so naming the
+-- paused flag 8 times, the priorities hash 4, the waiting set twice and the list once
+-- answers 8 * paused + 4 * (trace contexts kept) + 2 * (items wait) + (items are ready).
+local FLAG_KEYS = {pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey,
+  prioritiesKey, prioritiesKey, prioritiesKey, prioritiesKey, waitingKey, waitingKey, queueKey}
+local function flags()
+  local count = redis.call('EXISTS', unpack(FLAG_KEYS))
+  return count >= 8, count % 8 >= 4, count % 4 >= 2, count % 2 == 1
+end
 local function lease_list(lease_us, token, count)
-  if redis.call('EXISTS', pausedKey) == 1 then
+  local paused, traced, waits, ready = flags()
+  if paused then
     -- Paused: nothing is handed out, as if nothing were ready (no due time: the consumers
     -- wait for the resume's wake-up); run again, the first run's answer stands.
     return granted_late(token) or {}
   end
-  local now = now_us()
-  local _, queued_due = move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES)
-  local items = redis.call('LPOP', queueKey, count)
+  -- No waiting set: nothing to move, and no TIME for it; no list either: nothing to pop.
+  local now, queued_due = nil, 0
+  if waits then
+    now = now_us()
+    queued_due = select(2, move_due(now, DUE_BATCH, queue_due_list, LEASE_WRITES))
+  end
+  local items = (ready or queued_due > 0) and redis.call('LPOP', queueKey, count)
   if not items then
     -- Run again, a get whose first run leased what was left answers that.
     local replayed = granted_late(token)
@@ -43,6 +58,7 @@ local function lease_list(lease_us, token, count)
     wake_next(0)
     return {}
   end
+  now = now or now_us()
   local left = (#items == count) and redis.call('LLEN', queueKey) or 0
   local back = {}
   for i, item in ipairs(items) do
@@ -58,10 +74,10 @@ local function lease_list(lease_us, token, count)
       redis.call('HSET', dirtyKey, item, queued_at[i] or now)
     end
   end
-  -- The priorities hash of a plain queue exists only while an item has trace contexts:
-  -- a queue without them costs one EXISTS per lease that leased, none per empty look.
+  -- The priorities hash of a plain queue exists only while an item has trace contexts
+  -- (read with the paused flag: nothing this script ran since writes it).
   local records = {}
-  if redis.call('EXISTS', prioritiesKey) == 1 then
+  if traced then
     local fields = {}
     for i, item in ipairs(items) do
       fields[i] = 't' .. item
@@ -75,7 +91,7 @@ local function lease_list(lease_us, token, count)
     scored[2 * i - 1] = expiry
     scored[2 * i] = item
     held[2 * i - 1] = item
-    held[2 * i] = token_of(token, i)
+    held[2 * i] = lease_value(token_of(token, i), now)
     reply[3 * i - 2] = item
     reply[3 * i - 1] = math.max(0, now - at)
     reply[3 * i] = records[i] or false
@@ -90,16 +106,7 @@ local function lease_list(lease_us, token, count)
     redis.call('HDEL', leasesKey, unpack(items))
     unlease()
   end
-  local granted_at = {}
-  for i, item in ipairs(items) do
-    granted_at[2 * i - 1] = item
-    granted_at[2 * i] = now
-  end
-  write_or_undo(unhold, 'HSET', leasedAtKey, unpack(granted_at))
-  local granted_reply = grant_once(token, reply, function()
-    redis.call('HDEL', leasedAtKey, unpack(items))
-    unhold()
-  end)
+  local granted_reply = grant_once(token, reply, unhold)
   if granted_reply ~= reply then
     -- Run again: what this run leased went back; the first run's answer stands. Items
     -- that fell due since are ready, and the first run left no wake-up: wake as a lease

@@ -1,5 +1,6 @@
 -- lease_priority: the priority layout's lease: nothing while the queue is paused (one
--- EXISTS of the paused flag, after the replay's look); else moves what fell due, then
+-- EXISTS, after the replay's look, reads the paused flag and which of the waiting and
+-- ready sets exist); else moves what fell due (only while items wait), then
 -- leases up to `count` items, each the item ready longest if it has been ready longer than the
 -- starvation timeout (µs, or negative for none), else the first of the highest priority;
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
@@ -17,18 +18,31 @@
 -- @include trace_take
 -- @include grant
 -- @include notify
+-- @include lease_value
 local function lease_priority(lease_us, token, count, starvation)
   local replayed = granted(token)
   if replayed then
     return replayed
   end
-  if redis.call('EXISTS', pausedKey) == 1 then
+  -- Three flags in one command (see lease_list's flags): 4 * paused + 2 * (items wait) +
+  -- (items are ready).
+  local flags = redis.call('EXISTS', pausedKey, pausedKey, pausedKey, pausedKey, waitingKey, waitingKey, readyKey)
+  if flags >= 4 then
     -- Paused: nothing is handed out, as if nothing were ready (see lease_list).
     return {}
   end
-  local now = now_us()
-  move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES)
-  local reply, granted_at = {}, {}
+  local now, queued_due = nil, 0
+  if flags % 4 >= 2 then
+    now = now_us()
+    queued_due = select(2, move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES))
+  end
+  if flags % 2 == 0 and queued_due == 0 then
+    -- Nothing ready: no TIME, no look.
+    wake_next(0)
+    return {}
+  end
+  now = now or now_us()
+  local reply = {}
   for i = 1, count do
     local member, since_member, priority, item, numbers, record
     if starvation >= 0 then
@@ -56,9 +70,9 @@ local function lease_priority(lease_us, token, count, starvation)
     if i == 1 then
       -- Before the first write: a get that finds nothing checks nothing.
       if starvation >= 0 then
-        check(processingKey, leasesKey, leasedAtKey)
+        check(processingKey, leasesKey)
       else
-        check(processingKey, leasesKey, leasedAtKey, sinceKey)
+        check(processingKey, leasesKey, sinceKey)
       end
     end
     redis.call('ZREM', readyKey, member)
@@ -67,17 +81,11 @@ local function lease_priority(lease_us, token, count, starvation)
     redis.call('HSET', prioritiesKey, 'h' .. item, priority)
     redis.call('HDEL', dirtyKey, item)
     redis.call('ZADD', processingKey, now + tonumber(lease_us), item)
-    redis.call('HSET', leasesKey, item, token_of(token, i))
-    granted_at[#granted_at + 1] = item
-    granted_at[#granted_at + 1] = now
+    redis.call('HSET', leasesKey, item, lease_value(token_of(token, i), now))
     reply[#reply + 1] = item
     reply[#reply + 1] = math.max(0, now - queued_at)
     reply[#reply + 1] = priority
     reply[#reply + 1] = trace_take(item, record)
-  end
-  if #granted_at > 0 then
-    -- One write for the whole get, checked with the first item's.
-    redis.call('HSET', leasedAtKey, unpack(granted_at))
   end
   local left = (#reply == 4 * count) and redis.call('ZCARD', readyKey) or 0
   if #reply > 0 and left == 0 then

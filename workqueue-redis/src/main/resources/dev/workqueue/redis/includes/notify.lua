@@ -8,6 +8,10 @@
 -- keeps no wake-up and no key. Neither can fail the script (pcall: a key of another type
 -- costs the wake-up only, as a lost notice does).
 -- @include queue_keys
+-- wake looks first: the hand-off after a lease finds the list armed already while no
+-- consumer waits (a drain). An 'r' notice comes when no item was ready, which the get
+-- that took the last one marked by removing the list: it pushes first and takes its
+-- element back if one was there, one command in the usual case.
 local function wake()
   if redis.pcall('LLEN', wakeKey) == 0 then
     redis.pcall('RPUSH', wakeKey, 1)
@@ -15,7 +19,10 @@ local function wake()
 end
 local function notify(notice)
   if notice == 'r' then
-    wake()
+    local length = redis.pcall('RPUSH', wakeKey, 1)
+    if type(length) == 'number' and length > 1 then
+      redis.pcall('RPOP', wakeKey)
+    end
   end
   redis.pcall('PUBLISH', channel, notice)
 end

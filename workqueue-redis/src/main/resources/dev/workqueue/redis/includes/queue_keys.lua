@@ -4,7 +4,8 @@
 -- channel. Every queue script reaches it, directly or through the helpers it includes.
 -- Types: queue LIST of ready items, FIFO; dirty HASH item -> µs it was queued (client-go's
 -- dirty set); processing ZSET item -> lease expiry in µs; leases HASH item -> token of
--- the live holder; waiting ZSET item -> ready time in µs; givenUp HASH item -> its
+-- the live holder and when its lease was granted, for the inspection's "held since" (one
+-- value, see includes/lease_value.lua; the previous release's: the token alone); waiting ZSET item -> ready time in µs; givenUp HASH item -> its
 -- given-up record (attempts ' ' holder '\n' reason, see includes/give_up.lua); reporter
 -- STRING, the id of the handle that reports the shared gauges; wake LIST of at most a
 -- few elements, armed when items became ready for a waiting consumer, which one waiting
@@ -16,10 +17,7 @@
 -- lease reads first; attempts HASH, the shared limiters' count of each item's failed
 -- attempts (limiter/failures.lua's 'failures:attempts'), which the queue scripts only
 -- read (the inspection's items and find); dead LIST, the previous release's dead letters
--- (JSON records), which move_dead_letters.lua moves into the given-up records once;
--- leased-at HASH item -> µs its current lease was granted (the get writes it, one HSET a
--- get; a renewal keeps it; whatever ends the lease deletes it), for the inspection's
--- "held since".
+-- (JSON records), which move_dead_letters.lua moves into the given-up records once.
 -- A priority queue keeps its ready items in ready instead of queue (the rest is shared):
 -- ready ZSET scored by -priority, whose members are a ready-order number (19 decimal
 -- digits, from the '#' field of priorities) ':' item, so that the order is exactly
@@ -61,6 +59,5 @@ local givenUpAtKey = KEYS[14]
 local pausedKey = KEYS[15]
 local attemptsKey = KEYS[16]
 local deadKey = KEYS[17]
-local leasedAtKey = KEYS[18]
 local givenNow = ARGV[1]
 local channel = ARGV[2]

@@ -39,10 +39,6 @@ local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired
         queued = queued + 1
       end
     end
-    if #expired > 0 then
-      -- One delete for all the leases reaped; a key of another type holds no grant time.
-      redis.pcall('HDEL', leasedAtKey, unpack(expired))
-    end
     reaped = #expired
     next_expiry = until_first(processingKey, now)
   end

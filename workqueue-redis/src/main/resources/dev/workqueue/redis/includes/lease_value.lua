@@ -1,0 +1,16 @@
+-- lease_value: what the leases hash keeps for a held item: its holder's token, then '.@'
+-- and the µs the lease was granted (the inspection's "at", which a renewal keeps), so
+-- that one HSET of a get writes both and whatever ends the lease deletes both. The '.'
+-- keeps token_of's rule: the get's own token is what comes before the first '.', which
+-- forget_grant takes (this release's and the previous one's). A lease the previous
+-- release granted holds its token alone: lease_token reads it as it is, and it has no
+-- time (lease_granted_at answers nil; the readers take its expiry less the lease).
+local function lease_value(token, now)
+  return token .. '.@' .. string.format('%.0f', now)
+end
+local function lease_token(value)
+  return value and (string.match(value, '^(.-)%.@%d+$') or value)
+end
+local function lease_granted_at(value)
+  return value and tonumber(string.match(value, '%.@(%d+)$'))
+end
