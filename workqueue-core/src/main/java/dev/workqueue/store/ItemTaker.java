@@ -622,7 +622,11 @@ public final class ItemTaker<T, L extends Lease> {
 				throw new ClaimInterrupted(Thread.currentThread());
 			}
 			long answeredNanos = ItemTaker.this.clock.nanoTime();
-			answered(answeredNanos - sentNanos, answeredNanos, Math.min(claim.size(), wanting.size()));
+			// Only a full claim makes the next leader linger: the store had at least as
+			// many ready, so the consumers coming back will find items too (a backlog);
+			// after a short one they would only look at a store known empty.
+			answered(answeredNanos - sentNanos, answeredNanos,
+					(claim.size() == count) ? Math.min(claim.size(), wanting.size()) : 0);
 			int surplus = Math.max(0, count - wanting.size());
 			ItemTaker.this.promised.addAndGet(surplus);
 			Looked<L> looked = new Looked<>(claim, count, sentNanos, seen, surplus, wanting);
@@ -662,8 +666,9 @@ public final class ItemTaker<T, L extends Lease> {
 	 * claim is in flight), so each carries half the items it could in the same round
 	 * trip. It waits at most half a claim's round trip after the previous answer (and at
 	 * most {@link #MAX_LINGER_NANOS}), so a claim made while workers are busy with long
-	 * work, or wait for producers, starts at most that much later; and not at all after a
-	 * claim that leased nothing for a consumer, or once shutting down.
+	 * work, starts at most that much later; and not at all after a claim that leased
+	 * fewer items than it asked for (the store had no more ready: consumers waiting for
+	 * producers, say), or once shutting down.
 	 */
 	private final class Returns implements CallGroup.Linger {
 
