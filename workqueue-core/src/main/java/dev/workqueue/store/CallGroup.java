@@ -29,8 +29,8 @@ import java.util.function.Supplier;
  * before it takes its batch, for requests its linger expects soon (callers busy for a
  * moment with what the previous batch gave them): their requests join this batch instead
  * of waiting for the next one. The wait is bounded by the linger, ends as soon as it
- * expects no more ({@link #nudge}), and holds the group: no other batch is written
- * meanwhile.
+ * expects no more (asked again each time a request is queued), and holds the group: no
+ * other batch is written meanwhile.
  * <p>
  * <b>Concurrency.</b> {@code lock} guards {@code queued}, {@code writer}'s thread
  * ({@code writing}) and the two counts. Batches are taken in queue order and written one
@@ -122,7 +122,7 @@ public final class CallGroup<A, O> {
 
 	private final Condition batchWritten = this.lock.newCondition();
 
-	/** Signalled when a request is queued, or the linger may expect no more. */
+	/** Signalled when a request is queued: a lingering leader asks its linger again. */
 	private final Condition moreQueued = this.lock.newCondition();
 
 	private final Linger linger;
@@ -162,20 +162,6 @@ public final class CallGroup<A, O> {
 		this.maxBatch = maxBatch;
 		this.writer = Objects.requireNonNull(writer, "writer");
 		this.linger = Objects.requireNonNull(linger, "linger");
-	}
-
-	/**
-	 * Tells a lingering leader to ask its linger again whether it expects more requests:
-	 * called when what the linger reads changed without a request being queued.
-	 */
-	public void nudge() {
-		this.lock.lock();
-		try {
-			this.moreQueued.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
 	}
 
 	/**
@@ -355,7 +341,7 @@ public final class CallGroup<A, O> {
 
 		/**
 		 * Whether requests are still expected soon: asked again each time a request is
-		 * queued or the group is {@link CallGroup#nudge nudged}.
+		 * queued.
 		 * @return {@code true} to keep waiting, within the bound
 		 */
 		boolean expectsMore();

@@ -237,21 +237,6 @@ class CallGroupTests {
 	}
 
 	@Test
-	void aNudgeEndsTheLingerOnceNothingMoreIsExpected() throws Exception {
-		FakeStore store = new FakeStore();
-		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
-		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
-		List<String> wrongOnReturn = new CopyOnWriteArrayList<>();
-		Thread leader = caller(group, "a", wrongOnReturn);
-		awaitLingering(leader, linger);
-		linger.expecting = false;
-		group.nudge();
-		joinAll(List.of(leader));
-		assertThat(wrongOnReturn).isEmpty();
-		assertThat(store.batches).containsExactly(List.of("a"));
-	}
-
-	@Test
 	void anInterruptEndsTheLingerAndIsKeptForTheLeader() throws Exception {
 		FakeStore store = new FakeStore();
 		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
