@@ -25,6 +25,13 @@ import java.util.function.Supplier;
  * no user code, and a call of the group from inside its write (which would wait for
  * itself for good) fails at once.
  * <p>
+ * <b>Lingering.</b> A group made with a {@link Linger} lets its leader wait a little,
+ * before it takes its batch, for requests its linger expects soon (callers busy for a
+ * moment with what the previous batch gave them): their requests join this batch instead
+ * of waiting for the next one. The wait is bounded by the linger, ends as soon as it
+ * expects no more (asked again each time a request is queued), and holds the group: no
+ * other batch is written meanwhile.
+ * <p>
  * <b>Concurrency.</b> {@code lock} guards {@code queued}, {@code writer}'s thread
  * ({@code writing}) and the two counts. Batches are taken in queue order and written one
  * at a time, so a caller whose requests were queued at positions before {@code end} is
@@ -115,6 +122,11 @@ public final class CallGroup<A, O> {
 
 	private final Condition batchWritten = this.lock.newCondition();
 
+	/** Signalled when a request is queued: a lingering leader asks its linger again. */
+	private final Condition moreQueued = this.lock.newCondition();
+
+	private final Linger linger;
+
 	private List<Request<A, O>> queued = new ArrayList<>();
 
 	/** Requests ever queued; guarded by the lock. */
@@ -133,11 +145,23 @@ public final class CallGroup<A, O> {
 	 * @throws IllegalArgumentException if {@code maxBatch < 1}
 	 */
 	public CallGroup(int maxBatch, BatchWriter<A, O> writer) {
+		this(maxBatch, writer, Linger.NONE);
+	}
+
+	/**
+	 * Creates a group whose leaders linger for the requests {@code linger} expects.
+	 * @param maxBatch the most requests handed to the writer at once
+	 * @param writer the store's write
+	 * @param linger how long a leader waits for more requests
+	 * @throws IllegalArgumentException if {@code maxBatch < 1}
+	 */
+	public CallGroup(int maxBatch, BatchWriter<A, O> writer, Linger linger) {
 		if (maxBatch < 1) {
 			throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
 		}
 		this.maxBatch = maxBatch;
 		this.writer = Objects.requireNonNull(writer, "writer");
+		this.linger = Objects.requireNonNull(linger, "linger");
 	}
 
 	/**
@@ -207,6 +231,7 @@ public final class CallGroup<A, O> {
 				this.queued.addAll(several);
 				this.enqueued += several.size();
 			}
+			this.moreQueued.signalAll();
 			long end = this.enqueued;
 			while (this.written < end) {
 				if (this.writing != null) {
@@ -214,6 +239,7 @@ public final class CallGroup<A, O> {
 					continue;
 				}
 				this.writing = Thread.currentThread();
+				linger();
 				Taken<A, O> batch = new Taken<>(takeBatch());
 				this.lock.unlock();
 				try {
@@ -255,6 +281,24 @@ public final class CallGroup<A, O> {
 		}
 	}
 
+	/**
+	 * Waits, as the leader, while the linger expects more requests, within its bound; an
+	 * interrupt ends the wait and is kept for the caller. Called under the lock (the wait
+	 * releases it), with {@code writing} set: no other batch starts meanwhile.
+	 */
+	private void linger() {
+		long remainingNanos = this.linger.boundNanos();
+		while (remainingNanos > 0 && this.queued.size() < this.maxBatch && this.linger.expectsMore()) {
+			try {
+				remainingNanos = this.moreQueued.awaitNanos(remainingNanos);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
 	/** Takes the next batch off the queue. Called under the lock. */
 	private List<Request<A, O>> takeBatch() {
 		if (this.queued.size() <= this.maxBatch) {
@@ -265,6 +309,43 @@ public final class CallGroup<A, O> {
 		List<Request<A, O>> batch = new ArrayList<>(this.queued.subList(0, this.maxBatch));
 		this.queued = new ArrayList<>(this.queued.subList(this.maxBatch, this.queued.size()));
 		return batch;
+	}
+
+	/**
+	 * How long a group's leader waits for more requests before it takes its batch. Called
+	 * under the group's lock, by the leader: it must be quick, and must not call the
+	 * group.
+	 */
+	public interface Linger {
+
+		/** Never waits. */
+		Linger NONE = new Linger() {
+
+			@Override
+			public long boundNanos() {
+				return 0;
+			}
+
+			@Override
+			public boolean expectsMore() {
+				return false;
+			}
+
+		};
+
+		/**
+		 * The longest a leader about to take its batch may wait, in real time.
+		 * @return the bound in nanoseconds, 0 or less for no wait
+		 */
+		long boundNanos();
+
+		/**
+		 * Whether requests are still expected soon: asked again each time a request is
+		 * queued.
+		 * @return {@code true} to keep waiting, within the bound
+		 */
+		boolean expectsMore();
+
 	}
 
 }

@@ -39,23 +39,24 @@ import dev.workqueue.time.Nanos;
  * <b>One look at a time.</b> The consumers' looks go through a {@link CallGroup}: while
  * one claim is in flight, the consumers that want to look queue their asks (with the
  * dones they owe) instead of sending claims of their own, and the next claim is made for
- * all of them at once, by whichever of them leads the group: it ends the owed dones first
- * (at most {@link LeaseReleases#MAX_DONES} with the claim, the rest in done calls of
- * their own before it). A consumer that owes a done but needs no claim (items wait ahead,
- * or the store is known empty) asks for no item: its done rides with the claim of the
- * others, or, when none wants an item, the batch's dones go without a claim. The leader
- * takes the answer in hand on its own thread (a driver may tie the answer to the thread
- * that claimed: decoding, confirming and booking stay there) and hands each ask that
- * wants an item its item, in order, directly; only the surplus goes ahead, each with a
- * notice. An asker that wanted an item waits for the leader's answer whatever its
- * deadline (the claim was sent for it), never for a notice; one handed none looks again,
- * or, when the store had no more, waits as after an empty look. An empty answer marks
- * empty the earliest epoch the wanting asks read before they looked ahead, so that a
- * notice of an item put ahead since keeps its permit. A claim that fails fails every ask
- * of it: each asker throws the store's failure, its done handled as a failed done's; but
- * when the leader was interrupted, every asker, the leader too, sends its done again on
- * its own (fenced by its token, a done that ended already changes nothing), then the
- * leader throws and the others look again.
+ * all of them at once, by whichever of them leads the group (after lingering, briefly and
+ * boundedly, for the consumers the previous claim handed an item: {@code Returns}): it
+ * ends the owed dones first (at most {@link LeaseReleases#MAX_DONES} with the claim, the
+ * rest in done calls of their own before it). A consumer that owes a done but needs no
+ * claim (items wait ahead, or the store is known empty) asks for no item: its done rides
+ * with the claim of the others, or, when none wants an item, the batch's dones go without
+ * a claim. The leader takes the answer in hand on its own thread (a driver may tie the
+ * answer to the thread that claimed: decoding, confirming and booking stay there) and
+ * hands each ask that wants an item its item, in order, directly; only the surplus goes
+ * ahead, each with a notice. An asker that wanted an item waits for the leader's answer
+ * whatever its deadline (the claim was sent for it), never for a notice; one handed none
+ * looks again, or, when the store had no more, waits as after an empty look. An empty
+ * answer marks empty the earliest epoch the wanting asks read before they looked ahead,
+ * so that a notice of an item put ahead since keeps its permit. A claim that fails fails
+ * every ask of it: each asker throws the store's failure, its done handled as a failed
+ * done's; but when the leader was interrupted, every asker, the leader too, sends its
+ * done again on its own (fenced by its token, a done that ended already changes nothing),
+ * then the leader throws and the others look again.
  * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
@@ -82,6 +83,11 @@ import dev.workqueue.time.Nanos;
 public final class ItemTaker<T, L extends Lease> {
 
 	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
+
+	/**
+	 * The longest a claim's leader lingers for consumers coming back ({@link Returns}).
+	 */
+	private static final long MAX_LINGER_NANOS = 1_000_000;
 
 	/** What {@link #ask} returns when nothing was leased for its consumer. */
 	private static final Object NONE = new Object();
@@ -134,7 +140,23 @@ public final class ItemTaker<T, L extends Lease> {
 	 * in the batch it writes, so that each claim is taken in hand on the thread that sent
 	 * it; the asks are at most the handle's consumers.
 	 */
-	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter());
+	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter(),
+			new Returns());
+
+	/**
+	 * The consumers the latest claim leased an item for that have not asked again since
+	 * (approximate: any ask counts one back): a leader lingers for them
+	 * ({@link Returns}).
+	 */
+	private final AtomicInteger returning = new AtomicInteger();
+
+	/** When the latest claim's answer came, on the clock. */
+	private volatile long answeredNanos;
+
+	/**
+	 * A claim's round trip, smoothed; written by the leader of the claim (one at a time).
+	 */
+	private volatile long roundTripNanos;
 
 	/**
 	 * Creates a taker.
@@ -273,6 +295,7 @@ public final class ItemTaker<T, L extends Lease> {
 		Looked<L> looked;
 		L owed = done;
 		try {
+			back();
 			looked = this.looks.call(ask);
 		}
 		catch (ClaimInterrupted ex) {
@@ -311,6 +334,18 @@ public final class ItemTaker<T, L extends Lease> {
 			lead(looked);
 		}
 		return wantsItem ? handedOut(ask.handed(), traces) : NONE;
+	}
+
+	/**
+	 * Counts a consumer back (one the latest claim leased an item for, as far as the
+	 * lingering leader can tell): it is about to ask.
+	 */
+	private void back() {
+		int out;
+		do {
+			out = this.returning.get();
+		}
+		while (out > 0 && !this.returning.compareAndSet(out, out - 1));
 	}
 
 	/**
@@ -586,6 +621,12 @@ public final class ItemTaker<T, L extends Lease> {
 				Thread.currentThread().interrupt();
 				throw new ClaimInterrupted(Thread.currentThread());
 			}
+			long answeredNanos = ItemTaker.this.clock.nanoTime();
+			// Only a full claim makes the next leader linger: the store had at least as
+			// many ready, so the consumers coming back will find items too (a backlog);
+			// after a short one they would only look at a store known empty.
+			answered(answeredNanos - sentNanos, answeredNanos,
+					(claim.size() == count) ? Math.min(claim.size(), wanting.size()) : 0);
 			int surplus = Math.max(0, count - wanting.size());
 			ItemTaker.this.promised.addAndGet(surplus);
 			Looked<L> looked = new Looked<>(claim, count, sentNanos, seen, surplus, wanting);
@@ -594,12 +635,55 @@ public final class ItemTaker<T, L extends Lease> {
 			}
 		}
 
+		/**
+		 * Notes a claim's answer, before the group lets the next leader in: its round
+		 * trip, and the consumers it will hand an item, whom the next leader lingers for.
+		 */
+		private void answered(long roundTripNanos, long answeredNanos, int handing) {
+			long smoothed = ItemTaker.this.roundTripNanos;
+			ItemTaker.this.roundTripNanos = (smoothed == 0) ? roundTripNanos
+					: smoothed + (roundTripNanos - smoothed) / 8;
+			ItemTaker.this.answeredNanos = answeredNanos;
+			ItemTaker.this.returning.set(handing);
+		}
+
 		@Override
 		public RuntimeException failure(Throwable cause) {
 			// The store's exception itself, the same for each asker: the engine cannot
 			// make the store's type anew.
 			return (cause instanceof RuntimeException ex) ? ex
 					: new IllegalStateException("A grouped claim failed: " + cause, cause);
+		}
+
+	}
+
+	/**
+	 * How long the leader of the next claim waits for the consumers the previous claim
+	 * handed an item (a worker's next look comes right after its item, when the work is
+	 * short): their asks, and the dones they owe, join this claim instead of waiting a
+	 * whole claim for the next one. Without it a backlog is drained by claims that
+	 * alternate between two halves of the consumers (each returns while the other half's
+	 * claim is in flight), so each carries half the items it could in the same round
+	 * trip. It waits at most half a claim's round trip after the previous answer (and at
+	 * most {@link #MAX_LINGER_NANOS}), so a claim made while workers are busy with long
+	 * work, starts at most that much later; and not at all after a claim that leased
+	 * fewer items than it asked for (the store had no more ready: consumers waiting for
+	 * producers, say), or once shutting down.
+	 */
+	private final class Returns implements CallGroup.Linger {
+
+		@Override
+		public long boundNanos() {
+			if (!expectsMore()) {
+				return 0;
+			}
+			long sinceNanos = ItemTaker.this.clock.nanoTime() - ItemTaker.this.answeredNanos;
+			return Math.min(ItemTaker.this.roundTripNanos / 2, MAX_LINGER_NANOS) - sinceNanos;
+		}
+
+		@Override
+		public boolean expectsMore() {
+			return ItemTaker.this.returning.get() > 0 && !ItemTaker.this.lifecycle.isShuttingDown();
 		}
 
 	}

@@ -207,6 +207,69 @@ class CallGroupTests {
 		assertThat(group.call("next")).isEqualTo("NEXT");
 	}
 
+	@Test
+	void aLingeringLeaderWritesTheRequestItExpectedInItsOwnBatch() throws Exception {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
+		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
+		List<String> wrongOnReturn = new CopyOnWriteArrayList<>();
+		Thread leader = caller(group, "first", wrongOnReturn);
+		awaitLingering(leader, linger);
+		assertThat(store.batches).isEmpty();
+		// The request it waited for comes: it joins the batch, and no more is expected.
+		linger.expecting = false;
+		Thread next = caller(group, "second", wrongOnReturn);
+		joinAll(List.of(leader, next));
+		assertThat(wrongOnReturn).isEmpty();
+		assertThat(store.batches).containsExactly(List.of("first", "second"));
+	}
+
+	@Test
+	void aLingerEndsAtItsBoundWhenWhatItExpectsDoesNotCome() throws Exception {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ofMillis(50));
+		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
+		long startNanos = System.nanoTime();
+		assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThat(group.call("a")).isEqualTo("A"));
+		assertThat(System.nanoTime() - startNanos).isGreaterThanOrEqualTo(Duration.ofMillis(50).toNanos());
+		assertThat(linger.asked).hasPositiveValue();
+		assertThat(store.batches).containsExactly(List.of("a"));
+	}
+
+	@Test
+	void anInterruptEndsTheLingerAndIsKeptForTheLeader() throws Exception {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
+		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
+		AtomicReference<Boolean> interruptedOnReturn = new AtomicReference<>();
+		Thread leader = new Thread(() -> {
+			group.call("a");
+			interruptedOnReturn.set(Thread.currentThread().isInterrupted());
+		}, "caller-a");
+		leader.start();
+		awaitLingering(leader, linger);
+		leader.interrupt();
+		joinAll(List.of(leader));
+		assertThat(interruptedOnReturn.get()).isTrue();
+		assertThat(store.batches).containsExactly(List.of("a"));
+	}
+
+	@Test
+	void aLeaderDoesNotLingerOnceItsBatchIsFull() {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
+		CallGroup<String, String> group = new CallGroup<>(2, store, linger);
+		assertTimeoutPreemptively(Duration.ofSeconds(10),
+				() -> assertThat(group.callAll(List.of("a", "b"))).containsExactly("A", "B"));
+		assertThat(store.batches).containsExactly(List.of("a", "b"));
+	}
+
+	/** Waits until {@code leader} lingers: it asked its linger and waits, timed. */
+	private static void awaitLingering(Thread leader, TestLinger linger) {
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> linger.asked.get() > 0 && leader.getState() == Thread.State.TIMED_WAITING);
+	}
+
 	private static Thread caller(CallGroup<String, String> group, String request, List<String> wrongOnReturn) {
 		Thread thread = new Thread(() -> {
 			if (!group.call(request).equals(request.toUpperCase())) {
@@ -231,6 +294,32 @@ class CallGroupTests {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/** A linger that expects more until told otherwise, within a bound. */
+	static final class TestLinger implements CallGroup.Linger {
+
+		private final long boundNanos;
+
+		final AtomicInteger asked = new AtomicInteger();
+
+		volatile boolean expecting = true;
+
+		TestLinger(Duration bound) {
+			this.boundNanos = bound.toNanos();
+		}
+
+		@Override
+		public long boundNanos() {
+			return this.boundNanos;
+		}
+
+		@Override
+		public boolean expectsMore() {
+			this.asked.incrementAndGet();
+			return this.expecting;
+		}
+
 	}
 
 	/** A store's failure, as a driver makes it. */

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
@@ -69,7 +70,7 @@ class GroupedTakeStressTests {
 		AtomicInteger done = new AtomicInteger();
 		List<Future<?>> running = new ArrayList<>();
 		for (int w = 0; w < WORKERS; w++) {
-			running.add(this.workers.submit(() -> work(processed, done)));
+			running.add(this.workers.submit(() -> work(processed, done, 0)));
 		}
 		for (Future<?> worker : running) {
 			worker.get(60, TimeUnit.SECONDS);
@@ -81,6 +82,39 @@ class GroupedTakeStressTests {
 		assertThat(this.book.isEmpty()).isTrue();
 		assertThat(this.store.mostClaimsAtOnce).hasValue(1);
 		assertThat(this.store.calls).hasSizeLessThan(ITEMS);
+	}
+
+	/**
+	 * The leader of each claim lingers for the workers the previous claim handed an item:
+	 * here some come back at once, some only after the linger's bound (their work
+	 * outlasts it), so claims are sent both when they are all back and when the bound
+	 * ends the wait.
+	 */
+	@Test
+	void workersSomeOfWhomOutlastTheLingerNeverShareAnItemNorLoseOne() throws Exception {
+		for (int n = 0; n < ITEMS; n++) {
+			this.store.ready("item-" + n);
+		}
+		// Long enough a round trip for the linger's whole bound (half of it, at most 1
+		// ms).
+		this.store.latency(TimeUnit.MILLISECONDS.toNanos(2));
+		Map<String, Integer> processed = new ConcurrentHashMap<>();
+		AtomicInteger done = new AtomicInteger();
+		List<Future<?>> running = new ArrayList<>();
+		for (int w = 0; w < WORKERS; w++) {
+			// A quarter of the workers work 2 ms on each item: past the linger's bound.
+			long workNanos = (w % 4 == 0) ? TimeUnit.MILLISECONDS.toNanos(2) : 0;
+			running.add(this.workers.submit(() -> work(processed, done, workNanos)));
+		}
+		for (Future<?> worker : running) {
+			worker.get(120, TimeUnit.SECONDS);
+		}
+		assertThat(processed).hasSize(ITEMS);
+		assertThat(processed.values()).containsOnly(1);
+		assertThat(this.store.heldCount()).isZero();
+		assertThat(this.store.readyCount()).isZero();
+		assertThat(this.book.isEmpty()).isTrue();
+		assertThat(this.store.mostClaimsAtOnce).hasValue(1);
 	}
 
 	/**
@@ -127,8 +161,11 @@ class GroupedTakeStressTests {
 		return null;
 	}
 
-	/** One worker: takes, processes, and ends each item with the next take. */
-	private Void work(Map<String, Integer> processed, AtomicInteger done) throws InterruptedException {
+	/**
+	 * One worker: takes, processes (for {@code workNanos}, parked), and ends each item
+	 * with the next take.
+	 */
+	private Void work(Map<String, Integer> processed, AtomicInteger done, long workNanos) throws InterruptedException {
 		SharedPoller<String, TestLease> poller = new SharedPoller<>(this.taker::take, this.releases::finishForNextTake,
 				this.signal);
 		String held = null;
@@ -143,6 +180,9 @@ class GroupedTakeStressTests {
 			held = (next != null) ? next.item() : null;
 			if (held != null) {
 				processed.merge(held, 1, Integer::sum);
+				if (workNanos > 0) {
+					LockSupport.parkNanos(workNanos);
+				}
 			}
 		}
 		if (held != null) {
