@@ -353,13 +353,14 @@ class PostgresDefaultPathTests {
 				instance(pool(2)).workerDataSource(gateAdder(pool(2), atGate, release)).buildDelayingQueue());
 		// A's only consumer waits when the add begins, and leaves (its poll's deadline)
 		// before the add commits.
-		Future<String> polled = this.threads.submit(() -> a.poll(Duration.ofSeconds(1)));
+		Future<String> polled = this.threads.submit(() -> a.poll(Duration.ofSeconds(3)));
 		await().atMost(SOON).until(() -> EngineFixture.statements(a).waitingConsumers() == 1);
 		FutureTask<Void> add = new FutureTask<>(() -> a.add("x"), null);
 		Thread adder = new Thread(add, "adder-a");
 		adder.setDaemon(true);
 		adder.start();
 		assertThat(atGate.await(SOON.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(EngineFixture.statements(a).waitingConsumers()).as("waiting when the add began").isOne();
 		assertThat(polled.get(SOON.toSeconds(), TimeUnit.SECONDS)).isNull();
 		release.countDown();
 		add.get(SOON.toSeconds(), TimeUnit.SECONDS);
