@@ -338,25 +338,6 @@ public final class ReadySignal {
 	}
 
 	/**
-	 * How many consumers wait for a notice with no notice granted to them yet: as many
-	 * notices of items ready now would each wake one of them, and none would be left for
-	 * a later consumer. A store may leave the other instances untold of a local add these
-	 * consumers cover (they look at its commit); read before that commit, it is an
-	 * estimate (a consumer may leave meanwhile: the others then find the item at their
-	 * next look).
-	 * @return the waiting consumers minus the notices not yet taken, at least 0
-	 */
-	public int waitingUnnoticed() {
-		this.lock.lock();
-		try {
-			return Math.max(0, this.waiting - this.permits);
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	/**
 	 * Wakes a poller: its wait under way ends, or its next one. The other waiting
 	 * consumers wake too, find nothing for them, and wait on: wake-ups are rare (a pause,
 	 * a resize, a stop of the worker container).

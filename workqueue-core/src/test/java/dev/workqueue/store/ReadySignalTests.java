@@ -58,20 +58,6 @@ class ReadySignalTests {
 	}
 
 	@Test
-	void theConsumersWaitingUnnoticedAreThoseNoNoticeIsGrantedToYet() throws Exception {
-		assertThat(this.signal.waitingUnnoticed()).isZero();
-		this.signal.signal();
-		assertThat(this.signal.waitingUnnoticed()).as("a notice kept, nobody waits").isZero();
-		assertThat(this.signal.awaitNotice(false, 0, null)).as("takes the notice kept").isTrue();
-		Future<Boolean> first = waiting(() -> this.signal.awaitNotice(false, 0, null));
-		Future<Boolean> second = waiting(() -> this.signal.awaitNotice(false, 0, null));
-		await().atMost(SOON).until(() -> this.signal.waitingUnnoticed() == 2);
-		this.signal.signal();
-		await().atMost(SOON).until(() -> first.isDone() ^ second.isDone());
-		assertThat(this.signal.waitingUnnoticed()).as("the other waits on, unnoticed").isOne();
-	}
-
-	@Test
 	void aConsumerWokenByItsPollerLeavesTheNoticeToAConsumerBesideIt() throws Exception {
 		Wakeup wakeup = new Wakeup();
 		this.signal.signal();

@@ -16,7 +16,6 @@ import dev.workqueue.postgres.PostgresQueueException.Reason;
 import dev.workqueue.spi.ItemTrace;
 import dev.workqueue.store.BatchWriter;
 import dev.workqueue.store.CallGroup;
-import dev.workqueue.store.ReadySignal;
 
 /**
  * PostgreSQL's write of a handle's grouped adds that are not in a caller's transaction
@@ -33,8 +32,17 @@ import dev.workqueue.store.ReadySignal;
  * once, with the earliest due time among them, however many adds it held: a notice sent
  * apart ({@link QueueNotices#queued}) would cost a commit of its own. The notice is
  * stamped with the handle's id ({@link QueueNotices#stamp}): the callers signal their own
- * consumers themselves. A batch of items all ready now, no more than the handle's own
- * consumers waiting with no notice granted, notifies nobody: those consumers take them.
+ * consumers themselves. Every batch that queued items notifies, also when the handle's
+ * own consumers wait: a count of them read before the commit cannot promise that one of
+ * them takes the item (it may leave, be woken for another, or skip the row while another
+ * instance's add of the item holds it locked), and the consumers of the other instances
+ * would then sleep until their next poll.
+ * <p>
+ * Should the commit fail because PostgreSQL's {@code NOTIFY} queue is full
+ * ({@link SqlErrors#notifyQueueFull}), the statement runs again once without its notice,
+ * and the notice is left to the handle's notice thread ({@link QueueNotices#queued}),
+ * which logs its own failure: the others find the items at their next poll, and the adds
+ * succeed, as when the notice was sent apart.
  * <p>
  * Thread-safe: the group writes one batch at a time, and this class keeps no state of its
  * own beyond the statements.
@@ -90,15 +98,11 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	private final QueueNotices notices;
 
-	private final ReadySignal signal;
-
-	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql, QueueNotices notices,
-			ReadySignal signal) {
+	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql, QueueNotices notices) {
 		this.database = database;
 		this.sql = sql;
 		this.tracedSql = tracedSql;
 		this.notices = notices;
-		this.signal = signal;
 	}
 
 	/**
@@ -149,9 +153,7 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				merged.merge(batch.argument(i).encoded(), batch.argument(i), Request::merge);
 			}
 		}
-		boolean tell = !coveredLocally(merged.values());
-		Map<String, Added> results = this.database.run("add to",
-				(connection) -> upsert(connection, merged.values(), tell));
+		Map<String, Added> results = upsertNotifying(merged.values());
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
 				// The first add of an item takes the outcome; the ones merged into it
@@ -171,23 +173,35 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	}
 
 	/**
-	 * Whether this handle's own consumers take every item of the batch: each is ready
-	 * now, and as many consumers wait with no notice granted yet. They look at the commit
-	 * ({@link ItemAdds}), so a notice would only wake consumers of other instances to
-	 * look in vain (three JVMs end to end: each add's notice woke one elsewhere). Should
-	 * one of them leave meanwhile, the item is found at the next look here, or within a
-	 * poll interval elsewhere.
+	 * Runs the batch's statement with its notice; should the commit fail on the notice (a
+	 * full {@code NOTIFY} queue: nothing was committed), runs it once more without, and
+	 * asks the notice thread for it.
 	 */
-	private boolean coveredLocally(Collection<Request> requests) {
-		for (Request request : requests) {
-			if (request.delayMicros() > 0) {
-				return false;
+	private Map<String, Added> upsertNotifying(Collection<Request> requests) {
+		String channel = this.notices.channel();
+		try {
+			return this.database.run("add to", (connection) -> upsert(connection, requests, channel));
+		}
+		catch (PostgresQueueException ex) {
+			if (channel == null || !(ex.getCause() instanceof SQLException cause)
+					|| !SqlErrors.notifyQueueFull(cause)) {
+				throw ex;
 			}
 		}
-		return requests.size() <= this.signal.waitingUnnoticed();
+		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, requests, null));
+		long dueMillis = results.values()
+			.stream()
+			.mapToLong(Added::noticeDueMillis)
+			.filter((due) -> due >= 0)
+			.min()
+			.orElse(-1);
+		if (dueMillis >= 0) {
+			this.notices.queued(dueMillis);
+		}
+		return results;
 	}
 
-	private Map<String, Added> upsert(Connection connection, Collection<Request> requests, boolean tell)
+	private Map<String, Added> upsert(Connection connection, Collection<Request> requests, String channel)
 			throws SQLException {
 		String[] items = new String[requests.size()];
 		Integer[] priorities = new Integer[items.length];
@@ -222,7 +236,8 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			if (traced) {
 				sql.setArray(statement, "traces", connection.createArrayOf("text", contexts));
 			}
-			sql.setString(statement, "channel", tell ? this.notices.channel() : null);
+			// A null channel sends no notice.
+			sql.setString(statement, "channel", channel);
 			sql.setString(statement, "stamp", this.notices.stamp());
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {

@@ -39,4 +39,17 @@ record Added(boolean written, boolean changed, boolean effective, boolean queued
 				row.getLong(first + 2), row.getLong(first + 4));
 	}
 
+	/**
+	 * The due time a notice of this add carries, on the statements' clock, as the batch
+	 * statements compute it.
+	 * @return 0 if the item is ready now, else when it is due in ms since the epoch; -1
+	 * if the add queued nothing to tell of
+	 */
+	long noticeDueMillis() {
+		if (!this.changed || !this.queued) {
+			return -1;
+		}
+		return this.ready ? 0 : Math.max(1, Math.floorDiv(this.readyAtMicros, 1000));
+	}
+
 }

@@ -19,8 +19,9 @@ import dev.workqueue.store.ReadySignal;
  * thread has one open, else grouped with the handle's concurrent adds into one commit
  * ({@link CallGroup}, {@link AddGroup}). After its own commit the handle wakes a local
  * consumer for each item it made ready, and the other instances hear of the commit
- * through one notice sent in the same transaction ({@link AddGroup}), which this handle
- * does not hear. An add in the caller's transaction wakes nobody here before that
+ * through one notice sent in the same transaction ({@link AddGroup}; from the notice
+ * thread after the commit should PostgreSQL's {@code NOTIFY} queue be full), which this
+ * handle does not hear. An add in the caller's transaction wakes nobody here before that
  * transaction commits: its {@code NOTIFY} rides in the same transaction and comes back
  * through {@code LISTEN} once it commits, to this handle too (poll-only: the next poll
  * finds it).
@@ -58,7 +59,7 @@ final class ItemAdds {
 		this.database = database;
 		this.sql = sql;
 		this.group = new CallGroup<>(AddGroup.MAX_BATCH,
-				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices, signal));
+				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices));
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;

@@ -11,14 +11,18 @@ import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
- * Sends the {@code NOTIFY} of one queue's handle after its own commits that queued items
- * (dones, hand-backs and reaps that queued one again; a batch of adds notifies in its own
- * transaction, {@link AddGroup}), debounced: at most one in flight, later requests folded
- * into one more. A {@code NOTIFY} takes a database-wide lock at commit, so one per add
- * would serialise a busy queue's committers; folded, a burst of adds costs two notices,
- * and the last one always leaves after the last {@link #send} began, so no add goes
- * unannounced. Each notice is stamped with the handle's id, so that the handle itself
- * does not hear it: it woke its own consumers when it committed.
+ * Sends the {@code NOTIFY} of one queue's handle after its own commits that queued an
+ * item again (a {@code done} of a dirty item, a hand-back, a reap; and a batch of adds
+ * whose own notice PostgreSQL refused with a full {@code NOTIFY} queue: a batch of adds
+ * otherwise notifies in its own transaction, {@link AddGroup}), debounced: at most one in
+ * flight, later requests folded into one more. Each notice is a commit of its own, and a
+ * {@code NOTIFY} takes one lock for the whole server (on "database 0", every database's
+ * notifying commits share it) from its commit's start to its end, so one per request
+ * would serialise a busy queue's committers, and those of other queues; folded, a burst
+ * of requests costs two notices, and the last one always leaves after the last
+ * {@link #send} began, so no commit goes unannounced. Each notice is stamped with the
+ * handle's id, so that the handle itself does not hear it: it woke its own consumers when
+ * it committed.
  * <p>
  * <b>How it works.</b> {@link #send} only records the request (the earliest due time
  * among those not yet sent, 0 for "ready now" winning) and wakes the sender's own thread,
@@ -191,7 +195,7 @@ final class NoticeSender implements AutoCloseable {
 		catch (SQLException | RuntimeException ex) {
 			if (!this.failing) {
 				this.failing = true;
-				logger.log(Level.WARNING, "Cannot notify the other instances of adds to " + this.what
+				logger.log(Level.WARNING, "Cannot notify the other instances of items queued again in " + this.what
 						+ "; their consumers look for work every poll interval until notices work again", ex);
 			}
 			else {

@@ -51,22 +51,24 @@ interface QueueNotices {
 
 	/**
 	 * A commit of this handle (not in a caller's transaction, nor a batch of adds, which
-	 * notifies in its own transaction) queued an item, and the handle signalled its own
-	 * consumers: the others hear of it soon, this handle does not. Never blocks, never
-	 * throws.
+	 * notifies in its own transaction unless PostgreSQL's {@code NOTIFY} queue is full)
+	 * queued an item, and the handle signalled its own consumers: the others hear of it
+	 * soon, from the notice thread, this handle does not. Never blocks, never throws.
 	 * @param dueEpochMillis when it is ready, on the statements' clock; 0 for now
 	 */
 	void queued(long dueEpochMillis);
 
 	/**
-	 * The channel an add in the caller's transaction notifies in that transaction.
+	 * The channel that the statements notify in their own transaction: an add in the
+	 * caller's transaction ({@code add.sql}, with {@link #payload}), and a batch of adds
+	 * committed by this handle ({@code add_batch.sql}, with {@link #stamp}).
 	 * @return the channel, or {@code null} to notify nobody
 	 */
 	String channel();
 
 	/**
-	 * The payload of such a notice, which this handle hears too: its consumers learn of
-	 * the add only at the commit.
+	 * The payload of the notice of an add in the caller's transaction, which this handle
+	 * hears too: its consumers learn of the add only at the commit.
 	 * @param dueEpochMillis when the item is ready; 0 for now
 	 * @return the payload
 	 */

@@ -42,6 +42,10 @@ final class SqlErrors {
 		if (state.startsWith("53")) {
 			return "PostgreSQL is out of resources (connections, memory or disk)";
 		}
+		if (notifyQueueFull(ex)) {
+			return "PostgreSQL's NOTIFY queue is full (a session that listens sits in an open transaction, "
+					+ "or listeners fall behind); nothing was committed, and it passes once they read on";
+		}
 		return switch (state) {
 			case "57014" -> "the statement was cancelled (its statement_timeout ran out, or an operator cancelled it)";
 			case "55P03" -> "a lock held by another transaction was not released in time (lock_timeout)";
@@ -60,24 +64,50 @@ final class SqlErrors {
 		};
 	}
 
-	/** Classifies by SQLSTATE; a pool's own time-out (no state) counts as unreachable. */
+	/**
+	 * Classifies by SQLSTATE (and 54000 by its message too); a pool's own time-out (no
+	 * state) counts as unreachable.
+	 */
 	static Reason reason(SQLException ex) {
 		String state = (ex.getSQLState() != null) ? ex.getSQLState() : "";
 		if (state.startsWith("08") || state.startsWith("57") || state.startsWith("53") || state.equals("55P03")
-				|| state.startsWith("40") || ex instanceof SQLTransientConnectionException) {
+				|| state.startsWith("40") || ex instanceof SQLTransientConnectionException || notifyQueueFull(ex)) {
 			// connection exceptions, operator intervention (cancel, shutdown, statement
-			// timeout), insufficient resources, lock not available, and a transaction
-			// rolled back by the server (serialization failure, deadlock): all pass
+			// timeout), insufficient resources (the NOTIFY queue's too), lock not
+			// available, and a transaction rolled back by the server (serialization
+			// failure, deadlock): all pass
 			return Reason.UNREACHABLE;
 		}
 		return switch (state) {
 			case "25006" -> Reason.READ_ONLY; // read_only_sql_transaction
 			case "42P01" -> Reason.MISSING_TABLE; // undefined_table (the sequence too)
 			case "42501" -> Reason.NO_PERMISSION; // insufficient_privilege
-			// bad encoding, untranslatable character, too long for the index
+			// bad encoding, untranslatable character, too long for the index (the other
+			// program limit, the NOTIFY queue's, is taken above)
 			case "22021", "22P05", "54000" -> Reason.BAD_ITEM;
 			default -> Reason.REFUSED;
 		};
+	}
+
+	/**
+	 * Whether a commit failed because PostgreSQL's {@code NOTIFY} queue is full: its
+	 * SQLSTATE, 54000 (program limit exceeded), is also that of an item too long for the
+	 * index, so the message tells them apart: "too many notifications in the NOTIFY
+	 * queue", raised at the commit of any transaction that notifies. Only its first line
+	 * is read (a driver may append the server's detail and context), and only for the
+	 * keyword {@code NOTIFY}, not the English words around it (the server translates its
+	 * messages to its {@code lc_messages}); an item too long names the index, whose name
+	 * PostgreSQL folds to lower case.
+	 * @param ex the driver's exception
+	 * @return whether the {@code NOTIFY} queue was full
+	 */
+	static boolean notifyQueueFull(SQLException ex) {
+		String message = ex.getMessage();
+		if (!"54000".equals(ex.getSQLState()) || message == null) {
+			return false;
+		}
+		int lineEnd = message.indexOf('\n');
+		return ((lineEnd >= 0) ? message.substring(0, lineEnd) : message).contains("NOTIFY");
 	}
 
 }

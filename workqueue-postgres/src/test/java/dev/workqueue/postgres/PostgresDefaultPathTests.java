@@ -1,5 +1,7 @@
 package dev.workqueue.postgres;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -7,9 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -321,28 +325,115 @@ class PostgresDefaultPathTests {
 	}
 
 	@Test
-	void readyAddsItsOwnWaitingConsumersCoverNotifyNobodyAndThoseConsumersTakeThem() throws Exception {
+	void aReadyAddNotifiesTheOtherInstancesAlsoWhileItsOwnConsumerWaits() throws Exception {
 		HikariDataSource pool = pool(2);
 		try (Listening listening = new Listening(channel())) {
 			DelayingQueue<String> a = track(instance(pool).buildDelayingQueue());
 			Future<String> taken = take(a);
 			awaitListeningAndWaiting(pool, a);
 			a.add("x");
+			// A count of its waiting consumers read before the commit promises nothing:
+			// the others are told all the same.
+			assertThat(noticesUntilBarrier(listening)).as("told, though its own consumer waited").isOne();
 			// Only its own signal can wake it (it polls hourly).
 			assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
-			assertThat(noticesUntilBarrier(listening)).as("its waiting consumer covered the add").isZero();
-			a.add("y");
-			assertThat(noticesUntilBarrier(listening)).as("no consumer waits: the others are told").isOne();
 			a.done("x");
-			Future<String> next = take(a);
-			assertThat(next.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("y");
-			a.done("y");
-			Future<String> waiting = take(a);
-			awaitListeningAndWaiting(pool, a);
-			a.addAfter("later", Duration.ofHours(1));
-			assertThat(noticesUntilBarrier(listening)).as("a delayed add is told of").isOne();
-			assertThat(waiting).isNotDone();
 		}
+	}
+
+	@Test
+	void anotherInstancesConsumerTakesAnItemWhenTheConsumerWaitingAtTheAddLeavesBeforeItsCommit() throws Exception {
+		HikariDataSource poolB = pool(2);
+		DelayingQueue<String> b = track(instance(poolB).buildDelayingQueue());
+		Future<String> taken = take(b);
+		awaitListeningAndWaiting(poolB, b);
+		CountDownLatch atGate = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		DelayingQueue<String> a = track(
+				instance(pool(2)).workerDataSource(gateAdder(pool(2), atGate, release)).buildDelayingQueue());
+		// A's only consumer waits when the add begins, and leaves (its poll's deadline)
+		// before the add commits.
+		Future<String> polled = this.threads.submit(() -> a.poll(Duration.ofSeconds(3)));
+		await().atMost(SOON).until(() -> EngineFixture.statements(a).waitingConsumers() == 1);
+		FutureTask<Void> add = new FutureTask<>(() -> a.add("x"), null);
+		Thread adder = new Thread(add, "adder-a");
+		adder.setDaemon(true);
+		adder.start();
+		assertThat(atGate.await(SOON.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(EngineFixture.statements(a).waitingConsumers()).as("waiting when the add began").isOne();
+		assertThat(polled.get(SOON.toSeconds(), TimeUnit.SECONDS)).isNull();
+		release.countDown();
+		add.get(SOON.toSeconds(), TimeUnit.SECONDS);
+		// B polls hourly: only the add's notice wakes it.
+		assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
+		b.done("x");
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	/**
+	 * A pool whose connections taken by the thread {@code adder-a} (its add batches'
+	 * statements) wait for {@code release}, saying so on {@code atGate}.
+	 */
+	private static DataSource gateAdder(DataSource pool, CountDownLatch atGate, CountDownLatch release) {
+		return (DataSource) Proxy.newProxyInstance(PostgresDefaultPathTests.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					if (method.getName().equals("getConnection")
+							&& Thread.currentThread().getName().equals("adder-a")) {
+						atGate.countDown();
+						release.await();
+					}
+					try {
+						return method.invoke(pool, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+	}
+
+	@Test
+	void aBatchWhoseNoticeFindsTheNotifyQueueFullIsStillAddedAndItsNoticeSentApart() throws Exception {
+		DelayingQueue<String> a = track(instance(pool(2)).buildDelayingQueue());
+		HikariDataSource poolB = pool(2);
+		DelayingQueue<String> b = track(instance(poolB).buildDelayingQueue());
+		Future<String> taken = take(b);
+		awaitListeningAndWaiting(poolB, b);
+		String table = this.fixture.table();
+		refuseTheFirstCommitAsWithAFullNotifyQueue(table);
+		try {
+			a.add("x");
+			assertThat(TestSql.queryLong("SELECT last_value FROM " + table + "_refusals"))
+				.as("refused once, then run once more")
+				.isEqualTo(2);
+			// B polls hourly: only the notice thread's notice wakes it.
+			assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
+			b.done("x");
+			assertThat(TestSql.count(table)).isZero();
+		}
+		finally {
+			TestSql.update("DROP TRIGGER " + table + "_refuse ON " + table);
+			TestSql.update("DROP FUNCTION " + table + "_refuse()");
+			TestSql.update("DROP SEQUENCE " + table + "_refusals");
+		}
+	}
+
+	/**
+	 * Makes the first commit that inserts a row into {@code table} fail as PostgreSQL
+	 * fails one that notifies while its {@code NOTIFY} queue is full (SQLSTATE 54000, its
+	 * message), at the commit (a deferred trigger); the queue itself cannot be filled
+	 * here (8 GB). The later commits pass. Counts the rows inserted in {@code
+	 *
+	<table>
+	 * _refusals}.
+	 */
+	private static void refuseTheFirstCommitAsWithAFullNotifyQueue(String table) {
+		TestSql.update("CREATE SEQUENCE " + table + "_refusals");
+		TestSql.update("CREATE FUNCTION " + table + "_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+				+ " IF nextval('" + table + "_refusals') = 1 THEN"
+				+ " RAISE EXCEPTION 'too many notifications in the NOTIFY queue' USING ERRCODE = '54000'; END IF;"
+				+ " RETURN NULL; END $$");
+		TestSql.update("CREATE CONSTRAINT TRIGGER " + table + "_refuse AFTER INSERT ON " + table
+				+ " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION " + table + "_refuse()");
 	}
 
 	@Test
@@ -368,7 +459,12 @@ class PostgresDefaultPathTests {
 				.stream()
 				.filter((notice) -> "listened".equals(notice.queue()))
 				.map(Notices.Notice::dueEpochMillis)).as("ready now").containsExactly(delayed.dueEpochMillis(), 0L);
-			assertThat(thread("workqueue-listened-notices")).as("no notice of a commit of its own").isNull();
+			// A notice thread of this name started by a handle of an earlier test ends
+			// soon after its close; this handle's would live until its own.
+			await().atMost(SOON)
+				.untilAsserted(
+						() -> assertThat(thread("workqueue-listened-notices")).as("no notice of a commit of its own")
+							.isNull());
 			assertThat(a.poll(Duration.ZERO)).isEqualTo("x");
 			a.done("x");
 		}

@@ -23,14 +23,16 @@
 --   :delays       their delays in µs
 --   :keeps_waits  whether an add that overtakes a wait keeps it as a wait of its own (the FIFO
 --                 order; ReadyOrder#keepsWaits)
---   :channel      the channel to notify, or null for none (a handle that does not listen)
+--   :channel      the channel to notify, or null for none (a handle that does not listen; the run
+--                 again of a batch whose commit found the NOTIFY queue full, AddGroup)
 --   :stamp        the payload after its due time: the sender's stamp and the queue
 --                 (Notices#stamp)
 -- Returns: one row per add that changed its row: item, state, whether ready, ready_at (µs),
 --   whether it was a new add, now (µs)
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
 --   of one item apply one after the other. Rows are locked in item order, so two batches never
---   deadlock on each other
+--   deadlock on each other. A batch that notifies takes PostgreSQL's NOTIFY lock (one for the
+--   whole server) at its commit, while it holds its rows' locks
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})	,
