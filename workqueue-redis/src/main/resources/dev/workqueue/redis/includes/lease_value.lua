@@ -11,8 +11,8 @@ local function lease_value(token, now)
   return token .. '.@' .. string.format('%.0f', now)
 end
 local function lease_token(value)
-  return value and (string.match(value, '^(.-)%.@-?%d+$') or value)
+  return value and (string.match(value, '^(.-)%.@%-?%d+$') or value)
 end
 local function lease_granted_at(value)
-  return value and tonumber(string.match(value, '%.@(-?%d+)$'))
+  return value and tonumber(string.match(value, '%.@(%-?%d+)$'))
 end
