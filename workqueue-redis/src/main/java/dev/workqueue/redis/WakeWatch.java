@@ -81,7 +81,11 @@ final class WakeWatch {
 
 	private final RedisClient client;
 
-	/** The client's command connection, where a control element is pushed. */
+	/**
+	 * The client's command connection, where a control element and a wake-up that cannot
+	 * go back through this watch's connection are pushed: the one open, {@code null} once
+	 * the link closed it (never opened here, as on the event loop).
+	 */
 	private final Supplier<StatefulConnection<String, String>> commands;
 
 	private final Clock clock = Clock.system();
@@ -200,7 +204,7 @@ final class WakeWatch {
 		}
 		if (restart != null) {
 			// Not on this watch's connection, which the wait under way holds.
-			push(this.commands.get(), restart, CONTROL_TTL_MILLIS);
+			pushOnCommands(restart, CONTROL_TTL_MILLIS);
 		}
 	}
 
@@ -449,7 +453,15 @@ final class WakeWatch {
 	 * already).
 	 */
 	private void pushBackOnCommands(String wakeKey) {
-		push(this.commands.get(), wakeKey, PUSHED_BACK_TTL_MILLIS);
+		pushOnCommands(wakeKey, PUSHED_BACK_TTL_MILLIS);
+	}
+
+	/** Pushes an element through the command connection, unless the link closed it. */
+	private void pushOnCommands(String list, long ttlMillis) {
+		StatefulConnection<String, String> open = this.commands.get();
+		if (open != null) {
+			push(open, list, ttlMillis);
+		}
 	}
 
 	/**
