@@ -55,7 +55,7 @@ import dev.workqueue.time.Clock;
  * Thread-safe: {@code lock} guards the registrations, the wait under way and a failure
  * for the thread. Lock order: a {@link ReadySignal}'s lock, then this one (a first waiter
  * calls {@link #wanted} under its signal's lock); this one is never held while a signal
- * is signalled.
+ * is signalled, nor while the thread connects or logs.
  */
 final class WakeWatch {
 
@@ -412,10 +412,10 @@ final class WakeWatch {
 	 */
 	private CompletableFuture<KeyValue<String, String>> sendNext(String wakeKey, Watched target) {
 		if (wakeKey != null && target == null) {
-			// Back for another instance's consumer, before the next wait on its
-			// connection
-			// (which pops it at once should a consumer of the queue start waiting
-			// meanwhile). The queue may be gone (its keys deleted once its handles shut
+			// Back for another instance's consumer, before the next wait on this
+			// connection (which pops it at once should a consumer of the queue start
+			// waiting meanwhile); through the command connection should this one throw
+			// or fail it. The queue may be gone (its keys deleted once its handles shut
 			// down): the list expires rather than stays for ever; while items are ready,
 			// each tick arms it again, so an expired wake-up costs a heartbeat.
 			try {
