@@ -233,6 +233,29 @@ public final class ReadySignal {
 	}
 
 	/**
+	 * A notice for a consumer waiting now, if one waits with no notice granted to it: a
+	 * store's wake-up that another instance's consumer should have otherwise (a permit
+	 * kept here for nobody would leave that one asleep while an item is ready).
+	 * @return whether a waiting consumer was granted a look; {@code false} changes
+	 * nothing
+	 */
+	public boolean signalIfWaiting() {
+		this.lock.lock();
+		try {
+			if (this.waiting - this.permits <= 0) {
+				return false;
+			}
+			this.epoch++;
+			this.permits++;
+			this.notice.signal();
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * A store's notice that an item was queued: one waiting consumer looks, unless the
 	 * store hands the wake-ups out itself (the notice is then not for this signal).
 	 */

@@ -58,6 +58,18 @@ class ReadySignalTests {
 	}
 
 	@Test
+	void aNoticeIfWaitingIsGrantedOnlyToAConsumerWaitingUnnoticed() throws Exception {
+		assertThat(this.signal.signalIfWaiting()).as("nobody waits").isFalse();
+		Future<Boolean> waiter = waiting(
+				() -> this.signal.awaitNotice(true, this.clock.nanoTime() + SECOND_NANOS, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 1);
+		assertThat(this.signal.signalIfWaiting()).as("one waits").isTrue();
+		await().atMost(SOON).until(waiter::isDone);
+		assertThat(waiter.get()).as("it looks").isTrue();
+		assertThat(this.signal.signalIfWaiting()).as("nobody waits any more").isFalse();
+	}
+
+	@Test
 	void aConsumerWokenByItsPollerLeavesTheNoticeToAConsumerBesideIt() throws Exception {
 		Wakeup wakeup = new Wakeup();
 		this.signal.signal();

@@ -362,7 +362,9 @@ final class RedisLink {
 	 */
 	synchronized WakeWatch wakeWatch() {
 		if (this.wakeWatch == null && this.client instanceof RedisClient standalone) {
-			this.wakeWatch = new WakeWatch(standalone, this::connection);
+			// The connection open, if any: the watch pushes from the event loop, where
+			// nothing connects, and a link closing opens nothing again.
+			this.wakeWatch = new WakeWatch(standalone, () -> this.connection);
 		}
 		return this.wakeWatch;
 	}
@@ -425,6 +427,12 @@ final class RedisLink {
 		// Already gone if the client's shutdown took the link out first: removing it
 		// again is harmless.
 		this.client.removeListener(this.serverTracker);
+		if (this.wakeWatch != null) {
+			// First: a wake-up it pops while closing goes back through the command
+			// connection, still open.
+			this.wakeWatch.close();
+			this.wakeWatch = null;
+		}
 		StatefulConnection<String, String> open = this.connection;
 		this.connection = null;
 		if (open != null && open.isOpen()) {
@@ -433,10 +441,6 @@ final class RedisLink {
 		if (this.pubSub != null) {
 			closePubSub();
 			this.listeners.clear();
-		}
-		if (this.wakeWatch != null) {
-			this.wakeWatch.close();
-			this.wakeWatch = null;
 		}
 	}
 

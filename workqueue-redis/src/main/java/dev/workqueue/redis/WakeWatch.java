@@ -22,12 +22,13 @@ import dev.workqueue.time.Clock;
 
 /**
  * The one place where the consumers of every queue on a standalone Redis client wait for
- * a wake-up: a thread with a connection of its own that blocks on the wake lists of the
- * queues that have a waiting consumer, all in one {@code BLPOP}. Redis hands each element
- * of a wake list to one blocked client, so an item that becomes ready wakes one consumer
- * of all the instances, not one per instance; the scripts keep the list armed while items
- * are left after a lease ({@code includes/notify.lua}), so the next waiting consumer,
- * wherever it is, looks next.
+ * a wake-up: a connection of its own that waits on the wake lists of the queues that have
+ * a waiting consumer, all in one {@code BLPOP} at a time (no thread blocks in it: see
+ * <b>Hops</b>). Redis hands each element of a wake list to one blocked client, so an item
+ * that becomes ready wakes one consumer of all the instances, not one per instance; the
+ * scripts keep the list armed while items are left after a lease
+ * ({@code includes/notify.lua}), so the next waiting consumer, wherever it is, looks
+ * next.
  * <p>
  * <b>Hops.</b> An answer is taken in hand where it arrives, on the connection's event
  * loop: the next {@code BLPOP} goes out at once, and the wake-up goes straight to a
@@ -54,7 +55,7 @@ import dev.workqueue.time.Clock;
  * Thread-safe: {@code lock} guards the registrations, the wait under way and a failure
  * for the thread. Lock order: a {@link ReadySignal}'s lock, then this one (a first waiter
  * calls {@link #wanted} under its signal's lock); this one is never held while a signal
- * is signalled.
+ * is signalled, nor while the thread connects or logs.
  */
 final class WakeWatch {
 
@@ -80,7 +81,11 @@ final class WakeWatch {
 
 	private final RedisClient client;
 
-	/** The client's command connection, where a control element is pushed. */
+	/**
+	 * The client's command connection, where a control element and a wake-up that cannot
+	 * go back through this watch's connection are pushed: the one open, {@code null} once
+	 * the link closed it (never opened here, as on the event loop).
+	 */
 	private final Supplier<StatefulConnection<String, String>> commands;
 
 	private final Clock clock = Clock.system();
@@ -179,7 +184,8 @@ final class WakeWatch {
 
 	/**
 	 * A consumer of the queue started waiting: the wait under way restarts if it does not
-	 * include the queue's list, and the thread waits if it did not. Does not block.
+	 * include the queue's list; if none is under way, the thread is woken to send one.
+	 * Does not block.
 	 */
 	private void wanted(String wakeKey) {
 		String restart = null;
@@ -198,7 +204,7 @@ final class WakeWatch {
 		}
 		if (restart != null) {
 			// Not on this watch's connection, which the wait under way holds.
-			push(this.commands.get(), restart, CONTROL_TTL_MILLIS);
+			pushOnCommands(restart, CONTROL_TTL_MILLIS);
 		}
 	}
 
@@ -230,6 +236,7 @@ final class WakeWatch {
 	private void loop() {
 		while (true) {
 			RuntimeException failed;
+			boolean connect;
 			CompletableFuture<KeyValue<String, String>> next = null;
 			this.lock.lock();
 			try {
@@ -242,12 +249,9 @@ final class WakeWatch {
 				}
 				failed = this.failure;
 				this.failure = null;
-				if (failed == null) {
+				connect = failed == null && this.connection == null;
+				if (failed == null && !connect) {
 					try {
-						if (this.connection == null) {
-							this.connection = this.client.connect();
-							this.connection.setTimeout(CONNECTION_TIMEOUT);
-						}
 						next = send(wantedKeys());
 					}
 					catch (RuntimeException ex) {
@@ -258,13 +262,50 @@ final class WakeWatch {
 			finally {
 				this.lock.unlock();
 			}
+			if (connect) {
+				// Then round again: a consumer may have stopped waiting meanwhile.
+				failed = connect();
+			}
 			if (failed != null) {
 				failed(failed);
 			}
-			else {
+			else if (next != null) {
 				whenAnswered(next);
 			}
 		}
+	}
+
+	/**
+	 * Opens the watch's connection, without the lock: connecting blocks up to the connect
+	 * timeout, and a first waiter asks for a wait ({@link #wanted}) holding its signal's
+	 * lock, which everyone signalling that handle then waits for. A connection opened
+	 * while the watch closed is closed.
+	 * @return the failure to connect, or {@code null}
+	 */
+	private RuntimeException connect() {
+		StatefulRedisConnection<String, String> opened;
+		try {
+			opened = this.client.connect();
+			opened.setTimeout(CONNECTION_TIMEOUT);
+		}
+		catch (RuntimeException ex) {
+			return ex;
+		}
+		boolean installed;
+		this.lock.lock();
+		try {
+			installed = !this.closed;
+			if (installed) {
+				this.connection = opened;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		if (!installed) {
+			opened.closeAsync();
+		}
+		return null;
 	}
 
 	/**
@@ -301,12 +342,15 @@ final class WakeWatch {
 	/**
 	 * A wait answered, on the connection's event loop: the next wait is sent at once, if
 	 * one is wanted, then the wake-up popped goes to a waiting consumer, right here (a
-	 * signal never blocks), so that it wakes with one thread hop, not two. A failure goes
-	 * to the thread, which logs it and waits before it tries again.
+	 * signal never blocks), so that it wakes with one thread hop, not two. A wake-up no
+	 * local consumer takes goes back to its list, for another instance's consumer. A
+	 * failure goes to the thread, which logs it and waits before it tries again.
 	 */
 	private void answered(CompletableFuture<KeyValue<String, String>> wait) {
-		KeyValue<String, String> popped = null;
+		String wakeKey;
 		Watched target = null;
+		boolean recovered;
+		boolean pushBack = false;
 		CompletableFuture<KeyValue<String, String>> next = null;
 		this.lock.lock();
 		try {
@@ -315,6 +359,7 @@ final class WakeWatch {
 			}
 			this.sent = null;
 			this.waitingOn = null;
+			KeyValue<String, String> popped;
 			try {
 				popped = RedisLink.answer(wait, Duration.ZERO);
 			}
@@ -325,48 +370,97 @@ final class WakeWatch {
 				}
 				return;
 			}
-			recovered();
+			recovered = recovered();
+			wakeKey = (popped != null && popped.hasValue() && !popped.getKey().equals(this.control)) ? popped.getKey()
+					: null;
 			if (this.closed) {
-				return;
+				// Popped while the watch closed: another instance's consumer takes it.
+				pushBack = wakeKey != null;
 			}
-			String wakeKey = (popped != null && popped.hasValue() && !popped.getKey().equals(this.control))
-					? popped.getKey() : null;
-			target = (wakeKey != null) ? target(wakeKey) : null;
-			try {
-				if (wakeKey != null && target == null) {
-					// Back for another instance's consumer, before the next wait on its
-					// connection (which pops it at once should a consumer of the queue
-					// start waiting meanwhile). The queue may be gone (its keys deleted
-					// once its handles shut down): the list expires rather than stays
-					// for ever; while items are ready, each tick arms it again, so an
-					// expired wake-up costs a heartbeat.
-					push(this.connection, wakeKey, PUSHED_BACK_TTL_MILLIS);
-				}
-				List<String> keys = wantedKeys();
-				if (!keys.isEmpty()) {
-					next = send(keys);
-				}
-				else {
-					// The thread sends the next wait when a consumer starts waiting.
-					this.changed.signalAll();
-				}
-			}
-			catch (RuntimeException ex) {
-				// Not sent: the thread tries again after a pause.
-				this.sent = null;
-				this.waitingOn = null;
-				this.failure = ex;
-				this.changed.signalAll();
+			else {
+				target = (wakeKey != null) ? target(wakeKey) : null;
+				next = sendNext(wakeKey, target);
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
-		if (target != null) {
-			target.signal().signal();
+		if (recovered) {
+			logger.log(Level.INFO, "Waiting for the queues' wake-ups works again");
+		}
+		// Outside the lock: the consumer seen waiting may have left since (its deadline
+		// passed); a permit kept for nobody would leave another instance's waiting
+		// consumer asleep while an item is ready. Not on this watch's connection, where
+		// the next wait is queued already.
+		if (target != null && !target.signal().signalIfWaiting()) {
+			pushBack = true;
+		}
+		if (pushBack) {
+			pushBackOnCommands(wakeKey);
 		}
 		if (next != null) {
 			whenAnswered(next);
+		}
+	}
+
+	/**
+	 * After an answer: a wake-up without a local consumer goes back to its list, then the
+	 * next wait goes out if one is wanted. Called under the lock, on an open watch.
+	 * @param wakeKey the wake list of the wake-up popped, or {@code null} for none
+	 * @param target the handle it goes to, {@code null} for none
+	 * @return the next wait, or {@code null} if none was sent
+	 */
+	private CompletableFuture<KeyValue<String, String>> sendNext(String wakeKey, Watched target) {
+		if (wakeKey != null && target == null) {
+			// Back for another instance's consumer, before the next wait on this
+			// connection (which pops it at once should a consumer of the queue start
+			// waiting meanwhile); through the command connection should this one throw
+			// or fail it. The queue may be gone (its keys deleted once its handles shut
+			// down): the list expires rather than stays for ever; while items are ready,
+			// each tick arms it again, so an expired wake-up costs a heartbeat.
+			try {
+				push(this.connection, wakeKey, PUSHED_BACK_TTL_MILLIS).whenComplete((pushed, ex) -> {
+					if (ex != null) {
+						pushBackOnCommands(wakeKey);
+					}
+				});
+			}
+			catch (RuntimeException ex) {
+				pushBackOnCommands(wakeKey);
+			}
+		}
+		try {
+			List<String> keys = wantedKeys();
+			if (!keys.isEmpty()) {
+				return send(keys);
+			}
+			// The thread sends the next wait when a consumer starts waiting.
+			this.changed.signalAll();
+		}
+		catch (RuntimeException ex) {
+			// Not sent: the thread tries again after a pause.
+			this.sent = null;
+			this.waitingOn = null;
+			this.failure = ex;
+			this.changed.signalAll();
+		}
+		return null;
+	}
+
+	/**
+	 * Pushes a wake-up back through the client's command connection, where it cannot go
+	 * back through the watch's (closed, failed, or the next wait is queued there
+	 * already).
+	 */
+	private void pushBackOnCommands(String wakeKey) {
+		pushOnCommands(wakeKey, PUSHED_BACK_TTL_MILLIS);
+	}
+
+	/** Pushes an element through the command connection, unless the link closed it. */
+	private void pushOnCommands(String list, long ttlMillis) {
+		StatefulConnection<String, String> open = this.commands.get();
+		if (open != null) {
+			push(open, list, ttlMillis);
 		}
 	}
 
@@ -390,10 +484,15 @@ final class WakeWatch {
 		return null;
 	}
 
-	/** Pushes an element to a list, which expires after {@code ttlMillis}. */
-	private static void push(StatefulConnection<String, String> connection, String list, long ttlMillis) {
-		RedisLink.dispatch(connection, QueueCommand.push(list, "1"));
+	/**
+	 * Pushes an element to a list, which expires after {@code ttlMillis}.
+	 * @return the push's answer
+	 */
+	private static CompletableFuture<Long> push(StatefulConnection<String, String> connection, String list,
+			long ttlMillis) {
+		CompletableFuture<Long> pushed = RedisLink.dispatch(connection, QueueCommand.push(list, "1"));
 		RedisLink.dispatch(connection, QueueCommand.expire(list, ttlMillis));
+		return pushed;
 	}
 
 	/**
@@ -419,7 +518,12 @@ final class WakeWatch {
 		this.lock.lock();
 		try {
 			this.waitingOn = null;
-			this.clock.awaitUntil(this.lock, this.changed, this.clock.nanoTime() + BACKOFF_NANOS);
+			// Waited out: each first waiter's wanted() signals, which would otherwise
+			// retry at the consumers' rate while Redis is unreachable.
+			long backoffUntil = this.clock.nanoTime() + BACKOFF_NANOS;
+			while (!this.closed && this.clock.nanoTime() < backoffUntil) {
+				this.clock.awaitUntil(this.lock, this.changed, backoffUntil);
+			}
 		}
 		catch (InterruptedException interrupted) {
 			Thread.currentThread().interrupt();
@@ -452,11 +556,16 @@ final class WakeWatch {
 		}
 	}
 
-	private void recovered() {
-		if (this.failing != null) {
-			this.failing = null;
-			logger.log(Level.INFO, "Waiting for the queues' wake-ups works again");
+	/**
+	 * Whether a wait answered after a failure was logged: the caller logs it once it let
+	 * go of the lock (the event loop does not wait for the logger under it).
+	 */
+	private boolean recovered() {
+		if (this.failing == null) {
+			return false;
 		}
+		this.failing = null;
+		return true;
 	}
 
 	/** A watched handle: its signal, and its wake-ups that this watch switches. */

@@ -196,6 +196,50 @@ class RedisInspectionTests {
 	}
 
 	@Test
+	void aLeaseOfThePreviousReleaseIsRenewedByItsToken() throws Exception {
+		DelayingQueue<String> queue = queue("q");
+		queue.add("a");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		String leases = this.redis.key("q", "leases");
+		String token = previousReleaseLease(leases, "a");
+		Double expiry = this.redis.redis().zscore(this.redis.key("q", "processing"), "a");
+		// The handle renews every third of the lease: step past one and wait for it.
+		this.clock.step(LEASE.dividedBy(3).plusSeconds(1));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> !expiry.equals(this.redis.redis().zscore(this.redis.key("q", "processing"), "a")));
+		assertThat(this.redis.redis().hget(leases, "a")).as("a renewal keeps the value").isEqualTo(token);
+		queue.done("a");
+	}
+
+	@Test
+	void theTickForgetsTheGrantOfAnExpiredLeaseOfThePreviousRelease() throws Exception {
+		DelayingQueue<String> queue = queue("q");
+		queue.add("a");
+		assertThat(queue.poll(Duration.ZERO)).isEqualTo("a");
+		String grants = this.redis.key("q", "grants");
+		assertThat(this.redis.redis().hkeys(grants)).as("the get's grant").hasSize(1);
+		previousReleaseLease(this.redis.key("q", "leases"), "a");
+		// Expired, without stepping the clock (which would renew it first).
+		this.redis.redis().zadd(this.redis.key("q", "processing"), 0, "a");
+		RedisFixture.timer((SharedStoreQueue<?, ?>) queue.capability(SharedWorkQueue.class).orElseThrow()).wake();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.redis().exists(grants) == 0);
+		assertThat(this.redis.redis().exists(this.redis.key("q", "leases"))).as("the lease ended with it").isZero();
+		queue.done("a");
+	}
+
+	/**
+	 * Makes an item's lease one the previous release granted: its token alone.
+	 * @return the token
+	 */
+	private String previousReleaseLease(String leases, String item) {
+		String value = this.redis.redis().hget(leases, item);
+		assertThat(value).contains(".@");
+		String token = value.substring(0, value.indexOf(".@"));
+		this.redis.redis().hset(leases, item, token);
+		return token;
+	}
+
+	@Test
 	void processingItemsOfAPriorityQueueKeepThePriorityTheyWereHandedOutWith() throws Exception {
 		PriorityQueue<String> queue = priorityQueue("q");
 		queue.add("a", 7);

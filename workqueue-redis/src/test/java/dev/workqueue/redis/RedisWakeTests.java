@@ -2,9 +2,11 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,6 +22,7 @@ import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.Pollers;
+import dev.workqueue.store.ReadySignal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -211,6 +214,75 @@ class RedisWakeTests {
 		// waiting there, it goes back to the list, where instance 1's BLPOP pops it. Else
 		// it would wait for a tick (a heartbeat of 30 minutes here).
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.handedOut.contains("item"));
+	}
+
+	@Test
+	void aTickSignalsAWaitingConsumerWhileTheWakeConnectionConnects() throws Exception {
+		try (ReplyDroppingProxy proxy = new ReplyDroppingProxy(this.server.port())) {
+			RedisClient client = RedisClient.create("redis://127.0.0.1:" + proxy.port());
+			this.clients.add(client);
+			DelayingQueue<String> first = queueOn(client, "first");
+			DelayingQueue<String> second = queueOn(client, "second");
+			// The command connection is open: the next handshake is the wake
+			// connection's.
+			assertThat(second.poll(Duration.ZERO)).isNull();
+			CountDownLatch release = new CountDownLatch(1);
+			proxy.count("HELLO");
+			proxy.holdReplyTo("HELLO", release);
+			try {
+				waitFor(first, "first/consumer");
+				await().atMost(Duration.ofSeconds(10)).until(() -> proxy.requestsWith() >= 1);
+				// The second queue's first waiter asks the watch for a wait while it
+				// connects.
+				Thread waiting = waitFor(second, "second/consumer");
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> waiting.getState() != Thread.State.RUNNABLE && Arrays.stream(waiting.getStackTrace())
+						.anyMatch((frame) -> frame.getClassName().equals(ReadySignal.class.getName())
+								&& frame.getMethodName().equals("awaitNotice")));
+				// No wake-up can come through the watch: the tick that finds the item
+				// ready
+				// signals the consumer, which a connect under the watch's lock would hold
+				// up
+				// (with the shared timer thread) until the connect timed out.
+				second.add("item");
+				RedisFixture.timer((RedisWorkQueue<?>) second).wake();
+				await().atMost(Duration.ofSeconds(3)).until(() -> this.handedOut.contains("item"));
+			}
+			finally {
+				release.countDown();
+			}
+		}
+	}
+
+	private DelayingQueue<String> queueOn(RedisClient client, String name) {
+		DelayingQueue<String> handle = RedisWorkQueues.builder(client, ItemCodec.strings())
+			.name(name)
+			.lease(Duration.ofMinutes(30))
+			.heartbeat(Duration.ofMinutes(30))
+			.buildDelayingQueue();
+		this.handles.add(handle);
+		// Subscribed by then: no handshake but the wake connection's is left to come.
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> RedisFixture.timer((RedisWorkQueue<?>) handle).thread() != null);
+		return handle;
+	}
+
+	/** Starts a consumer that waits up to 30 s for one item of {@code handle}. */
+	private Thread waitFor(DelayingQueue<String> handle, String name) {
+		Thread consumer = new Thread(() -> {
+			try {
+				Prioritized<String> item = Pollers.of(handle).poll(Duration.ofSeconds(30));
+				if (item != null) {
+					this.handedOut.add(item.item());
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, name);
+		consumer.start();
+		this.consumers.add(consumer);
+		return consumer;
 	}
 
 	@Test

@@ -1,6 +1,6 @@
 -- lease_list: the list layout's lease: nothing while the queue is paused (the first
 -- command, one EXISTS, reads the paused flag and which of the priorities hash, the waiting
--- set and the list exist, see flags); else moves what fell due, then leases up to `count`
+-- set and the list exist, see includes/key_flags.lua); else moves what fell due, then leases up to `count`
 -- ready items, the i-th to token_of(token, i). Returns {item, µs it was queued, its trace
 -- record or false (includes/trace_take.lua), ...}, with fewer than `count` items when the
 -- list ran out; run again with the same token, the reply of the first run (see grant:
@@ -24,19 +24,12 @@
 -- @include trace_take
 -- @include grant
 -- @include lease_value
+-- @include key_flags
 -- The keys a lease writes, checked before the due items move (see move_due).
 local LEASE_WRITES = {queueKey, dirtyKey, leasesKey, processingKey}
--- Four flags in one command: EXISTS counts a key each time it is named, so naming the
--- paused flag 8 times, the priorities hash 4, the waiting set twice and the list once
--- answers 8 * paused + 4 * (trace contexts kept) + 2 * (items wait) + (items are ready).
-local FLAG_KEYS = {pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey, pausedKey,
-  prioritiesKey, prioritiesKey, prioritiesKey, prioritiesKey, waitingKey, waitingKey, queueKey}
-local function flags()
-  local count = redis.call('EXISTS', unpack(FLAG_KEYS))
-  return count >= 8, count % 8 >= 4, count % 4 >= 2, count % 2 == 1
-end
 local function lease_list(lease_us, token, count)
-  local paused, traced, waits, ready = flags()
+  -- Paused, trace contexts kept, items wait, items are ready.
+  local paused, traced, waits, ready = key_flags(pausedKey, prioritiesKey, waitingKey, queueKey)
   if paused then
     -- Paused: nothing is handed out, as if nothing were ready (no due time: the consumers
     -- wait for the resume's wake-up); run again, the first run's answer stands.

@@ -19,24 +19,23 @@
 -- @include grant
 -- @include notify
 -- @include lease_value
+-- @include key_flags
 local function lease_priority(lease_us, token, count, starvation)
   local replayed = granted(token)
   if replayed then
     return replayed
   end
-  -- Three flags in one command (see lease_list's flags): 4 * paused + 2 * (items wait) +
-  -- (items are ready).
-  local flags = redis.call('EXISTS', pausedKey, pausedKey, pausedKey, pausedKey, waitingKey, waitingKey, readyKey)
-  if flags >= 4 then
+  local paused, waits, ready = key_flags(pausedKey, waitingKey, readyKey)
+  if paused then
     -- Paused: nothing is handed out, as if nothing were ready (see lease_list).
     return {}
   end
   local now, queued_due = nil, 0
-  if flags % 4 >= 2 then
+  if waits then
     now = now_us()
     queued_due = select(2, move_due(now, DUE_BATCH, queue_due_priority, PRIORITY_WRITES))
   end
-  if flags % 2 == 0 and queued_due == 0 then
+  if not ready and queued_due == 0 then
     -- Nothing ready: no TIME, no look.
     wake_next(0)
     return {}

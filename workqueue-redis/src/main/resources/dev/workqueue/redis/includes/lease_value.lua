@@ -5,12 +5,14 @@
 -- forget_grant takes (this release's and the previous one's). A lease the previous
 -- release granted holds its token alone: lease_token reads it as it is, and it has no
 -- time (lease_granted_at answers nil; the readers take its expiry less the lease).
+-- A time that formats negative (a store clock before 1970) still matches: else the
+-- whole value would read as the token, and each renew or done would be a silent no-op.
 local function lease_value(token, now)
   return token .. '.@' .. string.format('%.0f', now)
 end
 local function lease_token(value)
-  return value and (string.match(value, '^(.-)%.@%d+$') or value)
+  return value and (string.match(value, '^(.-)%.@%-?%d+$') or value)
 end
 local function lease_granted_at(value)
-  return value and tonumber(string.match(value, '%.@(%d+)$'))
+  return value and tonumber(string.match(value, '%.@(%-?%d+)$'))
 end

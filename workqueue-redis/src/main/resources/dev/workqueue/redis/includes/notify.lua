@@ -8,27 +8,33 @@
 -- keeps no wake-up and no key. Neither can fail the script (pcall: a key of another type
 -- costs the wake-up only, as a lost notice does).
 -- @include queue_keys
--- wake looks first: the hand-off after a lease finds the list armed already while no
--- consumer waits (a drain). An 'r' notice comes when no item was ready, which the get
--- that took the last one marked by removing the list: it pushes first and takes its
--- element back if one was there, one command in the usual case.
-local function wake()
-  if redis.pcall('LLEN', wakeKey) == 0 then
-    redis.pcall('RPUSH', wakeKey, 1)
+-- arm puts the list's one element there unless it holds one, in one command in the
+-- usual case, so it looks first where the list is likely armed already: the hand-off
+-- after a lease (wake_next) finds it so while no consumer waits (a drain), and reads its
+-- length, pushing only when empty; an 'r' notice comes when no item was ready, which the
+-- get that took the last one marked by removing the list, so it pushes first and takes
+-- the element back if one was there.
+local function arm(armed_likely)
+  if armed_likely then
+    if redis.pcall('LLEN', wakeKey) == 0 then
+      redis.pcall('RPUSH', wakeKey, 1)
+    end
+    return
+  end
+  local length = redis.pcall('RPUSH', wakeKey, 1)
+  if type(length) == 'number' and length > 1 then
+    redis.pcall('RPOP', wakeKey)
   end
 end
 local function notify(notice)
   if notice == 'r' then
-    local length = redis.pcall('RPUSH', wakeKey, 1)
-    if type(length) == 'number' and length > 1 then
-      redis.pcall('RPOP', wakeKey)
-    end
+    arm(false)
   end
   redis.pcall('PUBLISH', channel, notice)
 end
 local function wake_next(left)
   if left > 0 then
-    wake()
+    arm(true)
   else
     redis.pcall('DEL', wakeKey)
   end

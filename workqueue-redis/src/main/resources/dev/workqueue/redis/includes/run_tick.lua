@@ -44,7 +44,7 @@ local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired
   end
   local ready = count_ready()
   if ready > 0 then
-    wake()
+    arm(true)
   end
   local reporter = 0
   if not holder then
