@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  * One reader thread moves the lines of the child's standard output: its consumers'
  * reports ({@code got ...}, {@code held ...}) into {@link #events()}, the others into a
  * queue the commands take their answers from; lines that answer no command (a thread
- * dump) are kept for the failure message. Its standard error goes to a file.
+ * dump) are kept for the failure message. Its standard error goes to a file, whose last
+ * lines a failure message shows.
  */
 public final class QueueProcess implements AutoCloseable {
 
@@ -111,7 +113,21 @@ public final class QueueProcess implements AutoCloseable {
 		List<String> unanswered = new ArrayList<>(this.output);
 		unanswered.addAll(this.answers);
 		return "JVM " + pid() + (this.process.isAlive() ? " (running)" : " (ended)") + ", other output: " + unanswered
-				+ ", its standard error in " + this.errors;
+				+ ", its standard error in " + this.errors + ", ending: " + errorsTail();
+	}
+
+	/**
+	 * The last lines of the child's standard error: its file goes when this JVM ends, the
+	 * failure message stays.
+	 */
+	private List<String> errorsTail() {
+		try {
+			List<String> lines = Files.readAllLines(this.errors.toPath(), StandardCharsets.UTF_8);
+			return lines.subList(Math.max(0, lines.size() - 20), lines.size());
+		}
+		catch (IOException ex) {
+			return List.of("unreadable: " + ex);
+		}
 	}
 
 	/** The child's process id. */
