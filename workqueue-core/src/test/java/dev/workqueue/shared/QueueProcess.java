@@ -63,11 +63,22 @@ public final class QueueProcess implements AutoCloseable {
 	 * @throws Exception if it does not start within 30 seconds
 	 */
 	public static QueueProcess start(SharedStore store, Duration lease) throws Exception {
+		return start(store.processOpener(), lease);
+	}
+
+	/**
+	 * Starts a JVM with one handle that {@code opener} opens, and waits until it is open.
+	 * @param opener a {@link SharedStore.ProcessOpener}'s class name, then its arguments
+	 * @param lease the child handle's lease
+	 * @return the running process
+	 * @throws Exception if it does not start within 30 seconds
+	 */
+	static QueueProcess start(List<String> opener, Duration lease) throws Exception {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 						System.getProperty("java.class.path"), SharedQueueProcess.class.getName(),
 						Long.toString(lease.toMillis())));
-		command.addAll(store.processOpener());
+		command.addAll(opener);
 		// Its standard error (the stores' logging) goes to a file of its own: written to
 		// the same pipe, a log record could land inside a report line.
 		File errors = File.createTempFile("queue-process-", ".log");
@@ -212,8 +223,22 @@ public final class QueueProcess implements AutoCloseable {
 	 * is in {@link #events()}.
 	 */
 	public void kill() throws InterruptedException {
-		this.process.destroyForcibly().waitFor();
+		// Through its handle: Process.destroyForcibly also closes this end of the child's
+		// standard output, and the lines the reader had not read yet, written before the
+		// kill (a consumer's got and ending before a done that ended its item), would be
+		// lost. The reader reads on to the end of the pipe instead.
+		this.process.toHandle().destroyForcibly();
+		this.process.waitFor();
 		this.reader.join(TimeUnit.SECONDS.toMillis(10));
+		if (this.reader.isAlive()) {
+			throw new AssertionError("The output of JVM " + pid() + " was not read to its end within 10 s of its kill");
+		}
+		try {
+			this.commands.close();
+		}
+		catch (IOException ex) {
+			// The child is gone: its end of the pipe too.
+		}
 	}
 
 	@Override
