@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  * One reader thread moves the lines of the child's standard output: its consumers'
  * reports ({@code got ...}, {@code held ...}) into {@link #events()}, the others into a
  * queue the commands take their answers from; lines that answer no command (a thread
- * dump) are kept for the failure message. Its standard error goes to a file.
+ * dump) are kept for the failure message. Its standard error goes to a file, whose last
+ * lines a failure message shows.
  */
 public final class QueueProcess implements AutoCloseable {
 
@@ -61,11 +63,22 @@ public final class QueueProcess implements AutoCloseable {
 	 * @throws Exception if it does not start within 30 seconds
 	 */
 	public static QueueProcess start(SharedStore store, Duration lease) throws Exception {
+		return start(store.processOpener(), lease);
+	}
+
+	/**
+	 * Starts a JVM with one handle that {@code opener} opens, and waits until it is open.
+	 * @param opener a {@link SharedStore.ProcessOpener}'s class name, then its arguments
+	 * @param lease the child handle's lease
+	 * @return the running process
+	 * @throws Exception if it does not start within 30 seconds
+	 */
+	static QueueProcess start(List<String> opener, Duration lease) throws Exception {
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 						System.getProperty("java.class.path"), SharedQueueProcess.class.getName(),
 						Long.toString(lease.toMillis())));
-		command.addAll(store.processOpener());
+		command.addAll(opener);
 		// Its standard error (the stores' logging) goes to a file of its own: written to
 		// the same pipe, a log record could land inside a report line.
 		File errors = File.createTempFile("queue-process-", ".log");
@@ -111,7 +124,21 @@ public final class QueueProcess implements AutoCloseable {
 		List<String> unanswered = new ArrayList<>(this.output);
 		unanswered.addAll(this.answers);
 		return "JVM " + pid() + (this.process.isAlive() ? " (running)" : " (ended)") + ", other output: " + unanswered
-				+ ", its standard error in " + this.errors;
+				+ ", its standard error in " + this.errors + ", ending: " + errorsTail();
+	}
+
+	/**
+	 * The last lines of the child's standard error: its file goes when this JVM ends, the
+	 * failure message stays.
+	 */
+	private List<String> errorsTail() {
+		try {
+			List<String> lines = Files.readAllLines(this.errors.toPath(), StandardCharsets.UTF_8);
+			return lines.subList(Math.max(0, lines.size() - 20), lines.size());
+		}
+		catch (IOException ex) {
+			return List.of("unreadable: " + ex);
+		}
 	}
 
 	/** The child's process id. */
@@ -196,8 +223,22 @@ public final class QueueProcess implements AutoCloseable {
 	 * is in {@link #events()}.
 	 */
 	public void kill() throws InterruptedException {
-		this.process.destroyForcibly().waitFor();
+		// Through its handle: Process.destroyForcibly also closes this end of the child's
+		// standard output, and the lines the reader had not read yet, written before the
+		// kill (a consumer's got and ending before a done that ended its item), would be
+		// lost. The reader reads on to the end of the pipe instead.
+		this.process.toHandle().destroyForcibly();
+		this.process.waitFor();
 		this.reader.join(TimeUnit.SECONDS.toMillis(10));
+		if (this.reader.isAlive()) {
+			throw new AssertionError("The output of JVM " + pid() + " was not read to its end within 10 s of its kill");
+		}
+		try {
+			this.commands.close();
+		}
+		catch (IOException ex) {
+			// The child is gone: its end of the pipe too.
+		}
 	}
 
 	@Override

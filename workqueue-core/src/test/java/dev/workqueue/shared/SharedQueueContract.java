@@ -399,7 +399,7 @@ public abstract class SharedQueueContract extends SharedQueueRules {
 		// so: then nothing brings the item back, and the store holds nothing of it.
 		Set<String> doneUnderWay = ending(victim);
 		doneUnderWay.retainAll(stranded);
-		awaitFinished(all, count, doneUnderWay, producer);
+		awaitFinished(all, count, doneUnderWay, producer, this.store);
 		HoldLedger ledger = new HoldLedger();
 		for (int i = 0; i < all.size(); i++) {
 			record(all.get(i), i, ledger);
@@ -476,17 +476,17 @@ public abstract class SharedQueueContract extends SharedQueueRules {
 	 * finished unless it comes back: its done may have ended it before the kill.
 	 */
 	private static void awaitFinished(List<QueueProcess> processes, int count, Set<String> doneUnderWay,
-			DelayingQueue<String> queue) {
+			DelayingQueue<String> queue, SharedStore store) throws Exception {
 		try {
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> unfinished(processes, count, doneUnderWay).isEmpty() && isEmpty(queue.stats()));
 		}
 		catch (ConditionTimeoutException ex) {
 			List<String> missing = unfinished(processes, count, doneUnderWay).stream().limit(10).toList();
-			throw new AssertionError(
-					"Not every item finished within a minute (not: " + missing + ", what the processes said of them: "
-							+ eventsOf(processes, missing) + "; done under way at the kill: " + doneUnderWay
-							+ "; the queue: " + queue.stats() + ") by " + processes,
+			throw new AssertionError("Not every item finished within a minute (not: " + missing
+					+ ", what the processes said of them: " + eventsOf(processes, missing)
+					+ "; done under way at the kill: " + doneUnderWay + "; the queue: " + queue.stats()
+					+ "; the store holds of them: " + store.records(missing).orElse("not told") + ") by " + processes,
 					ex);
 		}
 	}

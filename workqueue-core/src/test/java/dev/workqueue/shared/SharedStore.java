@@ -2,6 +2,7 @@ package dev.workqueue.shared;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -90,6 +91,18 @@ public interface SharedStore extends AutoCloseable {
 	 * @return the hook, or empty where the store cannot
 	 */
 	default Optional<Leases> leases() {
+		return Optional.empty();
+	}
+
+	/**
+	 * What the store holds of {@code items} of the test's queue, read from outside the
+	 * handles: their records, leases and given-up records, as text, for a failure message
+	 * that says where an item no process reported went.
+	 * @param items the items
+	 * @return the text, or empty where the store cannot tell
+	 * @throws Exception if the store cannot be asked
+	 */
+	default Optional<String> records(Collection<String> items) throws Exception {
 		return Optional.empty();
 	}
 

@@ -164,6 +164,31 @@ class ItemTakerTests {
 		assertThat(this.book.isEmpty()).isTrue();
 	}
 
+	@Test
+	void aConsumerWaitingAfterAShortClaimWhileItemsRemainLooksAgainAtTheLookInterval() throws Exception {
+		long lookIntervalNanos = Duration.ofSeconds(1).toNanos();
+		ReadySignal timed = new ReadySignal(this.clock, StoreWakeups.everyNotice(lookIntervalNanos), null);
+		ItemTaker<String, TestLease> taker = new ItemTaker<>(this.codec, this.store, this.book, this.releases, timed,
+				this.lifecycle, WorkQueueMetrics.NOOP, this.clock, LEASE_NANOS);
+		// The first claim comes back short while an item is ready (its row locked by
+		// another statement, skipped), and no add follows to notify anyone.
+		this.store.answers.add(List.of());
+		this.store.answers.add(List.of("a"));
+		CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> {
+			try {
+				return taker.take(false, 0, null, null, null).item();
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		await().atMost(Duration.ofSeconds(5)).until(() -> timed.waiting() == 1 && this.clock.hasWaiters());
+		assertThat(timed.knownEmpty(timed.epoch())).as("marked empty by the short claim").isTrue();
+		this.clock.step(Duration.ofNanos(lookIntervalNanos));
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo("a");
+		assertThat(this.store.calls).containsExactly("claim 1", "taken", "claim 1", "taken");
+	}
+
 	private String poll() throws InterruptedException {
 		Prioritized<String> taken = this.taker.take(true, 0, null, null, null);
 		return (taken != null) ? taken.item() : null;

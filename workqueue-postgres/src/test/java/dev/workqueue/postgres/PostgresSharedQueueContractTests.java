@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -115,6 +116,23 @@ class PostgresSharedQueueContractTests extends SharedQueueContract {
 				.queryLong("SELECT (extract(epoch FROM max(lease_until) - clock_timestamp()) * 1000000)::bigint"
 						+ " FROM " + this.table.table() + "_lease WHERE queue = ?", NAME);
 			return Optional.ofNullable(micros).map((left) -> Duration.ofNanos(left * 1000));
+		}
+
+		@Override
+		public Optional<String> records(Collection<String> items) {
+			String table = this.table.table();
+			String list = String.join(",", items);
+			String rows = TestSql
+				.queryString("SELECT string_agg(format('%s: state %s, token %s, holder %s, ready at %s,"
+						+ " dirty at %s', item, state, token, holder, ready_at, dirty_at), '; ') FROM " + table
+						+ " WHERE queue = ? AND item = ANY(string_to_array(?, ','))", NAME, list);
+			String leases = TestSql.queryString(
+					"SELECT string_agg(format('%s: token %s, holder %s, until %s', item, token, holder, lease_until),"
+							+ " '; ') FROM " + table + "_lease WHERE queue = ? AND item = ANY(string_to_array(?, ','))",
+					NAME, list);
+			String givenUp = TestSql.queryString("SELECT string_agg(format('%s: %s', item, reason), '; ') FROM " + table
+					+ "_given_up WHERE queue = ? AND item = ANY(string_to_array(?, ','))", NAME, list);
+			return Optional.of("rows [" + rows + "], lease rows [" + leases + "], given up [" + givenUp + "]");
 		}
 
 		@Override
