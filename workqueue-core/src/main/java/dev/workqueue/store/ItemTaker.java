@@ -87,7 +87,13 @@ public final class ItemTaker<T, L extends Lease> {
 	/**
 	 * The longest a claim's leader lingers for consumers coming back ({@link Returns}).
 	 */
-	private static final long MAX_LINGER_NANOS = 1_000_000;
+	static final long MAX_LINGER_NANOS = 1_000_000;
+
+	/**
+	 * The most full claims made without a linger after lingers that caught no one
+	 * ({@link Returns}).
+	 */
+	static final int MAX_LINGER_BACKOFF = 64;
 
 	/** What {@link #ask} returns when nothing was leased for its consumer. */
 	private static final Object NONE = new Object();
@@ -140,21 +146,24 @@ public final class ItemTaker<T, L extends Lease> {
 	 * in the batch it writes, so that each claim is taken in hand on the thread that sent
 	 * it; the asks are at most the handle's consumers.
 	 */
+	private final Returns returns = new Returns();
+
 	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter(),
-			new Returns());
+			this.returns);
 
 	/**
-	 * The consumers the latest claim leased an item for that have not asked again since
-	 * (approximate: any ask counts one back): a leader lingers for them
-	 * ({@link Returns}).
+	 * The consumers the latest claim leased an item for that have not come back since
+	 * (approximate: any ask, and any take that leaves without one, counts one back): a
+	 * leader lingers for them ({@link Returns}).
 	 */
 	private final AtomicInteger returning = new AtomicInteger();
 
-	/** When the latest claim's answer came, on the clock. */
+	/** When the latest claim's answer came, in real time ({@code System.nanoTime}). */
 	private volatile long answeredNanos;
 
 	/**
-	 * A claim's round trip, smoothed; written by the leader of the claim (one at a time).
+	 * A claim's round trip in real time, smoothed; written by the leader of the claim
+	 * (one at a time).
 	 */
 	private volatile long roundTripNanos;
 
@@ -210,6 +219,7 @@ public final class ItemTaker<T, L extends Lease> {
 		// it, or a consumer beside it would sleep while items are ready (ReadySignal).
 		boolean granted = false;
 		L doneFirst = owedDone;
+		boolean asked = false;
 		this.consumers.incrementAndGet();
 		try {
 			if (Thread.interrupted()) {
@@ -237,7 +247,8 @@ public final class ItemTaker<T, L extends Lease> {
 						// the others, or goes without one when none wants an item.
 						L done = doneFirst;
 						doneFirst = null;
-						ask(done, false, seen, traces);
+						asked = true;
+						ask(done, false, seen, patience(bounded, deadlineNanos), traces);
 					}
 					Prioritized<T> early = takeAhead(traces);
 					if (early != null) {
@@ -246,7 +257,8 @@ public final class ItemTaker<T, L extends Lease> {
 					if (look) {
 						L done = doneFirst;
 						doneFirst = null;
-						Object claimed = ask(done, true, seen, traces);
+						asked = true;
+						Object claimed = ask(done, true, seen, patience(bounded, deadlineNanos), traces);
 						if (claimed != NONE) {
 							@SuppressWarnings("unchecked")
 							Prioritized<T> item = (Prioritized<T>) claimed;
@@ -271,6 +283,11 @@ public final class ItemTaker<T, L extends Lease> {
 			}
 		}
 		finally {
+			if (!asked) {
+				// Back, and leaving without an ask (an item ahead, a timeout, a wake-up,
+				// shutdown, an interrupt): a lingering leader waits for it no more.
+				back();
+			}
 			if (this.consumers.decrementAndGet() == 0 && !this.ahead.isEmpty()) {
 				// The last consumer out: no one is left to take them.
 				handBackAhead();
@@ -283,15 +300,27 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * One ask of the group, ending {@code done} first if given, and wanting an item or
-	 * not: the item to hand out, {@code null} to look again (the items were parked,
-	 * dead-lettered or lost, or the claim was interrupted), or {@link #NONE} when none
-	 * was leased for this consumer (the store had no more, or it wanted none). An ask
-	 * that wants an item and did not lead gets its item from the leader
-	 * ({@link Ask#handed}).
+	 * Until when, in real time, a take that leads a claim may linger before it: its
+	 * remaining timeout from now.
 	 */
-	private Object ask(L done, boolean wantsItem, long seen, TraceSlot traces) throws InterruptedException {
-		Ask<L> ask = new Ask<>(done, wantsItem, seen, Thread.currentThread());
+	private long patience(boolean bounded, long deadlineNanos) {
+		if (!bounded) {
+			return Long.MAX_VALUE;
+		}
+		return Nanos.add(System.nanoTime(), Math.max(0, deadlineNanos - this.clock.nanoTime()));
+	}
+
+	/**
+	 * One ask of the group, ending {@code done} first if given, and wanting an item or
+	 * not, lingering at most until {@code patience} if it leads: the item to hand out,
+	 * {@code null} to look again (the items were parked, dead-lettered or lost, or the
+	 * claim was interrupted), or {@link #NONE} when none was leased for this consumer
+	 * (the store had no more, or it wanted none). An ask that wants an item and did not
+	 * lead gets its item from the leader ({@link Ask#handed}).
+	 */
+	private Object ask(L done, boolean wantsItem, long seen, long patience, TraceSlot traces)
+			throws InterruptedException {
+		Ask<L> ask = new Ask<>(done, wantsItem, seen, patience, Thread.currentThread());
 		Looked<L> looked;
 		L owed = done;
 		try {
@@ -571,6 +600,7 @@ public final class ItemTaker<T, L extends Lease> {
 
 		@Override
 		public void write(Batch<Ask<L>, Looked<L>> batch) {
+			ItemTaker.this.returns.judge();
 			List<L> dones = new ArrayList<>(batch.size());
 			List<Ask<L>> wanting = new ArrayList<>(batch.size());
 			long seen = Long.MAX_VALUE;
@@ -612,6 +642,8 @@ public final class ItemTaker<T, L extends Lease> {
 			// Before the claim is sent: the leases it makes run out after this plus a
 			// lease.
 			long sentNanos = ItemTaker.this.clock.nanoTime();
+			// The linger is a real-time device: its round trip is timed in real time.
+			long sentRealNanos = System.nanoTime();
 			Claim<L> claim;
 			try {
 				claim = ItemTaker.this.driver.claim(count, dones.subList(0, carried), sentNanos);
@@ -621,11 +653,11 @@ public final class ItemTaker<T, L extends Lease> {
 				Thread.currentThread().interrupt();
 				throw new ClaimInterrupted(Thread.currentThread());
 			}
-			long answeredNanos = ItemTaker.this.clock.nanoTime();
+			long answeredNanos = System.nanoTime();
 			// Only a full claim makes the next leader linger: the store had at least as
 			// many ready, so the consumers coming back will find items too (a backlog);
 			// after a short one they would only look at a store known empty.
-			answered(answeredNanos - sentNanos, answeredNanos,
+			answered(answeredNanos - sentRealNanos, answeredNanos,
 					(claim.size() == count) ? Math.min(claim.size(), wanting.size()) : 0);
 			int surplus = Math.max(0, count - wanting.size());
 			ItemTaker.this.promised.addAndGet(surplus);
@@ -641,8 +673,8 @@ public final class ItemTaker<T, L extends Lease> {
 		 */
 		private void answered(long roundTripNanos, long answeredNanos, int handing) {
 			long smoothed = ItemTaker.this.roundTripNanos;
-			ItemTaker.this.roundTripNanos = (smoothed == 0) ? roundTripNanos
-					: smoothed + (roundTripNanos - smoothed) / 8;
+			long sample = Math.max(0, roundTripNanos);
+			ItemTaker.this.roundTripNanos = (smoothed == 0) ? sample : smoothed + (sample - smoothed) / 8;
 			ItemTaker.this.answeredNanos = answeredNanos;
 			ItemTaker.this.returning.set(handing);
 		}
@@ -660,30 +692,93 @@ public final class ItemTaker<T, L extends Lease> {
 	/**
 	 * How long the leader of the next claim waits for the consumers the previous claim
 	 * handed an item (a worker's next look comes right after its item, when the work is
-	 * short): their asks, and the dones they owe, join this claim instead of waiting a
-	 * whole claim for the next one. Without it a backlog is drained by claims that
-	 * alternate between two halves of the consumers (each returns while the other half's
-	 * claim is in flight), so each carries half the items it could in the same round
-	 * trip. It waits at most half a claim's round trip after the previous answer (and at
-	 * most {@link #MAX_LINGER_NANOS}), so a claim made while workers are busy with long
-	 * work, starts at most that much later; and not at all after a claim that leased
-	 * fewer items than it asked for (the store had no more ready: consumers waiting for
-	 * producers, say), or once shutting down.
+	 * short and its done rides with the look): their asks, and the dones they owe, join
+	 * this claim instead of waiting a whole claim for the next one. Without it a backlog
+	 * is drained by claims that alternate between two halves of the consumers (each
+	 * returns while the other half's claim is in flight), so each carries half the items
+	 * it could in the same round trip.
+	 * <p>
+	 * It waits, in real time, until every one of them is back, at most half a claim's
+	 * smoothed round trip after the previous answer, clamped to [0,
+	 * {@link #MAX_LINGER_NANOS}], and at most the leader's remaining timeout. It does not
+	 * wait after a claim that leased fewer items than it asked for (the store had no more
+	 * ready: consumers waiting for producers, say), when no queued ask wants an item, or
+	 * once shutting down. A linger that ends having caught none of them (their next asks
+	 * come later than its bound: long work, or a done sent alone before the next get) was
+	 * only a delay: the next full claims go without one, 1, then 2, 4, … up to
+	 * {@link #MAX_LINGER_BACKOFF} of them after each such linger in a row, and the first
+	 * linger that catches one starts over. So where it cannot pay it costs at most one
+	 * bound in {@code MAX_LINGER_BACKOFF + 1} claims, and where it pays it is back within
+	 * that many claims.
+	 * <p>
+	 * Asked by one leader at a time, under the group's lock, and judged by the same
+	 * leader's write: its fields are the group's to guard.
 	 */
-	private final class Returns implements CallGroup.Linger {
+	private final class Returns implements CallGroup.Linger<Ask<L>> {
+
+		/** Full claims still to go without a linger. */
+		private int skipping;
+
+		/** How many the latest linger that caught no one made skip. */
+		private int backoff;
+
+		/** The consumers expected when the linger to judge began, or -1 if none did. */
+		private int expected = -1;
 
 		@Override
-		public long boundNanos() {
-			if (!expectsMore()) {
+		public long boundNanos(List<? extends Ask<L>> queued) {
+			int out = ItemTaker.this.returning.get();
+			if (out == 0 || ItemTaker.this.lifecycle.isShuttingDown()) {
 				return 0;
 			}
-			long sinceNanos = ItemTaker.this.clock.nanoTime() - ItemTaker.this.answeredNanos;
-			return Math.min(ItemTaker.this.roundTripNanos / 2, MAX_LINGER_NANOS) - sinceNanos;
+			long nowNanos = System.nanoTime();
+			long patienceNanos = 0;
+			boolean wanted = false;
+			for (Ask<L> ask : queued) {
+				wanted |= ask.wantsItem;
+				if (ask.asker == Thread.currentThread()) {
+					patienceNanos = ask.patience - nowNanos;
+				}
+			}
+			if (!wanted || patienceNanos <= 0) {
+				return 0;
+			}
+			if (this.skipping > 0) {
+				this.skipping--;
+				return 0;
+			}
+			long sinceNanos = nowNanos - ItemTaker.this.answeredNanos;
+			long boundNanos = Math.min(ItemTaker.this.roundTripNanos / 2 - sinceNanos, patienceNanos);
+			boundNanos = Math.max(0, Math.min(boundNanos, MAX_LINGER_NANOS));
+			if (boundNanos > 0) {
+				this.expected = out;
+			}
+			return boundNanos;
 		}
 
 		@Override
-		public boolean expectsMore() {
+		public boolean expectsMore(List<? extends Ask<L>> queued) {
 			return ItemTaker.this.returning.get() > 0 && !ItemTaker.this.lifecycle.isShuttingDown();
+		}
+
+		/**
+		 * Judges the linger before this batch, if there was one, by whether any consumer
+		 * it expected came back meanwhile. Called by the batch's leader before its claim
+		 * counts the consumers anew.
+		 */
+		void judge() {
+			if (this.expected < 0) {
+				return;
+			}
+			boolean caught = ItemTaker.this.returning.get() < this.expected;
+			this.expected = -1;
+			if (caught) {
+				this.backoff = 0;
+			}
+			else {
+				this.backoff = Math.min(Math.max(1, 2 * this.backoff), MAX_LINGER_BACKOFF);
+				this.skipping = this.backoff;
+			}
 		}
 
 	}
@@ -716,6 +811,11 @@ public final class ItemTaker<T, L extends Lease> {
 		/** The epoch it read before it looked ahead. */
 		final long seen;
 
+		/**
+		 * Until when, in real time, it may wait for a linger when it leads the claim.
+		 */
+		final long patience;
+
 		/** The consumer's thread. */
 		final Thread asker;
 
@@ -727,10 +827,11 @@ public final class ItemTaker<T, L extends Lease> {
 
 		private boolean answered;
 
-		Ask(L owedDone, boolean wantsItem, long seen, Thread asker) {
+		Ask(L owedDone, boolean wantsItem, long seen, long patience, Thread asker) {
 			this.owedDone = owedDone;
 			this.wantsItem = wantsItem;
 			this.seen = seen;
+			this.patience = patience;
 			this.asker = asker;
 		}
 
