@@ -40,23 +40,23 @@ import dev.workqueue.time.Nanos;
  * one claim is in flight, the consumers that want to look queue their asks (with the
  * dones they owe) instead of sending claims of their own, and the next claim is made for
  * all of them at once, by whichever of them leads the group (after lingering, briefly and
- * boundedly, for the consumers the previous claim handed an item: {@code Returns}): it
- * ends the owed dones first (at most {@link LeaseReleases#MAX_DONES} with the claim, the
- * rest in done calls of their own before it). A consumer that owes a done but needs no
- * claim (items wait ahead, or the store is known empty) asks for no item: its done rides
- * with the claim of the others, or, when none wants an item, the batch's dones go without
- * a claim. The leader takes the answer in hand on its own thread (a driver may tie the
- * answer to the thread that claimed: decoding, confirming and booking stay there) and
- * hands each ask that wants an item its item, in order, directly; only the surplus goes
- * ahead, each with a notice. An asker that wanted an item waits for the leader's answer
- * whatever its deadline (the claim was sent for it), never for a notice; one handed none
- * looks again, or, when the store had no more, waits as after an empty look. An empty
- * answer marks empty the earliest epoch the wanting asks read before they looked ahead,
- * so that a notice of an item put ahead since keeps its permit. A claim that fails fails
- * every ask of it: each asker throws the store's failure, its done handled as a failed
- * done's; but when the leader was interrupted, every asker, the leader too, sends its
- * done again on its own (fenced by its token, a done that ended already changes nothing),
- * then the leader throws and the others look again.
+ * boundedly, for the consumers the previous claim handed an item: {@link ClaimLinger}):
+ * it ends the owed dones first (at most {@link LeaseReleases#MAX_DONES} with the claim,
+ * the rest in done calls of their own before it). A consumer that owes a done but needs
+ * no claim (items wait ahead, or the store is known empty) asks for no item: its done
+ * rides with the claim of the others, or, when none wants an item, the batch's dones go
+ * without a claim. The leader takes the answer in hand on its own thread (a driver may
+ * tie the answer to the thread that claimed: decoding, confirming and booking stay there)
+ * and hands each ask that wants an item its item, in order, directly; only the surplus
+ * goes ahead, each with a notice. An asker that wanted an item waits for the leader's
+ * answer whatever its deadline (the claim was sent for it), never for a notice; one
+ * handed none looks again, or, when the store had no more, waits as after an empty look.
+ * An empty answer marks empty the earliest epoch the wanting asks read before they looked
+ * ahead, so that a notice of an item put ahead since keeps its permit. A claim that fails
+ * fails every ask of it: each asker throws the store's failure, its done handled as a
+ * failed done's; but when the leader was interrupted, every asker, the leader too, sends
+ * its done again on its own (fenced by its token, a done that ended already changes
+ * nothing), then the leader throws and the others look again.
  * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
@@ -83,17 +83,6 @@ import dev.workqueue.time.Nanos;
 public final class ItemTaker<T, L extends Lease> {
 
 	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
-
-	/**
-	 * The longest a claim's leader lingers for consumers coming back ({@link Returns}).
-	 */
-	static final long MAX_LINGER_NANOS = 1_000_000;
-
-	/**
-	 * The most full claims made without a linger after lingers that caught no one
-	 * ({@link Returns}).
-	 */
-	static final int MAX_LINGER_BACKOFF = 64;
 
 	/** What {@link #ask} returns when nothing was leased for its consumer. */
 	private static final Object NONE = new Object();
@@ -146,26 +135,14 @@ public final class ItemTaker<T, L extends Lease> {
 	 * in the batch it writes, so that each claim is taken in hand on the thread that sent
 	 * it; the asks are at most the handle's consumers.
 	 */
-	private final Returns returns = new Returns();
+	/**
+	 * When the leader of a claim lingers for the consumers the previous one handed an
+	 * item.
+	 */
+	private final ClaimLinger linger = new ClaimLinger();
 
 	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter(),
-			this.returns);
-
-	/**
-	 * The consumers the latest claim leased an item for that have not come back since
-	 * (approximate: any ask, and any take that leaves without one, counts one back): a
-	 * leader lingers for them ({@link Returns}).
-	 */
-	private final AtomicInteger returning = new AtomicInteger();
-
-	/** When the latest claim's answer came, in real time ({@code System.nanoTime}). */
-	private volatile long answeredNanos;
-
-	/**
-	 * A claim's round trip in real time, smoothed; written by the leader of the claim
-	 * (one at a time).
-	 */
-	private volatile long roundTripNanos;
+			new Returns());
 
 	/**
 	 * Creates a taker.
@@ -286,7 +263,7 @@ public final class ItemTaker<T, L extends Lease> {
 			if (!asked) {
 				// Back, and leaving without an ask (an item ahead, a timeout, a wake-up,
 				// shutdown, an interrupt): a lingering leader waits for it no more.
-				back();
+				this.linger.back();
 			}
 			if (this.consumers.decrementAndGet() == 0 && !this.ahead.isEmpty()) {
 				// The last consumer out: no one is left to take them.
@@ -324,7 +301,7 @@ public final class ItemTaker<T, L extends Lease> {
 		Looked<L> looked;
 		L owed = done;
 		try {
-			back();
+			this.linger.back();
 			looked = this.looks.call(ask);
 		}
 		catch (ClaimInterrupted ex) {
@@ -363,18 +340,6 @@ public final class ItemTaker<T, L extends Lease> {
 			lead(looked);
 		}
 		return wantsItem ? handedOut(ask.handed(), traces) : NONE;
-	}
-
-	/**
-	 * Counts a consumer back (one the latest claim leased an item for, as far as the
-	 * lingering leader can tell): it is about to ask.
-	 */
-	private void back() {
-		int out;
-		do {
-			out = this.returning.get();
-		}
-		while (out > 0 && !this.returning.compareAndSet(out, out - 1));
 	}
 
 	/**
@@ -600,7 +565,7 @@ public final class ItemTaker<T, L extends Lease> {
 
 		@Override
 		public void write(Batch<Ask<L>, Looked<L>> batch) {
-			ItemTaker.this.returns.judge();
+			ItemTaker.this.linger.judge();
 			List<L> dones = new ArrayList<>(batch.size());
 			List<Ask<L>> wanting = new ArrayList<>(batch.size());
 			long seen = Long.MAX_VALUE;
@@ -653,30 +618,15 @@ public final class ItemTaker<T, L extends Lease> {
 				Thread.currentThread().interrupt();
 				throw new ClaimInterrupted(Thread.currentThread());
 			}
-			long answeredNanos = System.nanoTime();
-			// Only a full claim makes the next leader linger: the store had at least as
-			// many ready, so the consumers coming back will find items too (a backlog);
-			// after a short one they would only look at a store known empty.
-			answered(answeredNanos - sentRealNanos, answeredNanos,
-					(claim.size() == count) ? Math.min(claim.size(), wanting.size()) : 0);
+			// Before the group lets the next leader in, who lingers for the consumers
+			// this claim hands an item.
+			ItemTaker.this.linger.answered(sentRealNanos, System.nanoTime(), count, claim.size(), wanting.size());
 			int surplus = Math.max(0, count - wanting.size());
 			ItemTaker.this.promised.addAndGet(surplus);
 			Looked<L> looked = new Looked<>(claim, count, sentNanos, seen, surplus, wanting);
 			for (int n = 0; n < batch.size(); n++) {
 				batch.written(n, (n == leader) ? looked : member());
 			}
-		}
-
-		/**
-		 * Notes a claim's answer, before the group lets the next leader in: its round
-		 * trip, and the consumers it will hand an item, whom the next leader lingers for.
-		 */
-		private void answered(long roundTripNanos, long answeredNanos, int handing) {
-			long smoothed = ItemTaker.this.roundTripNanos;
-			long sample = Math.max(0, roundTripNanos);
-			ItemTaker.this.roundTripNanos = (smoothed == 0) ? sample : smoothed + (sample - smoothed) / 8;
-			ItemTaker.this.answeredNanos = answeredNanos;
-			ItemTaker.this.returning.set(handing);
 		}
 
 		@Override
@@ -690,45 +640,14 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * How long the leader of the next claim waits for the consumers the previous claim
-	 * handed an item (a worker's next look comes right after its item, when the work is
-	 * short and its done rides with the look): their asks, and the dones they owe, join
-	 * this claim instead of waiting a whole claim for the next one. Without it a backlog
-	 * is drained by claims that alternate between two halves of the consumers (each
-	 * returns while the other half's claim is in flight), so each carries half the items
-	 * it could in the same round trip.
-	 * <p>
-	 * It waits, in real time, until every one of them is back, at most half a claim's
-	 * smoothed round trip after the previous answer, clamped to [0,
-	 * {@link #MAX_LINGER_NANOS}], and at most the leader's remaining timeout. It does not
-	 * wait after a claim that leased fewer items than it asked for (the store had no more
-	 * ready: consumers waiting for producers, say), when no queued ask wants an item, or
-	 * once shutting down. A linger that ends having caught none of them (their next asks
-	 * come later than its bound: long work, or a done sent alone before the next get) was
-	 * only a delay: the next full claims go without one, 1, then 2, 4, … up to
-	 * {@link #MAX_LINGER_BACKOFF} of them after each such linger in a row, and the first
-	 * linger that catches one starts over. So where it cannot pay it costs at most one
-	 * bound in {@code MAX_LINGER_BACKOFF + 1} claims, and where it pays it is back within
-	 * that many claims.
-	 * <p>
-	 * Asked by one leader at a time, under the group's lock, and judged by the same
-	 * leader's write: its fields are the group's to guard.
+	 * The group's linger ({@link ClaimLinger}), read off the queued asks: whether one
+	 * wants an item, and the leader's remaining timeout.
 	 */
 	private final class Returns implements CallGroup.Linger<Ask<L>> {
 
-		/** Full claims still to go without a linger. */
-		private int skipping;
-
-		/** How many the latest linger that caught no one made skip. */
-		private int backoff;
-
-		/** The consumers expected when the linger to judge began, or -1 if none did. */
-		private int expected = -1;
-
 		@Override
 		public long boundNanos(List<? extends Ask<L>> queued) {
-			int out = ItemTaker.this.returning.get();
-			if (out == 0 || ItemTaker.this.lifecycle.isShuttingDown()) {
+			if (!ItemTaker.this.linger.expectsMore()) {
 				return 0;
 			}
 			long nowNanos = System.nanoTime();
@@ -740,45 +659,13 @@ public final class ItemTaker<T, L extends Lease> {
 					patienceNanos = ask.patience - nowNanos;
 				}
 			}
-			if (!wanted || patienceNanos <= 0) {
-				return 0;
-			}
-			if (this.skipping > 0) {
-				this.skipping--;
-				return 0;
-			}
-			long sinceNanos = nowNanos - ItemTaker.this.answeredNanos;
-			long boundNanos = Math.min(ItemTaker.this.roundTripNanos / 2 - sinceNanos, patienceNanos);
-			boundNanos = Math.max(0, Math.min(boundNanos, MAX_LINGER_NANOS));
-			if (boundNanos > 0) {
-				this.expected = out;
-			}
-			return boundNanos;
+			return ItemTaker.this.linger.boundNanos(wanted, patienceNanos, ItemTaker.this.lifecycle.isShuttingDown(),
+					nowNanos);
 		}
 
 		@Override
 		public boolean expectsMore(List<? extends Ask<L>> queued) {
-			return ItemTaker.this.returning.get() > 0 && !ItemTaker.this.lifecycle.isShuttingDown();
-		}
-
-		/**
-		 * Judges the linger before this batch, if there was one, by whether any consumer
-		 * it expected came back meanwhile. Called by the batch's leader before its claim
-		 * counts the consumers anew.
-		 */
-		void judge() {
-			if (this.expected < 0) {
-				return;
-			}
-			boolean caught = ItemTaker.this.returning.get() < this.expected;
-			this.expected = -1;
-			if (caught) {
-				this.backoff = 0;
-			}
-			else {
-				this.backoff = Math.min(Math.max(1, 2 * this.backoff), MAX_LINGER_BACKOFF);
-				this.skipping = this.backoff;
-			}
+			return ItemTaker.this.linger.expectsMore() && !ItemTaker.this.lifecycle.isShuttingDown();
 		}
 
 	}
