@@ -278,7 +278,7 @@ public final class ItemTaker<T, L extends Lease> {
 
 	/**
 	 * Until when, in real time, a take that leads a claim may linger before it: its
-	 * remaining timeout from now.
+	 * remaining timeout from now ({@code Long.MAX_VALUE} for none).
 	 */
 	private long patience(boolean bounded, long deadlineNanos) {
 		if (!bounded) {
@@ -656,7 +656,8 @@ public final class ItemTaker<T, L extends Lease> {
 			for (Ask<L> ask : queued) {
 				wanted |= ask.wantsItem;
 				if (ask.asker == Thread.currentThread()) {
-					patienceNanos = ask.patience - nowNanos;
+					// No subtraction from "no deadline": System.nanoTime may be negative.
+					patienceNanos = (ask.patience == Long.MAX_VALUE) ? Long.MAX_VALUE : ask.patience - nowNanos;
 				}
 			}
 			return ItemTaker.this.linger.boundNanos(wanted, patienceNanos, ItemTaker.this.lifecycle.isShuttingDown(),
