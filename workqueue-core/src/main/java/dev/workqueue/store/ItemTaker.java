@@ -40,23 +40,23 @@ import dev.workqueue.time.Nanos;
  * one claim is in flight, the consumers that want to look queue their asks (with the
  * dones they owe) instead of sending claims of their own, and the next claim is made for
  * all of them at once, by whichever of them leads the group (after lingering, briefly and
- * boundedly, for the consumers the previous claim handed an item: {@link ClaimLinger}):
- * it ends the owed dones first (at most {@link LeaseReleases#MAX_DONES} with the claim,
- * the rest in done calls of their own before it). A consumer that owes a done but needs
- * no claim (items wait ahead, or the store is known empty) asks for no item: its done
- * rides with the claim of the others, or, when none wants an item, the batch's dones go
- * without a claim. The leader takes the answer in hand on its own thread (a driver may
- * tie the answer to the thread that claimed: decoding, confirming and booking stay there)
- * and hands each ask that wants an item its item, in order, directly; only the surplus
- * goes ahead, each with a notice. An asker that wanted an item waits for the leader's
- * answer whatever its deadline (the claim was sent for it), never for a notice; one
- * handed none looks again, or, when the store had no more, waits as after an empty look.
- * An empty answer marks empty the earliest epoch the wanting asks read before they looked
- * ahead, so that a notice of an item put ahead since keeps its permit. A claim that fails
- * fails every ask of it: each asker throws the store's failure, its done handled as a
- * failed done's; but when the leader was interrupted, every asker, the leader too, sends
- * its done again on its own (fenced by its token, a done that ended already changes
- * nothing), then the leader throws and the others look again.
+ * boundedly, for the consumers the previous claim handed an item: {@code Returns}): it
+ * ends the owed dones first (at most {@link LeaseReleases#MAX_DONES} with the claim, the
+ * rest in done calls of their own before it). A consumer that owes a done but needs no
+ * claim (items wait ahead, or the store is known empty) asks for no item: its done rides
+ * with the claim of the others, or, when none wants an item, the batch's dones go without
+ * a claim. The leader takes the answer in hand on its own thread (a driver may tie the
+ * answer to the thread that claimed: decoding, confirming and booking stay there) and
+ * hands each ask that wants an item its item, in order, directly; only the surplus goes
+ * ahead, each with a notice. An asker that wanted an item waits for the leader's answer
+ * whatever its deadline (the claim was sent for it), never for a notice; one handed none
+ * looks again, or, when the store had no more, waits as after an empty look. An empty
+ * answer marks empty the earliest epoch the wanting asks read before they looked ahead,
+ * so that a notice of an item put ahead since keeps its permit. A claim that fails fails
+ * every ask of it: each asker throws the store's failure, its done handled as a failed
+ * done's; but when the leader was interrupted, every asker, the leader too, sends its
+ * done again on its own (fenced by its token, a done that ended already changes nothing),
+ * then the leader throws and the others look again.
  * <p>
  * <b>Looks.</b> A waiting consumer does not look when another found nothing and no notice
  * came since; a look the signal granted is always made (or a consumer beside it would
@@ -135,14 +135,14 @@ public final class ItemTaker<T, L extends Lease> {
 	 * in the batch it writes, so that each claim is taken in hand on the thread that sent
 	 * it; the asks are at most the handle's consumers.
 	 */
+	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter(),
+			new Returns());
+
 	/**
 	 * When the leader of a claim lingers for the consumers the previous one handed an
 	 * item.
 	 */
 	private final ClaimLinger linger = new ClaimLinger();
-
-	private final CallGroup<Ask<L>, Looked<L>> looks = new CallGroup<>(Integer.MAX_VALUE, new LookWriter(),
-			new Returns());
 
 	/**
 	 * Creates a taker.
