@@ -1,5 +1,6 @@
 package dev.workqueue.store;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
  * own requests included) and hands it to the writer; the others wait, and each returns
  * only once the batch that holds its last request has been written. Whoever finds its
  * requests still queued when a batch ends leads the next one. A lone call is a batch of
- * its own: no wait, no timer.
+ * its own, with no timer; it waits only as long as the group's {@link Linger} has it wait
+ * (none without one).
  * <p>
  * <b>Outcomes.</b> Every request gets one: the store's answer, or a failure, which its
  * caller throws as {@link BatchWriter#failure}. A writer that throws, an {@link Error}
@@ -29,8 +31,10 @@ import java.util.function.Supplier;
  * before it takes its batch, for requests its linger expects soon (callers busy for a
  * moment with what the previous batch gave them): their requests join this batch instead
  * of waiting for the next one. The wait is bounded by the linger, ends as soon as it
- * expects no more (asked again each time a request is queued), and holds the group: no
- * other batch is written meanwhile.
+ * expects no more (asked again each time a request is queued) or the batch is full, and
+ * holds the group: no other batch is written meanwhile. A linger that throws is no
+ * linger: the batch is taken and written as without one, and an {@link Error} is rethrown
+ * by the leader once its own requests have their outcomes, as a writer's.
  * <p>
  * <b>Concurrency.</b> {@code lock} guards {@code queued}, {@code writer}'s thread
  * ({@code writing}) and the two counts. Batches are taken in queue order and written one
@@ -125,7 +129,22 @@ public final class CallGroup<A, O> {
 	/** Signalled when a request is queued: a lingering leader asks its linger again. */
 	private final Condition moreQueued = this.lock.newCondition();
 
-	private final Linger linger;
+	private final Linger<? super A> linger;
+
+	/** The arguments of the queued requests, as the linger reads them under the lock. */
+	private final List<A> queuedArguments = new AbstractList<>() {
+
+		@Override
+		public A get(int index) {
+			return CallGroup.this.queued.get(index).argument;
+		}
+
+		@Override
+		public int size() {
+			return CallGroup.this.queued.size();
+		}
+
+	};
 
 	private List<Request<A, O>> queued = new ArrayList<>();
 
@@ -155,7 +174,7 @@ public final class CallGroup<A, O> {
 	 * @param linger how long a leader waits for more requests
 	 * @throws IllegalArgumentException if {@code maxBatch < 1}
 	 */
-	public CallGroup(int maxBatch, BatchWriter<A, O> writer, Linger linger) {
+	public CallGroup(int maxBatch, BatchWriter<A, O> writer, Linger<? super A> linger) {
 		if (maxBatch < 1) {
 			throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
 		}
@@ -239,16 +258,24 @@ public final class CallGroup<A, O> {
 					continue;
 				}
 				this.writing = Thread.currentThread();
-				linger();
-				Taken<A, O> batch = new Taken<>(takeBatch());
-				this.lock.unlock();
+				Taken<A, O> batch = null;
 				try {
-					error = write(batch, error);
+					error = linger(error);
+					batch = new Taken<>(takeBatch());
+					this.lock.unlock();
+					try {
+						error = write(batch, error);
+					}
+					finally {
+						this.lock.lock();
+					}
 				}
 				finally {
-					this.lock.lock();
+					// Whatever was thrown: the next leader must not find the group held.
 					this.writing = null;
-					this.written += batch.size();
+					if (batch != null) {
+						this.written += batch.size();
+					}
 					this.batchWritten.signalAll();
 				}
 			}
@@ -283,20 +310,30 @@ public final class CallGroup<A, O> {
 
 	/**
 	 * Waits, as the leader, while the linger expects more requests, within its bound; an
-	 * interrupt ends the wait and is kept for the caller. Called under the lock (the wait
-	 * releases it), with {@code writing} set: no other batch starts meanwhile.
+	 * interrupt ends the wait and is kept for the caller. A linger that throws ends the
+	 * wait: a {@code RuntimeException} is dropped (no linger), an {@code Error} returned
+	 * for the leader to rethrow once its batch is written. Called under the lock (the
+	 * wait releases it), with {@code writing} set: no other batch starts meanwhile.
+	 * @return the first error this leader met
 	 */
-	private void linger() {
-		long remainingNanos = this.linger.boundNanos();
-		while (remainingNanos > 0 && this.queued.size() < this.maxBatch && this.linger.expectsMore()) {
-			try {
+	private Error linger(Error earlier) {
+		try {
+			long remainingNanos = this.linger.boundNanos(this.queuedArguments);
+			while (remainingNanos > 0 && this.queued.size() < this.maxBatch
+					&& this.linger.expectsMore(this.queuedArguments)) {
 				remainingNanos = this.moreQueued.awaitNanos(remainingNanos);
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (RuntimeException ex) {
+			// A performance device only: its failure must not fail the calls.
+		}
+		catch (Error ex) {
+			return (earlier != null) ? earlier : ex;
+		}
+		return earlier;
 	}
 
 	/** Takes the next batch off the queue. Called under the lock. */
@@ -313,38 +350,44 @@ public final class CallGroup<A, O> {
 
 	/**
 	 * How long a group's leader waits for more requests before it takes its batch. Called
-	 * under the group's lock, by the leader: it must be quick, and must not call the
-	 * group.
+	 * under the group's lock, by the leader, on its thread: it must be quick, must not
+	 * call the group, and should not throw (a throw ends the wait, see above).
+	 *
+	 * @param <A> what a request asks the store to write
 	 */
-	public interface Linger {
+	public interface Linger<A> {
 
 		/** Never waits. */
-		Linger NONE = new Linger() {
+		Linger<Object> NONE = new Linger<>() {
 
 			@Override
-			public long boundNanos() {
+			public long boundNanos(List<?> queued) {
 				return 0;
 			}
 
 			@Override
-			public boolean expectsMore() {
+			public boolean expectsMore(List<?> queued) {
 				return false;
 			}
 
 		};
 
 		/**
-		 * The longest a leader about to take its batch may wait, in real time.
+		 * The longest a leader about to take its batch may wait, in real time; asked once
+		 * per batch.
+		 * @param queued the arguments queued so far, the leader's among them, in order: a
+		 * view, valid during the call only
 		 * @return the bound in nanoseconds, 0 or less for no wait
 		 */
-		long boundNanos();
+		long boundNanos(List<? extends A> queued);
 
 		/**
-		 * Whether requests are still expected soon: asked again each time a request is
-		 * queued.
+		 * Whether requests are still expected soon: asked before the wait and again each
+		 * time the leader wakes (a request was queued, or a spurious wake-up).
+		 * @param queued the arguments queued so far, as for {@link #boundNanos}
 		 * @return {@code true} to keep waiting, within the bound
 		 */
-		boolean expectsMore();
+		boolean expectsMore(List<? extends A> queued);
 
 	}
 

@@ -84,11 +84,6 @@ public final class ItemTaker<T, L extends Lease> {
 
 	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
 
-	/**
-	 * The longest a claim's leader lingers for consumers coming back ({@link Returns}).
-	 */
-	private static final long MAX_LINGER_NANOS = 1_000_000;
-
 	/** What {@link #ask} returns when nothing was leased for its consumer. */
 	private static final Object NONE = new Object();
 
@@ -144,19 +139,10 @@ public final class ItemTaker<T, L extends Lease> {
 			new Returns());
 
 	/**
-	 * The consumers the latest claim leased an item for that have not asked again since
-	 * (approximate: any ask counts one back): a leader lingers for them
-	 * ({@link Returns}).
+	 * When the leader of a claim lingers for the consumers the previous one handed an
+	 * item.
 	 */
-	private final AtomicInteger returning = new AtomicInteger();
-
-	/** When the latest claim's answer came, on the clock. */
-	private volatile long answeredNanos;
-
-	/**
-	 * A claim's round trip, smoothed; written by the leader of the claim (one at a time).
-	 */
-	private volatile long roundTripNanos;
+	private final ClaimLinger linger = new ClaimLinger();
 
 	/**
 	 * Creates a taker.
@@ -210,6 +196,7 @@ public final class ItemTaker<T, L extends Lease> {
 		// it, or a consumer beside it would sleep while items are ready (ReadySignal).
 		boolean granted = false;
 		L doneFirst = owedDone;
+		boolean asked = false;
 		this.consumers.incrementAndGet();
 		try {
 			if (Thread.interrupted()) {
@@ -237,7 +224,8 @@ public final class ItemTaker<T, L extends Lease> {
 						// the others, or goes without one when none wants an item.
 						L done = doneFirst;
 						doneFirst = null;
-						ask(done, false, seen, traces);
+						asked = true;
+						ask(done, false, seen, patience(bounded, deadlineNanos), traces);
 					}
 					Prioritized<T> early = takeAhead(traces);
 					if (early != null) {
@@ -246,7 +234,8 @@ public final class ItemTaker<T, L extends Lease> {
 					if (look) {
 						L done = doneFirst;
 						doneFirst = null;
-						Object claimed = ask(done, true, seen, traces);
+						asked = true;
+						Object claimed = ask(done, true, seen, patience(bounded, deadlineNanos), traces);
 						if (claimed != NONE) {
 							@SuppressWarnings("unchecked")
 							Prioritized<T> item = (Prioritized<T>) claimed;
@@ -271,6 +260,11 @@ public final class ItemTaker<T, L extends Lease> {
 			}
 		}
 		finally {
+			if (!asked) {
+				// Back, and leaving without an ask (an item ahead, a timeout, a wake-up,
+				// shutdown, an interrupt): a lingering leader waits for it no more.
+				this.linger.back();
+			}
 			if (this.consumers.decrementAndGet() == 0 && !this.ahead.isEmpty()) {
 				// The last consumer out: no one is left to take them.
 				handBackAhead();
@@ -283,19 +277,31 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * One ask of the group, ending {@code done} first if given, and wanting an item or
-	 * not: the item to hand out, {@code null} to look again (the items were parked,
-	 * dead-lettered or lost, or the claim was interrupted), or {@link #NONE} when none
-	 * was leased for this consumer (the store had no more, or it wanted none). An ask
-	 * that wants an item and did not lead gets its item from the leader
-	 * ({@link Ask#handed}).
+	 * Until when, in real time, a take that leads a claim may linger before it: its
+	 * remaining timeout from now ({@code Long.MAX_VALUE} for none).
 	 */
-	private Object ask(L done, boolean wantsItem, long seen, TraceSlot traces) throws InterruptedException {
-		Ask<L> ask = new Ask<>(done, wantsItem, seen, Thread.currentThread());
+	private long patience(boolean bounded, long deadlineNanos) {
+		if (!bounded) {
+			return Long.MAX_VALUE;
+		}
+		return Nanos.add(System.nanoTime(), Math.max(0, deadlineNanos - this.clock.nanoTime()));
+	}
+
+	/**
+	 * One ask of the group, ending {@code done} first if given, and wanting an item or
+	 * not, lingering at most until {@code patience} if it leads: the item to hand out,
+	 * {@code null} to look again (the items were parked, dead-lettered or lost, or the
+	 * claim was interrupted), or {@link #NONE} when none was leased for this consumer
+	 * (the store had no more, or it wanted none). An ask that wants an item and did not
+	 * lead gets its item from the leader ({@link Ask#handed}).
+	 */
+	private Object ask(L done, boolean wantsItem, long seen, long patience, TraceSlot traces)
+			throws InterruptedException {
+		Ask<L> ask = new Ask<>(done, wantsItem, seen, patience, Thread.currentThread());
 		Looked<L> looked;
 		L owed = done;
 		try {
-			back();
+			this.linger.back();
 			looked = this.looks.call(ask);
 		}
 		catch (ClaimInterrupted ex) {
@@ -334,18 +340,6 @@ public final class ItemTaker<T, L extends Lease> {
 			lead(looked);
 		}
 		return wantsItem ? handedOut(ask.handed(), traces) : NONE;
-	}
-
-	/**
-	 * Counts a consumer back (one the latest claim leased an item for, as far as the
-	 * lingering leader can tell): it is about to ask.
-	 */
-	private void back() {
-		int out;
-		do {
-			out = this.returning.get();
-		}
-		while (out > 0 && !this.returning.compareAndSet(out, out - 1));
 	}
 
 	/**
@@ -571,6 +565,7 @@ public final class ItemTaker<T, L extends Lease> {
 
 		@Override
 		public void write(Batch<Ask<L>, Looked<L>> batch) {
+			ItemTaker.this.linger.judge();
 			List<L> dones = new ArrayList<>(batch.size());
 			List<Ask<L>> wanting = new ArrayList<>(batch.size());
 			long seen = Long.MAX_VALUE;
@@ -612,6 +607,8 @@ public final class ItemTaker<T, L extends Lease> {
 			// Before the claim is sent: the leases it makes run out after this plus a
 			// lease.
 			long sentNanos = ItemTaker.this.clock.nanoTime();
+			// The linger is a real-time device: its round trip is timed in real time.
+			long sentRealNanos = System.nanoTime();
 			Claim<L> claim;
 			try {
 				claim = ItemTaker.this.driver.claim(count, dones.subList(0, carried), sentNanos);
@@ -621,30 +618,15 @@ public final class ItemTaker<T, L extends Lease> {
 				Thread.currentThread().interrupt();
 				throw new ClaimInterrupted(Thread.currentThread());
 			}
-			long answeredNanos = ItemTaker.this.clock.nanoTime();
-			// Only a full claim makes the next leader linger: the store had at least as
-			// many ready, so the consumers coming back will find items too (a backlog);
-			// after a short one they would only look at a store known empty.
-			answered(answeredNanos - sentNanos, answeredNanos,
-					(claim.size() == count) ? Math.min(claim.size(), wanting.size()) : 0);
+			// Before the group lets the next leader in, who lingers for the consumers
+			// this claim hands an item.
+			ItemTaker.this.linger.answered(sentRealNanos, System.nanoTime(), count, claim.size(), wanting.size());
 			int surplus = Math.max(0, count - wanting.size());
 			ItemTaker.this.promised.addAndGet(surplus);
 			Looked<L> looked = new Looked<>(claim, count, sentNanos, seen, surplus, wanting);
 			for (int n = 0; n < batch.size(); n++) {
 				batch.written(n, (n == leader) ? looked : member());
 			}
-		}
-
-		/**
-		 * Notes a claim's answer, before the group lets the next leader in: its round
-		 * trip, and the consumers it will hand an item, whom the next leader lingers for.
-		 */
-		private void answered(long roundTripNanos, long answeredNanos, int handing) {
-			long smoothed = ItemTaker.this.roundTripNanos;
-			ItemTaker.this.roundTripNanos = (smoothed == 0) ? roundTripNanos
-					: smoothed + (roundTripNanos - smoothed) / 8;
-			ItemTaker.this.answeredNanos = answeredNanos;
-			ItemTaker.this.returning.set(handing);
 		}
 
 		@Override
@@ -658,32 +640,33 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * How long the leader of the next claim waits for the consumers the previous claim
-	 * handed an item (a worker's next look comes right after its item, when the work is
-	 * short): their asks, and the dones they owe, join this claim instead of waiting a
-	 * whole claim for the next one. Without it a backlog is drained by claims that
-	 * alternate between two halves of the consumers (each returns while the other half's
-	 * claim is in flight), so each carries half the items it could in the same round
-	 * trip. It waits at most half a claim's round trip after the previous answer (and at
-	 * most {@link #MAX_LINGER_NANOS}), so a claim made while workers are busy with long
-	 * work, starts at most that much later; and not at all after a claim that leased
-	 * fewer items than it asked for (the store had no more ready: consumers waiting for
-	 * producers, say), or once shutting down.
+	 * The group's linger ({@link ClaimLinger}), read off the queued asks: whether one
+	 * wants an item, and the leader's remaining timeout.
 	 */
-	private final class Returns implements CallGroup.Linger {
+	private final class Returns implements CallGroup.Linger<Ask<L>> {
 
 		@Override
-		public long boundNanos() {
-			if (!expectsMore()) {
+		public long boundNanos(List<? extends Ask<L>> queued) {
+			if (!ItemTaker.this.linger.expectsMore()) {
 				return 0;
 			}
-			long sinceNanos = ItemTaker.this.clock.nanoTime() - ItemTaker.this.answeredNanos;
-			return Math.min(ItemTaker.this.roundTripNanos / 2, MAX_LINGER_NANOS) - sinceNanos;
+			long nowNanos = System.nanoTime();
+			long patienceNanos = 0;
+			boolean wanted = false;
+			for (Ask<L> ask : queued) {
+				wanted |= ask.wantsItem;
+				if (ask.asker == Thread.currentThread()) {
+					// No subtraction from "no deadline": System.nanoTime may be negative.
+					patienceNanos = (ask.patience == Long.MAX_VALUE) ? Long.MAX_VALUE : ask.patience - nowNanos;
+				}
+			}
+			return ItemTaker.this.linger.boundNanos(wanted, patienceNanos, ItemTaker.this.lifecycle.isShuttingDown(),
+					nowNanos);
 		}
 
 		@Override
-		public boolean expectsMore() {
-			return ItemTaker.this.returning.get() > 0 && !ItemTaker.this.lifecycle.isShuttingDown();
+		public boolean expectsMore(List<? extends Ask<L>> queued) {
+			return ItemTaker.this.linger.expectsMore() && !ItemTaker.this.lifecycle.isShuttingDown();
 		}
 
 	}
@@ -716,6 +699,11 @@ public final class ItemTaker<T, L extends Lease> {
 		/** The epoch it read before it looked ahead. */
 		final long seen;
 
+		/**
+		 * Until when, in real time, it may wait for a linger when it leads the claim.
+		 */
+		final long patience;
+
 		/** The consumer's thread. */
 		final Thread asker;
 
@@ -727,10 +715,11 @@ public final class ItemTaker<T, L extends Lease> {
 
 		private boolean answered;
 
-		Ask(L owedDone, boolean wantsItem, long seen, Thread asker) {
+		Ask(L owedDone, boolean wantsItem, long seen, long patience, Thread asker) {
 			this.owedDone = owedDone;
 			this.wantsItem = wantsItem;
 			this.seen = seen;
+			this.patience = patience;
 			this.asker = asker;
 		}
 

@@ -216,8 +216,9 @@ class CallGroupTests {
 		Thread leader = caller(group, "first", wrongOnReturn);
 		awaitLingering(leader, linger);
 		assertThat(store.batches).isEmpty();
-		// The request it waited for comes: it joins the batch, and no more is expected.
-		linger.expecting = false;
+		// The request it waited for comes: it joins the batch, and no more is expected
+		// (a spurious wake-up before it comes finds it still expected).
+		linger.until = "second";
 		Thread next = caller(group, "second", wrongOnReturn);
 		joinAll(List.of(leader, next));
 		assertThat(wrongOnReturn).isEmpty();
@@ -264,6 +265,37 @@ class CallGroupTests {
 		assertThat(store.batches).containsExactly(List.of("a", "b"));
 	}
 
+	@Test
+	void aLingerThatThrowsIsNoLingerAndTheGroupGoesOn() {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
+		linger.throwing = new IllegalStateException("a clock that fails");
+		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
+		assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+			assertThat(group.call("a")).isEqualTo("A");
+			linger.throwing = null;
+			linger.expecting = false;
+			assertThat(group.call("b")).isEqualTo("B");
+		});
+		assertThat(store.batches).containsExactly(List.of("a"), List.of("b"));
+	}
+
+	@Test
+	void anErrorInTheLingerIsRethrownOnceTheLeadersBatchIsWrittenAndTheGroupGoesOn() {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
+		AssertionError error = new AssertionError("a linger's error");
+		linger.throwing = error;
+		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
+		assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+			assertThatThrownBy(() -> group.call("a")).isSameAs(error);
+			linger.throwing = null;
+			linger.expecting = false;
+			assertThat(group.call("b")).isEqualTo("B");
+		});
+		assertThat(store.batches).containsExactly(List.of("a"), List.of("b"));
+	}
+
 	/** Waits until {@code leader} lingers: it asked its linger and waits, timed. */
 	private static void awaitLingering(Thread leader, TestLinger linger) {
 		await().atMost(Duration.ofSeconds(5))
@@ -297,7 +329,7 @@ class CallGroupTests {
 	}
 
 	/** A linger that expects more until told otherwise, within a bound. */
-	static final class TestLinger implements CallGroup.Linger {
+	static final class TestLinger implements CallGroup.Linger<String> {
 
 		private final long boundNanos;
 
@@ -305,19 +337,31 @@ class CallGroupTests {
 
 		volatile boolean expecting = true;
 
+		/** A request after which no more is expected, if set. */
+		volatile String until;
+
+		/** Thrown by the next linger, if set. */
+		volatile Throwable throwing;
+
 		TestLinger(Duration bound) {
 			this.boundNanos = bound.toNanos();
 		}
 
 		@Override
-		public long boundNanos() {
+		public long boundNanos(List<? extends String> queued) {
+			if (this.throwing instanceof RuntimeException ex) {
+				throw ex;
+			}
+			if (this.throwing instanceof Error ex) {
+				throw ex;
+			}
 			return this.boundNanos;
 		}
 
 		@Override
-		public boolean expectsMore() {
+		public boolean expectsMore(List<? extends String> queued) {
 			this.asked.incrementAndGet();
-			return this.expecting;
+			return this.expecting && (this.until == null || !queued.contains(this.until));
 		}
 
 	}

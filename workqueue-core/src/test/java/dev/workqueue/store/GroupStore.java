@@ -33,6 +33,14 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 
 	private final AtomicInteger claimsInFlight = new AtomicInteger();
 
+	/** Claims that leased an item. */
+	final AtomicInteger claimsLeasing = new AtomicInteger();
+
+	/** Items leased by claims. */
+	final AtomicInteger claimed = new AtomicInteger();
+
+	private volatile int claimLimit = 8;
+
 	private final Semaphore gate = new Semaphore(0);
 
 	private final Deque<String> ready = new ArrayDeque<>();
@@ -72,6 +80,11 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 		this.failing = true;
 	}
 
+	/** The most items a claim leases from now on. */
+	void claimLimit(int limit) {
+		this.claimLimit = limit;
+	}
+
 	/** Each call from now on takes this long. */
 	void latency(long nanos) {
 		this.latencyNanos = nanos;
@@ -102,7 +115,7 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 
 	@Override
 	public int claimLimit() {
-		return 8;
+		return this.claimLimit;
 	}
 
 	@Override
@@ -125,6 +138,10 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 					items.add(item);
 					leased.add(token);
 				}
+			}
+			if (!items.isEmpty()) {
+				this.claimsLeasing.incrementAndGet();
+				this.claimed.addAndGet(items.size());
 			}
 			return new Answer(items, leased, sentNanos);
 		}
