@@ -8,6 +8,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.Nanos;
+
 /**
  * Grouped calls of one handle on a shared store (group commit): concurrent calls share
  * one write, one script or one statement and commit, made by a {@link BatchWriter}. The
@@ -318,10 +321,16 @@ public final class CallGroup<A, O> {
 	 */
 	private Error linger(Error earlier) {
 		try {
-			long remainingNanos = this.linger.boundNanos(this.queuedArguments);
-			while (remainingNanos > 0 && this.queued.size() < this.maxBatch
+			long boundNanos = this.linger.boundNanos(this.queuedArguments);
+			if (boundNanos <= 0) {
+				return earlier;
+			}
+			// A real-time device: a fake clock of the queue's must not hold it up.
+			Clock realTime = Clock.system();
+			long deadlineNanos = Nanos.add(realTime.nanoTime(), boundNanos);
+			while (realTime.nanoTime() < deadlineNanos && this.queued.size() < this.maxBatch
 					&& this.linger.expectsMore(this.queuedArguments)) {
-				remainingNanos = this.moreQueued.awaitNanos(remainingNanos);
+				realTime.awaitUntil(this.lock, this.moreQueued, deadlineNanos);
 			}
 		}
 		catch (InterruptedException ex) {

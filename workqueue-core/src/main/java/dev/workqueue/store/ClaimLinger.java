@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the next one. Without it a backlog is drained by claims that alternate between two
  * halves of the consumers (each returns while the other half's claim is in flight), so
  * each carries half the items it could in the same round trip. A real-time performance
- * device, not queue semantics: every time is {@code System.nanoTime}'s.
+ * device, not queue semantics: every time is the system clock's ({@code Clock.system()}).
  * <p>
  * <b>The bound.</b> A leader waits until every one of them is back, at most half a
  * claim's smoothed round trip after the previous answer, clamped to [0,

@@ -84,6 +84,9 @@ public final class ItemTaker<T, L extends Lease> {
 
 	private static final System.Logger logger = System.getLogger(ItemTaker.class.getName());
 
+	/** The claim linger's clock: a real-time device, whatever the handle's clock. */
+	private static final Clock REAL_TIME = Clock.system();
+
 	/** What {@link #ask} returns when nothing was leased for its consumer. */
 	private static final Object NONE = new Object();
 
@@ -284,7 +287,7 @@ public final class ItemTaker<T, L extends Lease> {
 		if (!bounded) {
 			return Long.MAX_VALUE;
 		}
-		return Nanos.add(System.nanoTime(), Math.max(0, deadlineNanos - this.clock.nanoTime()));
+		return Nanos.add(REAL_TIME.nanoTime(), Math.max(0, deadlineNanos - this.clock.nanoTime()));
 	}
 
 	/**
@@ -608,7 +611,7 @@ public final class ItemTaker<T, L extends Lease> {
 			// lease.
 			long sentNanos = ItemTaker.this.clock.nanoTime();
 			// The linger is a real-time device: its round trip is timed in real time.
-			long sentRealNanos = System.nanoTime();
+			long sentRealNanos = REAL_TIME.nanoTime();
 			Claim<L> claim;
 			try {
 				claim = ItemTaker.this.driver.claim(count, dones.subList(0, carried), sentNanos);
@@ -620,7 +623,7 @@ public final class ItemTaker<T, L extends Lease> {
 			}
 			// Before the group lets the next leader in, who lingers for the consumers
 			// this claim hands an item.
-			ItemTaker.this.linger.answered(sentRealNanos, System.nanoTime(), count, claim.size(), wanting.size());
+			ItemTaker.this.linger.answered(sentRealNanos, REAL_TIME.nanoTime(), count, claim.size(), wanting.size());
 			int surplus = Math.max(0, count - wanting.size());
 			ItemTaker.this.promised.addAndGet(surplus);
 			Looked<L> looked = new Looked<>(claim, count, sentNanos, seen, surplus, wanting);
@@ -650,13 +653,14 @@ public final class ItemTaker<T, L extends Lease> {
 			if (!ItemTaker.this.linger.expectsMore()) {
 				return 0;
 			}
-			long nowNanos = System.nanoTime();
+			long nowNanos = REAL_TIME.nanoTime();
 			long patienceNanos = 0;
 			boolean wanted = false;
 			for (Ask<L> ask : queued) {
 				wanted |= ask.wantsItem;
 				if (ask.asker == Thread.currentThread()) {
-					// No subtraction from "no deadline": System.nanoTime may be negative.
+					// No subtraction from "no deadline": a real-time reading may be
+					// negative.
 					patienceNanos = (ask.patience == Long.MAX_VALUE) ? Long.MAX_VALUE : ask.patience - nowNanos;
 				}
 			}
