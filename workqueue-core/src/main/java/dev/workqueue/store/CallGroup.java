@@ -35,9 +35,10 @@ import dev.workqueue.time.Nanos;
  * moment with what the previous batch gave them): their requests join this batch instead
  * of waiting for the next one. The wait is bounded by the linger, ends as soon as it
  * expects no more (asked again each time a request is queued) or the batch is full, and
- * holds the group: no other batch is written meanwhile. A linger that throws is no
- * linger: the batch is taken and written as without one, and an {@link Error} is rethrown
- * by the leader once its own requests have their outcomes, as a writer's.
+ * holds the group: no other batch is written meanwhile. The linger is told of each batch
+ * before and after its write, to time it and to see who comes next. A linger that throws
+ * is no linger: the batch is taken and written as without one, and an {@link Error} is
+ * rethrown by the leader once its own requests have their outcomes, as a writer's.
  * <p>
  * <b>Concurrency.</b> {@code lock} guards {@code queued}, {@code writer}'s thread
  * ({@code writing}) and the two counts. Batches are taken in queue order and written one
@@ -265,6 +266,8 @@ public final class CallGroup<A, O> {
 				try {
 					error = linger(error);
 					batch = new Taken<>(takeBatch());
+					int size = batch.size();
+					error = tell(() -> this.linger.writing(size), error);
 					this.lock.unlock();
 					try {
 						error = write(batch, error);
@@ -272,6 +275,7 @@ public final class CallGroup<A, O> {
 					finally {
 						this.lock.lock();
 					}
+					error = tell(() -> this.linger.written(size, this.queuedArguments), error);
 				}
 				finally {
 					// Whatever was thrown: the next leader must not find the group held.
@@ -345,6 +349,25 @@ public final class CallGroup<A, O> {
 		return earlier;
 	}
 
+	/**
+	 * Tells the linger of a batch, as {@link #linger} asks it: a {@code RuntimeException}
+	 * is dropped, an {@code Error} returned for the leader to rethrow once its batch is
+	 * written.
+	 * @return the first error this leader met
+	 */
+	private static Error tell(Runnable hook, Error earlier) {
+		try {
+			hook.run();
+		}
+		catch (RuntimeException ex) {
+			// A performance device only: its failure must not fail the calls.
+		}
+		catch (Error ex) {
+			return (earlier != null) ? earlier : ex;
+		}
+		return earlier;
+	}
+
 	/** Takes the next batch off the queue. Called under the lock. */
 	private List<Request<A, O>> takeBatch() {
 		if (this.queued.size() <= this.maxBatch) {
@@ -397,6 +420,23 @@ public final class CallGroup<A, O> {
 		 * @return {@code true} to keep waiting, within the bound
 		 */
 		boolean expectsMore(List<? extends A> queued);
+
+		/**
+		 * Told when the leader is about to hand a batch to the writer (after any linger).
+		 * @param requests how many requests the batch holds
+		 */
+		default void writing(int requests) {
+		}
+
+		/**
+		 * Told when the writer is done with a batch, written or failed, before the group
+		 * lets the next leader in.
+		 * @param requests how many requests the batch held
+		 * @param queued the arguments queued while it was written, in order: a view,
+		 * valid during the call only
+		 */
+		default void written(int requests, List<? extends A> queued) {
+		}
 
 	}
 

@@ -296,6 +296,51 @@ class CallGroupTests {
 		assertThat(store.batches).containsExactly(List.of("a"), List.of("b"));
 	}
 
+	@Test
+	void theLingerIsToldOfEachBatchBeforeAndAfterItsWriteWithWhatWasQueuedMeanwhile() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		FakeStore store = new FakeStore();
+		store.onWrite = (batch) -> {
+			if (batch.argument(0).equals("first")) {
+				awaitRelease(release);
+			}
+		};
+		TestLinger linger = new TestLinger(Duration.ZERO);
+		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
+		List<String> wrongOnReturn = new CopyOnWriteArrayList<>();
+		List<Thread> callers = new ArrayList<>();
+		callers.add(caller(group, "first", wrongOnReturn));
+		await().atMost(Duration.ofSeconds(5)).until(() -> store.batches.size() == 1);
+		for (String request : List.of("a", "b")) {
+			Thread next = caller(group, request, wrongOnReturn);
+			await().atMost(Duration.ofSeconds(5)).until(() -> next.getState() == Thread.State.WAITING);
+			callers.add(next);
+		}
+		assertThat(linger.told).containsExactly("writing 1");
+		release.countDown();
+		joinAll(callers);
+		assertThat(wrongOnReturn).isEmpty();
+		assertThat(linger.told).containsExactly("writing 1", "written 1, queued [a, b]", "writing 2",
+				"written 2, queued []");
+	}
+
+	@Test
+	void aLingerThatThrowsWhenToldOfABatchFailsNoCallAndAnErrorIsRethrownByTheLeaderOnly() {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ZERO);
+		CallGroup<String, String> group = new CallGroup<>(10, store, linger);
+		AssertionError error = new AssertionError("a linger's error");
+		assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+			linger.throwingWhenTold = new IllegalStateException("a clock that fails");
+			assertThat(group.call("a")).isEqualTo("A");
+			linger.throwingWhenTold = error;
+			assertThatThrownBy(() -> group.call("b")).isSameAs(error);
+			linger.throwingWhenTold = null;
+			assertThat(group.call("c")).isEqualTo("C");
+		});
+		assertThat(store.batches).containsExactly(List.of("a"), List.of("b"), List.of("c"));
+	}
+
 	/** Waits until {@code leader} lingers: it asked its linger and waits, timed. */
 	private static void awaitLingering(Thread leader, TestLinger linger) {
 		await().atMost(Duration.ofSeconds(5))
@@ -343,6 +388,12 @@ class CallGroupTests {
 		/** Thrown by the next linger, if set. */
 		volatile Throwable throwing;
 
+		/** Thrown when told of a batch, if set. */
+		volatile Throwable throwingWhenTold;
+
+		/** What it was told of the batches, in order. */
+		final List<String> told = new CopyOnWriteArrayList<>();
+
 		TestLinger(Duration bound) {
 			this.boundNanos = bound.toNanos();
 		}
@@ -362,6 +413,27 @@ class CallGroupTests {
 		public boolean expectsMore(List<? extends String> queued) {
 			this.asked.incrementAndGet();
 			return this.expecting && (this.until == null || !queued.contains(this.until));
+		}
+
+		@Override
+		public void writing(int requests) {
+			this.told.add("writing " + requests);
+			throwIfTold();
+		}
+
+		@Override
+		public void written(int requests, List<? extends String> queued) {
+			this.told.add("written " + requests + ", queued " + queued);
+			throwIfTold();
+		}
+
+		private void throwIfTold() {
+			if (this.throwingWhenTold instanceof RuntimeException ex) {
+				throw ex;
+			}
+			if (this.throwingWhenTold instanceof Error ex) {
+				throw ex;
+			}
 		}
 
 	}

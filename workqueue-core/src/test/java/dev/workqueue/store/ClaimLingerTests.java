@@ -54,9 +54,9 @@ class ClaimLingerTests {
 	void theBoundIsClampedToAMillisecondWhateverTheTimesRead() {
 		// A round trip of 10 s (a clock stepped while the claim was in flight, say).
 		this.linger.answered(0, 10_000 * MS, 4, 4, 4);
-		assertThat(this.linger.boundNanos(true, FOREVER, false, 10_000 * MS)).isEqualTo(ClaimLinger.MAX_NANOS);
+		assertThat(this.linger.boundNanos(true, FOREVER, false, 10_000 * MS)).isEqualTo(LingerPace.MAX_NANOS);
 		// Now read before the answer: never more than the clamp either.
-		assertThat(this.linger.boundNanos(true, FOREVER, false, 0)).isEqualTo(ClaimLinger.MAX_NANOS);
+		assertThat(this.linger.boundNanos(true, FOREVER, false, 0)).isEqualTo(LingerPace.MAX_NANOS);
 		// An answer before its send: no negative round trip, no linger.
 		ClaimLinger backwards = new ClaimLinger();
 		backwards.answered(MS, 0, 4, 4, 4);
@@ -82,7 +82,7 @@ class ClaimLingerTests {
 		for (int round = 0; round < 10; round++) {
 			lingerCatching(false);
 			skip(skipped);
-			skipped = Math.min(2 * skipped, ClaimLinger.MAX_BACKOFF);
+			skipped = Math.min(2 * skipped, LingerPace.MAX_BACKOFF);
 		}
 		// After a cap's worth of claims it tries again.
 		this.linger.answered(0, MS, 4, 4, 4);

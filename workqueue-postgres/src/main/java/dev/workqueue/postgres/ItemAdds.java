@@ -12,6 +12,7 @@ import javax.sql.DataSource;
 
 import dev.workqueue.postgres.AddGroup.Request;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.CallerLinger;
 import dev.workqueue.store.ReadySignal;
 
 /**
@@ -59,7 +60,7 @@ final class ItemAdds {
 		this.database = database;
 		this.sql = sql;
 		this.group = new CallGroup<>(AddGroup.MAX_BATCH,
-				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices));
+				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices), new CallerLinger());
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;

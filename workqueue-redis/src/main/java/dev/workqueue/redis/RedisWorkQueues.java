@@ -18,6 +18,7 @@ import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.TraceContextSource;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.CallerLinger;
 import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
@@ -334,7 +335,8 @@ public final class RedisWorkQueues {
 			ItemTaker<T, RedisLease> taker = new ItemTaker<>(this.options.codec, claims, book, releases, signal,
 					lifecycle, metrics, clock, Nanos.of(lease()));
 			HandleScripts driver = new HandleScripts(name, scripts,
-					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts)), timer, inspection);
+					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts), new CallerLinger()), timer,
+					inspection);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, driver, clock, metrics, book,
 					signal, lifecycle, taker, releases, timer.work(),
 					TraceContextSource.guard(traceContextSource(), name));
