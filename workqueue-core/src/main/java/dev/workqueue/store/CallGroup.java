@@ -109,6 +109,23 @@ public final class CallGroup<A, O> {
 			request.failure = Objects.requireNonNull(cause, "cause");
 		}
 
+		/**
+		 * How many calls this batch finished: the calls it holds requests of, but one
+		 * whose requests go on in {@code queued} (a {@link CallGroup#callAll} longer than
+		 * the batch bound). A call's requests are queued together, so only the last can
+		 * go on.
+		 */
+		int finishedCalls(List<Request<A, O>> queued) {
+			int calls = 0;
+			for (int n = 0; n < this.requests.size(); n++) {
+				if (n == this.requests.size() - 1 || this.requests.get(n).call != this.requests.get(n + 1).call) {
+					calls++;
+				}
+			}
+			Object last = this.requests.get(this.requests.size() - 1).call;
+			return (!queued.isEmpty() && queued.get(0).call == last) ? calls - 1 : calls;
+		}
+
 		/** Fails every request that has no outcome yet, with what {@code cause} gives. */
 		void failUndone(Supplier<Throwable> cause) {
 			Throwable failure = null;
@@ -266,8 +283,11 @@ public final class CallGroup<A, O> {
 				try {
 					error = linger(error);
 					batch = new Taken<>(takeBatch());
-					int size = batch.size();
-					error = tell(() -> this.linger.writing(size), error);
+					boolean told = this.linger != Linger.NONE;
+					if (told) {
+						int size = batch.size();
+						error = tell(() -> this.linger.writing(size), error);
+					}
 					this.lock.unlock();
 					try {
 						error = write(batch, error);
@@ -275,7 +295,10 @@ public final class CallGroup<A, O> {
 					finally {
 						this.lock.lock();
 					}
-					error = tell(() -> this.linger.written(size, this.queuedArguments), error);
+					if (told) {
+						int finished = batch.finishedCalls(this.queued);
+						error = tell(() -> this.linger.written(finished, this.queuedArguments), error);
+					}
 				}
 				finally {
 					// Whatever was thrown: the next leader must not find the group held.
@@ -324,6 +347,10 @@ public final class CallGroup<A, O> {
 	 * @return the first error this leader met
 	 */
 	private Error linger(Error earlier) {
+		if (this.queued.size() >= this.maxBatch) {
+			// Nothing could join: not a linger, so not asked (it would judge one).
+			return earlier;
+		}
 		try {
 			long boundNanos = this.linger.boundNanos(this.queuedArguments);
 			if (boundNanos <= 0) {
@@ -430,12 +457,13 @@ public final class CallGroup<A, O> {
 
 		/**
 		 * Told when the writer is done with a batch, written or failed, before the group
-		 * lets the next leader in.
-		 * @param requests how many requests the batch held
-		 * @param queued the arguments queued while it was written, in order: a view,
-		 * valid during the call only
+		 * lets the next leader in (so before any caller it finished can queue again).
+		 * @param finishedCalls how many calls the batch finished (those whose last
+		 * request it held), whose callers may come back
+		 * @param queued the arguments queued now: those a batch bound left behind, then
+		 * those queued while it was written, in order; a view, valid during the call only
 		 */
-		default void written(int requests, List<? extends A> queued) {
+		default void written(int finishedCalls, List<? extends A> queued) {
 		}
 
 	}

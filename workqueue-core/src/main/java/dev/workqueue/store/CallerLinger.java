@@ -14,11 +14,14 @@ import dev.workqueue.time.Clock;
  * batch waits for the previous batch's callers to come back, so all of them ride in one.
  * <p>
  * <b>Whom it waits for.</b> When a batch's answer comes, the next batch can expect the
- * requests queued while it was written and as many again as the batch held (its callers,
+ * requests queued by then and one more from each call the batch finished (its callers,
  * coming back); a leader that finds fewer queued waits until that many are, or the bound
  * ({@link LingerPace}: half the smoothed round trip after the answer, at most 1 ms)
- * passes. A caller alone (a batch of one, nothing queued meanwhile) is never waited for,
- * nor is a leader that comes after the bound. A linger that catches nobody backs off.
+ * passes. A caller alone (its call the batch's only one, nothing queued meanwhile: one
+ * thread adding in a loop, one item or many per call) is never waited for, nor is a
+ * leader that comes after the bound. A linger that catches nobody backs off. It does not
+ * look at shutdown: a batch in flight then may wait once, at most the bound, for callers
+ * that will not come.
  * <p>
  * <b>Concurrency.</b> Its group asks and tells it under the group's lock, one leader at a
  * time: plain fields. One linger serves one group.
@@ -75,9 +78,10 @@ public final class CallerLinger implements CallGroup.Linger<Object> {
 	}
 
 	@Override
-	public void written(int requests, List<?> queued) {
+	public void written(int finishedCalls, List<?> queued) {
 		this.pace.answered(this.sentNanos, this.realTime.nanoTime());
-		this.expected = queued.size() + requests;
+		// Each caller it finished may come back with a request, at least one.
+		this.expected = queued.size() + finishedCalls;
 	}
 
 }

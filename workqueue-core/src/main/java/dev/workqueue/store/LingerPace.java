@@ -14,9 +14,9 @@ package dev.workqueue.store;
  * <b>Backing off.</b> A linger that ends having caught none of the callers it waited for
  * was only a delay, so the next ones that would linger go without: 1, then 2, 4, … up to
  * {@link #MAX_BACKOFF} of them after each such linger in a row; the first linger that
- * catches one starts over. Where lingering never pays it costs at most one bound in
- * {@code MAX_BACKOFF + 1} batches, and where it starts to pay again it is back within
- * that many.
+ * catches one starts over. Where lingering never pays it costs, once backed off fully,
+ * one bound in {@code MAX_BACKOFF + 1} batches (one in 2, then 3, 5, … before), and where
+ * it starts to pay again it is back within that many.
  * <p>
  * <b>Concurrency.</b> The answer's times are volatile (a batch's writer notes them, the
  * next leader reads them); the backoff is asked and judged by one leader at a time, in

@@ -325,6 +325,20 @@ class CallGroupTests {
 	}
 
 	@Test
+	void aLeaderWhoseBatchIsFullAlreadyAsksNoLingerAndACallLongerThanABatchFinishesInItsLast() {
+		FakeStore store = new FakeStore();
+		TestLinger linger = new TestLinger(Duration.ofSeconds(60));
+		CallGroup<String, String> group = new CallGroup<>(2, store, linger);
+		linger.until = "c";
+		assertTimeoutPreemptively(Duration.ofSeconds(10),
+				() -> assertThat(group.callAll(List.of("a", "b", "c"))).containsExactly("A", "B", "C"));
+		assertThat(store.batches).containsExactly(List.of("a", "b"), List.of("c"));
+		assertThat(linger.bounds).as("asked for the second batch only").hasValue(1);
+		assertThat(linger.told).containsExactly("writing 2", "written 0, queued [c]", "writing 1",
+				"written 1, queued []");
+	}
+
+	@Test
 	void aLingerThatThrowsWhenToldOfABatchFailsNoCallAndAnErrorIsRethrownByTheLeaderOnly() {
 		FakeStore store = new FakeStore();
 		TestLinger linger = new TestLinger(Duration.ZERO);
@@ -380,6 +394,9 @@ class CallGroupTests {
 
 		final AtomicInteger asked = new AtomicInteger();
 
+		/** How often it was asked for a bound. */
+		final AtomicInteger bounds = new AtomicInteger();
+
 		volatile boolean expecting = true;
 
 		/** A request after which no more is expected, if set. */
@@ -400,6 +417,7 @@ class CallGroupTests {
 
 		@Override
 		public long boundNanos(List<? extends String> queued) {
+			this.bounds.incrementAndGet();
 			if (this.throwing instanceof RuntimeException ex) {
 				throw ex;
 			}
@@ -422,8 +440,8 @@ class CallGroupTests {
 		}
 
 		@Override
-		public void written(int requests, List<? extends String> queued) {
-			this.told.add("written " + requests + ", queued " + queued);
+		public void written(int finishedCalls, List<? extends String> queued) {
+			this.told.add("written " + finishedCalls + ", queued " + queued);
 			throwIfTold();
 		}
 

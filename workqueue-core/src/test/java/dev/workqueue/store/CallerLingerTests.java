@@ -3,6 +3,7 @@ package dev.workqueue.store;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
@@ -77,6 +78,60 @@ class CallerLingerTests {
 	}
 
 	@Test
+	void aCallOfManyRequestsIsExpectedBackAsOneCaller() {
+		// One call of 10 items, then the same thread's next call of one.
+		batch(10, 1, 0);
+		assertThat(this.linger.boundNanos(queued(1))).isZero();
+	}
+
+	@Test
+	void aCallLongerThanTheBatchBoundIsNotWaitedForBetweenItsBatches() {
+		// The first 1,000 of a call of 1,500: it finished no call, its 500 remain.
+		batch(1_000, 0, 500);
+		assertThat(this.linger.boundNanos(queued(500))).isZero();
+	}
+
+	@Test
+	void aLoneCallerOfAGroupIsNeverWaitedForWhateverItsCallsHold() {
+		List<Long> bounds = new CopyOnWriteArrayList<>();
+		CallGroup.Linger<Object> asked = new CallGroup.Linger<>() {
+
+			@Override
+			public long boundNanos(List<?> queued) {
+				long bound = CallerLingerTests.this.linger.boundNanos(queued);
+				bounds.add(bound);
+				return bound;
+			}
+
+			@Override
+			public boolean expectsMore(List<?> queued) {
+				return CallerLingerTests.this.linger.expectsMore(queued);
+			}
+
+			@Override
+			public void writing(int requests) {
+				CallerLingerTests.this.linger.writing(requests);
+			}
+
+			@Override
+			public void written(int finishedCalls, List<?> queued) {
+				// Every batch takes a whole round trip on the linger's clock.
+				CallerLingerTests.this.clock.step(ROUND_TRIP);
+				CallerLingerTests.this.linger.written(finishedCalls, queued);
+			}
+
+		};
+		CallGroup<String, String> group = new CallGroup<>(4, new CallGroupTests.FakeStore(), asked);
+		assertThat(group.call("a")).isEqualTo("A");
+		assertThat(group.callAll(List.of("b", "c", "d", "e", "f", "g"))).hasSize(6);
+		assertThat(group.call("h")).isEqualTo("H");
+		assertThat(group.callAll(List.of("i", "j"))).hasSize(2);
+		assertThat(group.call("k")).isEqualTo("K");
+		// Asked before each batch but the one that was full already.
+		assertThat(bounds).hasSize(5).containsOnly(0L);
+	}
+
+	@Test
 	void aBatchWrittenWithoutALingerIsNotJudged() {
 		batch(4, 0);
 		// A leader that found all expected queued: no linger, nothing to judge.
@@ -86,13 +141,21 @@ class CallerLingerTests {
 	}
 
 	/**
-	 * A batch of {@code requests} written in a round trip, {@code queued} queued
-	 * meanwhile.
+	 * A batch of {@code requests} calls of one request each, written in a round trip,
+	 * {@code queued} queued meanwhile.
 	 */
 	private void batch(int requests, int queued) {
+		batch(requests, requests, queued);
+	}
+
+	/**
+	 * A batch of {@code requests} that finished {@code calls} calls, written in a round
+	 * trip, {@code queued} queued by then.
+	 */
+	private void batch(int requests, int calls, int queued) {
 		this.linger.writing(requests);
 		this.clock.step(ROUND_TRIP);
-		this.linger.written(requests, queued(queued));
+		this.linger.written(calls, queued(queued));
 	}
 
 	private static List<Object> queued(int size) {
