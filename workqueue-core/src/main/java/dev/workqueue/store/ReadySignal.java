@@ -101,7 +101,10 @@ public final class ReadySignal {
 	/** The store's clock minus this clock, in µs; {@code null} until measured. */
 	private volatile Long storeOffsetMicros;
 
-	/** Consumers waiting in {@link #awaitNotice}; written under the lock. */
+	/**
+	 * Consumers that wait in {@link #awaitNotice}, not those that leave it at once;
+	 * written under the lock.
+	 */
 	private volatile int waiting;
 
 	/**
@@ -391,12 +394,13 @@ public final class ReadySignal {
 	 */
 	public boolean awaitNotice(boolean bounded, long deadlineNanos, Wakeup wakeup) throws InterruptedException {
 		Thread me = Thread.currentThread();
+		// Counted only once it is about to wait: a claim leases an item ahead for each
+		// consumer counted (waiting()), and a store that hands the wake-ups out arms one
+		// for the first, so one that leaves at once (its wake-up came, its deadline
+		// passed, a permit or shutdown lets it look) must never be counted, even briefly.
+		boolean counted = false;
 		this.lock.lock();
-		this.waiting++;
 		try {
-			if (this.waiting == 1) {
-				this.wakeups.firstWaiting();
-			}
 			while (true) {
 				if (wakeup != null && wakeup.take()) {
 					return false;
@@ -415,12 +419,19 @@ public final class ReadySignal {
 				if (this.timedLooks && this.leader == null) {
 					this.leader = me;
 				}
-				if (this.leader == me) {
-					if (nowNanos >= this.nextLookNanos) {
-						// Until this look reports, the next leader waits a look interval.
-						this.nextLookNanos = Nanos.add(nowNanos, this.lookIntervalNanos);
-						return true;
+				if (this.leader == me && nowNanos >= this.nextLookNanos) {
+					// Until this look reports, the next leader waits a look interval.
+					this.nextLookNanos = Nanos.add(nowNanos, this.lookIntervalNanos);
+					return true;
+				}
+				if (!counted) {
+					counted = true;
+					this.waiting++;
+					if (this.waiting == 1) {
+						this.wakeups.firstWaiting();
 					}
+				}
+				if (this.leader == me) {
 					this.clock.awaitUntil(this.lock, this.notice,
 							bounded ? Math.min(deadlineNanos, this.nextLookNanos) : this.nextLookNanos);
 				}
@@ -437,7 +448,9 @@ public final class ReadySignal {
 			if (wasLeader) {
 				this.leader = null;
 			}
-			this.waiting--;
+			if (counted) {
+				this.waiting--;
+			}
 			// Another waiter takes the lead; or a permit this consumer leaves (its
 			// deadline or wake-up came) wakes one beside it: the notice's signal may
 			// have woken this one only.

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.store.ReadySignal.Wakeup;
+import dev.workqueue.time.Clock;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,6 +88,30 @@ class ReadySignalTests {
 		assertThat(this.signal.awaitNotice(true, this.clock.nanoTime(), null)).as("its time is up").isFalse();
 		assertThat(besideLooks()).as("the one beside it takes the notice, or it would sleep while items are ready")
 			.isTrue();
+	}
+
+	@Test
+	void aConsumerPastItsDeadlineIsNeverCountedAsWaiting() throws Exception {
+		Counted counted = countedSignal();
+		assertThat(this.signal.awaitNotice(true, this.clock.nanoTime(), null)).as("its time is up").isFalse();
+		counted.assertNeverWaited();
+	}
+
+	@Test
+	void aConsumerWhoseWakeupCameIsNeverCountedAsWaiting() throws Exception {
+		Counted counted = countedSignal();
+		Wakeup wakeup = new Wakeup();
+		this.signal.wake(wakeup);
+		assertThat(this.signal.awaitNotice(true, this.clock.nanoTime() + SECOND_NANOS, wakeup)).as("woken").isFalse();
+		counted.assertNeverWaited();
+	}
+
+	@Test
+	void aConsumerWithANoticeKeptForItIsNeverCountedAsWaiting() throws Exception {
+		Counted counted = countedSignal();
+		this.signal.signal();
+		assertThat(this.signal.awaitNotice(true, this.clock.nanoTime() + SECOND_NANOS, null)).as("it looks").isTrue();
+		counted.assertNeverWaited();
 	}
 
 	@Test
@@ -183,6 +208,39 @@ class ReadySignalTests {
 		this.signal.signalAll();
 		assertThat(waiter).succeedsWithin(SOON).isEqualTo(true);
 		assertThat(this.signal.awaitNotice(false, 0, null)).isTrue();
+	}
+
+	/**
+	 * Makes {@link #signal} one whose store hands the wake-ups out, on a clock that notes
+	 * how many consumers wait whenever it is read: the signal reads it while it decides
+	 * whether its consumer leaves at once.
+	 */
+	private Counted countedSignal() {
+		Counted counted = new Counted();
+		Clock noting = () -> {
+			counted.mostWaiting.accumulateAndGet(this.signal.waiting(), Math::max);
+			return this.clock.nanoTime();
+		};
+		this.signal = new ReadySignal(noting, counted.store, null);
+		return counted;
+	}
+
+	/**
+	 * What a consumer that leaves at once must not change: a claim meanwhile would lease
+	 * an item ahead for it (it reads {@link ReadySignal#waiting()}), and the store would
+	 * arm a wake-up for nobody.
+	 */
+	private static final class Counted {
+
+		final HandingOut store = new HandingOut();
+
+		final AtomicInteger mostWaiting = new AtomicInteger();
+
+		void assertNeverWaited() {
+			assertThat(this.mostWaiting).as("the most consumers counted as waiting").hasValue(0);
+			assertThat(this.store.firstWaiters).as("the store's wake-ups asked for").hasValue(0);
+		}
+
 	}
 
 	/** Whether a consumer that starts waiting now gets a look within {@link #SOON}. */
