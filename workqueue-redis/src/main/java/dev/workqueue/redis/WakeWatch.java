@@ -238,9 +238,12 @@ final class WakeWatch {
 			RuntimeException failed;
 			boolean connect;
 			CompletableFuture<KeyValue<String, String>> next = null;
+			// The lists wanted, read once: a consumer may stop waiting at any time (its
+			// count is its signal's, not guarded here), so a second read could find none.
+			List<String> keys = List.of();
 			this.lock.lock();
 			try {
-				while (!this.closed && this.failure == null && (this.sent != null || wantedKeys().isEmpty())) {
+				while (!this.closed && this.failure == null && (this.sent != null || (keys = wantedKeys()).isEmpty())) {
 					this.changed.awaitUninterruptibly();
 				}
 				if (this.closed) {
@@ -252,7 +255,7 @@ final class WakeWatch {
 				connect = failed == null && this.connection == null;
 				if (failed == null && !connect) {
 					try {
-						next = send(wantedKeys());
+						next = send(keys);
 					}
 					catch (RuntimeException ex) {
 						failed = ex;
@@ -309,9 +312,10 @@ final class WakeWatch {
 	}
 
 	/**
-	 * Sends a wait on {@code keys} and this client's control list. Called under the lock,
-	 * with a connection; the caller registers {@link #answered} once it let go of the
-	 * lock (an answer already in would run it at once, on the caller's thread).
+	 * Sends a wait on {@code keys} (not empty) and this client's control list. Called
+	 * under the lock, with a connection; the caller registers {@link #answered} once it
+	 * let go of the lock (an answer already in would run it at once, on the caller's
+	 * thread).
 	 */
 	private CompletableFuture<KeyValue<String, String>> send(List<String> keys) {
 		this.control = keys.get(0) + ":" + this.id;
