@@ -33,10 +33,10 @@
 -- Time: c.now is :now, or the statement's start; leases count from after any wait
 --   (clock_timestamp): the hand-out time (leased_at, the inspection's) and the lease's end.
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
-held AS MATERIALIZED (SELECT r.item, r.token FROM {table} r
+held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {table} r
 	WHERE r.queue = :queue AND r.item = ANY(:items::text[]) AND r.token = ANY(:tokens::bigint[]) AND r.state = 1
 	FOR UPDATE SKIP LOCKED),
-gone AS (DELETE FROM {table} r USING held h WHERE r.queue = :queue AND r.item = h.item AND r.token = h.token
+gone AS (DELETE FROM {table} r USING held h WHERE r.queue = h.queue AND r.item = h.item AND r.token = h.token
 	RETURNING r.queue, r.item, r.token, r.dirty_at, r.dirty_priority, r.trace),
 ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT g.token FROM gone g ORDER BY g.token))),
 back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace)
