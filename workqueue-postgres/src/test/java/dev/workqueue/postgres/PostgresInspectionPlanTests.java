@@ -1,11 +1,8 @@
 package dev.workqueue.postgres;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -96,19 +93,7 @@ class PostgresInspectionPlanTests {
 
 	/** The plan of a statement, run with the parameters of a first page. */
 	private static String plan(SqlStatement sql) throws SQLException {
-		try (Connection connection = PostgresDatabase.connect();
-				PreparedStatement statement = connection.prepareStatement("EXPLAIN " + sql.text())) {
-			for (String parameter : SqlStatement.parameters(SqlStatement.body(SqlStatement.read(sql.name())))) {
-				bind(sql, statement, parameter);
-			}
-			List<String> lines = new ArrayList<>();
-			try (ResultSet rows = statement.executeQuery()) {
-				while (rows.next()) {
-					lines.add(rows.getString(1));
-				}
-			}
-			return String.join("\n", lines);
-		}
+		return StatementPlans.explain(sql, PostgresInspectionPlanTests::bind);
 	}
 
 	private static void bind(SqlStatement sql, PreparedStatement statement, String parameter) throws SQLException {

@@ -2,10 +2,8 @@ package dev.workqueue.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -73,19 +71,7 @@ class PostgresNewQueuePlanTests {
 
 	/** The plan of a statement for a batch of two dones on queue {@code new}. */
 	private static String plan(SqlStatement sql) throws SQLException {
-		try (Connection connection = PostgresDatabase.connect();
-				PreparedStatement statement = connection.prepareStatement("EXPLAIN " + sql.text())) {
-			for (String parameter : SqlStatement.parameters(SqlStatement.body(SqlStatement.read(sql.name())))) {
-				bind(sql, statement, parameter);
-			}
-			List<String> lines = new ArrayList<>();
-			try (ResultSet rows = statement.executeQuery()) {
-				while (rows.next()) {
-					lines.add(rows.getString(1));
-				}
-			}
-			return String.join("\n", lines);
-		}
+		return StatementPlans.explain(sql, PostgresNewQueuePlanTests::bind);
 	}
 
 	private static void bind(SqlStatement sql, PreparedStatement statement, String parameter) throws SQLException {
