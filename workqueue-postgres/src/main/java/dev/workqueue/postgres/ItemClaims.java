@@ -56,6 +56,8 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 
 	private final Lock claims;
 
+	private final QueueNotices notices;
+
 	/** Called after a claim failed: the keeper looks for what it may have leased. */
 	private final Runnable failedClaim;
 
@@ -68,7 +70,7 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 
 	ItemClaims(QueueDatabase database, QueueSql sql, LeaseRenewal renewal, ReleaseStatements statements,
 			ReadySignal signal, Clock clock, FinishedRows rows, DeadLetters deadLetters, Lock claims,
-			Runnable failedClaim, String holder, long leaseNanos, long starvationMicros) {
+			QueueNotices notices, Runnable failedClaim, String holder, long leaseNanos, long starvationMicros) {
 		this.database = database;
 		this.sql = sql;
 		this.renewal = renewal;
@@ -78,6 +80,7 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 		this.rows = rows;
 		this.deadLetters = deadLetters;
 		this.claims = claims;
+		this.notices = notices;
 		this.failedClaim = failedClaim;
 		this.holder = holder;
 		this.leaseNanos = leaseNanos;
@@ -91,6 +94,9 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 
 	@Override
 	public Claim<PostgresLease> claim(int count, List<PostgresLease> owedDones, long sentNanos) {
+		// Subscribed before the look, so that an add the look misses is heard of (or
+		// made up for by the look the LISTEN owes a new subscriber).
+		this.notices.consuming();
 		this.claims.lock();
 		try {
 			Answer answer = send(count, owedDones, sentNanos);

@@ -382,7 +382,7 @@ public final class PostgresWorkQueues {
 					clock, alarm, notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring, holder, givenUp());
 			ItemClaims itemClaims = new ItemClaims(database, sql, renewal, statements, signal, clock, rows, deadLetters,
-					claims.readLock(), keeper::reconcileSoon, holder, leaseNanos,
+					claims.readLock(), notices, keeper::reconcileSoon, holder, leaseNanos,
 					starving ? Delays.micros(Nanos.of(starvationTimeout())) : -1);
 			ItemTaker<T, PostgresLease> taker = new ItemTaker<>(this.options.codec, itemClaims, book, releases, signal,
 					lifecycle, metrics, clock, leaseNanos);

@@ -1,7 +1,6 @@
 package dev.workqueue.postgres;
 
 import java.sql.Connection;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -37,6 +36,10 @@ interface QueueNotices {
 		@Override
 		public String stamp() {
 			return null;
+		}
+
+		@Override
+		public void consuming() {
 		}
 
 		@Override
@@ -84,6 +87,17 @@ interface QueueNotices {
 	String stamp();
 
 	/**
+	 * A consumer of this handle is about to look for work: the handle hears the others'
+	 * notices from then on (the first call subscribes; a notice sent before the
+	 * {@code LISTEN} takes effect is made up for by a look). A handle whose consumers
+	 * never look, one that only adds, never listens: PostgreSQL wakes every backend that
+	 * listens in the database for each notifying commit there, and that backend reads the
+	 * notices in a transaction of its own, whatever its channels, so listening costs one
+	 * commit per add in the whole database. Never blocks on the database.
+	 */
+	void consuming();
+
+	/**
 	 * Stops hearing: the handle is shut down and waits for nothing any more. Returns once
 	 * the handle's {@code LISTEN} work has ended, so that a pool closed right after is
 	 * not in use; more calls do nothing.
@@ -94,8 +108,9 @@ interface QueueNotices {
 	void close();
 
 	/**
-	 * Listens on the JVM's shared {@code LISTEN} connection for the database, and sends
-	 * this handle's notices through a {@link NoticeSender}.
+	 * Listens on the JVM's shared {@code LISTEN} connection for the database once a
+	 * consumer of the handle looks for work ({@link #consuming()}), and sends this
+	 * handle's notices through a {@link NoticeSender}.
 	 * @param key what identifies the database (the listen-connection source)
 	 * @param connections opens the {@code LISTEN} connection
 	 * @param senders where notices are sent from (auto-commit connections)
@@ -110,30 +125,21 @@ interface QueueNotices {
 	static QueueNotices listening(Object key, Supplier<Connection> connections, DataSource senders, String table,
 			String queue, String self, String what, ReadySignal signal) {
 		String channel = Notices.channel(table);
-		// First: it holds nothing (its thread starts with the first notice) to give back
-		// should the subscription fail.
 		NoticeSender sender = new NoticeSender(senders, channel, queue, self, what);
 		Notices notices = Notices.acquire(key, connections);
-		Notices.Subscription subscription;
-		try {
-			subscription = notices.subscribe(channel, queue, self, new Notices.Listener() {
+		Notices.Listener listener = new Notices.Listener() {
 
-				@Override
-				public void notice(long dueEpochMillis) {
-					signal.queued(dueEpochMillis);
-				}
+			@Override
+			public void notice(long dueEpochMillis) {
+				signal.queued(dueEpochMillis);
+			}
 
-				@Override
-				public void missedNotices() {
-					signal.signal();
-				}
+			@Override
+			public void missedNotices() {
+				signal.signal();
+			}
 
-			});
-		}
-		catch (RuntimeException ex) {
-			notices.release();
-			throw ex;
-		}
+		};
 		return new QueueNotices() {
 
 			@Override
@@ -156,18 +162,48 @@ interface QueueNotices {
 				return Notices.stamp(queue, self);
 			}
 
-			/** Set by the first {@link #stopListening()}. */
-			private final AtomicBoolean stopped = new AtomicBoolean();
+			/**
+			 * Whether the handle subscribed or stopped: set once, under the lock, so that
+			 * a consumer's look reads it without taking the lock.
+			 */
+			private volatile boolean settled;
+
+			/** The subscription, once a consumer looked; guarded by {@code this}. */
+			private Notices.Subscription subscription;
+
+			/** Set by the first {@link #stopListening()}; guarded by {@code this}. */
+			private boolean stopped;
+
+			@Override
+			public void consuming() {
+				if (!this.settled) {
+					synchronized (this) {
+						if (!this.stopped && this.subscription == null) {
+							this.subscription = notices.subscribe(channel, queue, self, listener);
+						}
+						this.settled = true;
+					}
+				}
+			}
 
 			@Override
 			public void stopListening() {
-				if (this.stopped.compareAndSet(false, true)) {
-					try {
-						subscription.close();
+				Notices.Subscription last;
+				synchronized (this) {
+					if (this.stopped) {
+						return;
 					}
-					finally {
-						notices.release();
+					this.stopped = true;
+					this.settled = true;
+					last = this.subscription;
+				}
+				try {
+					if (last != null) {
+						last.close();
 					}
+				}
+				finally {
+					notices.release();
 				}
 			}
 

@@ -128,11 +128,15 @@ class PostgresDefaultPathTests {
 	}
 
 	/**
-	 * Waits until the LISTEN connection of {@code key} listens to the table's channel and
-	 * the handles have taken the look it owes them: their notices stay as they are for a
-	 * while.
+	 * Has each handle look once at the empty queue (a handle listens once a consumer of
+	 * its looks), then waits until the LISTEN connection of {@code key} listens to the
+	 * table's channel and the handles have taken the look it owes them: their notices
+	 * stay as they are for a while.
 	 */
-	private void awaitQuiet(Object key, List<DelayingQueue<String>> queues) {
+	private void awaitQuiet(Object key, List<DelayingQueue<String>> queues) throws InterruptedException {
+		for (DelayingQueue<String> queue : queues) {
+			assertThat(queue.poll(Duration.ZERO)).isNull();
+		}
 		await().atMost(SOON).until(() -> {
 			Notices notices = Notices.shared(key);
 			return notices != null && notices.listening().contains(channel());

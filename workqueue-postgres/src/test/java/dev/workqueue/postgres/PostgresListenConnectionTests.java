@@ -114,6 +114,35 @@ class PostgresListenConnectionTests {
 		return Notices.shared(key);
 	}
 
+	/** Waits until the LISTEN connection of {@code key} is open, listening or not. */
+	private static Notices connected(Object key) {
+		await().atMost(SOON).until(() -> {
+			Notices notices = Notices.shared(key);
+			return notices != null && notices.backendPid() != 0;
+		});
+		return Notices.shared(key);
+	}
+
+	/**
+	 * A handle listens once a consumer of its looks for work, not while it only adds:
+	 * PostgreSQL wakes every backend that listens in the database for each notifying
+	 * commit there, and that backend reads the notices in a transaction of its own (in
+	 * PostgresLatencyBenchmark the producer's LISTEN connection cost a commit per item).
+	 */
+	@Test
+	void aHandleThatOnlyAddsDoesNotListenUntilAConsumerLooks() throws Exception {
+		DelayingQueue<String> queue = track(builder().buildDelayingQueue());
+		queue.add("a");
+		queue.add("b");
+		Notices notices = connected(this.pool);
+		// The listener thread applies a subscription within one wait: three pass.
+		await().during(Duration.ofMillis(3 * Notices.WAIT_MILLIS))
+			.atMost(SOON)
+			.until(() -> notices.listening().isEmpty());
+		assertThat(queue.get()).isEqualTo("a");
+		listening(this.pool);
+	}
+
 	@Test
 	void aTerminatedListenConnectionNeverGoesBackToThePoolAndWakeUpsResume() throws Exception {
 		terminateTheListenConnection(this.pool, builder());
@@ -140,6 +169,8 @@ class PostgresListenConnectionTests {
 	private void terminateTheListenConnection(Object key, PostgresWorkQueues.Builder<String> builder) throws Exception {
 		DelayingQueue<String> producer = track(builder.buildDelayingQueue());
 		DelayingQueue<String> consumer = track(builder.buildDelayingQueue());
+		// Its consumer looks, so the handle listens.
+		CompletableFuture<String> got = CompletableFuture.supplyAsync(() -> take(consumer));
 		Notices notices = listening(key);
 		int pid = notices.backendPid();
 		assertThat(TestSql.queryLong("SELECT count(*) FROM pg_stat_activity WHERE pid = ? AND application_name = ?",
@@ -163,7 +194,6 @@ class PostgresListenConnectionTests {
 		assertThat(dead).as("failures of %d borrows", borrows).isEmpty();
 		// The consumer polls once a minute: only a notice wakes it.
 		listening(key);
-		CompletableFuture<String> got = CompletableFuture.supplyAsync(() -> take(consumer));
 		producer.add("a");
 		assertThat(got.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("a");
 	}
@@ -171,7 +201,7 @@ class PostgresListenConnectionTests {
 	@Test
 	void theListenConnectionIsNotOneOfThePools() {
 		track(builder().buildDelayingQueue());
-		int pid = listening(this.pool).backendPid();
+		int pid = connected(this.pool).backendPid();
 		await().atMost(SOON).until(() -> this.pool.getHikariPoolMXBean().getTotalConnections() == 4);
 		assertThat(this.pool.getHikariPoolMXBean().getActiveConnections()).isZero();
 		assertThat(pid).isNotZero();
