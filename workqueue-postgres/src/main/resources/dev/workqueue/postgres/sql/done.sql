@@ -9,8 +9,10 @@
 --   read for each done, 20 ms for 4,000 items), ended their lease rows, back queues again each
 --   item added while processing (its dirty mark: the earliest time and the highest priority),
 --   forgot deletes the limiter history their failure counts forgot while held (part of every
---   done, so a success costs no statement of its own; a join on the (item, kind) pairs: each one
---   probe of the primary key; every pair of the group, skipped or not), skipped names the leases
+--   done, so a success costs no statement of its own; a join on the (queue, item, kind) keys,
+--   the queue a column of them (array_fill) for gone's reason: with l.queue = :queue a new
+--   queue's every history row was read, 13 ms for 20,000; each key one probe of the primary key;
+--   every pair of the group, skipped or not), skipped names the leases
 --   whose rows it skipped: the handle ends each of them in done_waiting.sql, a statement of its
 --   own that waits for its row.
 -- Twin: done_claim.sql (then claims, in the same statement; a file of its own: done_claim.sql
@@ -62,8 +64,9 @@ back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
-forgot AS (DELETE FROM {table}_limit l USING unnest(:forget_items::text[], :forget_kinds::text[]) AS f(item, kind)
-	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item),
+forgot AS (DELETE FROM {table}_limit l
+	USING unnest(array_fill(:queue::text, ARRAY[cardinality(:forget_items::text[])]), :forget_items::text[], :forget_kinds::text[]) AS f(queue, item, kind)
+	WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item),
 skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
 	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND d.token NOT IN (SELECT h.token FROM held h)
 		AND EXISTS (SELECT FROM {table} r

@@ -39,8 +39,9 @@ back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
-forgot AS (DELETE FROM {table}_limit l USING unnest(:forget_items::text[], :forget_kinds::text[]) AS f(item, kind)
-	WHERE l.queue = :queue AND l.kind = f.kind AND l.item = f.item),
+forgot AS (DELETE FROM {table}_limit l
+	USING unnest(array_fill(:queue::text, ARRAY[cardinality(:forget_items::text[])]), :forget_items::text[], :forget_kinds::text[]) AS f(queue, item, kind)
+	WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item),
 skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
 	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND d.token NOT IN (SELECT h.token FROM held h)
 		AND EXISTS (SELECT FROM {table} r
