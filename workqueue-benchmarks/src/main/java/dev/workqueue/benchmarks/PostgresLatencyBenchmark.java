@@ -23,20 +23,25 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * consumers in another instance (another JVM, its own pool and {@code LISTEN} connection)
  * waiting for work.
  * <p>
- * <b>Workload.</b> Each iteration starts a consumer JVM ({@link PostgresWorkerMain},
+ * <b>Workload.</b> Each trial starts a consumer JVM ({@link PostgresWorkerMain},
  * {@value #CONSUMERS} consumers, logging each item as it is handed out) and opens a pool
- * in the measured JVM, then one thread adds {@value #ITEMS} distinct items, item
- * {@code i} at {@code i / RATE} s after the start, one call each. An item's latency runs
- * from just before its {@code add} call (so it includes the add's commit) to the moment a
- * consumer of the other JVM has it, both on {@link System#nanoTime()} (one clock for all
- * processes of a Linux machine). Items not received 2 s after the last add are lost. The
- * consumer JVM is then stopped and the pool closed.
+ * in the measured JVM, both kept for every iteration so that the warm-up iteration warms
+ * them (a JVM started for each iteration measured its own JIT compilation in the p99).
+ * Each iteration lets the consumers wait on the empty queue for a second, then one thread
+ * adds {@value #ITEMS} distinct items, item {@code i} at {@code i / RATE} s after the
+ * start, one call each. An item's latency runs from just before its {@code add} call (so
+ * it includes the add's commit) to the moment a consumer of the other JVM has it, both on
+ * {@link System#nanoTime()} (one clock for all processes of a Linux machine). Items not
+ * received 2 s after the last add are lost.
  * <p>
  * <b>Figures</b> (auxiliary counters, see {@link Figures}), per iteration: latency p50,
  * p99 and max in microseconds, {@code lost}, and {@code commitsPerItem}: the database's
- * {@code xact_commit} from the first add to after both instances closed their pools
- * (exact, see {@link PostgresAdmin}), per item; it counts what the waiting consumers cost
- * while the queue is mostly empty. The primary score, the run's duration, means nothing.
+ * {@code xact_commit} from the first add to the last item's arrival, per item; it counts
+ * what the waiting consumers cost while the queue is mostly empty. The backends run on,
+ * so a window misses the commits they have not reported yet (under a second's worth,
+ * see {@link PostgresAdmin}) and the next window counts them: the mean of the measured
+ * iterations is the figure, not one iteration's. The primary score, the run's duration,
+ * means nothing.
  * <p>
  * Contenders: ours (the consumers wait for {@code NOTIFY}) and db-scheduler (its
  * consumers poll; the adds of another instance cannot wake them).
@@ -88,7 +93,10 @@ public class PostgresLatencyBenchmark {
 
 	}
 
-	/** A producer here, the consumers in another JVM, both fresh for each iteration. */
+	/**
+	 * A producer here and the consumers in another JVM, on one queue for the whole trial;
+	 * each iteration has a log of its own.
+	 */
 	public abstract static class Paced {
 
 		private final Progress progress = new Progress();
@@ -97,37 +105,29 @@ public class PostgresLatencyBenchmark {
 
 		private PostgresAdmin admin;
 
-		private int iteration;
-
 		private WorkerJvm consumers;
 
 		private PostgresContender producer;
 
 		private PostgresContender.Queue queue;
 
-		private FiringLog log;
+		/** The iteration's log; read by the consumer JVM's reader thread. */
+		private volatile FiringLog log;
 
 		abstract String contenderName();
 
 		@Setup(Level.Trial)
-		public void open() {
+		public void open() throws Exception {
 			this.database = PostgresAdmin.createDatabase();
 			this.admin = PostgresAdmin.connect(this.database);
 			PostgresContender.named(contenderName()).install(this.admin);
-		}
-
-		@Setup(Level.Iteration)
-		public void begin() throws Exception {
-			String name = "latency-" + this.iteration++;
-			this.admin.execute("TRUNCATE " + String.join(", ", PostgresContender.named(contenderName()).tables()));
-			FiringLog log = new FiringLog(ITEMS);
-			this.log = log;
+			String name = "latency";
 			this.consumers = PostgresWorkerMain.start(contenderName(), this.database, name, CONSUMERS,
 					"wqbench-consumers", this.progress, (line) -> {
 						// got item-<i> <nanos>
 						int space = line.indexOf(' ', 4);
 						if (line.startsWith("got ") && space > 0) {
-							log.fired(Integer.parseInt(line, 4 + "item-".length(), space, 10),
+							this.log.fired(Integer.parseInt(line, 4 + "item-".length(), space, 10),
 									Long.parseLong(line.substring(space + 1)));
 						}
 						else {
@@ -137,7 +137,12 @@ public class PostgresLatencyBenchmark {
 			this.producer = PostgresContender.named(contenderName());
 			this.producer.open(this.database, "wqbench-producer");
 			this.queue = this.producer.queue(name);
-			// The consumers are waiting: let their first look at the empty queue pass.
+		}
+
+		@Setup(Level.Iteration)
+		public void settle() {
+			this.log = new FiringLog(ITEMS);
+			// The consumers have looked at the empty queue, and wait.
 			PostgresAdmin.sleepMillis(1_000);
 		}
 
@@ -155,7 +160,6 @@ public class PostgresLatencyBenchmark {
 				this.queue.add(NAMES[i]);
 			}
 			this.log.awaitAll(GRACE_NANOS);
-			end();
 			commits.stop(this.admin, ITEMS);
 			FiringLog.Summary summary = this.log.summary();
 			double share = Figures.share(params);
@@ -171,28 +175,24 @@ public class PostgresLatencyBenchmark {
 		}
 
 		/**
-		 * Stops the consumer JVM and closes the producer's pool, then waits for their
-		 * backends to exit (so that their commits are reported).
+		 * Stops the consumer JVM and closes the producer's pool, waits for their backends
+		 * to exit, and drops the trial's database.
 		 * @throws InterruptedException if interrupted
 		 */
-		@TearDown(Level.Iteration)
-		public void end() throws InterruptedException {
-			if (this.consumers == null) {
-				return;
-			}
-			this.consumers.stop();
-			this.consumers = null;
-			this.queue.stop();
-			String statements = this.producer.statementsPerItem(ITEMS);
-			if (!statements.isEmpty()) {
-				System.out.println("statements per item run by the producer: " + statements);
-			}
-			this.producer.close();
-			this.admin.awaitNoClients();
-		}
-
 		@TearDown(Level.Trial)
-		public void close() {
+		public void close() throws InterruptedException {
+			if (this.consumers != null) {
+				this.consumers.stop();
+			}
+			if (this.queue != null) {
+				this.queue.stop();
+				String statements = this.producer.statementsPerItem(this.progress.count());
+				if (!statements.isEmpty()) {
+					System.out.println("statements per item run by the producer: " + statements);
+				}
+				this.producer.close();
+			}
+			this.admin.awaitNoClients();
 			this.admin.close();
 			PostgresAdmin.dropDatabase(this.database);
 		}
