@@ -33,7 +33,8 @@ import dev.workqueue.time.Clock;
  * its connection. A daemon thread, {@value #THREAD_NAME}, owns the connection: it issues
  * {@code LISTEN} and {@code UNLISTEN} as subscriptions come and go (one channel per
  * table, {@link #channel(String)}), blocks in {@link PGConnection#getNotifications(int)}
- * for at most {@value #WAIT_MILLIS} ms at a time, and hands each notice to the
+ * for at most {@value #WAIT_MILLIS} ms at a time (without pgjdbc's extra millisecond
+ * after each notice: {@link TrailingNoticeWait}), and hands each notice to the
  * subscribers of its channel and queue (the payload, {@link #payload(String, long)},
  * names the queue), but not to the handle that sent it: a notice a handle sends after its
  * own commit ({@link #payload(String, long, String)}) is stamped with the handle's id,
@@ -388,6 +389,7 @@ final class Notices {
 		// transactions: the connection must be in auto-commit.
 		opened.setAutoCommit(true);
 		PGConnection pg = opened.unwrap(PGConnection.class);
+		TrailingNoticeWait.remove(opened);
 		try (Statement statement = opened.createStatement()) {
 			statement.execute("SET application_name = '" + APPLICATION_NAME + "'");
 		}
