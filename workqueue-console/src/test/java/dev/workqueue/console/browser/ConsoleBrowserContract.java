@@ -99,7 +99,8 @@ abstract class ConsoleBrowserContract {
 	private void figuresMatchTheActuatorWithinTwoSeconds(ConsoleApp app) {
 		await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
 			JsonNode actuator = app.actuator();
-			FIGURES.forEach((field, name) -> assertThat(this.page.figure(field)).as(field)
+			Map<String, String> shown = this.page.figures();
+			FIGURES.forEach((field, name) -> assertThat(shown.get(field)).as(field)
 				.isEqualTo(actuator.path(name).asString(name.equals("paused") ? "false" : "")));
 		});
 	}

@@ -4,6 +4,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -63,6 +64,25 @@ final class ConsolePage {
 	/** The text of one of the queue's figures, such as {@code depth}. */
 	String figure(String field) {
 		return queueElement().findElement(By.cssSelector("[data-field='" + field + "']")).getText();
+	}
+
+	/**
+	 * The text of every one of the queue's figures, by field, read at one moment in one
+	 * call to the browser (a field at a time is three calls each, which on a busy machine
+	 * made one look at the page last longer than the 2 s the page has to follow a
+	 * change).
+	 */
+	@SuppressWarnings("unchecked")
+	Map<String, String> figures() {
+		String script = """
+				const figures = {};
+				const queue = document.querySelector(`[data-queue="${CSS.escape(arguments[0])}"]`);
+				queue.querySelectorAll('[data-field]')
+					.forEach((element) => figures[element.dataset.field] = element.innerText.trim());
+				return figures;
+				""";
+		return (Map<String, String>) ((JavascriptExecutor) this.driver).executeScript(script,
+				ConsoleTestApplication.QUEUE);
 	}
 
 	/** The listed elements of an item in a state (by its text). */
