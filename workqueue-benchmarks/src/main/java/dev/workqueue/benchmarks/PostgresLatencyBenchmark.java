@@ -2,6 +2,7 @@ package dev.workqueue.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -38,8 +39,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * p99 and max in microseconds, {@code lost}, and {@code commitsPerItem}: the database's
  * {@code xact_commit} from the first add to the last item's arrival, per item; it counts
  * what the waiting consumers cost while the queue is mostly empty. The backends run on,
- * so a window misses the commits they have not reported yet (under a second's worth,
- * see {@link PostgresAdmin}) and the next window counts them: the mean of the measured
+ * so a window misses the commits they have not reported yet (under a second's worth, see
+ * {@link PostgresAdmin}) and the next window counts them: the mean of the measured
  * iterations is the figure, not one iteration's. The primary score, the run's duration,
  * means nothing.
  * <p>
@@ -62,8 +63,6 @@ public class PostgresLatencyBenchmark {
 	static final long PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1) / RATE;
 
 	static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
-
-	static final String[] NAMES = PostgresBacklogBenchmark.names(ITEMS);
 
 	@Benchmark
 	public void addToGet_ours(Ours queue, Latency latency, BenchmarkParams params) throws InterruptedException {
@@ -111,6 +110,16 @@ public class PostgresLatencyBenchmark {
 
 		private PostgresContender.Queue queue;
 
+		/**
+		 * The iteration's items: {@code item-<i>.<iteration>}, so that an item of an
+		 * earlier iteration, should it come late, is neither counted in this one nor
+		 * merged with this one's add of the same number.
+		 */
+		private String[] names;
+
+		/** The iteration; read by the consumer JVM's reader thread. */
+		private volatile int iteration;
+
 		/** The iteration's log; read by the consumer JVM's reader thread. */
 		private volatile FiringLog log;
 
@@ -124,11 +133,14 @@ public class PostgresLatencyBenchmark {
 			String name = "latency";
 			this.consumers = PostgresWorkerMain.start(contenderName(), this.database, name, CONSUMERS,
 					"wqbench-consumers", this.progress, (line) -> {
-						// got item-<i> <nanos>
+						// got item-<i>.<iteration> <nanos>
+						int dot = line.indexOf('.', 4);
 						int space = line.indexOf(' ', 4);
-						if (line.startsWith("got ") && space > 0) {
-							this.log.fired(Integer.parseInt(line, 4 + "item-".length(), space, 10),
-									Long.parseLong(line.substring(space + 1)));
+						if (line.startsWith("got item-") && dot > 0 && space > dot) {
+							if (Integer.parseInt(line, dot + 1, space, 10) == this.iteration) {
+								this.log.fired(Integer.parseInt(line, "got item-".length(), dot, 10),
+										Long.parseLong(line.substring(space + 1)));
+							}
 						}
 						else {
 							System.out.println("[consumer JVM] " + line);
@@ -141,6 +153,11 @@ public class PostgresLatencyBenchmark {
 
 		@Setup(Level.Iteration)
 		public void settle() {
+			int iteration = this.iteration + 1;
+			this.names = IntStream.range(0, ITEMS)
+				.mapToObj((i) -> "item-" + i + "." + iteration)
+				.toArray(String[]::new);
+			this.iteration = iteration;
 			this.log = new FiringLog(ITEMS);
 			// The consumers have looked at the empty queue, and wait.
 			PostgresAdmin.sleepMillis(1_000);
@@ -157,7 +174,7 @@ public class PostgresLatencyBenchmark {
 					LockSupport.parkNanos(waitNanos);
 				}
 				this.log.scheduling(i, 0);
-				this.queue.add(NAMES[i]);
+				this.queue.add(this.names[i]);
 			}
 			this.log.awaitAll(GRACE_NANOS);
 			commits.stop(this.admin, ITEMS);

@@ -521,6 +521,7 @@ final class Notices {
 		try {
 			execute("UNLISTEN *");
 			execute("RESET application_name");
+			TrailingNoticeWait.restore(last);
 			last.close();
 		}
 		catch (SQLException ex) {

@@ -20,15 +20,16 @@ import org.postgresql.core.QueryExecutorBase;
  * pgjdbc skips that read while its stream's next check time lies ahead (a check that
  * found the stream at its end sets it), and the check still counts the bytes the socket
  * already holds. Setting that time to the far future on the connection therefore makes
- * the check answer from what has arrived, and the notices of one batch still come
- * together. A notice arriving later is read by the next wait, at once. The pgjdbc sources
- * name that check {@code PGStream.hasMessagePending}; on a {@code LISTEN} connection
- * nothing else calls it (only {@code COPY} does, which this connection never runs).
+ * the check answer from what has arrived: the notices already received come in the same
+ * call, and a notice arriving later (or still encrypted in the socket, over SSL or GSS)
+ * is read by the next wait, at once. The pgjdbc sources name that check
+ * {@code PGStream.hasMessagePending}; besides the wait for notices only {@code COPY}
+ * calls it, which the connection never runs while it listens. {@link #restore} puts the
+ * stream back before the connection is closed, since a pool may hand it out again.
  * <p>
- * The fields are pgjdbc's, not its API: where a driver lacks them (another version, a
- * connection of another driver behind the data source), nothing is changed and the
- * notices take the extra millisecond, logged once at {@code DEBUG}. A test holds the
- * driver version the build manages to it.
+ * The fields are pgjdbc's, not its API: where a driver lacks them (another version),
+ * nothing is changed and the notices take the extra millisecond, logged at {@code DEBUG}.
+ * A test holds the driver version the build manages to it.
  */
 final class TrailingNoticeWait {
 
@@ -45,6 +46,19 @@ final class TrailingNoticeWait {
 	 * @return whether the wait is removed
 	 */
 	static boolean remove(Connection connection) {
+		return setNextCheck(connection, Long.MAX_VALUE);
+	}
+
+	/**
+	 * Puts back the wait {@link #remove} took off, so that the connection behaves as
+	 * pgjdbc made it wherever it goes next.
+	 * @param connection a connection given to {@link #remove}
+	 */
+	static void restore(Connection connection) {
+		setNextCheck(connection, 0);
+	}
+
+	private static boolean setNextCheck(Connection connection, long millis) {
 		if (FIELDS == null) {
 			return false;
 		}
@@ -54,11 +68,11 @@ final class TrailingNoticeWait {
 				return false;
 			}
 			PGStream stream = (PGStream) FIELDS.stream.get(executor);
-			FIELDS.nextCheckMillis.setLong(stream, Long.MAX_VALUE);
+			FIELDS.nextCheckMillis.setLong(stream, millis);
 			return true;
 		}
-		catch (SQLException | ReflectiveOperationException | RuntimeException ex) {
-			logger.log(Level.DEBUG, "Notices keep pgjdbc's 1 ms wait after each notice on this connection", ex);
+		catch (SQLException | ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			logger.log(Level.DEBUG, "Could not set pgjdbc's next check time on the LISTEN connection", ex);
 			return false;
 		}
 	}

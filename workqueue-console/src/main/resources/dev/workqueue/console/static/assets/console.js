@@ -5,11 +5,10 @@
 
 (() => {
 	// The overview is polled four times a second: the server answers from its latest
-	// reading of the queues, which it takes about once a second for every open page (a
-	// reading can cost the store a count of the queue), so the figures shown are at most
-	// that second, the reading's own time and a quarter of a second behind the queues,
-	// well within 2 s also on a busy machine (at 500 ms, a page beside a CPU-bound build
-	// was seen 2 s behind). A queue's page reads its items afresh each time, so once a
+	// reading of the queues, which it takes about once a second however many pages are
+	// open (a reading can cost the store a count of the queue), so the figures shown are
+	// at most that second, the reading's own time and a quarter of a second behind the
+	// queues, well within 2 s. A queue's page reads its items afresh each time, so once a
 	// second.
 	const OVERVIEW_POLL_MILLIS = 250;
 	const QUEUE_POLL_MILLIS = 1000;
