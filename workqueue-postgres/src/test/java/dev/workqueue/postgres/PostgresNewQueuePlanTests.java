@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -47,30 +48,20 @@ class PostgresNewQueuePlanTests {
 
 	@Test
 	void donesDeleteTheirRowsByKey() throws SQLException {
-		for (ReadyOrder order : ReadyOrder.values()) {
-			for (boolean starving : new boolean[] { false, true }) {
-				QueueSql sql = new QueueSql(fixture.table(), order, starving, true);
-				for (SqlStatement statement : List.of(sql.done, sql.doneAndClaim)) {
-					String gone = section(plan(statement), "CTE gone");
-					assertThat(gone).as(statement.name()).doesNotContain("Join Filter");
-					assertThat(gone.lines().filter((line) -> line.contains("Index Cond")))
-						.as("%s: the item table's rows are found by item%n%s", statement.name(), gone)
-						.isNotEmpty()
-						.allMatch((line) -> line.contains("item ="));
-				}
-			}
+		for (SqlStatement statement : doneStatements()) {
+			String gone = section(plan(statement), "CTE gone");
+			assertThat(gone).as(statement.name()).doesNotContain("Join Filter");
+			assertThat(gone.lines().filter((line) -> line.contains("Index Cond")))
+				.as("%s: the item table's rows are found by item%n%s", statement.name(), gone)
+				.isNotEmpty()
+				.allMatch((line) -> line.contains("item ="));
 		}
 	}
 
 	@Test
 	void donesForgetHistoryByKey() throws SQLException {
-		for (ReadyOrder order : ReadyOrder.values()) {
-			for (boolean starving : new boolean[] { false, true }) {
-				QueueSql sql = new QueueSql(fixture.table(), order, starving, true);
-				for (SqlStatement statement : List.of(sql.done, sql.doneAndClaim)) {
-					assertProbesByKey(statement.name(), section(plan(statement), "CTE forgot"));
-				}
-			}
+		for (SqlStatement statement : doneStatements()) {
+			assertProbesByKey(statement.name(), section(plan(statement), "CTE forgot"));
 		}
 	}
 
@@ -78,6 +69,19 @@ class PostgresNewQueuePlanTests {
 	void forgetDeletesHistoryByKey() throws SQLException {
 		SqlStatement forget = new QueueSql(fixture.table(), ReadyOrder.FIFO, false, true).forget;
 		assertProbesByKey(forget.name(), plan(forget));
+	}
+
+	/** The done and done-with-claim statements of every ready order, starving or not. */
+	private static List<SqlStatement> doneStatements() {
+		List<SqlStatement> statements = new ArrayList<>();
+		for (ReadyOrder order : ReadyOrder.values()) {
+			for (boolean starving : new boolean[] { false, true }) {
+				QueueSql sql = new QueueSql(fixture.table(), order, starving, true);
+				statements.add(sql.done);
+				statements.add(sql.doneAndClaim);
+			}
+		}
+		return statements;
 	}
 
 	/**
