@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -22,12 +23,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * Issue 30: add→get latency on PostgreSQL at a paced {@value #RATE} adds per second, the
  * consumers in another instance (another JVM, its own pool and {@code LISTEN} connection)
- * waiting for work.
+ * waiting for work, or ({@code consumers=local}, issue 39) in the adding instance itself.
  * <p>
  * <b>Workload.</b> Each trial starts a consumer JVM ({@link PostgresWorkerMain},
- * {@value #CONSUMERS} consumers, logging each item as it is handed out) and opens a pool
- * in the measured JVM, both kept for every iteration so that the warm-up iteration warms
- * them (a JVM started for each iteration measured its own JIT compilation in the p99).
+ * {@value #CONSUMERS} consumers, logging each item as it is handed out), or with
+ * {@code local} {@value #CONSUMERS} consumers on the producer's own queue object, and
+ * opens a pool in the measured JVM, both kept for every iteration so that the warm-up
+ * iteration warms them (a JVM started for each iteration measured its own JIT compilation
+ * in the p99).
  * Each iteration lets the consumers wait on the empty queue for a second, then one thread
  * adds {@value #ITEMS} distinct items, item {@code i} at {@code i / RATE} s after the
  * start, one call each. An item's latency runs from just before its {@code add} call (so
@@ -96,7 +99,15 @@ public class PostgresLatencyBenchmark {
 	 * A producer here and the consumers in another JVM, on one queue for the whole trial;
 	 * each iteration has a log of its own.
 	 */
+	@State(Scope.Thread)
 	public abstract static class Paced {
+
+		/**
+		 * Where the consumers run: {@code remote}, another JVM; {@code local}, this one, on
+		 * the producer's queue object.
+		 */
+		@Param({ "remote", "local" })
+		public String consumers;
 
 		private final Progress progress = new Progress();
 
@@ -104,7 +115,7 @@ public class PostgresLatencyBenchmark {
 
 		private PostgresAdmin admin;
 
-		private WorkerJvm consumers;
+		private WorkerJvm consumerJvm;
 
 		private PostgresContender producer;
 
@@ -131,24 +142,37 @@ public class PostgresLatencyBenchmark {
 			this.admin = PostgresAdmin.connect(this.database);
 			PostgresContender.named(contenderName()).install(this.admin);
 			String name = "latency";
-			this.consumers = PostgresWorkerMain.start(contenderName(), this.database, name, CONSUMERS,
-					"wqbench-consumers", this.progress, (line) -> {
-						// got item-<i>.<iteration> <nanos>
-						int dot = line.indexOf('.', 4);
-						int space = line.indexOf(' ', 4);
-						if (line.startsWith("got item-") && dot > 0 && space > dot) {
-							if (Integer.parseInt(line, dot + 1, space, 10) == this.iteration) {
-								this.log.fired(Integer.parseInt(line, "got item-".length(), dot, 10),
-										Long.parseLong(line.substring(space + 1)));
+			if (!this.consumers.equals("local")) {
+				this.consumerJvm = PostgresWorkerMain.start(contenderName(), this.database, name, CONSUMERS,
+						"wqbench-consumers", this.progress, (line) -> {
+							// got item-<i>.<iteration> <nanos>
+							int space = line.indexOf(' ', 4);
+							if (line.startsWith("got ") && space > 0) {
+								got(line.substring("got ".length(), space), Long.parseLong(line.substring(space + 1)));
 							}
-						}
-						else {
-							System.out.println("[consumer JVM] " + line);
-						}
-					});
+							else {
+								System.out.println("[consumer JVM] " + line);
+							}
+						});
+			}
 			this.producer = PostgresContender.named(contenderName());
 			this.producer.open(this.database, "wqbench-producer");
 			this.queue = this.producer.queue(name);
+			if (this.consumers.equals("local")) {
+				this.queue.consume(CONSUMERS, (item) -> {
+					got(item, System.nanoTime());
+					this.progress.add(1);
+				}, this.progress::fail);
+			}
+		}
+
+		/** A consumer was handed {@code item} ({@code item-<i>.<iteration>}) at {@code nanos}. */
+		private void got(String item, long nanos) {
+			int dot = item.indexOf('.');
+			if (item.startsWith("item-") && dot > 0
+					&& Integer.parseInt(item, dot + 1, item.length(), 10) == this.iteration) {
+				this.log.fired(Integer.parseInt(item, "item-".length(), dot, 10), nanos);
+			}
 		}
 
 		@Setup(Level.Iteration)
@@ -198,8 +222,8 @@ public class PostgresLatencyBenchmark {
 		 */
 		@TearDown(Level.Trial)
 		public void close() throws InterruptedException {
-			if (this.consumers != null) {
-				this.consumers.stop();
+			if (this.consumerJvm != null) {
+				this.consumerJvm.stop();
 			}
 			if (this.queue != null) {
 				this.queue.stop();

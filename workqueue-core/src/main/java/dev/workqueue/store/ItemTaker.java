@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 import dev.workqueue.ItemCodec;
 import dev.workqueue.PriorityQueue.Prioritized;
@@ -126,8 +127,9 @@ public final class ItemTaker<T, L extends Lease> {
 	private final AtomicInteger consumers = new AtomicInteger();
 
 	/**
-	 * The items claims in hand will put ahead, for the consumers waiting when they were
-	 * sent: a claim does not lease for those consumers again.
+	 * The items claims and adds in hand will put ahead, for the consumers they reserved
+	 * before they were sent ({@link #reserve}): a claim or add does not lease for those
+	 * consumers again.
 	 */
 	private final AtomicInteger promised = new AtomicInteger();
 
@@ -343,6 +345,77 @@ public final class ItemTaker<T, L extends Lease> {
 			lead(looked);
 		}
 		return wantsItem ? handedOut(ask.handed(), traces) : NONE;
+	}
+
+	/**
+	 * Reserves, for items to put ahead, the handle's waiting consumers that no item
+	 * ahead, and none a claim or add in hand will put ahead, is for yet: never more ahead
+	 * than consumers waiting. Claims and adds reserve one after the other on
+	 * {@code promised}, so two never count the same consumer.
+	 * @param most the most to reserve
+	 * @param waiting how many consumers wait
+	 * @return how many were reserved, each to end by taking {@code promised} back down
+	 */
+	private int reserve(int most, IntSupplier waiting) {
+		while (true) {
+			int promised = this.promised.get();
+			int unserved = waiting.getAsInt() - this.ahead.size() - promised;
+			int count = Math.min(most, Math.max(0, unserved));
+			if (count == 0 || this.promised.compareAndSet(promised, promised + count)) {
+				return count;
+			}
+		}
+	}
+
+	/**
+	 * Reserves the handle's consumers waiting with nothing ahead for them and no notice
+	 * granted to them, for the items an add of this handle may lease to it directly in
+	 * its own store call (at most {@link ClaimDriver#claimLimit()}): no claim leases for
+	 * them meanwhile. The add then calls {@link #takeAdded}, whatever happened, on the
+	 * thread that made the store call.
+	 * @return how many new ready items the add may lease, 0 for none
+	 */
+	public int reserveForAdds() {
+		// Not the consumers a notice was granted to already: that notice stands for an
+		// item in the store, which one of them will look for.
+		return reserve(this.driver.claimLimit(), this.signal::waitingUnnoticed);
+	}
+
+	/**
+	 * Takes in hand the items an add of this handle leased to it for its waiting
+	 * consumers ({@link #reserveForAdds}), on the thread that made the add: each goes
+	 * ahead with a notice, as a claim's surplus does, and the reservation ends. Hands
+	 * them back if the handle shuts down, or if no consumer is left to take them: the add
+	 * is not a consumer, so the last consumer out may have left before they went ahead.
+	 * @param claim the items the add leased, or {@code null} if the add failed or leased
+	 * none
+	 * @param reserved what {@link #reserveForAdds} returned
+	 * @param sentNanos when the add was sent, on the handle's clock: its leases run out a
+	 * lease after it
+	 */
+	public void takeAdded(Claim<L> claim, int reserved, long sentNanos) {
+		if (claim == null) {
+			this.promised.addAndGet(-reserved);
+			return;
+		}
+		try {
+			if (this.lifecycle.isShuttingDown()) {
+				handBackUnread(claim);
+				return;
+			}
+			inHand(claim, sentNanos, List.of());
+			if (this.consumers.get() == 0 || this.lifecycle.isShuttingDown()) {
+				handBackAhead();
+			}
+		}
+		finally {
+			try {
+				claim.taken();
+			}
+			finally {
+				this.promised.addAndGet(-reserved);
+			}
+		}
 	}
 
 	/**
@@ -602,17 +675,15 @@ public final class ItemTaker<T, L extends Lease> {
 				}
 				return;
 			}
-			// The waiting consumers an item ahead, or one a claim in hand will put
-			// ahead, is not for yet: never more ahead than consumers waiting.
-			int unserved = ItemTaker.this.signal.waiting() - ItemTaker.this.ahead.size()
-					- ItemTaker.this.promised.get();
-			int count = Math.min(ItemTaker.this.driver.claimLimit(), wanting.size() + Math.max(0, unserved));
+			int limit = ItemTaker.this.driver.claimLimit();
+			int surplus = reserve(Math.max(0, limit - wanting.size()), ItemTaker.this.signal::waiting);
+			int count = Math.min(limit, wanting.size()) + surplus;
 			// Before the claim is sent: the leases it makes run out after this plus a
 			// lease.
 			long sentNanos = ItemTaker.this.clock.nanoTime();
 			// The linger is a real-time device: its round trip is timed in real time.
 			long sentRealNanos = REAL_TIME.nanoTime();
-			Claim<L> claim;
+			Claim<L> claim = null;
 			try {
 				claim = ItemTaker.this.driver.claim(count, dones.subList(0, carried), sentNanos);
 			}
@@ -621,11 +692,15 @@ public final class ItemTaker<T, L extends Lease> {
 				Thread.currentThread().interrupt();
 				throw new ClaimInterrupted(Thread.currentThread());
 			}
+			finally {
+				if (claim == null) {
+					// No answer to take in hand: the reservation ends here.
+					ItemTaker.this.promised.addAndGet(-surplus);
+				}
+			}
 			// Before the group lets the next leader in, who lingers for the consumers
 			// this claim hands an item.
 			ItemTaker.this.linger.answered(sentRealNanos, REAL_TIME.nanoTime(), count, claim.size(), wanting.size());
-			int surplus = Math.max(0, count - wanting.size());
-			ItemTaker.this.promised.addAndGet(surplus);
 			Looked<L> looked = new Looked<>(claim, count, sentNanos, seen, surplus, wanting);
 			for (int n = 0; n < batch.size(); n++) {
 				batch.written(n, (n == leader) ? looked : member());

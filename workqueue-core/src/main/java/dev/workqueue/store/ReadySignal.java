@@ -364,6 +364,21 @@ public final class ReadySignal {
 	}
 
 	/**
+	 * How many consumers wait with no notice granted to them: each notice already granted
+	 * stands for an item, whichever consumer takes it.
+	 * @return the consumers in {@link #awaitNotice} beyond the permits, 0 if none
+	 */
+	public int waitingUnnoticed() {
+		this.lock.lock();
+		try {
+			return Math.max(0, this.waiting - this.permits);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * Wakes a poller: its wait under way ends, or its next one. The other waiting
 	 * consumers wake too, find nothing for them, and wait on: wake-ups are rare (a pause,
 	 * a resize, a stop of the worker container).

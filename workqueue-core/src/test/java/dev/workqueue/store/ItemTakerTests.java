@@ -189,6 +189,83 @@ class ItemTakerTests {
 		assertThat(this.store.calls).containsExactly("claim 1", "taken", "claim 1", "taken");
 	}
 
+	@Test
+	void theItemsAnAddLeasedForTheWaitingConsumersGoToThemAhead() throws Exception {
+		CompletableFuture<String> waiting = takeAsync();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.signal.waiting() == 1);
+		assertThat(this.taker.reserveForAdds()).isOne();
+		assertThat(this.taker.reserveForAdds()).as("reserved already").isZero();
+		this.taker.takeAdded(this.store.leased(List.of("a"), this.clock.nanoTime()), 1, this.clock.nanoTime());
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo("a");
+		assertThat(this.store.calls).as("no claim but the consumer's first look")
+			.containsExactly("claim 1", "taken", "taken");
+		assertThat(this.book.size()).isOne();
+		assertThat(this.taker.reserveForAdds()).as("nobody waits").isZero();
+	}
+
+	@Test
+	void aClaimLeasesNothingAheadForTheConsumersAnAddReserved() throws Exception {
+		CompletableFuture<String> waiting = takeAsync();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.signal.waiting() == 1);
+		assertThat(this.taker.reserveForAdds()).isOne();
+		assertThat(poll()).isNull();
+		// The add leased nothing: its reservation ends, and a claim counts the waiting
+		// consumer again.
+		this.taker.takeAdded(null, 1, this.clock.nanoTime());
+		this.store.answers.add(List.of("a", "b"));
+		assertThat(poll()).isEqualTo("a");
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo("b");
+		assertThat(this.store.calls).as("the waiting consumer's first look, then the polls")
+			.containsExactly("claim 1", "taken", "claim 1", "taken", "claim 2", "taken");
+	}
+
+	@Test
+	void theItemsAnAddLeasedAreHandedBackWhenNoConsumerIsLeftToTakeThem() throws Exception {
+		CompletableFuture<String> waiting = takeAsync(Duration.ofSeconds(1));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.signal.waiting() == 1);
+		assertThat(this.taker.reserveForAdds()).isOne();
+		// The consumer reserved for leaves (its deadline) before the add's answer comes.
+		this.clock.step(Duration.ofSeconds(1));
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isNull();
+		this.store.calls.clear();
+		this.taker.takeAdded(this.store.leased(List.of("a"), this.clock.nanoTime()), 1, this.clock.nanoTime());
+		assertThat(this.store.calls).containsExactly("handBackInPlace [a#1]", "taken");
+		assertThat(this.taker.aheadEncodings()).isEmpty();
+		assertThat(this.taker.reserveForAdds()).isZero();
+	}
+
+	@Test
+	void anAddAnsweredAfterShutdownHandsItsItemsBackUndecoded() throws Exception {
+		this.lifecycle.shutDown();
+		this.taker.takeAdded(this.store.leased(List.of("bad", "a"), this.clock.nanoTime()), 2, this.clock.nanoTime());
+		assertThat(this.store.calls).containsExactly("handBackInPlace [bad#1, a#2]", "taken");
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
+	private CompletableFuture<String> takeAsync() {
+		return CompletableFuture.supplyAsync(() -> {
+			try {
+				return this.taker.take(false, 0, null, null, null).item();
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+	}
+
+	/** A take bounded by {@code timeout}: the item, or {@code null}. */
+	private CompletableFuture<String> takeAsync(Duration timeout) {
+		return CompletableFuture.supplyAsync(() -> {
+			try {
+				Prioritized<String> taken = this.taker.take(true, timeout.toNanos(), null, null, null);
+				return (taken != null) ? taken.item() : null;
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+	}
+
 	private String poll() throws InterruptedException {
 		Prioritized<String> taken = this.taker.take(true, 0, null, null, null);
 		return (taken != null) ? taken.item() : null;
@@ -224,9 +301,17 @@ class ItemTakerTests {
 		public Claim<TestLease> claim(int count, List<TestLease> owedDones, long sentNanos) {
 			this.calls.add("claim " + count + (owedDones.isEmpty() ? "" : " done " + leases(owedDones)));
 			List<String> items = (this.answers.isEmpty()) ? List.of() : this.answers.poll();
+			Claim<TestLease> claim = leased(items, sentNanos);
+			this.onClaim.run();
+			return claim;
+		}
+
+		/**
+		 * The answer of a store call that leased {@code items}, each under a new token.
+		 */
+		Claim<TestLease> leased(List<String> items, long sentNanos) {
 			long firstToken = this.tokens + 1;
 			this.tokens += items.size();
-			this.onClaim.run();
 			return new Claim<>() {
 
 				@Override

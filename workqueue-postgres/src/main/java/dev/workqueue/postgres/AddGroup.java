@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,10 @@ import dev.workqueue.store.CallGroup;
  * own consumers wait: a count of them read before the commit cannot promise that one of
  * them takes the item (it may leave, be woken for another, or skip the row while another
  * instance's add of the item holds it locked), and the consumers of the other instances
- * would then sleep until their next poll.
+ * would then sleep until their next poll. What a batch does not queue needs no notice:
+ * while the handle's consumers wait (reserved first, {@link AddLeases}), a batch without
+ * trace contexts runs the leasing statement, which leases its first new ready items to
+ * the handle for them instead of queuing them.
  * <p>
  * Should the commit fail because PostgreSQL's {@code NOTIFY} queue is full
  * ({@link SqlErrors#notifyQueueFull}), the statement runs again once without its notice,
@@ -96,13 +100,23 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	private final SqlStatement tracedSql;
 
+	private final SqlStatement leasingSql;
+
+	/** Whether the queue hands out by priority (else by the order of the adds alone). */
+	private final boolean byPriority;
+
 	private final QueueNotices notices;
 
-	AddGroup(QueueDatabase database, SqlStatement sql, SqlStatement tracedSql, QueueNotices notices) {
+	private final AddLeases leases;
+
+	AddGroup(QueueDatabase database, QueueSql sql, QueueNotices notices, AddLeases leases) {
 		this.database = database;
-		this.sql = sql;
-		this.tracedSql = tracedSql;
+		this.sql = sql.addBatch;
+		this.tracedSql = sql.addBatchTraced;
+		this.leasingSql = sql.addBatchLeasing;
+		this.byPriority = sql.order == ReadyOrder.PRIORITY;
 		this.notices = notices;
+		this.leases = leases;
 	}
 
 	/**
@@ -112,8 +126,9 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	 */
 	@Override
 	public void write(Batch<Request, Added> batch) {
+		AddLeases.Pending leases = traced(batch) ? this.leases.none() : this.leases.reserve();
 		try {
-			write(batch, null);
+			write(batch, null, leases);
 		}
 		catch (PostgresQueueException ex) {
 			// The requests of one call are queued together, so they lie side by side.
@@ -129,7 +144,11 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			}
 			for (Object call : calls) {
 				try {
-					write(batch, call);
+					// Without leases: an item in two calls of the batch, added once by
+					// its
+					// statement, would be leased by the first and made dirty by the
+					// second.
+					write(batch, call, this.leases.none());
 				}
 				catch (PostgresQueueException alone) {
 					for (int i = 0; i < batch.size(); i++) {
@@ -146,14 +165,14 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	 * Writes the adds of one call, or of the whole batch ({@code call == null}), in one
 	 * statement, and gives each its outcome.
 	 */
-	private void write(Batch<Request, Added> batch, Object call) {
+	private void write(Batch<Request, Added> batch, Object call, AddLeases.Pending leases) {
 		Map<String, Request> merged = new LinkedHashMap<>();
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
 				merged.merge(batch.argument(i).encoded(), batch.argument(i), Request::merge);
 			}
 		}
-		Map<String, Added> results = upsertNotifying(merged.values());
+		Map<String, Added> results = upsertNotifying(merged.values(), leases);
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
 				// The first add of an item takes the outcome; the ones merged into it
@@ -162,6 +181,16 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				batch.written(i, (result != null) ? result : Added.UNCHANGED);
 			}
 		}
+	}
+
+	/** Whether an add of the batch carries a trace context: then it runs traced. */
+	private static boolean traced(Batch<Request, Added> batch) {
+		for (int i = 0; i < batch.size(); i++) {
+			if (batch.argument(i).context() != null) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override
@@ -177,10 +206,10 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	 * full {@code NOTIFY} queue: nothing was committed), runs it once more without, and
 	 * asks the notice thread for it.
 	 */
-	private Map<String, Added> upsertNotifying(Collection<Request> requests) {
+	private Map<String, Added> upsertNotifying(Collection<Request> requests, AddLeases.Pending leases) {
 		String channel = this.notices.channel();
 		try {
-			return this.database.run("add to", (connection) -> upsert(connection, requests, channel));
+			return upsert(requests, channel, leases);
 		}
 		catch (PostgresQueueException ex) {
 			if (channel == null || !(ex.getCause() instanceof SQLException cause)
@@ -188,7 +217,7 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				throw ex;
 			}
 		}
-		Map<String, Added> results = this.database.run("add to", (connection) -> upsert(connection, requests, null));
+		Map<String, Added> results = upsert(requests, null, leases);
 		long dueMillis = results.values()
 			.stream()
 			.mapToLong(Added::noticeDueMillis)
@@ -201,8 +230,40 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		return results;
 	}
 
-	private Map<String, Added> upsert(Connection connection, Collection<Request> requests, String channel)
-			throws SQLException {
+	/**
+	 * Runs the statement, and gives {@code leases} the items it leased once it is
+	 * committed.
+	 */
+	private Map<String, Added> upsert(Collection<Request> requests, String channel, AddLeases.Pending leases) {
+		Upserted upserted;
+		try {
+			upserted = this.database.run("add to", (connection) -> upsert(connection, requests, channel, leases));
+		}
+		catch (RuntimeException ex) {
+			leases.failed();
+			throw ex;
+		}
+		if (!upserted.leased().isEmpty()) {
+			// In the queue's order, as a claim hands them out: the order of the adds
+			// (seq), the highest priority first on a priority queue.
+			List<Request> leased = new ArrayList<>();
+			for (Request request : requests) {
+				if (upserted.leased().containsKey(request.encoded())) {
+					leased.add(request);
+				}
+			}
+			if (this.byPriority) {
+				leased.sort(Comparator.comparingInt(Request::priority).reversed());
+			}
+			for (Request request : leased) {
+				leases.leased(request.encoded(), request.priority(), upserted.leased().get(request.encoded()));
+			}
+		}
+		return upserted.added();
+	}
+
+	private Upserted upsert(Connection connection, Collection<Request> requests, String channel,
+			AddLeases.Pending leases) throws SQLException {
 		String[] items = new String[requests.size()];
 		Integer[] priorities = new Integer[items.length];
 		Long[] delays = new Long[items.length];
@@ -223,7 +284,11 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		}
 		boolean traced = contexts != null;
 		Map<String, Added> results = new HashMap<>();
-		SqlStatement sql = traced ? this.tracedSql : this.sql;
+		Map<String, Long> leased = new HashMap<>();
+		// Only a batch without contexts leases (a traced item's contexts go to its
+		// consumer through a claim), and only while consumers are reserved for it.
+		boolean leasing = !traced && leases.left() > 0;
+		SqlStatement sql = traced ? this.tracedSql : (leasing ? this.leasingSql : this.sql);
 		try (PreparedStatement statement = sql.prepare(connection)) {
 			Array itemArray = connection.createArrayOf("text", items);
 			Array priorityArray = connection.createArrayOf("integer", priorities);
@@ -236,16 +301,33 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			if (traced) {
 				sql.setArray(statement, "traces", connection.createArrayOf("text", contexts));
 			}
+			if (leasing) {
+				leases.bind(sql, statement);
+			}
 			// A null channel sends no notice.
 			sql.setString(statement, "channel", channel);
 			sql.setString(statement, "stamp", this.notices.stamp());
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {
 					results.put(rows.getString(1), Added.read(rows, 2, traced));
+					if (leasing) {
+						long token = rows.getLong(7);
+						if (!rows.wasNull()) {
+							leased.put(rows.getString(1), token);
+						}
+					}
 				}
 			}
 		}
-		return results;
+		return new Upserted(results, leased);
+	}
+
+	/**
+	 * What one add statement did: each item's outcome, and the tokens of the items it
+	 * leased to the handle.
+	 */
+	private record Upserted(Map<String, Added> added, Map<String, Long> leased) {
+
 	}
 
 }

@@ -18,7 +18,9 @@ import dev.workqueue.store.ReadySignal;
 /**
  * How a handle's adds reach the table: inside the caller's transaction when the calling
  * thread has one open, else grouped with the handle's concurrent adds into one commit
- * ({@link CallGroup}, {@link AddGroup}). After its own commit the handle wakes a local
+ * ({@link CallGroup}, {@link AddGroup}), which may lease new ready items to the handle's
+ * waiting consumers directly ({@link AddLeases}: taken in hand here, after the group
+ * call, by each thread that wrote a batch). After its own commit the handle wakes a local
  * consumer for each item it made ready, and the other instances hear of the commit
  * through one notice sent in the same transaction ({@link AddGroup}; from the notice
  * thread after the commit should PostgreSQL's {@code NOTIFY} queue be full), which this
@@ -53,14 +55,17 @@ final class ItemAdds {
 
 	private final FinishedRows rows;
 
+	private final AddLeases leases;
+
 	ItemAdds(DataSource adds, BooleanSupplier callerTransaction, QueueDatabase database, QueueSql sql,
-			QueueNotices notices, ReadySignal signal, FinishedRows rows) {
+			QueueNotices notices, ReadySignal signal, FinishedRows rows, AddLeases leases) {
 		this.adds = adds;
 		this.callerTransaction = callerTransaction;
 		this.database = database;
 		this.sql = sql;
-		this.group = new CallGroup<>(AddGroup.MAX_BATCH,
-				new AddGroup(database, sql.addBatch, sql.addBatchTraced, notices), new CallerLinger());
+		this.leases = leases;
+		this.group = new CallGroup<>(AddGroup.MAX_BATCH, new AddGroup(database, sql, notices, leases),
+				new CallerLinger());
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;
@@ -78,7 +83,13 @@ final class ItemAdds {
 		List<Added> results = (this.callerTransaction != null) ? addAs(this.callerTransaction.getAsBoolean(), requests)
 				: addOnConnection(requests);
 		if (results == null) {
-			results = this.group.callAll(requests);
+			try {
+				results = this.group.callAll(requests);
+			}
+			finally {
+				// The items the batches this thread wrote leased for the consumers.
+				this.leases.takeInHand();
+			}
 			for (Added added : results) {
 				announce(added);
 			}

@@ -156,6 +156,41 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 		return this.deadLetters.moved();
 	}
 
+	/**
+	 * Starts the answer for the leases an add statement of this handle may make for its
+	 * waiting consumers ({@link AddLeases}): holds {@code claims} (shared) from before
+	 * the statement is sent until its leases are in the book ({@link Claim#taken}), as a
+	 * claim does, so that the keeper never mistakes them for lost ones.
+	 * @return the answer to fill with the add's leases
+	 */
+	Answer addAnswer() {
+		long sentNanos = this.clock.nanoTime();
+		this.claims.lock();
+		return new Answer(sentNanos);
+	}
+
+	/**
+	 * Binds an add statement's leases for this handle: at most {@code limit} items, under
+	 * its holder id and lease.
+	 * @param sql the add statement
+	 * @param statement the statement to bind
+	 * @param limit the most items to lease, at least 1
+	 * @throws SQLException if a parameter cannot be bound
+	 */
+	void bindAddLeases(SqlStatement sql, PreparedStatement statement, int limit) throws SQLException {
+		sql.setInt(statement, "lease_limit", limit);
+		sql.setString(statement, "holder", this.holder);
+		sql.setLong(statement, "lease", Delays.micros(this.leaseNanos));
+	}
+
+	/**
+	 * An add that may have leased items failed: the keeper looks for what it may have
+	 * leased, as after a failed claim.
+	 */
+	void addFailed() {
+		this.failedClaim.run();
+	}
+
 	private void bindClaim(SqlStatement sql, PreparedStatement statement, int count) throws SQLException {
 		sql.setString(statement, "queue", this.database.name());
 		if (this.starvationMicros >= 0) {
@@ -196,9 +231,12 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 	 * waiting item is due ({@code null} if none), the statement's time, what the dones
 	 * that rode with it did ({@code null} if none did), and the leases confirmed so far.
 	 */
-	private final class Answer implements Claim<PostgresLease> {
+	final class Answer implements Claim<PostgresLease> {
 
 		final List<Row> rows = new ArrayList<>();
+
+		/** When the statement was sent, on the clock. */
+		final long sentNanos;
 
 		Long dueInMicros;
 
@@ -215,7 +253,19 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 		private Set<Long> renewed;
 
 		Answer(long sentNanos) {
+			this.sentNanos = sentNanos;
 			this.validUntilNanos = Nanos.add(sentNanos, ItemClaims.this.leaseNanos);
+		}
+
+		/**
+		 * Adds an item an add statement leased: ready when it was added, so queued for no
+		 * time, and without trace contexts (a traced add leases none).
+		 * @param encoded the item
+		 * @param priority its priority
+		 * @param token its lease's token
+		 */
+		void leasedByAdd(String encoded, int priority, long token) {
+			this.rows.add(new Row(encoded, priority, token, 0, null));
 		}
 
 		@Override

@@ -387,7 +387,7 @@ public final class PostgresWorkQueues {
 			ItemTaker<T, PostgresLease> taker = new ItemTaker<>(this.options.codec, itemClaims, book, releases, signal,
 					lifecycle, metrics, clock, leaseNanos);
 			ItemAdds adds = new ItemAdds(this.options.dataSource, this.options.callerTransaction(), database, sql,
-					notices, signal, rows);
+					notices, signal, rows, new AddLeases(taker, itemClaims));
 			SharedStoreQueue<T, PostgresLease> queue = new SharedStoreQueue<>(name, this.options.codec,
 					new HandleStatements(adds, database, sql, notices, rows, keeper, signal,
 							new PostgresInspection(database, sql, notices, signal, holder, givenUp())),

@@ -37,17 +37,17 @@ package dev.workqueue.postgres;
  * <p>
  * <b>Leases</b> are rows of {@code {table}_lease} (one per lease, keyed by its token),
  * apart from the item rows, which applications lock (a re-add of an item being processed
- * in a transaction left open, an operator's {@code SELECT ... FOR UPDATE}). The claim
- * that leases an item inserts its lease row; every statement that ends a lease deletes it
- * in the same statement, and only after it holds the item row's lock (the lease row is
- * deleted from the item rows the statement changed), so no statement holds a lease row
- * while it waits for an item row. The renewal changes lease rows only: it never waits for
- * an item row, whoever locks one. The sweep of expired leases locks both with
- * {@code SKIP LOCKED}: an item whose row is locked keeps its expired lease until the next
- * sweep (nobody else can take it meanwhile: it is still processing). An item row of an
- * earlier release, whose lease is its own {@code lease_until}, is honoured until that
- * runs out and swept as any. Lease ends are computed from the time after any wait of the
- * statement ({@code clock_timestamp()}), never from a time taken before it.
+ * in a transaction left open, an operator's {@code SELECT ... FOR UPDATE}). The claim (or
+ * the leasing add) that leases an item inserts its lease row; every statement that ends a
+ * lease deletes it in the same statement, and only after it holds the item row's lock
+ * (the lease row is deleted from the item rows the statement changed), so no statement
+ * holds a lease row while it waits for an item row. The renewal changes lease rows only:
+ * it never waits for an item row, whoever locks one. The sweep of expired leases locks
+ * both with {@code SKIP LOCKED}: an item whose row is locked keeps its expired lease
+ * until the next sweep (nobody else can take it meanwhile: it is still processing). An
+ * item row of an earlier release, whose lease is its own {@code lease_until}, is honoured
+ * until that runs out and swept as any. Lease ends are computed from the time after any
+ * wait of the statement ({@code clock_timestamp()}), never from a time taken before it.
  * <p>
  * One row per lease rather than one heartbeat row per handle (an item held while its
  * holder's row lives, renewals of one row): a lease of its own keeps per-item loss as it
@@ -68,6 +68,12 @@ final class QueueSql {
 
 	/** Adds many items in a transaction of the handle's own. */
 	final SqlStatement addBatch;
+
+	/**
+	 * {@link #addBatch}, leasing some of its items to the handle for its waiting
+	 * consumers.
+	 */
+	final SqlStatement addBatchLeasing;
 
 	/** {@link #add} with the trace contexts of the add. */
 	final SqlStatement addTraced;
@@ -159,6 +165,9 @@ final class QueueSql {
 	/** The most items one claim leases ({@link ReadyOrder#claimLimit()}). */
 	final int claimLimit;
 
+	/** The queue's ready order. */
+	final ReadyOrder order;
+
 	/**
 	 * Makes the statements.
 	 * @param table the table, checked
@@ -168,9 +177,11 @@ final class QueueSql {
 	 */
 	QueueSql(String table, ReadyOrder order, boolean starving, boolean synchronousCommit) {
 		this.claimLimit = order.claimLimit();
+		this.order = order;
 		this.add = SqlStatement.load("add", table, order, synchronousCommit);
 		this.addTraced = SqlStatement.load("add_traced", table, order, synchronousCommit);
 		this.addBatch = SqlStatement.load("add_batch", table, order, synchronousCommit);
+		this.addBatchLeasing = SqlStatement.load("add_batch_leasing", table, order, synchronousCommit);
 		this.addBatchTraced = SqlStatement.load("add_batch_traced", table, order, synchronousCommit);
 		this.claim = SqlStatement.load(starving ? "claim_starving" : "claim", table, order, synchronousCommit);
 		this.doneAndClaim = SqlStatement.load(starving ? "done_claim_starving" : "done_claim", table, order,

@@ -35,7 +35,8 @@
 --                  claim that hands the item out, deleted with the row. Added by this script to a
 --                  table made before it had this column.
 --
--- {table}_lease: one row per lease of a processing item, written by the claim that leases it,
+-- {table}_lease: one row per lease of a processing item, written by the claim (or the leasing
+-- add, add_batch_leasing.sql) that leases it,
 -- renewed here by its holder, deleted with the lease (done, hand-back, expiry) in the same
 -- statement that ends it in {table}. Kept apart from the items because applications lock item
 -- rows (a re-add of an item being processed, in a transaction that stays open; an operator's

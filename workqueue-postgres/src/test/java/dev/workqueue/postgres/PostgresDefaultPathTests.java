@@ -329,18 +329,23 @@ class PostgresDefaultPathTests {
 	}
 
 	@Test
-	void aReadyAddNotifiesTheOtherInstancesAlsoWhileItsOwnConsumerWaits() throws Exception {
+	void aReadyAddGoesToItsOwnWaitingConsumerLeasedInTheAddWithoutANotice() throws Exception {
 		HikariDataSource pool = pool(2);
 		try (Listening listening = new Listening(channel())) {
 			DelayingQueue<String> a = track(instance(pool).buildDelayingQueue());
 			Future<String> taken = take(a);
 			awaitListeningAndWaiting(pool, a);
 			a.add("x");
-			// A count of its waiting consumers read before the commit promises nothing:
-			// the others are told all the same.
-			assertThat(noticesUntilBarrier(listening)).as("told, though its own consumer waited").isOne();
+			// Leased by the add's own statement, for the consumer reserved before it: no
+			// claim, and nobody else to tell.
+			assertThat(TestSql.queryLong("SELECT state FROM " + this.fixture.table() + " WHERE item = 'x'"))
+				.as("leased when the add returns")
+				.isOne();
+			assertThat(noticesUntilBarrier(listening)).as("no notice").isZero();
 			// Only its own signal can wake it (it polls hourly).
 			assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
+			a.add("y");
+			assertThat(noticesUntilBarrier(listening)).as("no consumer waits: queued and told").isOne();
 			a.done("x");
 		}
 	}
@@ -368,8 +373,12 @@ class PostgresDefaultPathTests {
 		assertThat(polled.get(SOON.toSeconds(), TimeUnit.SECONDS)).isNull();
 		release.countDown();
 		add.get(SOON.toSeconds(), TimeUnit.SECONDS);
-		// B polls hourly: only the add's notice wakes it.
+		// B polls hourly: only a notice wakes it (the add leased x for A's consumer, who
+		// had left: A hands it back, and tells the others).
 		assertThat(taken.get(SOON.toSeconds(), TimeUnit.SECONDS)).isEqualTo("x");
+		assertThat(TestSql.queryLong("SELECT last_value FROM " + this.fixture.table() + "_token"))
+			.as("x's seq, the token of A's lease made by the add, the token of B's claim")
+			.isEqualTo(3);
 		b.done("x");
 		assertThat(TestSql.count(this.fixture.table())).isZero();
 	}

@@ -1,5 +1,9 @@
 package dev.workqueue.postgres;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,8 +11,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import javax.sql.DataSource;
+
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  * Producers and consumers on two handles of one queue, with adds of items being
  * processed, claims ahead and dones riding with the next claim: never two holders of an
  * item at once, every add followed by a processing that began after it, and the table
- * empty at the end.
+ * empty at the end. And distinct items added while consumers wait, leased by their adds
+ * to those consumers (who often leave before the commit): each processed once.
  */
 @RequiresPostgres
 class PostgresStressTests {
@@ -32,6 +41,8 @@ class PostgresStressTests {
 	private static final int ITEMS = 150;
 
 	private static final int ADDS_PER_PRODUCER = 1200;
+
+	private static final int LEASED_PER_PRODUCER = 300;
 
 	private final EngineFixture fixture = new EngineFixture();
 
@@ -88,6 +99,117 @@ class PostgresStressTests {
 				(item, added) -> assertThat(this.lastStart.get(item)).as("%s was processed after its last add", item)
 					.isGreaterThan(added));
 		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	@Test
+	void distinctItemsLeasedByTheirAddsToWaitingConsumersAreEachProcessedOnce() throws Exception {
+		AtomicInteger leasingRuns = new AtomicInteger();
+		DataSource counted = countingLeasingAdds(this.fixture.tableFixture().dataSource(), leasingRuns);
+		List<DelayingQueue<String>> handles = new ArrayList<>();
+		for (int n = 0; n < 2; n++) {
+			handles.add(this.fixture.track(this.fixture.builder("stress")
+				.workerDataSource(counted)
+				.pollInterval(Duration.ofMillis(10))
+				.buildDelayingQueue()));
+		}
+		Map<String, Integer> processed = new ConcurrentHashMap<>();
+		List<Thread> producers = new ArrayList<>();
+		List<Thread> consumers = new ArrayList<>();
+		for (int h = 0; h < handles.size(); h++) {
+			DelayingQueue<String> queue = handles.get(h);
+			String prefix = "h" + h + "-";
+			for (int i = 0; i < 2; i++) {
+				String producer = prefix + i + "-";
+				producers.add(start(() -> {
+					for (int n = 0; n < LEASED_PER_PRODUCER; n++) {
+						// One at a time, each once the one before was processed: the
+						// consumers wait at each add.
+						String item = producer + n;
+						queue.add(item);
+						try {
+							await().atMost(Duration.ofSeconds(30))
+								.pollInterval(Duration.ofMillis(1))
+								.until(() -> processed.containsKey(item));
+						}
+						catch (ConditionTimeoutException ex) {
+							throw new AssertionError(item + " not processed within 30 s; its row (state holder token): "
+									+ TestSql.queryString("SELECT state || ' ' || coalesce(holder, '-') || ' '"
+											+ " || coalesce(token::text, '-') FROM " + this.fixture.table()
+											+ " WHERE item = ?", item),
+									ex);
+						}
+					}
+				}));
+			}
+			for (int i = 0; i < 4; i++) {
+				// Short polls: consumers reserved by an add often leave before its
+				// commit.
+				consumers.add(start(() -> {
+					try {
+						while (!this.stop) {
+							String item = queue.poll(Duration.ofMillis(5));
+							if (item != null) {
+								hold(item);
+								processed.merge(item, 1, Integer::sum);
+								release(item);
+								queue.done(item);
+							}
+						}
+					}
+					catch (InterruptedException ex) {
+						this.failures.add(ex);
+					}
+				}));
+			}
+		}
+		for (Thread producer : producers) {
+			producer.join(120_000);
+			assertThat(producer.isAlive()).isFalse();
+		}
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> !this.failures.isEmpty() || processed.size() == 4 * LEASED_PER_PRODUCER);
+		assertThat(this.failures).isEmpty();
+		this.stop = true;
+		for (Thread consumer : consumers) {
+			consumer.join(10_000);
+			assertThat(consumer.isAlive()).isFalse();
+		}
+		assertThat(this.failures).isEmpty();
+		assertThat(processed.values()).as("each once").containsOnly(1);
+		assertThat(leasingRuns.get()).as("runs of the leasing add statement").isPositive();
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+		assertThat(TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + "_lease")).isZero();
+	}
+
+	/**
+	 * A data source whose connections count the runs of {@code add_batch_leasing.sql}
+	 * (recognised by its lease CTE).
+	 */
+	private static DataSource countingLeasingAdds(DataSource pool, AtomicInteger runs) {
+		return (DataSource) Proxy.newProxyInstance(PostgresStressTests.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					Object result = invoke(method, pool, args);
+					if (!(result instanceof Connection connection)) {
+						return result;
+					}
+					return Proxy.newProxyInstance(PostgresStressTests.class.getClassLoader(),
+							new Class<?>[] { Connection.class }, (inner, call, callArgs) -> {
+								if (call.getName().equals("prepareStatement") && callArgs[0] instanceof String sql
+										&& sql.contains("FROM a LEFT JOIN l ON")) {
+									runs.incrementAndGet();
+								}
+								return invoke(call, connection, callArgs);
+							});
+				});
+	}
+
+	private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+		try {
+			return method.invoke(target, args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getCause();
+		}
 	}
 
 	private Thread start(Runnable task) {

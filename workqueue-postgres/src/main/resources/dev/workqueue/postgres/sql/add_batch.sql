@@ -12,7 +12,8 @@
 --   producers adding one item per call). The notice is stamped (:stamp) so that this handle,
 --   which signals its own consumers after the commit, does not hear it.
 -- Twin: add_batch_traced.sql (with each add's trace contexts; a file of its own: run with null
---   contexts it costs a batch 2.6 to 4.1% more, pgbench), add.sql (one add in the caller's
+--   contexts it costs a batch 2.6 to 4.1% more, pgbench), add_batch_leasing.sql (which also
+--   leases items to the handle's waiting consumers), add.sql (one add in the caller's
 --   transaction, which this statement as a batch of one would slow by 4.4 to 4.8%)
 -- Parameters:
 --   :now          the given clock's time in µs since the epoch, or null for the database's
