@@ -237,7 +237,7 @@ class ItemTakerTests {
 	@Test
 	void anAddAnsweredAfterShutdownHandsItsItemsBackUndecoded() throws Exception {
 		this.lifecycle.shutDown();
-		this.taker.takeAdded(this.store.leased(List.of("bad", "a"), this.clock.nanoTime()), 2, this.clock.nanoTime());
+		this.taker.takeAdded(this.store.leased(List.of("bad", "a"), this.clock.nanoTime()), 0, this.clock.nanoTime());
 		assertThat(this.store.calls).containsExactly("handBackInPlace [bad#1, a#2]", "taken");
 		assertThat(this.book.isEmpty()).isTrue();
 	}

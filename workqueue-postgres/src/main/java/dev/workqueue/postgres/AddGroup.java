@@ -126,7 +126,7 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	 */
 	@Override
 	public void write(Batch<Request, Added> batch) {
-		AddLeases.Pending leases = traced(batch) ? this.leases.none() : this.leases.reserve();
+		AddLeases.Pending leases = leasable(batch) ? this.leases.reserve() : this.leases.none();
 		try {
 			write(batch, null, leases);
 		}
@@ -144,10 +144,8 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			}
 			for (Object call : calls) {
 				try {
-					// Without leases: an item in two calls of the batch, added once by
-					// its
-					// statement, would be leased by the first and made dirty by the
-					// second.
+					// Without leases: an item in two calls of the batch would be
+					// leased by the first and made dirty by the second.
 					write(batch, call, this.leases.none());
 				}
 				catch (PostgresQueueException alone) {
@@ -183,14 +181,20 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		}
 	}
 
-	/** Whether an add of the batch carries a trace context: then it runs traced. */
-	private static boolean traced(Batch<Request, Added> batch) {
+	/**
+	 * Whether the batch may lease an item: one of its adds is ready now, and none carries
+	 * a trace context (such a batch runs traced, and its contexts go to the consumer
+	 * through a claim).
+	 */
+	private static boolean leasable(Batch<Request, Added> batch) {
+		boolean ready = false;
 		for (int i = 0; i < batch.size(); i++) {
 			if (batch.argument(i).context() != null) {
-				return true;
+				return false;
 			}
+			ready |= batch.argument(i).delayMicros() == 0;
 		}
-		return false;
+		return ready;
 	}
 
 	@Override

@@ -87,8 +87,9 @@ final class AddLeases {
 	/**
 	 * After a group call, on its thread: takes in hand the items of every batch the
 	 * thread wrote meanwhile, and ends their reservations. Never fails the adds, which
-	 * are committed: an item that cannot be taken in hand is the driver's to settle (its
-	 * lease runs out, or the keeper hands it back), and is logged here.
+	 * are committed: an item that cannot be taken in hand is logged, and handed back by
+	 * the keeper (which looks for the leases not in the book), or else when its lease
+	 * runs out.
 	 */
 	void takeInHand() {
 		List<Pending> batches = this.written.get();
@@ -104,8 +105,10 @@ final class AddLeases {
 				this.taker.takeAdded(batch.answer, batch.reserved, batch.answer.sentNanos);
 			}
 			catch (RuntimeException ex) {
+				// The keeper hands back what is not in the book, once the lock is free.
+				this.claims.addFailed();
 				logger.log(Level.WARNING, "Items an add leased to its handle's consumers could not be taken in hand;"
-						+ " they go back to the queue when their lease runs out", ex);
+						+ " they go back to the queue", ex);
 			}
 			catch (Error ex) {
 				error = (error != null) ? error : ex;

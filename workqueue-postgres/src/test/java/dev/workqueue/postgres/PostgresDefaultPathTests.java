@@ -358,12 +358,14 @@ class PostgresDefaultPathTests {
 		awaitListeningAndWaiting(poolB, b);
 		CountDownLatch atGate = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		DelayingQueue<String> a = track(
-				instance(pool(2)).workerDataSource(gateAdder(pool(2), atGate, release)).buildDelayingQueue());
+		DataSource gated = gateAdder(pool(2), atGate, release);
+		DelayingQueue<String> a = track(instance(pool(2)).workerDataSource(gated).buildDelayingQueue());
 		// A's only consumer waits when the add begins, and leaves (its poll's deadline)
 		// before the add commits.
 		Future<String> polled = this.threads.submit(() -> a.poll(Duration.ofSeconds(3)));
-		await().atMost(SOON).until(() -> EngineFixture.statements(a).waitingConsumers() == 1);
+		// Listening too: the look its LISTEN owes a new subscriber would take the
+		// consumer's reservation (its notice granted).
+		awaitListeningAndWaiting(gated, a);
 		FutureTask<Void> add = new FutureTask<>(() -> a.add("x"), null);
 		Thread adder = new Thread(add, "adder-a");
 		adder.setDaemon(true);
