@@ -130,6 +130,20 @@ class SqlStatementTests {
 	}
 
 	@Test
+	void theLeasingAddKeepsTheConflictClauseOfItsTwin() throws Exception {
+		// client-go's rules for an item with a row: a change to one file must reach the
+		// other.
+		assertThat(conflictClause("add_batch_leasing")).isEqualTo(conflictClause("add_batch"));
+	}
+
+	private static String conflictClause(String name) throws Exception {
+		String body = SqlStatement.body(SqlStatement.read(name));
+		int start = body.indexOf("ON CONFLICT (queue, item) DO UPDATE SET");
+		assertThat(start).as(name).isNotNegative();
+		return body.substring(start, body.indexOf("RETURNING", start));
+	}
+
+	@Test
 	void anAddWithoutContextsPaysNothingForTracing() {
 		QueueSql sql = new QueueSql("wq_t", ReadyOrder.FIFO, false, true);
 		for (SqlStatement untraced : List.of(sql.add, sql.addBatch)) {

@@ -37,8 +37,9 @@
 --   the conflict clause, which leaves its state: it is leased only if this insert made it,
 --   told by both its state (1: a conflict may give a queued row this statement's seq, never
 --   state 1) and its seq (this statement's: a processing row keeps its own). Rows are locked in
---   item order, so two batches never deadlock on each other. A batch that notifies takes PostgreSQL's NOTIFY lock (one for the
---   whole server) at its commit, while it holds its rows' locks
+--   item order, so two batches never deadlock on each other. A batch that notifies takes
+--   PostgreSQL's NOTIFY lock (one for the whole server) at its commit, while it holds its rows'
+--   locks
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})	,
