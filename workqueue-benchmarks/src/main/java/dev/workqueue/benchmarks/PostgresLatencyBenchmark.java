@@ -30,13 +30,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code local} {@value #CONSUMERS} consumers on the producer's own queue object, and
  * opens a pool in the measured JVM, both kept for every iteration so that the warm-up
  * iteration warms them (a JVM started for each iteration measured its own JIT compilation
- * in the p99).
- * Each iteration lets the consumers wait on the empty queue for a second, then one thread
- * adds {@value #ITEMS} distinct items, item {@code i} at {@code i / RATE} s after the
- * start, one call each. An item's latency runs from just before its {@code add} call (so
- * it includes the add's commit) to the moment a consumer of the other JVM has it, both on
- * {@link System#nanoTime()} (one clock for all processes of a Linux machine). Items not
- * received 2 s after the last add are lost.
+ * in the p99). Each iteration lets the consumers wait on the empty queue for a second,
+ * then one thread adds {@value #ITEMS} distinct items, item {@code i} at {@code i / RATE}
+ * s after the start, one call each. An item's latency runs from just before its
+ * {@code add} call (so it includes the add's commit) to the moment a consumer has it,
+ * both on {@link System#nanoTime()} (one clock for all processes of a Linux machine).
+ * Items not received 2 s after the last add are lost.
  * <p>
  * <b>Figures</b> (auxiliary counters, see {@link Figures}), per iteration: latency p50,
  * p99 and max in microseconds, {@code lost}, and {@code commitsPerItem}: the database's
@@ -96,15 +95,15 @@ public class PostgresLatencyBenchmark {
 	}
 
 	/**
-	 * A producer here and the consumers in another JVM, on one queue for the whole trial;
-	 * each iteration has a log of its own.
+	 * A producer here and the consumers in another JVM or on the producer's queue object,
+	 * on one queue for the whole trial; each iteration has a log of its own.
 	 */
 	@State(Scope.Thread)
 	public abstract static class Paced {
 
 		/**
-		 * Where the consumers run: {@code remote}, another JVM; {@code local}, this one, on
-		 * the producer's queue object.
+		 * Where the consumers run: {@code remote}, another JVM; {@code local}, this one,
+		 * on the producer's queue object.
 		 */
 		@Param({ "remote", "local" })
 		public String consumers;
@@ -142,7 +141,8 @@ public class PostgresLatencyBenchmark {
 			this.admin = PostgresAdmin.connect(this.database);
 			PostgresContender.named(contenderName()).install(this.admin);
 			String name = "latency";
-			if (!this.consumers.equals("local")) {
+			boolean local = this.consumers.equals("local");
+			if (!local) {
 				this.consumerJvm = PostgresWorkerMain.start(contenderName(), this.database, name, CONSUMERS,
 						"wqbench-consumers", this.progress, (line) -> {
 							// got item-<i>.<iteration> <nanos>
@@ -158,7 +158,7 @@ public class PostgresLatencyBenchmark {
 			this.producer = PostgresContender.named(contenderName());
 			this.producer.open(this.database, "wqbench-producer");
 			this.queue = this.producer.queue(name);
-			if (this.consumers.equals("local")) {
+			if (local) {
 				this.queue.consume(CONSUMERS, (item) -> {
 					got(item, System.nanoTime());
 					this.progress.add(1);
@@ -166,7 +166,10 @@ public class PostgresLatencyBenchmark {
 			}
 		}
 
-		/** A consumer was handed {@code item} ({@code item-<i>.<iteration>}) at {@code nanos}. */
+		/**
+		 * A consumer was handed {@code item} ({@code item-<i>.<iteration>}) at
+		 * {@code nanos}.
+		 */
 		private void got(String item, long nanos) {
 			int dot = item.indexOf('.');
 			if (item.startsWith("item-") && dot > 0
