@@ -134,6 +134,16 @@ final class RedisAdmin implements AutoCloseable {
 	}
 
 	/**
+	 * Returns the server's own CPU time since its start, system and user.
+	 * @return the time in µs
+	 */
+	long cpuMicros() {
+		Map<String, String> cpu = info("cpu");
+		return Math.round((Double.parseDouble(cpu.get("used_cpu_sys")) + Double.parseDouble(cpu.get("used_cpu_user")))
+				* 1_000_000);
+	}
+
+	/**
 	 * Returns the server's total of command calls since its start, from
 	 * {@code INFO commandstats}; commands run inside scripts count, each of them.
 	 * @return the calls of every command, added up

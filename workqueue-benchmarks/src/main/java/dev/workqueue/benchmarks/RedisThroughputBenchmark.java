@@ -3,7 +3,6 @@ package dev.workqueue.benchmarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -183,7 +182,7 @@ public class RedisThroughputBenchmark {
 		public void beginIteration(IterationParams params) {
 			if (params.getType() == IterationType.MEASUREMENT) {
 				this.processedBefore = this.progress.count();
-				this.cpuMicrosBefore = cpuMicros(this.admin);
+				this.cpuMicrosBefore = this.admin.cpuMicros();
 				this.commands.start(this.admin);
 			}
 		}
@@ -195,7 +194,7 @@ public class RedisThroughputBenchmark {
 				double commandsBefore = (this.commands.items() > 0) ? this.commands.perItem() * this.commands.items()
 						: 0;
 				this.commands.stop(this.admin, items);
-				long cpuMicros = cpuMicros(this.admin) - this.cpuMicrosBefore;
+				long cpuMicros = this.admin.cpuMicros() - this.cpuMicrosBefore;
 				if (items > 0) {
 					// The profile adds the windows up: this iteration's commands are the
 					// growth.
@@ -207,14 +206,6 @@ public class RedisThroughputBenchmark {
 							contenderName(), commands / items, (double) cpuMicros / items);
 				}
 			}
-		}
-
-		/** The server's own CPU time so far, system and user, in µs. */
-		private static long cpuMicros(RedisAdmin admin) {
-			Map<String, String> cpu = admin.info("cpu");
-			return Math
-				.round((Double.parseDouble(cpu.get("used_cpu_sys")) + Double.parseDouble(cpu.get("used_cpu_user")))
-						* 1_000_000);
 		}
 
 		final void awaitBatch() throws InterruptedException {

@@ -7,8 +7,10 @@ import java.util.function.LongConsumer;
 
 import dev.workqueue.PriorityQueue.Level;
 import dev.workqueue.store.CallGroup;
+import dev.workqueue.store.CallerLinger;
 import dev.workqueue.store.InspectionDriver;
 import dev.workqueue.store.QueueDriver;
+import dev.workqueue.time.Nanos;
 
 /**
  * The adds and reads of a Redis queue handle, each one script of the queue's layout:
@@ -18,9 +20,10 @@ import dev.workqueue.store.QueueDriver;
  * {@link QueueLayout} picks the scripts that change them and shapes their arguments and
  * replies. The plain layout drops the priorities it is given.
  * <p>
- * <b>Adds.</b> Concurrent adds of a plain queue share one script ({@link CallGroup},
- * {@link GroupedAdds}); each returns once its own item is written. An {@code addAll}
- * sends every script before it awaits the first answer.
+ * <b>Adds.</b> Concurrent adds and add-afters of a plain queue share one add script and
+ * one add-after script, sent together ({@link CallGroup}, {@link GroupedAdds}); a
+ * priority queue's go one script each. Each returns once its own item is written. An
+ * {@code addAll} sends every script before it awaits the first answer.
  * <p>
  * Thread-safe: it keeps no state of its own beyond its parts.
  */
@@ -28,8 +31,11 @@ final class HandleScripts implements QueueDriver {
 
 	private final QueueScripts scripts;
 
-	/** The plain layout's adds, grouped across the handle's threads. */
+	/** The adds and add-afters, grouped across the handle's threads. */
 	private final CallGroup<GroupedAdds.Add, Long> adds;
+
+	/** The group's writer, which also writes the adds that are not grouped. */
+	private final GroupedAdds writer;
 
 	/** Woken at shutdown. */
 	private final QueueTimer timer;
@@ -38,10 +44,10 @@ final class HandleScripts implements QueueDriver {
 
 	private final RedisInspection inspection;
 
-	HandleScripts(String name, QueueScripts scripts, CallGroup<GroupedAdds.Add, Long> adds, QueueTimer timer,
-			RedisInspection inspection) {
+	HandleScripts(String name, QueueScripts scripts, GroupedAdds writer, QueueTimer timer, RedisInspection inspection) {
 		this.scripts = scripts;
-		this.adds = adds;
+		this.writer = writer;
+		this.adds = new CallGroup<>(QueueLayout.ADD_BATCH, writer, new CallerLinger());
 		this.timer = timer;
 		this.inspection = inspection;
 		this.description = "RedisWorkQueue[" + name + " at " + scripts.keys().queue() + "]";
@@ -49,9 +55,7 @@ final class HandleScripts implements QueueDriver {
 
 	@Override
 	public long add(String encoded, int priority, String context) {
-		QueueLayout layout = this.scripts.layout();
-		return layout.groupsAdds() ? this.adds.call(new GroupedAdds.Add(encoded, context))
-				: layout.added(this.scripts.run(layout.add(context), layout.addArgs(encoded, priority, context)));
+		return write(GroupedAdds.Add.ready(encoded, priority, context));
 	}
 
 	/**
@@ -75,7 +79,7 @@ final class HandleScripts implements QueueDriver {
 		RedisQueueException failure = null;
 		for (int i = 0; i < answers.size(); i++) {
 			try {
-				added += layout.added(this.scripts.answer(answers.get(i)));
+				added += this.scripts.<Long>answer(answers.get(i));
 			}
 			catch (RedisQueueException ex) {
 				failure = (failure != null) ? failure : ex;
@@ -94,12 +98,20 @@ final class HandleScripts implements QueueDriver {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The due time is read now, and the script is given what is left of the delay when it
+	 * is sent (later, when it waits for its group).
+	 */
 	@Override
 	public void addAfter(String encoded, int priority, long delayNanos, String context) {
-		long nowNanos = this.scripts.now();
-		QueueLayout layout = this.scripts.layout();
-		this.scripts.answer(this.scripts.sendAt(nowNanos, layout.addAfter,
-				layout.addAfterArgs(Delays.micros(nowNanos, delayNanos), encoded, priority, context)));
+		write(GroupedAdds.Add.after(encoded, priority, context, Nanos.add(this.scripts.now(), delayNanos)));
+	}
+
+	/** Writes an add with the handle's other adds, or alone where the layout says so. */
+	private long write(GroupedAdds.Add add) {
+		return this.scripts.layout().groupsAdds() ? this.adds.call(add) : this.writer.writeOne(add);
 	}
 
 	/** {@inheritDoc} The stats script. */

@@ -28,7 +28,7 @@ enum QueueLayout {
 	PRIORITY("priority", true, LuaScript.PADD, LuaScript.PADD, LuaScript.PADD_AFTER, LuaScript.PGET, LuaScript.PDONE,
 			LuaScript.PDONE_GET, LuaScript.PRELEASE, LuaScript.PTICK, LuaScript.PSTATS, 2);
 
-	/** The most items one add script of the plain layout takes. */
+	/** The most adds one add or add-after script takes (the group's bound). */
 	static final int ADD_BATCH = 1_000;
 
 	/**
@@ -100,26 +100,38 @@ enum QueueLayout {
 	}
 
 	/**
-	 * The arguments of an add script ({@link #add(String)}'s). Without a trace context
-	 * they are what they were before contexts were carried, so that an application
-	 * without a tracer sends not a byte more.
-	 * @param encoded the item
-	 * @param priority its priority
-	 * @param context the add's trace context, {@code null} for none
+	 * The arguments of an add script ({@link #add(String)}'s) that adds {@code adds} (at
+	 * most {@link #ADD_BATCH}), in the order given: the plain layout's take the context
+	 * first, then the items; the priority layout's an item and its priority per add, then
+	 * the context. Without a trace context they are what they were before contexts were
+	 * carried, so that an application without a tracer sends not a byte more.
+	 * @param adds the adds, all with the trace context {@code context}
+	 * @param context their trace context, {@code null} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] addArgs(String encoded, int priority, String context) {
-		if (this.prioritized) {
-			return (context != null) ? new String[] { encoded, Integer.toString(priority), context }
-					: new String[] { encoded, Integer.toString(priority) };
+	String[] addArgs(List<GroupedAdds.Add> adds, String context) {
+		String[] args = new String[(this.prioritized ? 2 : 1) * adds.size() + ((context != null) ? 1 : 0)];
+		int at = 0;
+		if (context != null && !this.prioritized) {
+			args[at++] = context;
 		}
-		return (context != null) ? new String[] { context, encoded } : new String[] { encoded };
+		for (GroupedAdds.Add add : adds) {
+			args[at++] = add.encoded();
+			if (this.prioritized) {
+				args[at++] = Integer.toString(add.priority());
+			}
+		}
+		if (context != null && this.prioritized) {
+			args[at] = context;
+		}
+		return args;
 	}
 
 	/**
-	 * Whether concurrent adds share one script ({@link GroupedAdds}): the plain layout's
-	 * add takes many items; the priority layout's takes one, so grouping its adds would
-	 * only make them wait for each other.
+	 * Whether concurrent adds and add-afters share scripts ({@link GroupedAdds}): the
+	 * plain layout's; the priority layout's add does several times the work per item, so
+	 * its adds do better pipelined one script each than waiting for one another (see
+	 * {@link GroupedAdds}).
 	 * @return whether adds are grouped
 	 */
 	boolean groupsAdds() {
@@ -127,51 +139,48 @@ enum QueueLayout {
 	}
 
 	/**
-	 * The arguments of an add-after script.
-	 * @param readyMicros when the item is due, µs on the scripts' clock
-	 * @param encoded the item
-	 * @param priority its priority
-	 * @param context the add's trace context, {@code null} for none
+	 * The arguments of an add-after script that puts {@code adds} in the waiting set, in
+	 * the order given: a delay and an item per add, then the context, when given. The
+	 * plain layout's takes up to {@link #ADD_BATCH} adds; the priority layout's one, with
+	 * its priority after the item.
+	 * @param adds the adds, all with the trace context {@code context}
+	 * @param nowNanos the reading the script is given (0 on the server's clock)
+	 * @param context their trace context, {@code null} for none
 	 * @return the arguments after the time and the channel
 	 */
-	String[] addAfterArgs(long readyMicros, String encoded, int priority, String context) {
-		String delay = Long.toString(readyMicros);
-		if (this.prioritized) {
-			return (context != null) ? new String[] { delay, encoded, Integer.toString(priority), context }
-					: new String[] { delay, encoded, Integer.toString(priority) };
+	String[] addAfterArgs(List<GroupedAdds.Add> adds, long nowNanos, String context) {
+		int each = this.prioritized ? 3 : 2;
+		String[] args = new String[each * adds.size() + ((context != null) ? 1 : 0)];
+		int at = 0;
+		for (GroupedAdds.Add add : adds) {
+			args[at++] = Long.toString(add.delayMicros(nowNanos));
+			args[at++] = add.encoded();
+			if (this.prioritized) {
+				args[at++] = Integer.toString(add.priority());
+			}
 		}
-		return (context != null) ? new String[] { delay, encoded, context } : new String[] { delay, encoded };
+		if (context != null) {
+			args[at] = context;
+		}
+		return args;
 	}
 
 	/**
 	 * The arguments of the add scripts ({@link #add(String)}'s) that add many items at
-	 * priority 0, one array per script: a plain script takes up to {@value #ADD_BATCH}
-	 * items, a priority script one (sent all before the first answer is awaited, so that
-	 * the connection pipelines them).
+	 * priority 0, one array per script of up to {@value #ADD_BATCH} items (sent all
+	 * before the first answer is awaited, so that the connection pipelines them).
 	 * @param encoded the items
 	 * @param context the adds' trace context, {@code null} for none
 	 * @return the arguments of each script
 	 */
 	List<String[]> addAllArgs(List<String> encoded, String context) {
 		List<String[]> scripts = new ArrayList<>();
-		if (this.prioritized) {
-			for (String one : encoded) {
-				scripts.add(addArgs(one, 0, context));
+		for (int from = 0; from < encoded.size(); from += ADD_BATCH) {
+			List<GroupedAdds.Add> batch = new ArrayList<>();
+			for (String one : encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH))) {
+				batch.add(GroupedAdds.Add.ready(one, 0, context));
 			}
-		}
-		else {
-			int first = (context != null) ? 1 : 0;
-			for (int from = 0; from < encoded.size(); from += ADD_BATCH) {
-				List<String> batch = encoded.subList(from, Math.min(encoded.size(), from + ADD_BATCH));
-				String[] args = new String[first + batch.size()];
-				if (context != null) {
-					args[0] = context;
-				}
-				for (int i = 0; i < batch.size(); i++) {
-					args[first + i] = batch.get(i);
-				}
-				scripts.add(args);
-			}
+			scripts.add(addArgs(batch, context));
 		}
 		return scripts;
 	}
@@ -183,18 +192,7 @@ enum QueueLayout {
 	 * @return how many items
 	 */
 	int itemsIn(String[] args, String context) {
-		return this.prioritized ? 1 : args.length - ((context != null) ? 1 : 0);
-	}
-
-	/**
-	 * How many items an add script's reply says it added: a priority script adds one
-	 * item, and replies 2 when it queued it, 1 when it marked it dirty, 0 when it was
-	 * queued already.
-	 * @param reply the script's reply
-	 * @return the items added
-	 */
-	long added(long reply) {
-		return this.prioritized ? Math.min(reply, 1) : reply;
+		return (args.length - ((context != null) ? 1 : 0)) / (this.prioritized ? 2 : 1);
 	}
 
 	/**

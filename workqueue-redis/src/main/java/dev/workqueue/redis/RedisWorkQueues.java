@@ -17,8 +17,6 @@ import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.spi.GuardedMetrics;
 import dev.workqueue.spi.PriorityHandle;
 import dev.workqueue.spi.TraceContextSource;
-import dev.workqueue.store.CallGroup;
-import dev.workqueue.store.CallerLinger;
 import dev.workqueue.store.ItemTaker;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.LeaseReleases;
@@ -334,9 +332,7 @@ public final class RedisWorkQueues {
 					lifecycle, lease(), starvationTimeout(), givenUp());
 			ItemTaker<T, RedisLease> taker = new ItemTaker<>(this.options.codec, claims, book, releases, signal,
 					lifecycle, metrics, clock, Nanos.of(lease()));
-			HandleScripts driver = new HandleScripts(name, scripts,
-					new CallGroup<>(QueueLayout.ADD_BATCH, new GroupedAdds(scripts), new CallerLinger()), timer,
-					inspection);
+			HandleScripts driver = new HandleScripts(name, scripts, new GroupedAdds(scripts), timer, inspection);
 			RedisWorkQueue<T> queue = new RedisWorkQueue<>(name, this.options.codec, driver, clock, metrics, book,
 					signal, lifecycle, taker, releases, timer.work(),
 					TraceContextSource.guard(traceContextSource(), name));

@@ -21,7 +21,11 @@ import org.junit.jupiter.api.Test;
 import dev.workqueue.Adders;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.WorkQueueMetrics;
+import dev.workqueue.ratelimit.RateLimiters;
+import dev.workqueue.time.Clock;
+import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,10 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Adds of a plain queue's handle from many threads share scripts: the adds that come
- * while one runs go together in the next, each caller returns only once the script that
- * holds its own add has answered, a batch may hold one item twice or an item being
- * processed, a shutdown while adds wait for their batch loses none that was accepted, and
- * the metrics hook runs outside the group.
+ * while one runs go together in the next (add-afters in one add-after script beside
+ * them), each caller returns only once the script that holds its own add has answered, a
+ * batch may hold one item twice or an item being processed, an add-after keeps its due
+ * time however late its batch is sent, a shutdown while adds wait for their batch loses
+ * none that was accepted, and the metrics hook runs outside the group. A priority queue's
+ * {@code addAll} goes in one script by the same rules.
  */
 @RequiresRedis
 class RedisGroupedAddTests {
@@ -63,12 +69,20 @@ class RedisGroupedAddTests {
 	 * hook counts the items added.
 	 */
 	private DelayingQueue<String> gated(CountDownLatch release, AtomicInteger added) throws IOException {
+		return gated(release, added, null);
+	}
+
+	/**
+	 * {@link #gated(CountDownLatch, AtomicInteger)} on a given clock.
+	 * @param clock the clock, {@code null} for the server's
+	 */
+	private DelayingQueue<String> gated(CountDownLatch release, AtomicInteger added, Clock clock) throws IOException {
 		this.redis.redis().scriptLoad(LuaScript.ADD.source());
 		this.proxy = new ReplyDroppingProxy(RedisServers.shared().getPort());
 		this.proxied = RedisClient.create("redis://127.0.0.1:" + this.proxy.port());
 		this.proxy.count(LuaScript.ADD.sha1());
 		this.proxy.holdReplyTo(LuaScript.ADD.sha1(), release);
-		return this.redis.track(RedisWorkQueues.builder(this.proxied, ItemCodec.strings())
+		RedisWorkQueues.Builder<String> builder = RedisWorkQueues.builder(this.proxied, ItemCodec.strings())
 			.keyPrefix(this.redis.prefix)
 			.name("grouped")
 			.commandTimeout(Duration.ofSeconds(30))
@@ -77,8 +91,86 @@ class RedisGroupedAddTests {
 				public void added() {
 					added.incrementAndGet();
 				}
+			});
+		if (clock != null) {
+			builder.clock(clock);
+		}
+		return this.redis.track(builder.buildDelayingQueue());
+	}
+
+	/** The waiting item's due time, µs on the scripts' clock. */
+	private long dueMicros(String item) {
+		return this.redis.redis().zscore(this.redis.key("grouped", "waiting"), item).longValue();
+	}
+
+	@Test
+	void addAftersThatComeWhileAScriptRunsGoInOneScriptBesideTheAddsAndKeepTheirDueTimes() throws Exception {
+		CountDownLatch release = new CountDownLatch(1);
+		FakeClock clock = new FakeClock();
+		this.redis.redis().scriptLoad(LuaScript.ADD_AFTER.source());
+		DelayingQueue<String> queue = gated(release, new AtomicInteger(), clock);
+		this.proxy.count(LuaScript.ADD_AFTER.sha1());
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
+		Thread leader = Adders.start("adder-leader", () -> queue.add("first"), failures);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.proxy.requestsWith(LuaScript.ADD.sha1()) == 1);
+		List<Thread> followers = new ArrayList<>();
+		followers.add(Adders.start("adder-ready", () -> queue.add("ready"), failures));
+		followers.add(Adders.start("adder-later-60", () -> queue.addAfter("later", Duration.ofSeconds(60)), failures));
+		followers.add(Adders.start("adder-later-30", () -> queue.addAfter("later", Duration.ofSeconds(30)), failures));
+		followers.add(Adders.start("adder-soon", () -> queue.addAfter("soon", Duration.ofSeconds(10)), failures));
+		for (Thread follower : followers) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> follower.getState() == Thread.State.WAITING);
+		}
+		// Made 3 s after the others, before their batch is sent: due when "soon" is.
+		clock.step(Duration.ofSeconds(3));
+		Thread late = Adders.start("adder-late", () -> queue.addAfter("late", Duration.ofSeconds(7)), failures);
+		await().atMost(Duration.ofSeconds(5)).until(() -> late.getState() == Thread.State.WAITING);
+		assertThat(this.proxy.requestsWith()).as("only the leader's script was sent").isOne();
+		release.countDown();
+		join(leader);
+		followers.forEach(RedisGroupedAddTests::join);
+		join(late);
+		assertThat(failures).isEmpty();
+		assertThat(this.proxy.requestsWith(LuaScript.ADD.sha1())).isEqualTo(2);
+		assertThat(this.proxy.requestsWith(LuaScript.ADD_AFTER.sha1())).as("the 4 add-afters in one script").isOne();
+		assertThat(dueMicros("later") - dueMicros("soon")).as("the earlier of its two times").isEqualTo(20_000_000);
+		assertThat(dueMicros("late")).as("due 7 s after it was made, as \"soon\", made 3 s before it for 10 s")
+			.isEqualTo(dueMicros("soon"));
+		assertThat(queue.size()).isEqualTo(2);
+	}
+
+	@Test
+	void aPriorityQueuesAddAllGoesInOneScriptWithClientGosRulesItemByItem() throws Exception {
+		this.redis.redis().scriptLoad(LuaScript.PADD.source());
+		this.proxy = new ReplyDroppingProxy(RedisServers.shared().getPort());
+		this.proxied = RedisClient.create("redis://127.0.0.1:" + this.proxy.port());
+		AtomicInteger added = new AtomicInteger();
+		PriorityQueue<String> queue = this.redis.track(RedisWorkQueues.builder(this.proxied, ItemCodec.strings())
+			.keyPrefix(this.redis.prefix)
+			.name("grouped")
+			.metrics(new WorkQueueMetrics() {
+				@Override
+				public void added() {
+					added.incrementAndGet();
+				}
 			})
-			.buildDelayingQueue());
+			.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter()));
+		queue.add("held", 2);
+		queue.add("raised", 1);
+		assertThat(queue.poll(Duration.ofSeconds(5))).isEqualTo("held");
+		this.proxy.count(LuaScript.PADD.sha1());
+		queue.addAll(List.of("a", "raised", "b", "a", "held"));
+		assertThat(this.proxy.requestsWith()).as("the 5 adds in one script").isOne();
+		assertThat(added).as("'raised' counted before, 'a' once, 'held' marked dirty").hasValue(2 + 3);
+		assertThat(written("held")).as("marked dirty").isTrue();
+		queue.done("held");
+		List<String> handedOut = new ArrayList<>();
+		for (String next = queue.poll(Duration.ZERO); next != null; next = queue.poll(Duration.ZERO)) {
+			handedOut.add(next);
+			queue.done(next);
+		}
+		assertThat(handedOut).as("priority 1 first, then 0 in the order added, the dirty one at the back")
+			.containsExactly("raised", "a", "b", "held");
 	}
 
 	@Test

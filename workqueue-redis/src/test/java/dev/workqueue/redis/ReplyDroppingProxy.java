@@ -9,6 +9,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * when the answer to it comes back, before the client sees it. The command ran; the
  * client reconnects (through the proxy again) and Lettuce sends it again, as after a real
  * network failure. It can also {@linkplain #holdReplyTo hold} one answer back until the
- * test lets it through, as a slow link would, and {@linkplain #requestsWith count} the
+ * test lets it through, as a slow link would, and {@linkplain #requestsWith() count} the
  * requests that carry a marker.
  */
 final class ReplyDroppingProxy implements AutoCloseable {
@@ -35,9 +37,8 @@ final class ReplyDroppingProxy implements AutoCloseable {
 
 	private final AtomicReference<HeldReply> held = new AtomicReference<>();
 
-	private volatile String counted;
-
-	private final AtomicInteger requestsWithCounted = new AtomicInteger();
+	/** The requests counted per marker. */
+	private final Map<String, AtomicInteger> counted = new ConcurrentHashMap<>();
 
 	private volatile int dropped;
 
@@ -73,12 +74,17 @@ final class ReplyDroppingProxy implements AutoCloseable {
 
 	/** Counts the requests that carry {@code requestMarker} from now on. */
 	void count(String requestMarker) {
-		this.counted = requestMarker;
+		this.counted.putIfAbsent(requestMarker, new AtomicInteger());
 	}
 
-	/** How many requests carried the marker given to {@link #count}. */
+	/** How many requests carried the markers given to {@link #count}, all together. */
 	int requestsWith() {
-		return this.requestsWithCounted.get();
+		return this.counted.values().stream().mapToInt(AtomicInteger::get).sum();
+	}
+
+	/** How many requests carried {@code requestMarker}, given to {@link #count}. */
+	int requestsWith(String requestMarker) {
+		return this.counted.get(requestMarker).get();
 	}
 
 	/** How many answers were dropped. */
@@ -135,11 +141,11 @@ final class ReplyDroppingProxy implements AutoCloseable {
 		}
 
 		private void count(String request) {
-			String marker = ReplyDroppingProxy.this.counted;
-			for (int at = (marker != null) ? request.indexOf(marker) : -1; at >= 0; at = request.indexOf(marker,
-					at + 1)) {
-				ReplyDroppingProxy.this.requestsWithCounted.incrementAndGet();
-			}
+			ReplyDroppingProxy.this.counted.forEach((marker, count) -> {
+				for (int at = request.indexOf(marker); at >= 0; at = request.indexOf(marker, at + 1)) {
+					count.incrementAndGet();
+				}
+			});
 		}
 
 		private void awaitRelease(CountDownLatch release) {
