@@ -2,6 +2,7 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +81,20 @@ final class RedisFixture implements AutoCloseable {
 	long scriptMicros(Clock clock) {
 		long offset = ClockAnchor.offsetMicros(clock, RedisLink.of(this.client), Duration.ofSeconds(5));
 		return Math.floorDiv(clock.nanoTime(), 1000) + offset;
+	}
+
+	/**
+	 * Runs a queue script on {@code keys} as a handle does.
+	 * @param keys the queue's keys
+	 * @param nowMicros the time the script is given, "" for the server's
+	 * @param script the script
+	 * @param args its arguments after the time and the channel
+	 * @return its answer
+	 */
+	<R> R runScript(QueueKeys keys, String nowMicros, LuaScript script, String... args) {
+		List<String> all = new ArrayList<>(List.of(nowMicros, keys.channel()));
+		all.addAll(Arrays.asList(args));
+		return redis().eval(script.source(), script.output(), keys.all(), all.toArray(String[]::new));
 	}
 
 	<Q extends AutoCloseable> Q track(Q queue) {

@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +30,7 @@ import dev.workqueue.time.Clock;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -156,7 +159,7 @@ class RedisGroupedAddTests {
 			})
 			.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter()));
 		queue.add("held", 2);
-		queue.add("raised", 1);
+		queue.add("raised", -1);
 		assertThat(queue.poll(Duration.ofSeconds(5))).isEqualTo("held");
 		this.proxy.count(LuaScript.PADD.sha1());
 		queue.addAll(List.of("a", "raised", "b", "a", "held"));
@@ -169,8 +172,38 @@ class RedisGroupedAddTests {
 			handedOut.add(next);
 			queue.done(next);
 		}
-		assertThat(handedOut).as("priority 1 first, then 0 in the order added, the dirty one at the back")
-			.containsExactly("raised", "a", "b", "held");
+		assertThat(handedOut)
+			.as("priority 0 in the order lined up: 'raised' from -1 at its place in the script, the dirty one last")
+			.containsExactly("a", "raised", "b", "held");
+	}
+
+	@Test
+	void scriptsOfManyAddsKeepEachAddsTraceContextAsLoneAddsWould() {
+		QueueKeys list = QueueKeys.of(this.redis.prefix, "traced");
+		this.redis.runScript(list, "", LuaScript.ADD_AFTER, "60000000", "a", "30000000", "a", "60000000", "b", "ctx-1");
+		QueueKeys priority = QueueKeys.of(this.redis.prefix, "traced-priority");
+		this.redis.runScript(priority, "", LuaScript.PADD, "c", "1", "c", "2", "ctx-2");
+		RedisCommands<String, String> redis = this.redis.redis();
+		assertThat(redis.hget(list.priorities(), "ta")).as("the first add the parent, the second a link")
+			.isEqualTo("ctx-1\nctx-1");
+		assertThat(redis.hget(list.priorities(), "tb")).isEqualTo("ctx-1");
+		assertThat(redis.zscore(list.waiting(), "b") - redis.zscore(list.waiting(), "a"))
+			.as("'a' at the earlier of its times")
+			.isEqualTo(30_000_000);
+		assertThat(redis.hget(priority.priorities(), "tc")).isEqualTo("ctx-2\nctx-2");
+		assertThat(redis.zcard(priority.ready())).isOne();
+	}
+
+	@Test
+	void aPriorityScriptOfManyAddsThatMeetsAReadyOrderCounterOfAnotherKindWritesNothing() {
+		QueueKeys keys = QueueKeys.of(this.redis.prefix, "counter");
+		this.redis.redis().hset(keys.priorities(), "#", "not a number");
+		this.redis.redis().hset(keys.leases(), "held", "someone's token");
+		assertThatExceptionOfType(RedisCommandExecutionException.class)
+			.as("the held item, marked dirty first, then the new one lined up")
+			.isThrownBy(() -> this.redis.runScript(keys, "", LuaScript.PADD, "held", "1", "new", "2"));
+		assertThat(this.redis.redis().exists(keys.ready(), keys.since(), keys.dirty())).isZero();
+		assertThat(this.redis.redis().hkeys(keys.priorities())).containsExactly("#");
 	}
 
 	@Test

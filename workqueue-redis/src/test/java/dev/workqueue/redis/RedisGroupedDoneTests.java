@@ -2,7 +2,6 @@ package dev.workqueue.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -35,9 +34,7 @@ class RedisGroupedDoneTests {
 	}
 
 	private <R> R run(LuaScript script, String... args) {
-		List<String> all = new ArrayList<>(List.of("", this.keys.channel()));
-		all.addAll(Arrays.asList(args));
-		return this.redis.redis().eval(script.source(), script.output(), this.keys.all(), all.toArray(String[]::new));
+		return this.redis.runScript(this.keys, "", script, args);
 	}
 
 	@Test

@@ -1,8 +1,6 @@
 package dev.workqueue.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -45,9 +43,7 @@ class RedisReplayTests {
 
 	/** Runs a queue script as a handle does, at {@code nowMicros} ("": the server's). */
 	private <R> R runAt(String nowMicros, LuaScript script, String... args) {
-		List<String> all = new ArrayList<>(List.of(nowMicros, this.keys.channel()));
-		all.addAll(Arrays.asList(args));
-		return this.redis.redis().eval(script.source(), script.output(), this.keys.all(), all.toArray(String[]::new));
+		return this.redis.runScript(this.keys, nowMicros, script, args);
 	}
 
 	@Test

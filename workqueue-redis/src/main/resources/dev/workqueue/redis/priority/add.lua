@@ -38,14 +38,21 @@ notify_if_none_was_ready(queued_due)
 -- The reads of the leases first: which items are being processed (marked dirty) and
 -- whether any is to be queued, whose keys are then read or checked before the first item
 -- writes (an item being processed writes neither the ready nor the since set).
-local held, readies = {}, false
+-- Several adds, some to queue: the ready-order counter is incremented by 0 first, so
+-- that a field that is not a number fails the script here, not after another item was
+-- written (line_up's HINCRBY is a lone item's first write; only the counter's 2^63rd
+-- increment could still fail a later item).
+local held, readies = {}, 0
 for i = 3, last, 2 do
   held[i] = redis.call('HEXISTS', leasesKey, ARGV[i]) == 1
-  readies = readies or not held[i]
+  readies = readies + (held[i] and 0 or 1)
 end
-local ready_before = readies and redis.call('ZCARD', readyKey)
-if readies then
+local ready_before = readies > 0 and redis.call('ZCARD', readyKey)
+if readies > 0 then
   check(dirtyKey, sinceKey)
+end
+if readies > 0 and last > 4 then
+  redis.call('HINCRBY', prioritiesKey, '#', 0)
 end
 local added, queued = 0, false
 for i = 3, last, 2 do
