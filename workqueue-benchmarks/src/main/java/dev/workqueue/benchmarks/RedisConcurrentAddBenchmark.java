@@ -36,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>
  * Each iteration prints its Redis commands per add, from {@code INFO commandstats} before
  * and after it ({@link CommandProfile}): every command, those run by a script included,
- * and the top commands. The server is shared: other clients' commands count too.
+ * and the top commands; and Redis's own CPU time per add ({@code INFO cpu}). The server
+ * is shared: other clients' commands and CPU count too.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
