@@ -42,6 +42,9 @@ final class AddLeases {
 	 */
 	private final ThreadLocal<List<Pending>> written = new ThreadLocal<>();
 
+	/** The leases of every batch that leases nothing: it keeps no state. */
+	private final Pending none = new Pending(0, null);
+
 	AddLeases(ItemTaker<?, PostgresLease> taker, ItemClaims claims) {
 		this.taker = taker;
 		this.claims = claims;
@@ -81,7 +84,7 @@ final class AddLeases {
 	 * @return leases with none reserved
 	 */
 	Pending none() {
-		return new Pending(0, null);
+		return this.none;
 	}
 
 	/**

@@ -131,9 +131,11 @@ final class GroupedAdds implements BatchWriter<GroupedAdds.Add, Long> {
 	@Override
 	public void write(Batch<Add, Long> batch) {
 		Map<Kind, Script> byKind = new LinkedHashMap<>();
+		Script[] scriptOf = new Script[batch.size()];
 		for (int i = 0; i < batch.size(); i++) {
 			Add add = batch.argument(i);
-			byKind.computeIfAbsent(new Kind(add.delayed(), add.context()), (kind) -> new Script()).adds.add(add);
+			scriptOf[i] = byKind.computeIfAbsent(new Kind(add.delayed(), add.context()), (kind) -> new Script());
+			scriptOf[i].adds.add(add);
 		}
 		long nowNanos = this.scripts.now();
 		for (Map.Entry<Kind, Script> entry : byKind.entrySet()) {
@@ -149,8 +151,7 @@ final class GroupedAdds implements BatchWriter<GroupedAdds.Add, Long> {
 			}
 		}
 		for (int i = 0; i < batch.size(); i++) {
-			Add add = batch.argument(i);
-			Script script = byKind.get(new Kind(add.delayed(), add.context()));
+			Script script = scriptOf[i];
 			if (script.failure != null) {
 				batch.failed(i, script.failure);
 			}
