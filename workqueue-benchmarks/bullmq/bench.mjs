@@ -67,6 +67,8 @@
 //    divided by the jobs: EVALSHA, EVAL and every command run inside the scripts, which
 //    commandstats counts too, and their total. The readings' own INFO is taken out;
 //    anything else on the server is counted, so run it on a quiet server.
+// 6. Redis's own CPU per job in the drains (redisCpuMicrosPerJob): INFO cpu's
+//    used_cpu_sys + used_cpu_user read around the same part as 5, over the jobs.
 
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
@@ -172,6 +174,7 @@ async function drain(jobOptions) {
 		const worker = newWorker(async () => {}, { autorun: false, concurrency: CONCURRENCY }, completed.fail);
 		worker.on('completed', completed.tick);
 		await worker.waitUntilReady();
+		const cpuBefore = await cpuMicros();
 		const before = await commandStats();
 		const start = now();
 		worker.run().catch(completed.fail);
@@ -180,7 +183,11 @@ async function drain(jobOptions) {
 		}
 		const seconds = (now() - start) / 1000;
 		const after = await commandStats();
-		return { jobsPerSecond: BACKLOG / seconds, commands: { jobs: BACKLOG, calls: delta(before, after) } };
+		const redisCpuMicrosPerJob = (await cpuMicros() - cpuBefore) / BACKLOG;
+		return {
+			jobsPerSecond: BACKLOG / seconds, redisCpuMicrosPerJob,
+			commands: { jobs: BACKLOG, calls: delta(before, after) },
+		};
 	});
 }
 
@@ -329,6 +336,13 @@ async function commandStats() {
 	return calls;
 }
 
+/** Redis's own CPU since the server started, µs, from INFO cpu */
+async function cpuMicros() {
+	const info = await admin.info('cpu');
+	const field = (name) => Number(info.match(new RegExp(`^${name}:([0-9.]+)`, 'm'))[1]);
+	return (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
+}
+
 /** calls made between two readings, less the second reading's own INFO */
 function delta(before, after) {
 	const calls = {};
@@ -470,6 +484,7 @@ function table(results) {
 		'| figure | mean | min – max |',
 		'|---|---|---|',
 		row(`backlog of ${fmt(BACKLOG)} drained, 1 Worker × concurrency ${CONCURRENCY}, jobs/s`, f.drain.jobsPerSecond),
+		row('… Redis CPU per job, µs', f.drain.redisCpuMicrosPerJob, 1, 1),
 		row('the same, defaults (completed jobs kept), jobs/s', f.drainDefaults.jobsPerSecond),
 		row('one caller, one add at a time, no Worker, jobs/s', f.addOneAtATime.jobsPerSecond),
 		row(`add→processor at 1,000/s, ${fmt(LATENCY_JOBS)} jobs, concurrency 1: p50 µs`, f.latency.p50Micros),

@@ -34,10 +34,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * run unless exactly {@value #ITEMS} items were processed and the table is empty. The
  * score is items per second; JMH counts only the invocations' own time.
  * <p>
- * <b>Auxiliary counter</b> {@code commitsPerItem} (see {@link Figures}): the database's
+ * <b>Auxiliary counters</b> (see {@link Figures}): {@code commitsPerItem}, the database's
  * {@code xact_commit} from just before the invocation to after the drain's pool has
  * closed and its backends have exited (so every commit is reported: exact, see
- * {@link PostgresAdmin}), per item. Each iteration also prints the fill's rate.
+ * {@link PostgresAdmin}), per item; {@code switchesPerItem}, this JVM's context switches
+ * ({@link ContextSwitches}) from just before the invocation to the drain's end, with the
+ * workers still alive, per item: the thread hand-offs a drain costs, which do not get
+ * cheaper on a faster machine. Each iteration also prints the fill's rate.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -72,6 +75,8 @@ public class PostgresBacklogBenchmark {
 
 		public double commitsPerItem;
 
+		public double switchesPerItem;
+
 	}
 
 	/** A queue filled with a fresh backlog before each invocation. */
@@ -93,6 +98,13 @@ public class PostgresBacklogBenchmark {
 
 		private int invocation;
 
+		/** The JVM's context switches during this iteration's drains, and their items. */
+		private double switches;
+
+		private long drained;
+
+		private double switchesBefore;
+
 		abstract String contenderName();
 
 		@Setup(Level.Trial)
@@ -105,6 +117,8 @@ public class PostgresBacklogBenchmark {
 		@Setup(Level.Iteration)
 		public void beginIteration() {
 			this.commits.reset();
+			this.switches = 0;
+			this.drained = 0;
 		}
 
 		@Setup(Level.Invocation)
@@ -127,6 +141,7 @@ public class PostgresBacklogBenchmark {
 			this.progress = new Progress();
 			this.workers = null;
 			this.commits.start(this.admin);
+			this.switchesBefore = ContextSwitches.total();
 		}
 
 		final void drain() throws InterruptedException {
@@ -140,6 +155,9 @@ public class PostgresBacklogBenchmark {
 		@TearDown(Level.Invocation)
 		public void end(Database figures, BenchmarkParams params) throws InterruptedException {
 			if (this.workers != null) {
+				// Read while the workers are alive: a thread that ends takes its count.
+				this.switches += ContextSwitches.total() - this.switchesBefore;
+				this.drained += ITEMS;
 				this.workers.stop();
 			}
 			this.queue.stop();
@@ -151,6 +169,7 @@ public class PostgresBacklogBenchmark {
 			this.admin.awaitNoClients();
 			this.commits.stop(this.admin, ITEMS);
 			figures.commitsPerItem = this.commits.perItem() * Figures.share(params);
+			figures.switchesPerItem = (this.drained == 0) ? 0 : this.switches / this.drained * Figures.share(params);
 			long left = this.admin.rows(PostgresContender.named(contenderName()).tables().get(0));
 			if (this.workers != null && (this.progress.count() != ITEMS || left != 0)) {
 				throw new IllegalStateException("expected " + ITEMS + " items processed and none left, counted "

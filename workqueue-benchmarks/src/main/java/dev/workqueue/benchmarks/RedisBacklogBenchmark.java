@@ -40,8 +40,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * from {@code INFO commandstats} just before and just after each invocation
  * ({@link CommandProfile}): {@code commandsPerItem} (every command, those run by a script
  * included) and {@code evalshaPerItem}; each iteration also prints its top commands per
- * item, for the drain and for the fill. The server is shared: other clients' commands
- * count too.
+ * item, for the drain and for the fill. {@code redisCpuMicrosPerItem} is Redis's own CPU
+ * ({@code INFO cpu}, user and system) over the same windows, per item, and
+ * {@code switchesPerItem} this JVM's context switches ({@link ContextSwitches}) over
+ * them, read before the workers stop, per item: the thread hand-offs a drain costs. The
+ * server is shared: other clients' commands count too.
  * <p>
  * Contenders: ours ({@code buildQueue()}: each item leased when handed out, the lease
  * renewed while held and fenced on done) and Redisson's {@code RBlockingQueue} (BLPOP by
@@ -84,6 +87,10 @@ public class RedisBacklogBenchmark {
 
 		public double evalshaPerItem;
 
+		public double switchesPerItem;
+
+		public double redisCpuMicrosPerItem;
+
 	}
 
 	/** A queue filled with a fresh backlog before each invocation. */
@@ -105,6 +112,18 @@ public class RedisBacklogBenchmark {
 
 		private RedisWorkers workers;
 
+		/** The JVM's context switches during this iteration's drains, and their items. */
+		private double switches;
+
+		private long drained;
+
+		private double switchesBefore;
+
+		/** Redis's own CPU during this iteration's drains. */
+		private long cpuMicros;
+
+		private long cpuMicrosBefore;
+
 		abstract String contenderName();
 
 		@Setup(Level.Trial)
@@ -118,6 +137,9 @@ public class RedisBacklogBenchmark {
 		public void beginIteration() {
 			this.profile.reset();
 			this.fillProfile.reset();
+			this.switches = 0;
+			this.drained = 0;
+			this.cpuMicros = 0;
 		}
 
 		@Setup(Level.Invocation)
@@ -153,6 +175,8 @@ public class RedisBacklogBenchmark {
 				throw failure.get();
 			}
 			this.profile.start(this.admin);
+			this.switchesBefore = ContextSwitches.total();
+			this.cpuMicrosBefore = this.admin.cpuMicros();
 		}
 
 		final void drain() throws InterruptedException {
@@ -169,6 +193,10 @@ public class RedisBacklogBenchmark {
 				this.queue.stop();
 			}
 			else {
+				// Read while the workers are alive: a thread that ends takes its count.
+				this.switches += ContextSwitches.total() - this.switchesBefore;
+				this.cpuMicros += this.admin.cpuMicros() - this.cpuMicrosBefore;
+				this.drained += ITEMS;
 				this.profile.stop(this.admin, ITEMS);
 				this.workers.stop();
 			}
@@ -176,6 +204,8 @@ public class RedisBacklogBenchmark {
 			double share = Figures.share(params);
 			commands.commandsPerItem = this.profile.perItem() * share;
 			commands.evalshaPerItem = this.profile.perItem("evalsha") * share;
+			commands.switchesPerItem = (this.drained == 0) ? 0 : this.switches / this.drained * share;
+			commands.redisCpuMicrosPerItem = (this.drained == 0) ? 0 : (double) this.cpuMicros / this.drained * share;
 			if (this.workers != null && this.workers.processed() != ITEMS) {
 				throw new IllegalStateException(
 						"expected " + ITEMS + " items processed, counted " + this.workers.processed());
