@@ -11,7 +11,10 @@ local function lease_value(token, now)
   return token .. '.@' .. string.format('%.0f', now)
 end
 local function lease_token(value)
-  return value and (string.match(value, '^(.-)%.@%-?%d+$') or value)
+  -- A plain find, not a pattern (a third of the time, on every done and renewal): a
+  -- token holds no '@' (a handle id and a count, both base 36, see LeaseTokens).
+  local at = value and string.find(value, '.@', 1, true)
+  return at and string.sub(value, 1, at - 1) or value
 end
 local function lease_granted_at(value)
   return value and tonumber(string.match(value, '%.@(%-?%d+)$'))
