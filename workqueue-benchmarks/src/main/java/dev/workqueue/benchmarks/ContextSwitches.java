@@ -3,41 +3,68 @@ package dev.workqueue.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The context switches of this JVM's threads, voluntary (a thread parks, waits or blocks
- * in a system call) and not (the scheduler takes its core), from Linux's
+ * The context switches of this JVM's threads over a window, voluntary (a thread parks,
+ * waits or blocks in a system call) and not (the scheduler takes its core), from Linux's
  * {@code /proc/self/task/<tid>/status}: a figure that does not move with the machine's
- * speed, which a wake-up between threads costs however fast the cores are. A thread that
- * ends between two readings takes its switches with it, so read while the threads
- * measured are alive. Where {@code /proc} is not there, every reading is {@code NaN}.
+ * speed, which a wake-up between threads costs however fast the cores are. Counted thread
+ * by thread: a thread started in the window counts from zero, and one that ended in it
+ * counts nothing (its switches are gone with it), so read the end while the threads
+ * measured are alive. Where {@code /proc} is not there, the count is {@code NaN}.
  */
 final class ContextSwitches {
 
 	private static final Path TASKS = Path.of("/proc/self/task");
 
-	private ContextSwitches() {
+	/** Each thread's switches at the window's start, {@code null} without /proc. */
+	private final Map<String, Long> atStart;
+
+	private ContextSwitches(Map<String, Long> atStart) {
+		this.atStart = atStart;
 	}
 
 	/**
-	 * Returns the context switches of the live threads so far.
+	 * Opens a window: reads each live thread's switches so far.
+	 * @return the window
+	 */
+	static ContextSwitches start() {
+		return new ContextSwitches(read());
+	}
+
+	/**
+	 * Returns the switches of the live threads since {@link #start}.
 	 * @return the count, or {@code NaN} where {@code /proc} cannot tell
 	 */
-	static double total() {
-		if (!Files.isDirectory(TASKS)) {
+	double sinceStart() {
+		Map<String, Long> now = read();
+		if (this.atStart == null || now == null) {
 			return Double.NaN;
 		}
 		long total = 0;
+		for (Map.Entry<String, Long> thread : now.entrySet()) {
+			total += Math.max(0, thread.getValue() - this.atStart.getOrDefault(thread.getKey(), 0L));
+		}
+		return total;
+	}
+
+	private static Map<String, Long> read() {
+		if (!Files.isDirectory(TASKS)) {
+			return null;
+		}
+		Map<String, Long> switches = new HashMap<>();
 		try (Stream<Path> tasks = Files.list(TASKS)) {
 			for (Path task : (Iterable<Path>) tasks::iterator) {
-				total += switchesOf(task.resolve("status"));
+				switches.put(task.getFileName().toString(), switchesOf(task.resolve("status")));
 			}
 		}
 		catch (IOException ex) {
-			return Double.NaN;
+			return null;
 		}
-		return total;
+		return switches;
 	}
 
 	private static long switchesOf(Path status) {

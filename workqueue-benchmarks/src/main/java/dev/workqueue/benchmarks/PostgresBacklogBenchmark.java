@@ -103,7 +103,7 @@ public class PostgresBacklogBenchmark {
 
 		private long drained;
 
-		private double switchesBefore;
+		private ContextSwitches switchesFrom;
 
 		abstract String contenderName();
 
@@ -141,7 +141,7 @@ public class PostgresBacklogBenchmark {
 			this.progress = new Progress();
 			this.workers = null;
 			this.commits.start(this.admin);
-			this.switchesBefore = ContextSwitches.total();
+			this.switchesFrom = ContextSwitches.start();
 		}
 
 		final void drain() throws InterruptedException {
@@ -156,7 +156,7 @@ public class PostgresBacklogBenchmark {
 		public void end(Database figures, BenchmarkParams params) throws InterruptedException {
 			if (this.workers != null) {
 				// Read while the workers are alive: a thread that ends takes its count.
-				this.switches += ContextSwitches.total() - this.switchesBefore;
+				this.switches += this.switchesFrom.sinceStart();
 				this.drained += ITEMS;
 				this.workers.stop();
 			}

@@ -117,7 +117,7 @@ public class RedisBacklogBenchmark {
 
 		private long drained;
 
-		private double switchesBefore;
+		private ContextSwitches switchesFrom;
 
 		/** Redis's own CPU during this iteration's drains. */
 		private long cpuMicros;
@@ -175,7 +175,7 @@ public class RedisBacklogBenchmark {
 				throw failure.get();
 			}
 			this.profile.start(this.admin);
-			this.switchesBefore = ContextSwitches.total();
+			this.switchesFrom = ContextSwitches.start();
 			this.cpuMicrosBefore = this.admin.cpuMicros();
 		}
 
@@ -194,7 +194,7 @@ public class RedisBacklogBenchmark {
 			}
 			else {
 				// Read while the workers are alive: a thread that ends takes its count.
-				this.switches += ContextSwitches.total() - this.switchesBefore;
+				this.switches += this.switchesFrom.sinceStart();
 				this.cpuMicros += this.admin.cpuMicros() - this.cpuMicrosBefore;
 				this.drained += ITEMS;
 				this.profile.stop(this.admin, ITEMS);

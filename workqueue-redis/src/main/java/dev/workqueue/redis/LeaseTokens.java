@@ -4,8 +4,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The tokens of one handle's leases: its random id and a count, unique for ever, so that
- * neither a restart of Redis nor a failover that loses writes can repeat one.
- * Thread-safe: the count is atomic.
+ * neither a restart of Redis nor a failover that loses writes can repeat one. A token
+ * never holds an {@code '@'}: the scripts keep a lease as its token, {@code ".@"} and the
+ * time it was granted, and find the token's end by that mark ({@code lease_token} in
+ * {@code includes/lease_value.lua}). Thread-safe: the count is atomic.
  */
 final class LeaseTokens {
 
@@ -13,7 +15,16 @@ final class LeaseTokens {
 
 	private final AtomicLong count = new AtomicLong();
 
+	/**
+	 * Creates the tokens of a handle.
+	 * @param id the handle's id
+	 * @throws IllegalArgumentException if {@code id} holds an {@code '@'}, which would
+	 * make the scripts read a lease's token short
+	 */
 	LeaseTokens(String id) {
+		if (id.indexOf('@') >= 0) {
+			throw new IllegalArgumentException("id must not contain '@', was '" + id + "'");
+		}
 		this.id = id;
 	}
 

@@ -5,14 +5,14 @@
 -- forget_grant takes (this release's and the previous one's). A lease the previous
 -- release granted holds its token alone: lease_token reads it as it is, and it has no
 -- time (lease_granted_at answers nil; the readers take its expiry less the lease).
--- A time that formats negative (a store clock before 1970) still matches: else the
--- whole value would read as the token, and each renew or done would be a silent no-op.
+-- lease_token ends the token at the first '.@' (a token holds no '@', see LeaseTokens),
+-- so a time that formats negative (a store clock before 1970) is split off as well, and
+-- lease_granted_at's pattern takes the sign: else a renew or done would be a silent no-op.
 local function lease_value(token, now)
   return token .. '.@' .. string.format('%.0f', now)
 end
 local function lease_token(value)
-  -- A plain find, not a pattern (a third of the time, on every done and renewal): a
-  -- token holds no '@' (a handle id and a count, both base 36, see LeaseTokens).
+  -- A plain find, not a pattern: a third of the time, on every done and renewal.
   local at = value and string.find(value, '.@', 1, true)
   return at and string.sub(value, 1, at - 1) or value
 end
