@@ -6,8 +6,9 @@
 -- release granted holds its token alone: lease_token reads it as it is, and it has no
 -- time (lease_granted_at answers nil; the readers take its expiry less the lease).
 -- lease_token ends the token at the first '.@' (a token holds no '@', see LeaseTokens),
--- so a time that formats negative (a store clock before 1970) is split off as well, and
--- lease_granted_at's pattern takes the sign: else a renew or done would be a silent no-op.
+-- whatever the time after it, one that formats negative (a store clock before 1970)
+-- included: a value read whole as the token would make each renew or done a silent
+-- no-op. lease_granted_at's pattern takes the sign too.
 local function lease_value(token, now)
   return token .. '.@' .. string.format('%.0f', now)
 end
