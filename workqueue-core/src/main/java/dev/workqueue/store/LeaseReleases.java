@@ -258,7 +258,7 @@ public final class LeaseReleases<T, L extends Lease> {
 
 	/**
 	 * Remembers a lease to hand back, and wakes the timed work that does it: its release
-	 * failed, or its claim never heard back, or heard back too late.
+	 * failed or left it held, or its claim never heard back, or heard back too late.
 	 * @param lease the lease
 	 */
 	public void orphan(L lease) {
@@ -269,7 +269,8 @@ public final class LeaseReleases<T, L extends Lease> {
 	/**
 	 * Hands leases back in place, ready at once: those of a hold that ended, or those a
 	 * claim made that were never taken in hand (the claim was answered after shutdown);
-	 * if that fails, remembers them for the timed work.
+	 * if that fails, remembers them for the timed work, and so those the store left held
+	 * (their records locked by another transaction).
 	 * @param leases the leases, none of them in the book
 	 * @throws RuntimeException the store's failure, once the leases are remembered
 	 */
@@ -277,14 +278,15 @@ public final class LeaseReleases<T, L extends Lease> {
 		if (leases.isEmpty()) {
 			return;
 		}
+		List<L> left;
 		try {
-			this.driver.handBackInPlace(leases);
+			left = this.driver.handBackInPlace(leases);
 		}
 		catch (RuntimeException ex) {
-			leases.forEach(this.book::orphan);
-			this.orphaned.run();
+			leases.forEach(this::orphan);
 			throw ex;
 		}
+		left.forEach(this::orphan);
 	}
 
 	/**

@@ -38,10 +38,16 @@ public interface ReleaseDriver<L extends Lease> {
 	 * Hands leases back unprocessed, ready at once, each in its place in line as far as
 	 * the store keeps one. A store that needs one call per lease tries every lease before
 	 * it throws: the engine then remembers them all, and hands them back again later
-	 * (those already back are fenced off).
+	 * (those already back are fenced off). A store whose records another transaction may
+	 * lock hands the others back rather than wait for one, and returns the leases whose
+	 * record it left: the engine remembers those too, and its timed work hands them back
+	 * again at a later run (not renewed meanwhile, they come back when their lease runs
+	 * out at the latest).
 	 * @param leases the leases, at least one
+	 * @return the leases left held because another transaction locks their record, empty
+	 * for none
 	 */
-	void handBackInPlace(List<L> leases);
+	List<L> handBackInPlace(List<L> leases);
 
 	/**
 	 * Deletes the limiter history deferred to a lease ({@link Lease#forgets()}, not

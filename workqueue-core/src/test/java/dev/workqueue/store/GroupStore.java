@@ -170,8 +170,9 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 	}
 
 	@Override
-	public synchronized void handBackInPlace(List<TestLease> leases) {
+	public synchronized List<TestLease> handBackInPlace(List<TestLease> leases) {
 		leases.forEach(this::backInPlace);
+		return List.of();
 	}
 
 	@Override

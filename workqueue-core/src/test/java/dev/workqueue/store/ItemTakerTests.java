@@ -390,8 +390,9 @@ class ItemTakerTests {
 		}
 
 		@Override
-		public void handBackInPlace(List<TestLease> leases) {
+		public List<TestLease> handBackInPlace(List<TestLease> leases) {
 			this.calls.add("handBackInPlace " + leases);
+			return List.of();
 		}
 
 	}

@@ -123,6 +123,18 @@ class LeaseReleasesTests {
 	}
 
 	@Test
+	void leasesAHandBackLeftHeldAreOrphansForTheTimedWork() {
+		lease("a", 1);
+		lease("b", 2);
+		lease("c", 3);
+		this.driver.locked.add(2L);
+		assertThat(this.releases.handBackAll()).isEqualTo(3);
+		assertThat(this.book.isEmpty()).isTrue();
+		assertThat(this.book.takeOrphans()).extracting((lease) -> lease.token).containsExactly(2L);
+		assertThat(this.orphaned).hasValue(1);
+	}
+
+	@Test
 	void holdEndedWithoutADoneForgetsTheDeferredHistory() {
 		lease("a", 1);
 		this.book.deferForget("a", "limiter");
@@ -167,6 +179,9 @@ class LeaseReleasesTests {
 
 		final List<String> calls = new ArrayList<>();
 
+		/** The tokens of the leases whose records another transaction locks. */
+		final List<Long> locked = new ArrayList<>();
+
 		boolean failing;
 
 		@Override
@@ -180,8 +195,9 @@ class LeaseReleasesTests {
 		}
 
 		@Override
-		public void handBackInPlace(List<TestLease> leases) {
+		public List<TestLease> handBackInPlace(List<TestLease> leases) {
 			record("handBackInPlace " + leases);
+			return leases.stream().filter((lease) -> this.locked.contains(lease.token)).toList();
 		}
 
 		@Override

@@ -177,17 +177,22 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 		return false;
 	}
 
+	/**
+	 * Hands the orphans back; those whose rows another transaction locks stay for later.
+	 */
 	@Override
 	public void handBack(List<PostgresLease> orphans) {
-		this.statements.handBackInPlace(orphans);
+		List<PostgresLease> skipped = this.statements.handBackInPlace(orphans);
 		orphans.clear();
+		orphans.addAll(skipped);
 	}
 
 	/**
 	 * Hands back the rows leased to this handle under tokens it does not know: claims
 	 * whose answer was lost. No claim runs meanwhile (their leases would not be in the
 	 * book yet), and the book still knows the leases whose done is under way, so that a
-	 * done that then returns normally is never undone.
+	 * done that then returns normally is never undone. A row another transaction locks is
+	 * skipped, and looked at again by the next run.
 	 */
 	@Override
 	public boolean reconcile(Supplier<List<PostgresLease>> known) {
@@ -199,17 +204,20 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 		}
 		try {
 			long[] tokens = known.get().stream().mapToLong((lease) -> lease.token).toArray();
-			int back = this.database.run("hand back lost claims to", (connection) -> {
+			long[] backAndSkipped = this.database.run("hand back lost claims to", (connection) -> {
 				try (PreparedStatement statement = this.sql.reconcile.prepare(connection)) {
 					this.database.bindNow(this.sql.reconcile, statement);
 					this.sql.reconcile.setString(statement, "queue", this.database.name());
 					this.sql.reconcile.setString(statement, "holder", this.holder);
 					this.sql.reconcile.setArray(statement, "tokens", QueueDatabase.bigints(connection, tokens));
-					return statement.executeUpdate();
+					try (ResultSet row = statement.executeQuery()) {
+						row.next();
+						return new long[] { row.getLong(1), row.getLong(2) };
+					}
 				}
 			});
-			queuedAgain(back);
-			return true;
+			queuedAgain((int) backAndSkipped[0]);
+			return backAndSkipped[1] == 0;
 		}
 		finally {
 			this.claims.unlock();

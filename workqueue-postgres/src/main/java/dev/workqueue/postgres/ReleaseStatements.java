@@ -190,23 +190,47 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 
 	}
 
-	/** Hands leases back in their place in line, in one statement. */
+	/**
+	 * Hands leases back in their place in line, in one statement, which skips the rows
+	 * another transaction locks: waiting for an application's commit would hold up the
+	 * consumer or keeper that hands back.
+	 * @return the leases whose rows it skipped, for the keeper to hand back later
+	 */
 	@Override
-	public void handBackInPlace(List<PostgresLease> leases) {
+	public List<PostgresLease> handBackInPlace(List<PostgresLease> leases) {
 		long[] tokens = leases.stream().mapToLong((lease) -> lease.token).toArray();
-		int back = this.database.run("hand items back to", (connection) -> {
+		HandedBack handed = this.database.run("hand items back to", (connection) -> {
 			try (PreparedStatement statement = this.sql.handBack.prepare(connection)) {
 				this.database.bindNow(this.sql.handBack, statement);
 				this.sql.handBack.setString(statement, "queue", this.database.name());
 				this.sql.handBack.setArray(statement, "tokens", QueueDatabase.bigints(connection, tokens));
-				return statement.executeUpdate();
+				try (ResultSet row = statement.executeQuery()) {
+					row.next();
+					return new HandedBack(row.getInt(1), Ended.skippedTokens(row, 2));
+				}
 			}
 		});
-		this.rows.finished(back);
-		if (back > 0) {
+		this.rows.finished(handed.back());
+		if (handed.back() > 0) {
 			this.signal.signal();
 			this.notices.queued(0);
 		}
+		if (handed.skippedTokens().length == 0) {
+			return List.of();
+		}
+		return leases.stream()
+			.filter((lease) -> Arrays.binarySearch(handed.skippedTokens(), lease.token) >= 0)
+			.toList();
+	}
+
+	/**
+	 * What a hand-back statement did.
+	 *
+	 * @param back the rows it queued again
+	 * @param skippedTokens the tokens of the leases whose rows it skipped, sorted
+	 */
+	private record HandedBack(int back, long[] skippedTokens) {
+
 	}
 
 	/** Hands one lease back at the back of the line, ready after a delay. */

@@ -127,11 +127,54 @@ class PostgresRowLockTests {
 		assertThat(TestSql.count(this.fixture.table())).as("every done worked").isZero();
 	}
 
+	@Test
+	void anItemHandedBackWhileAnotherSessionLocksItsRowComesBackOnceTheLockIsGone() throws Exception {
+		DataSource pool = this.fixture.tableFixture().dataSource();
+		// A lease far longer than the wait below: the item may not come back by running
+		// out.
+		DelayingQueue<String> holder = handle(pool, Duration.ofMinutes(2));
+		DelayingQueue<String> other = handle(pool);
+		holder.add(LOCKED);
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		try (Lock lock = lockForUpdate(LOCKED)) {
+			assertThat(EngineFixture.handle(holder).handBack()).isOne();
+			assertThat(state(LOCKED)).as("skipped while locked, still leased").isEqualTo(1);
+			lock.release();
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> LOCKED.equals(other.poll(Duration.ZERO)));
+		other.done(LOCKED);
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	@Test
+	void lostClaimsWhoseRowAnotherSessionLocksAreLookedForAgain() throws Exception {
+		DelayingQueue<String> holder = handle(this.fixture.tableFixture().dataSource(), Duration.ofMinutes(2));
+		holder.add(LOCKED);
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		LeaseKeeper keeper = EngineFixture.statements(holder).keeper();
+		try (Lock lock = lockForUpdate(LOCKED)) {
+			// As if the claim's answer was lost: the handle knows no lease.
+			assertThat(keeper.reconcile(List::of)).as("a row skipped: look again").isFalse();
+			assertThat(state(LOCKED)).isEqualTo(1);
+			lock.release();
+		}
+		assertThat(keeper.reconcile(List::of)).isTrue();
+		assertThat(state(LOCKED)).as("queued again").isZero();
+	}
+
+	private long state(String item) {
+		return TestSql.queryLong("SELECT state FROM " + this.fixture.table() + " WHERE item = ?", item);
+	}
+
 	private DelayingQueue<String> handle(DataSource pool) {
+		return handle(pool, LEASE);
+	}
+
+	private DelayingQueue<String> handle(DataSource pool, Duration lease) {
 		return this.fixture.track(PostgresWorkQueues.builder(pool, ItemCodec.strings())
 			.table(this.fixture.table())
 			.name("locked")
-			.lease(LEASE)
+			.lease(lease)
 			.listen(false)
 			.vacuum(VacuumPolicy.NEVER)
 			.buildDelayingQueue());

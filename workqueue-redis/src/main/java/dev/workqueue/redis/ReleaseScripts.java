@@ -31,9 +31,10 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 
 	/**
 	 * One release each, at once; every lease is tried before the first failure throws.
+	 * Redis locks nothing: none is left held.
 	 */
 	@Override
-	public void handBackInPlace(List<RedisLease> leases) {
+	public List<RedisLease> handBackInPlace(List<RedisLease> leases) {
 		RedisQueueException first = null;
 		for (RedisLease lease : leases) {
 			try {
@@ -46,6 +47,7 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 		if (first != null) {
 			throw first;
 		}
+		return List.of();
 	}
 
 }
