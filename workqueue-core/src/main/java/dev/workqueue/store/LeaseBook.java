@@ -304,8 +304,8 @@ public final class LeaseBook<T, L extends Lease> {
 	}
 
 	/**
-	 * Remembers a lease to hand back later: its hand-back failed, or its claim never
-	 * heard back.
+	 * Remembers a lease to hand back later: its hand-back failed or was left for later
+	 * (another transaction locks its record), or its claim never heard back.
 	 * @param lease the lease
 	 */
 	public void orphan(L lease) {

@@ -41,8 +41,8 @@ public interface ReleaseDriver<L extends Lease> {
 	 * (those already back are fenced off). A store whose records another transaction may
 	 * lock hands the others back rather than wait for one, and returns the leases whose
 	 * record it left: the engine remembers those too, and its timed work hands them back
-	 * again at a later run (not renewed meanwhile, they come back when their lease runs
-	 * out at the latest).
+	 * again at a later run, within a tick (not renewed meanwhile: once a lease runs out,
+	 * any handle's reap may queue its item again instead, when the lock is gone).
 	 * @param leases the leases, at least one
 	 * @return the leases left held because another transaction locks their record, empty
 	 * for none

@@ -20,10 +20,11 @@ import dev.workqueue.time.Nanos;
  * ahead too, and those whose {@code done} is under way); every tick (every run, if the
  * store {@linkplain TimedWorkDriver#ticksEveryRun says so}) it queues again the items
  * whose lease ran out, whoever held them, and takes or keeps the role of reporting the
- * shared gauges; each run hands back what the handle could not (failed hand-backs, and,
- * once asked, claims whose answer was lost). The store's calls are its
- * {@link TimedWorkDriver}'s. Part of the shared-store engine, used by store modules; may
- * change before 1.0.
+ * shared gauges; each run hands back what the handle could not (failed hand-backs, those
+ * the store left for later, and, once asked, claims whose answer was lost), and the next
+ * run comes within a tick while some wait, also once the handle is shut down. The store's
+ * calls are its {@link TimedWorkDriver}'s. Part of the shared-store engine, used by store
+ * modules; may change before 1.0.
  * <p>
  * Failures never end it: it logs once per cause, backs off (never past a renewal, but
  * where the store renews nothing anyway), and says when the store answers again; only a
@@ -162,7 +163,10 @@ public final class TimedWork<L extends Lease, R> {
 				tick(nowNanos);
 			}
 			recovered();
-			return shuttingDown ? this.renewAtNanos : Math.min(this.renewAtNanos, this.tickAtNanos);
+			long nextNanos = shuttingDown ? this.renewAtNanos : Math.min(this.renewAtNanos, this.tickAtNanos);
+			// Hand-backs left for later are tried again within a tick; once shut down no
+			// tick is due, and the orphans' alarm rang for the first try only.
+			return this.book.hasOrphans() ? Math.min(nextNanos, Nanos.add(nowNanos, this.tickNanos)) : nextNanos;
 		}
 		catch (RuntimeException ex) {
 			R cause = this.driver.failure(ex);

@@ -158,6 +158,21 @@ class TimedWorkTests {
 	}
 
 	@Test
+	void orphansTheStoreLeftForLaterAreTriedAgainWithinATickAlsoOnceShutDown() {
+		this.book.orphan(new TestLease("a", 1));
+		this.driver.leftHeld = true;
+		this.lifecycle.shutDown();
+		long now = this.clock.nanoTime();
+		assertThat(this.work.run(now)).as("next: within a tick, not at the renewal").isEqualTo(now + TICK);
+		assertThat(this.work.stopped()).isFalse();
+		this.driver.leftHeld = false;
+		assertThat(this.work.run(now + TICK)).as("no tick is due once shut down").isEqualTo(now + LEASE / 3);
+		assertThat(this.book.hasOrphans()).isFalse();
+		this.work.run(now + TICK);
+		assertThat(this.work.stopped()).isTrue();
+	}
+
+	@Test
 	void aReconcileThatCannotLookNowIsAskedAgain() {
 		lease("a", 1);
 		this.work.reconcileSoon();
@@ -210,6 +225,9 @@ class TimedWorkTests {
 
 		boolean failResign;
 
+		/** Whether a hand-back leaves the orphans held, for a later run. */
+		boolean leftHeld;
+
 		/** The cause each call throws, {@code null} while the store answers. */
 		String failing;
 
@@ -246,7 +264,9 @@ class TimedWorkTests {
 		@Override
 		public void handBack(List<TestLease> orphans) {
 			call("handBack " + orphans);
-			orphans.clear();
+			if (!this.leftHeld) {
+				orphans.clear();
+			}
 		}
 
 		@Override

@@ -178,13 +178,21 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 	}
 
 	/**
-	 * Hands the orphans back; those whose rows another transaction locks stay for later.
+	 * Hands the orphans back; those whose rows another transaction locks stay for the
+	 * next run while their lease holds. One that ran out is left to a reap (any
+	 * instance's, once the lock is gone): so a lock held for ever keeps no shut-down
+	 * handle's keeper running.
 	 */
 	@Override
 	public void handBack(List<PostgresLease> orphans) {
 		List<PostgresLease> skipped = this.statements.handBackInPlace(orphans);
 		orphans.clear();
-		orphans.addAll(skipped);
+		long nowNanos = this.clock.nanoTime();
+		for (PostgresLease lease : skipped) {
+			if (lease.validUntilNanos() - nowNanos > 0) {
+				orphans.add(lease);
+			}
+		}
 	}
 
 	/**

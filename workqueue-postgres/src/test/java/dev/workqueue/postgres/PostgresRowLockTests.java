@@ -162,6 +162,39 @@ class PostgresRowLockTests {
 		assertThat(state(LOCKED)).as("queued again").isZero();
 	}
 
+	@Test
+	void aShutDownHandlesKeeperEndsThoughARowItHandsBackStaysLockedPastItsLease() throws Exception {
+		DataSource pool = this.fixture.tableFixture().dataSource();
+		DelayingQueue<String> holder = handle(pool);
+		DelayingQueue<String> other = handle(pool);
+		holder.add(LOCKED);
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		LeaseKeeper keeper = EngineFixture.statements(holder).keeper();
+		try (Lock lock = lockForUpdate(LOCKED)) {
+			holder.shutDown();
+			assertThat(EngineFixture.handle(holder).handBack()).isOne();
+			await().atMost(LEASE.plusSeconds(5)).until(keeper::stopped);
+			assertThat(state(LOCKED)).as("still leased: the lock never went").isEqualTo(1);
+			lock.release();
+		}
+		// The lease ran out: the other handle's reap queues the item again.
+		await().atMost(Duration.ofSeconds(10)).until(() -> LOCKED.equals(other.poll(Duration.ZERO)));
+		other.done(LOCKED);
+		assertThat(TestSql.count(this.fixture.table())).isZero();
+	}
+
+	@Test
+	void aHandBackNamesNoLeaseSkippedWhoseItemRowIsGone() throws Exception {
+		DelayingQueue<String> holder = handle(this.fixture.tableFixture().dataSource());
+		holder.add(LOCKED);
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		PostgresLease lease = new PostgresLease(LOCKED, TestSql.token(this.fixture.table(), LOCKED), 0, Long.MAX_VALUE);
+		// An operator's delete leaves the lease row, for a reap to find stale.
+		TestSql.update("DELETE FROM " + this.fixture.table() + " WHERE item = ?", LOCKED);
+		ReleaseStatements statements = EngineFixture.statements(holder).keeper().statements();
+		assertThat(statements.handBackInPlace(List.of(lease))).isEmpty();
+	}
+
 	private long state(String item) {
 		return TestSql.queryLong("SELECT state FROM " + this.fixture.table() + " WHERE item = ?", item);
 	}

@@ -13,8 +13,8 @@
 -- Races: held locks the rows with FOR UPDATE SKIP LOCKED, by token and state 1: it waits for no
 --   row (an application's transaction, an add's batch, a claim whose snapshot predates the row's
 --   lease, which keeps its lock until it commits though the row no longer matches, or the
---   keeper's reap). skipped reads the lease rows of the snapshot, so a lease ended meanwhile may
---   be named skipped: the next hand-back finds no row for it.
+--   keeper's reap). skipped reads the snapshot (each lease row and its item row, by their keys),
+--   so a lease ended meanwhile may be named skipped: the next hand-back finds no row for it.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
@@ -29,6 +29,7 @@ dirty_priority = CASE WHEN r.dirty_at > c.now THEN r.dirty_priority END
 FROM held, c WHERE r.queue = held.queue AND r.item = held.item
 RETURNING r.item),
 skipped AS (SELECT array_agg(l.token ORDER BY l.token) AS tokens FROM {table}_lease l
+	JOIN {table} r ON r.queue = l.queue AND r.item = l.item AND r.token = l.token AND r.state = 1
 	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND l.token = ANY(:tokens::bigint[])
 		AND NOT EXISTS (SELECT FROM held h WHERE h.token = l.token))
 SELECT (SELECT count(*) FROM back), (SELECT s.tokens FROM skipped s)
