@@ -134,23 +134,19 @@ class PostgresRowLockTests {
 		// out.
 		DelayingQueue<String> holder = handle(pool, Duration.ofMinutes(2));
 		DelayingQueue<String> other = handle(pool);
-		holder.add(LOCKED);
-		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		takeTheLockedItem(holder);
 		try (Lock lock = lockForUpdate(LOCKED)) {
 			assertThat(EngineFixture.handle(holder).handBack()).isOne();
 			assertThat(state(LOCKED)).as("skipped while locked, still leased").isEqualTo(1);
 			lock.release();
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> LOCKED.equals(other.poll(Duration.ZERO)));
-		other.done(LOCKED);
-		assertThat(TestSql.count(this.fixture.table())).isZero();
+		takenAndDoneBy(other);
 	}
 
 	@Test
 	void lostClaimsWhoseRowAnotherSessionLocksAreLookedForAgain() throws Exception {
 		DelayingQueue<String> holder = handle(this.fixture.tableFixture().dataSource(), Duration.ofMinutes(2));
-		holder.add(LOCKED);
-		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		takeTheLockedItem(holder);
 		LeaseKeeper keeper = EngineFixture.statements(holder).keeper();
 		try (Lock lock = lockForUpdate(LOCKED)) {
 			// As if the claim's answer was lost: the handle knows no lease.
@@ -167,8 +163,7 @@ class PostgresRowLockTests {
 		DataSource pool = this.fixture.tableFixture().dataSource();
 		DelayingQueue<String> holder = handle(pool);
 		DelayingQueue<String> other = handle(pool);
-		holder.add(LOCKED);
-		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		takeTheLockedItem(holder);
 		LeaseKeeper keeper = EngineFixture.statements(holder).keeper();
 		try (Lock lock = lockForUpdate(LOCKED)) {
 			holder.shutDown();
@@ -178,21 +173,33 @@ class PostgresRowLockTests {
 			lock.release();
 		}
 		// The lease ran out: the other handle's reap queues the item again.
-		await().atMost(Duration.ofSeconds(10)).until(() -> LOCKED.equals(other.poll(Duration.ZERO)));
-		other.done(LOCKED);
-		assertThat(TestSql.count(this.fixture.table())).isZero();
+		takenAndDoneBy(other);
 	}
 
 	@Test
 	void aHandBackNamesNoLeaseSkippedWhoseItemRowIsGone() throws Exception {
 		DelayingQueue<String> holder = handle(this.fixture.tableFixture().dataSource());
-		holder.add(LOCKED);
-		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+		takeTheLockedItem(holder);
 		PostgresLease lease = new PostgresLease(LOCKED, TestSql.token(this.fixture.table(), LOCKED), 0, Long.MAX_VALUE);
 		// An operator's delete leaves the lease row, for a reap to find stale.
 		TestSql.update("DELETE FROM " + this.fixture.table() + " WHERE item = ?", LOCKED);
 		ReleaseStatements statements = EngineFixture.statements(holder).keeper().statements();
 		assertThat(statements.handBackInPlace(List.of(lease))).isEmpty();
+	}
+
+	private static void takeTheLockedItem(DelayingQueue<String> holder) throws InterruptedException {
+		holder.add(LOCKED);
+		assertThat(holder.poll(Duration.ZERO)).isEqualTo(LOCKED);
+	}
+
+	/**
+	 * The other handle takes the locked item once it is back, and ends it: the table is
+	 * empty.
+	 */
+	private void takenAndDoneBy(DelayingQueue<String> other) {
+		await().atMost(Duration.ofSeconds(10)).until(() -> LOCKED.equals(other.poll(Duration.ZERO)));
+		other.done(LOCKED);
+		assertThat(TestSql.count(this.fixture.table())).isZero();
 	}
 
 	private long state(String item) {
