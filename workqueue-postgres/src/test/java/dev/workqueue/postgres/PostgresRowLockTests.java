@@ -32,7 +32,10 @@ import static org.awaitility.Awaitility.await;
  * handle gets none of its items, a {@code done} of another item returns at once, and once
  * the lock is gone the holder's {@code done} of the locked item works. Also where the
  * queue's connections have a {@code lock_timeout} (common in production), which a renewal
- * that waited for the row would run into at every retry.
+ * that waited for the row would run into at every retry. And a hand-back, or the keeper's
+ * look for lost claims, that finds the row locked skips it and tries again: the item
+ * comes back once the lock is gone, not when its lease runs out (nor keeps a shut-down
+ * handle's keeper running past the lease).
  */
 @RequiresPostgres
 class PostgresRowLockTests {
