@@ -27,7 +27,8 @@ import dev.workqueue.shared.SharedStore;
  * has a pool of its own (poll-only, every 50 ms, never vacuuming, as
  * {@link EngineFixture}'s). The row lock hook is a {@code SELECT ... FOR UPDATE} of the
  * item's row in a transaction of its own; the leases hook reads and writes the rows, and
- * empties the store with a {@code TRUNCATE ... RESTART IDENTITY}.
+ * empties the store with a {@code TRUNCATE ... RESTART IDENTITY} (run again if a deadlock
+ * with a handle's statement fails it).
  */
 @RequiresPostgres
 class PostgresSharedQueueContractTests extends SharedQueueContract {
@@ -158,7 +159,7 @@ class PostgresSharedQueueContractTests extends SharedQueueContract {
 
 				@Override
 				public void empty() {
-					TestSql.update("TRUNCATE " + table + ", " + table + "_lease RESTART IDENTITY");
+					TestSql.updateBreakingDeadlocks("TRUNCATE " + table + ", " + table + "_lease RESTART IDENTITY");
 				}
 
 			});
