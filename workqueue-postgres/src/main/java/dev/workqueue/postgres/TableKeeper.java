@@ -33,13 +33,14 @@ import dev.workqueue.time.Clock;
  * <b>On a server without autovacuum</b> ({@code SHOW autovacuum} is {@code off}, or
  * {@code track_counts} is, or the table has {@code autovacuum_enabled = false}) the queue
  * vacuums its own table: a queue that quietly bloats is no answer. Under
- * {@link VacuumPolicy#AUTO} (the default) the keeper runs {@code VACUUM (SKIP_LOCKED)} on
- * the table once at least {@value Settings#DEFAULT_VACUUM_ROWS} rows finished since its
- * last vacuum, at most once a second, and every {@value Settings#DEFAULT_LIMIT_EVERY}th
- * time also {@code ANALYZE}s it (autovacuum would have) and vacuums the {@code _limit}
- * table. Where autovacuum runs it only sweeps; {@link VacuumPolicy#ALWAYS} vacuums there
- * too, {@link VacuumPolicy#NEVER} nowhere. Dead rows come in proportion to throughput, so
- * a fixed count and a short interval keep the table near its live size: what piles up
+ * {@link VacuumPolicy#AUTO} (the default) the keeper runs
+ * {@code VACUUM (SKIP_LOCKED, TRUNCATE false)} on the table once at least
+ * {@value Settings#DEFAULT_VACUUM_ROWS} rows finished since its last vacuum, at most once
+ * a second, and every {@value Settings#DEFAULT_LIMIT_EVERY}th time also {@code ANALYZE}s
+ * it (autovacuum would have) and vacuums the {@code _limit} table. Where autovacuum runs
+ * it only sweeps; {@link VacuumPolicy#ALWAYS} vacuums there too,
+ * {@link VacuumPolicy#NEVER} nowhere. Dead rows come in proportion to throughput, so a
+ * fixed count and a short interval keep the table near its live size: what piles up
  * between two vacuums is at most a second of traffic.
  * <p>
  * Every minute it deletes the expired rows of the {@code _limit} table (failure history
@@ -478,8 +479,13 @@ final class TableKeeper implements FinishedRows {
 	/** Runs one VACUUM; returns the server's warning if it did not vacuum. */
 	private static SQLWarning vacuumOnce(Connection connection, String relation, boolean analyze) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
-			// SKIP_LOCKED: never wait behind another vacuum or a schema change.
-			statement.execute("VACUUM (SKIP_LOCKED" + (analyze ? ", ANALYZE) " : ") ") + relation);
+			// SKIP_LOCKED: never wait behind another vacuum or a schema change. TRUNCATE
+			// false: never take the table's ACCESS EXCLUSIVE lock to give the empty pages
+			// at its end back, which every add, claim and done would wait behind, and
+			// which this vacuum tried for up to 5 s on a busy table (holding a connection
+			// of the pool), for pages the next items fill again. As the schema's
+			// vacuum_truncate, which a table made before it lacks.
+			statement.execute("VACUUM (SKIP_LOCKED, TRUNCATE false" + (analyze ? ", ANALYZE) " : ") ") + relation);
 			return statement.getWarnings();
 		}
 	}

@@ -115,9 +115,13 @@ END $$;
 -- Every item passes through the table as an insert, two updates and a delete, so dead rows come
 -- fast and in proportion to throughput, not to the table's size: vacuum after a fixed number of
 -- them rather than a fraction of the table, and without the cost-based pauses. Rows are small and
--- updated in place, so pages keep room for the new versions.
+-- updated in place, so pages keep room for the new versions. A vacuum leaves the empty pages at
+-- the table's end: giving them back takes the table's ACCESS EXCLUSIVE lock, which every
+-- instance's adds, claims and dones wait behind (and a hot standby's readers conflict with), for
+-- pages the next items fill again.
 ALTER TABLE {table} SET (
 	fillfactor = 80,
+	vacuum_truncate = false,
 	autovacuum_vacuum_scale_factor = 0,
 	autovacuum_vacuum_threshold = 2000,
 	autovacuum_vacuum_insert_scale_factor = 0,
@@ -174,9 +178,10 @@ DO $$ BEGIN
 END $$;
 
 -- Every lease is an insert, an update per renewal and a delete: as the queue table, vacuumed
--- after a fixed number of dead rows; updated in place.
+-- after a fixed number of dead rows, without giving empty pages back; updated in place.
 ALTER TABLE {table}_lease SET (
 	fillfactor = 70,
+	vacuum_truncate = false,
 	autovacuum_vacuum_scale_factor = 0,
 	autovacuum_vacuum_threshold = 2000,
 	autovacuum_vacuum_insert_scale_factor = 0,

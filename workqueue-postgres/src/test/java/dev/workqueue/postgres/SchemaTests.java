@@ -64,16 +64,17 @@ class SchemaTests {
 	}
 
 	/**
-	 * The items' and the leases' tables: updated in place (room on each page) and
-	 * vacuumed after a fixed number of dead rows, without pauses.
+	 * The items' and the leases' tables: updated in place (room on each page), vacuumed
+	 * after a fixed number of dead rows, without pauses, and never truncated (which takes
+	 * the table's exclusive lock).
 	 */
 	private static void assertStorageSettings(String table) {
 		String autovacuum = ",autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=5000"
 				+ ",autovacuum_vacuum_cost_delay=0,autovacuum_vacuum_insert_scale_factor=0"
 				+ ",autovacuum_vacuum_insert_threshold=2000,autovacuum_vacuum_scale_factor=0"
 				+ ",autovacuum_vacuum_threshold=2000";
-		assertThat(reloptions(table)).isEqualTo("fillfactor=80" + autovacuum);
-		assertThat(reloptions(table + "_lease")).isEqualTo("fillfactor=70" + autovacuum);
+		assertThat(reloptions(table)).isEqualTo("fillfactor=80,vacuum_truncate=false" + autovacuum);
+		assertThat(reloptions(table + "_lease")).isEqualTo("fillfactor=70,vacuum_truncate=false" + autovacuum);
 	}
 
 	/** A table's storage settings, sorted, the autovacuum ones after the fill factor. */

@@ -79,6 +79,44 @@ class TableKeeperTests {
 	}
 
 	@Test
+	void noVacuumGivesTheEmptyPagesAtTheTablesEndBackNeitherTheKeepersNorOneAsAutovacuumRunsIt() throws SQLException {
+		// A database of its own, as above: else a vacuum may remove nothing, and then
+		// truncates nothing either.
+		try (PrivateDatabase database = new PrivateDatabase()) {
+			DataSource pool = database.pool();
+			String made = "wq_made";
+			String earlier = "wq_earlier";
+			execute(pool, PostgresWorkQueues.schema(made) + ";" + PostgresWorkQueues.schema(earlier));
+			// A table made before the schema set it: the keeper's own vacuum must not
+			// truncate it either.
+			execute(pool, "ALTER TABLE " + earlier + " RESET (vacuum_truncate)");
+			passThrough(pool, made, 1, 5_000);
+			passThrough(pool, earlier, 1, 5_000);
+			long madeSize = relationSize(pool, made);
+			long earlierSize = relationSize(pool, earlier);
+
+			// As autovacuum runs it: the table's own setting decides.
+			execute(pool, "VACUUM " + made);
+			TableKeeper keeper = TableKeeper.acquire(pool, earlier, EAGER);
+			try {
+				keeper.finished(500);
+				await().atMost(WAIT).until(() -> keeper.vacuums() == 1);
+			}
+			finally {
+				keeper.release();
+			}
+
+			assertThat(relationSize(pool, made)).isEqualTo(madeSize).isGreaterThan(0);
+			assertThat(relationSize(pool, earlier)).isEqualTo(earlierSize).isGreaterThan(0);
+			// They could have: asked to, a vacuum gives those pages back (the way to
+			// shrink a table by hand).
+			execute(pool, "VACUUM (TRUNCATE true) " + made + ", " + earlier);
+			assertThat(relationSize(pool, made)).isLessThan(madeSize);
+			assertThat(relationSize(pool, earlier)).isLessThan(earlierSize);
+		}
+	}
+
+	@Test
 	void aVacuumWaitsForItsThresholdOfFinishedRowsAndItsInterval() throws SQLException {
 		try (PostgresFixture fixture = new PostgresFixture()) {
 			TableKeeper keeper = TableKeeper.acquire(fixture.dataSource(), fixture.table(),
@@ -411,6 +449,10 @@ class TableKeeperTests {
 
 	private static long totalSize(DataSource dataSource, String table) throws SQLException {
 		return single(dataSource, "SELECT pg_total_relation_size('" + table + "')");
+	}
+
+	private static long relationSize(DataSource dataSource, String table) throws SQLException {
+		return single(dataSource, "SELECT pg_relation_size('" + table + "')");
 	}
 
 	private static long vacuumCount(DataSource dataSource, String table) throws SQLException {
