@@ -481,10 +481,12 @@ final class TableKeeper implements FinishedRows {
 		try (Statement statement = connection.createStatement()) {
 			// SKIP_LOCKED: never wait behind another vacuum or a schema change. TRUNCATE
 			// false: never take the table's ACCESS EXCLUSIVE lock to give the empty pages
-			// at its end back, which every add, claim and done would wait behind, and
-			// which this vacuum tried for up to 5 s on a busy table (holding a connection
-			// of the pool), for pages the next items fill again. As the schema's
-			// vacuum_truncate, which a table made before it lacks.
+			// at its end back, for pages the next items fill again. On a busy table the
+			// vacuum asks for that lock every 50 ms for up to 5 s (holding a connection
+			// of
+			// the pool), and while it holds it every add, claim and done waits. As the
+			// schema's vacuum_truncate, also on a table whose schema ran from an earlier
+			// release's script (a migration) and lacks that setting.
 			statement.execute("VACUUM (SKIP_LOCKED, TRUNCATE false" + (analyze ? ", ANALYZE) " : ") ") + relation);
 			return statement.getWarnings();
 		}

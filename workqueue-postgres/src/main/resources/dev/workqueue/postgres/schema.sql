@@ -115,13 +115,15 @@ END $$;
 -- Every item passes through the table as an insert, two updates and a delete, so dead rows come
 -- fast and in proportion to throughput, not to the table's size: vacuum after a fixed number of
 -- them rather than a fraction of the table, and without the cost-based pauses. Rows are small and
--- updated in place, so pages keep room for the new versions. A vacuum leaves the empty pages at
--- the table's end: giving them back takes the table's ACCESS EXCLUSIVE lock, which every
--- instance's adds, claims and dones wait behind (and a hot standby's readers conflict with), for
--- pages the next items fill again.
+-- updated in place, so pages keep room for the new versions. No vacuum gives the empty pages at
+-- the end of the table (or of its TOAST table) back: that needs the table's ACCESS EXCLUSIVE
+-- lock, which a vacuum asks for every 50 ms for up to 5 s and, once it has it, holds until it
+-- sees another session wait (at most about 20 ms), so every instance's adds, claims and dones wait
+-- meanwhile (and a hot standby's readers conflict with it), for pages the next items fill again.
 ALTER TABLE {table} SET (
 	fillfactor = 80,
 	vacuum_truncate = false,
+	toast.vacuum_truncate = false,
 	autovacuum_vacuum_scale_factor = 0,
 	autovacuum_vacuum_threshold = 2000,
 	autovacuum_vacuum_insert_scale_factor = 0,
@@ -182,6 +184,7 @@ END $$;
 ALTER TABLE {table}_lease SET (
 	fillfactor = 70,
 	vacuum_truncate = false,
+	toast.vacuum_truncate = false,
 	autovacuum_vacuum_scale_factor = 0,
 	autovacuum_vacuum_threshold = 2000,
 	autovacuum_vacuum_insert_scale_factor = 0,
@@ -208,6 +211,10 @@ CREATE TABLE IF NOT EXISTS {table}_limit (
 	expires_at timestamptz NOT NULL,
 	PRIMARY KEY (queue, kind, item)
 );
+
+-- Every claim reads it (the paused flag) and the dones write it (forgotten histories): as the
+-- queue table, no vacuum gives its empty pages back.
+ALTER TABLE {table}_limit SET (vacuum_truncate = false, toast.vacuum_truncate = false);
 
 -- The sweep that forgets the history nobody touched for longer than it is kept.
 DO $$ BEGIN

@@ -65,8 +65,8 @@ class SchemaTests {
 
 	/**
 	 * The items' and the leases' tables: updated in place (room on each page), vacuumed
-	 * after a fixed number of dead rows, without pauses, and never truncated (which takes
-	 * the table's exclusive lock).
+	 * after a fixed number of dead rows, without pauses; they, the limiters' table and
+	 * their TOAST tables never truncated (which takes the table's exclusive lock).
 	 */
 	private static void assertStorageSettings(String table) {
 		String autovacuum = ",autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=5000"
@@ -75,6 +75,13 @@ class SchemaTests {
 				+ ",autovacuum_vacuum_threshold=2000";
 		assertThat(reloptions(table)).isEqualTo("fillfactor=80,vacuum_truncate=false" + autovacuum);
 		assertThat(reloptions(table + "_lease")).isEqualTo("fillfactor=70,vacuum_truncate=false" + autovacuum);
+		assertThat(reloptions(table + "_limit")).isEqualTo("vacuum_truncate=false");
+		for (String each : new String[] { table, table + "_lease", table + "_limit" }) {
+			assertThat(TestSql.queryString("SELECT array_to_string(t.reloptions, ',') FROM pg_class r"
+					+ " JOIN pg_class t ON t.oid = r.reltoastrelid WHERE r.oid = to_regclass(?)", each))
+				.as("the TOAST table of %s", each)
+				.isEqualTo("vacuum_truncate=false");
+		}
 	}
 
 	/** A table's storage settings, sorted, the autovacuum ones after the fill factor. */
