@@ -479,14 +479,13 @@ final class TableKeeper implements FinishedRows {
 	/** Runs one VACUUM; returns the server's warning if it did not vacuum. */
 	private static SQLWarning vacuumOnce(Connection connection, String relation, boolean analyze) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
-			// SKIP_LOCKED: never wait behind another vacuum or a schema change. TRUNCATE
-			// false: never take the table's ACCESS EXCLUSIVE lock to give the empty pages
-			// at its end back, for pages the next items fill again. On a busy table the
-			// vacuum asks for that lock every 50 ms for up to 5 s (holding a connection
-			// of
-			// the pool), and while it holds it every add, claim and done waits. As the
-			// schema's vacuum_truncate, also on a table whose schema ran from an earlier
-			// release's script (a migration) and lacks that setting.
+			// SKIP_LOCKED: never wait behind another vacuum or a schema change.
+			// TRUNCATE false: never take the table's ACCESS EXCLUSIVE lock to give the
+			// empty pages at its end back, for pages the next items fill again. On a
+			// busy table a vacuum asks for that lock every 50 ms for up to 5 s, holding
+			// a pool connection, and while it holds it every add, claim and done waits.
+			// As the schema's vacuum_truncate, also on a table whose schema ran from an
+			// earlier release's script (a migration) and lacks that setting.
 			statement.execute("VACUUM (SKIP_LOCKED, TRUNCATE false" + (analyze ? ", ANALYZE) " : ") ") + relation);
 			return statement.getWarnings();
 		}

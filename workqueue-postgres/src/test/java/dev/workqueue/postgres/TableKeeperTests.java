@@ -79,7 +79,7 @@ class TableKeeperTests {
 	}
 
 	@Test
-	void noVacuumGivesTheEmptyPagesAtTheTablesEndBackNeitherTheKeepersNorOneAsAutovacuumRunsIt() throws SQLException {
+	void neitherTheKeeperNorAutovacuumGivesTheEmptyPagesAtATablesEndBack() throws SQLException {
 		// A database of its own, as above: else a vacuum may remove nothing, and then
 		// truncates nothing either.
 		try (PrivateDatabase database = new PrivateDatabase()) {
