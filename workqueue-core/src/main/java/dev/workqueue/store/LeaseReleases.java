@@ -283,10 +283,18 @@ public final class LeaseReleases<T, L extends Lease> {
 			left = this.driver.handBackInPlace(leases);
 		}
 		catch (RuntimeException ex) {
-			leases.forEach(this::orphan);
+			orphanAll(leases);
 			throw ex;
 		}
-		left.forEach(this::orphan);
+		orphanAll(left);
+	}
+
+	/** Remembers leases to hand back, and wakes the timed work once for them all. */
+	private void orphanAll(List<L> leases) {
+		if (!leases.isEmpty()) {
+			leases.forEach(this.book::orphan);
+			this.orphaned.run();
+		}
 	}
 
 	/**
