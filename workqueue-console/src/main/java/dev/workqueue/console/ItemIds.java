@@ -94,7 +94,9 @@ final class ItemIds {
 		catch (IllegalArgumentException ex) {
 			return Optional.empty();
 		}
-		if (sealed.length < NONCE_BYTES + TAG_BITS / Byte.SIZE) {
+		// Base64 leaves spare bits in a last character; other spellings of those bits
+		// decode to the same bytes but are not the id this instance issued.
+		if (sealed.length < NONCE_BYTES + TAG_BITS / Byte.SIZE || !ENCODER.encodeToString(sealed).equals(id)) {
 			return Optional.empty();
 		}
 		try {

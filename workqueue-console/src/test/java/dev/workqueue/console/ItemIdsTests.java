@@ -53,4 +53,23 @@ class ItemIdsTests {
 		assertThat(this.ids.text("")).isEmpty();
 	}
 
+	@Test
+	void onlyTheIssuedSpellingOfAnIdNamesItsItem() {
+		// 35 bytes take 47 characters, the last with two bits to spare: the other three
+		// spellings of those bits decode to the same bytes, and are no id this instance
+		// issued.
+		String id = this.ids.id("order-1");
+		byte[] bytes = Base64.getUrlDecoder().decode(id);
+		String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+		int last = alphabet.indexOf(id.charAt(id.length() - 1));
+		int spellings = 0;
+		for (int spare = 1; spare < 4; spare++) {
+			String respelled = id.substring(0, id.length() - 1) + alphabet.charAt(last ^ spare);
+			assertThat(Base64.getUrlDecoder().decode(respelled)).isEqualTo(bytes);
+			assertThat(this.ids.text(respelled)).as(respelled).isEmpty();
+			spellings++;
+		}
+		assertThat(spellings).isEqualTo(3);
+	}
+
 }
