@@ -44,7 +44,9 @@ import org.openjdk.jmh.runner.IterationType;
  * runs, so off by under a second of commits at each end: see {@link PostgresAdmin}) and
  * {@code connections} (client connections on the database at the iteration's end, every
  * JVM's, the measurement's own left out; each JVM's pool has
- * {@value PostgresContender#POOL_SIZE}).
+ * {@value PostgresContender#POOL_SIZE}) and {@code backlog} (items added and not yet
+ * processed, on average, of at most {@value #BACKLOG}: near 0 the producers' add commits
+ * set the rate, not the workers; {@link BacklogSamples}).
  * <p>
  * Contenders: ours (a rate-limiting queue; each item deduplicated, leased, fenced; done
  * with the next claim) and db-scheduler (one-time tasks, lock-and-fetch; see
@@ -88,6 +90,9 @@ public class PostgresThroughputBenchmark {
 
 		public double connections;
 
+		/** Items added and not yet processed, on average ({@link BacklogSamples}). */
+		public double backlog;
+
 	}
 
 	/** The producers, the workers of every JVM and the shared queue of one trial. */
@@ -101,6 +106,8 @@ public class PostgresThroughputBenchmark {
 		private final Progress progress = new Progress();
 
 		private final AtomicLong added = new AtomicLong();
+
+		private final BacklogSamples backlog = new BacklogSamples();
 
 		private final List<Thread> producers = new ArrayList<>();
 
@@ -173,6 +180,7 @@ public class PostgresThroughputBenchmark {
 		public void beginIteration(IterationParams params) {
 			if (params.getType() == IterationType.MEASUREMENT) {
 				this.processedBefore = this.progress.count();
+				this.backlog.reset();
 				this.commits.reset();
 				this.commits.start(this.admin);
 			}
@@ -186,6 +194,7 @@ public class PostgresThroughputBenchmark {
 				double share = Figures.share(benchmark);
 				figures.commitsPerItem = this.commits.perItem() * share;
 				figures.connections = this.admin.connections() * share;
+				figures.backlog = this.backlog.mean() * share;
 				System.out
 					.println(this.commits.line(contenderName() + ", " + WORKERS + " workers x " + this.jvms + " JVMs")
 							+ "; connections " + this.admin.connections());
@@ -198,6 +207,7 @@ public class PostgresThroughputBenchmark {
 				throw new IllegalStateException("no " + BATCH + " items processed in 30 s: " + this.progress.count()
 						+ " processed, " + this.added.get() + " added");
 			}
+			this.backlog.sample(this.added.get() - this.progress.count());
 		}
 
 		@TearDown(Level.Trial)

@@ -43,7 +43,11 @@ import org.openjdk.jmh.runner.IterationType;
  * At the end of each trial a line gives the Redis commands per item processed over its
  * measured iterations ({@link CommandProfile}: {@code INFO commandstats} at each
  * iteration's start and end, so the producers' adds count as well as the workers' get and
- * done, and whatever other clients of a shared server sent meanwhile).
+ * done, and whatever other clients of a shared server sent meanwhile). Auxiliary counters
+ * per measured iteration: {@code commandsPerItem}, {@code redisCpuMicrosPerItem} and
+ * {@code backlog} (items added and not yet processed, on average, of at most
+ * {@value #BACKLOG}: near 0 the producers' add round trips set the rate, not the workers;
+ * {@link BacklogSamples}).
  * <p>
  * Contenders: ours ({@code buildQueue()}: each item is deduplicated, leased, renewed
  * while held and fenced on done) and Redisson's {@code RBlockingQueue} (RPUSH, then BLPOP
@@ -89,6 +93,9 @@ public class RedisThroughputBenchmark {
 
 		public double redisCpuMicrosPerItem;
 
+		/** Items added and not yet processed, on average ({@link BacklogSamples}). */
+		public double backlog;
+
 	}
 
 	/** The producers, the workers of every JVM and the shared queue of one trial. */
@@ -110,6 +117,8 @@ public class RedisThroughputBenchmark {
 		private final Progress progress = new Progress();
 
 		private final AtomicLong added = new AtomicLong();
+
+		private final BacklogSamples backlog = new BacklogSamples();
 
 		private final List<Thread> producerThreads = new ArrayList<>();
 
@@ -182,6 +191,7 @@ public class RedisThroughputBenchmark {
 		public void beginIteration(IterationParams params) {
 			if (params.getType() == IterationType.MEASUREMENT) {
 				this.processedBefore = this.progress.count();
+				this.backlog.reset();
 				this.cpuMicrosBefore = this.admin.cpuMicros();
 				this.commands.start(this.admin);
 			}
@@ -202,6 +212,7 @@ public class RedisThroughputBenchmark {
 					double share = Figures.share(benchmark);
 					figures.commandsPerItem = commands / items * share;
 					figures.redisCpuMicrosPerItem = (double) cpuMicros / items * share;
+					figures.backlog = this.backlog.mean() * share;
 					System.out.printf(Locale.ROOT, "redis per item (%s): %.2f commands, %.1f µs of its CPU%n",
 							contenderName(), commands / items, (double) cpuMicros / items);
 				}
@@ -214,6 +225,7 @@ public class RedisThroughputBenchmark {
 				throw new IllegalStateException("no " + BATCH + " items processed in 30 s: " + this.progress.count()
 						+ " processed, " + this.added.get() + " added");
 			}
+			this.backlog.sample(this.added.get() - this.progress.count());
 		}
 
 		@TearDown(Level.Trial)
