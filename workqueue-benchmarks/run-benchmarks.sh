@@ -25,12 +25,12 @@
 #   example one built from an earlier commit, to compare the code before and after a change
 #   on the same machine, one run after the other) and builds nothing.
 #
-# Duration: about 42 minutes on a quiet 2-core machine (estimate per class, forks x
+# Duration: about 47 minutes on a quiet 2-core machine (estimate per class, forks x
 # (warm-up + measurement) + JVM starts: QueueHandOff 2.5 min, TimingWheel 3.5, DelayQueue 3.5,
 # FiringAccuracy 3.5, RetainedHeap 3, TokenBucket 2, IdleCpu 2, AddAfter 1.5,
-# RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5; RedisThroughput 7.5,
+# RateLimiter 1.5, QueueCycle 1, MetricsOverhead 1, DedupAdd 0.5; RedisThroughput 12,
 # RedisIdle 2.5, RedisLatency 1.5, RedisFiringAccuracy 1, RedisBacklog 1, RedisAdd 1,
-# RedisMemory 0.5; BullMQ 1.5); with a PostgreSQL, about 45 more (PostgresThroughput 2,
+# RedisMemory 0.5; BullMQ 1.5); with a PostgreSQL, about 46 more (PostgresThroughput 3,
 # PostgresBacklog 1.5, PostgresAdd 1, PostgresLatency 2, PostgresFiringAccuracy 2,
 # PostgresTableSize 35 for ours and db-scheduler at 1,000,000 items; ours without its own
 # vacuuming slows to about 100 items/s as dead rows pile up and takes over an hour more:

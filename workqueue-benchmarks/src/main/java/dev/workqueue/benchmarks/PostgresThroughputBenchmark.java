@@ -35,8 +35,11 @@ import org.openjdk.jmh.runner.IterationType;
  * JVMs ({@link PostgresWorkerMain}) with {@value #WORKERS} workers each on the same
  * queue, each with its own pool. The pipeline runs for the whole trial; an invocation
  * waits for {@value #BATCH} more items processed, wherever, so the score is the steady
- * rate of all workers together, in items per second. Each trial runs in a database of its
- * own ({@link PostgresAdmin}), dropped at its end.
+ * rate of all workers together, in items per second. The warm-up is long (20 s) because
+ * the other JVMs start with the trial and warm up only as the pipeline runs: after 5 s
+ * their JIT compiler still took 0.21 cores in one of them ({@code /proc}), after 20 s
+ * 0.06. Each trial runs in a database of its own ({@link PostgresAdmin}), dropped at its
+ * end.
  * <p>
  * <b>Auxiliary counters</b> (see {@link Figures}), per measured iteration:
  * {@code commitsPerItem} ({@code xact_commit} of the database over the iteration, every
@@ -54,7 +57,7 @@ import org.openjdk.jmh.runner.IterationType;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 1, time = 5)
+@Warmup(iterations = 4, time = 5)
 @Measurement(iterations = 3, time = 5)
 @Fork(value = 1, jvmArgsAppend = { "-Xms512m", "-Xmx512m" })
 public class PostgresThroughputBenchmark {

@@ -38,7 +38,9 @@ import org.openjdk.jmh.runner.IterationType;
  * standard output, a few milliseconds late. The pipeline runs for the whole trial
  * (warm-up included); an invocation waits for {@value #BATCH} more items to be processed,
  * wherever, so the score is the steady processing rate of all workers together, in items
- * per second.
+ * per second. The warm-up is long (18 s) because the other JVMs start with the trial and
+ * warm up only as the pipeline runs: after 6 s the JIT compiler of one of them still took
+ * 0.22 of the machine's 2 cores ({@code /proc}), after 18 s 0.06.
  * <p>
  * At the end of each trial a line gives the Redis commands per item processed over its
  * measured iterations ({@link CommandProfile}: {@code INFO commandstats} at each
@@ -55,7 +57,7 @@ import org.openjdk.jmh.runner.IterationType;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 3)
+@Warmup(iterations = 6, time = 3)
 @Measurement(iterations = 3, time = 3)
 @Fork(value = 2, jvmArgsAppend = { "-Xms512m", "-Xmx512m" })
 public class RedisThroughputBenchmark {
