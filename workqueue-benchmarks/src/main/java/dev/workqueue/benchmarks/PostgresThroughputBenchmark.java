@@ -25,9 +25,9 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
- * Issue 30: items per second end to end through a queue on PostgreSQL,
- * {@value #PRODUCERS} producer threads and {@value #WORKERS} workers per JVM, on 1 JVM
- * and on 3, with the commits per item and the connections it took.
+ * Issue 30: items per second end to end through a queue on PostgreSQL, {@code producers}
+ * producer threads (4 by default) and {@value #WORKERS} workers per JVM, on 1 JVM and on
+ * 3, with the commits per item and the connections it took.
  * <p>
  * <b>Workload.</b> As {@link RedisThroughputBenchmark}: the producers of the measured JVM
  * add distinct items one call at a time, staying at most {@value #BACKLOG} items ahead of
@@ -61,8 +61,6 @@ import org.openjdk.jmh.runner.IterationType;
 @Measurement(iterations = 3, time = 5)
 @Fork(value = 1, jvmArgsAppend = { "-Xms512m", "-Xmx512m" })
 public class PostgresThroughputBenchmark {
-
-	static final int PRODUCERS = 4;
 
 	static final int WORKERS = 16;
 
@@ -106,13 +104,17 @@ public class PostgresThroughputBenchmark {
 		@Param({ "1", "3" })
 		public int jvms;
 
+		/** Producer threads of the measured JVM. */
+		@Param({ "4" })
+		public int producers;
+
 		private final Progress progress = new Progress();
 
 		private final AtomicLong added = new AtomicLong();
 
 		private final BacklogSamples backlog = new BacklogSamples();
 
-		private final List<Thread> producers = new ArrayList<>();
+		private final List<Thread> producerThreads = new ArrayList<>();
 
 		private final List<WorkerJvm> otherJvms = new ArrayList<>();
 
@@ -149,10 +151,10 @@ public class PostgresThroughputBenchmark {
 						"wqbench-jvm" + i, this.progress, null));
 			}
 			this.producing = true;
-			for (int i = 0; i < PRODUCERS; i++) {
+			for (int i = 0; i < this.producers; i++) {
 				Thread producer = new Thread(this::produce, "pg-bench-producer-" + i);
 				producer.setDaemon(true);
-				this.producers.add(producer);
+				this.producerThreads.add(producer);
 				producer.start();
 			}
 		}
@@ -216,7 +218,7 @@ public class PostgresThroughputBenchmark {
 		@TearDown(Level.Trial)
 		public void stop() throws Exception {
 			this.producing = false;
-			for (Thread producer : this.producers) {
+			for (Thread producer : this.producerThreads) {
 				producer.join(10_000);
 			}
 			StringBuilder shares = new StringBuilder("items processed: ").append(this.progress.count());
