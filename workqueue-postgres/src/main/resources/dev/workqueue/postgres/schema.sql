@@ -234,10 +234,12 @@ CREATE TABLE IF NOT EXISTS {table}_given_up (
 );
 
 -- The records newest first (the console's list, the trim to the bound), and those past their
--- retention.
+-- retention. Spelled "givenup": PostgreSQL cuts names at 63 bytes, and a name that began as the
+-- table's does ("_given_up_at") would, cut for a long table name, be the table's own, and the
+-- index would be taken as made.
 DO $$ BEGIN
-	IF to_regclass('{schema}{name}_given_up_at') IS NULL THEN
-		CREATE INDEX IF NOT EXISTS {name}_given_up_at ON {table}_given_up (queue, given_up_at);
+	IF to_regclass('{schema}{name}_givenup_at') IS NULL THEN
+		CREATE INDEX IF NOT EXISTS {name}_givenup_at ON {table}_given_up (queue, given_up_at);
 	END IF;
 END $$;
 

@@ -189,8 +189,8 @@ class NoticesTests {
 
 	@Test
 	void channelsAreShortDistinctAndTheSameForEveryCaseOfTheName() {
-		String longest = "s".repeat(63) + "." + "t".repeat(57);
-		String almost = "s".repeat(63) + "." + "t".repeat(56) + "u";
+		String longest = "s".repeat(63) + "." + "t".repeat(TableName.MAX_LENGTH);
+		String almost = "s".repeat(63) + "." + "t".repeat(TableName.MAX_LENGTH - 1) + "u";
 		Set<String> channels = new HashSet<>();
 		for (String table : List.of("workqueue_item", "jobs.workqueue_item", "jobs_workqueue_item", longest, almost,
 				"a", "a$b")) {

@@ -66,7 +66,7 @@ class PostgresInspectionPlanTests {
 				.contains("Index Scan using " + table + "_leases on " + table + " r")
 				.doesNotContain("Seq Scan on " + table + " ");
 			assertThat(plan(sql.itemsGivenUp)).as("given up")
-				.contains("Index Scan Backward using " + table + "_given_up_at on " + table + "_given_up g")
+				.contains("Index Scan Backward using " + table + "_givenup_at on " + table + "_given_up g")
 				.doesNotContain("Seq Scan");
 		}
 		assertThat(plan(new QueueSql(table, ReadyOrder.FIFO, false, true).itemsReady)).as("FIFO ready")

@@ -34,6 +34,45 @@ class SchemaTests {
 		}
 	}
 
+	/**
+	 * PostgreSQL cuts every name at 63 bytes, and the names derived from a long table's
+	 * must not become one another's: an index whose cut name is a table's is taken as
+	 * made and skipped (the given-up table's index, once named {@code _given_up_at}, from
+	 * 54 characters on), and at 57 {@code _leases} became {@code _lease}, whose table the
+	 * schema then failed to make.
+	 */
+	@Test
+	void theLongestTableNameAcceptedGetsEveryTableAndIndexAShortOneGets() {
+		PostgresDatabase.execute("CREATE SCHEMA IF NOT EXISTS wq_long_name_test");
+		try {
+			String shortName = "wq_long_name_test.t";
+			String longest = "wq_long_name_test." + "t".repeat(TableName.MAX_LENGTH);
+			for (String table : java.util.List.of(shortName, longest)) {
+				PostgresDatabase.execute(PostgresWorkQueues.schema(table));
+				PostgresDatabase.execute(PostgresWorkQueues.schema(table));
+			}
+			assertThat(objectsOf(shortName)).isEqualTo("sequence; table with 4 indexes; table with 2 indexes;"
+					+ " table with 2 indexes; table with 2 indexes");
+			assertThat(objectsOf(longest)).as("the longest name's").isEqualTo(objectsOf(shortName));
+			assertThatIllegalArgumentException().isThrownBy(() -> PostgresWorkQueues.schema(longest + "t"))
+				.withMessageContaining("at most 56 characters");
+		}
+		finally {
+			PostgresDatabase.execute("DROP SCHEMA wq_long_name_test CASCADE");
+		}
+	}
+
+	/** The relations of a table's schema, told apart by kind and indexes, not by name. */
+	private static String objectsOf(String table) {
+		String name = table.substring(table.indexOf('.') + 1);
+		return TestSql.queryString(
+				"SELECT string_agg(CASE c.relkind WHEN 'S' THEN 'sequence' ELSE 'table with '"
+						+ " || (SELECT count(*) FROM pg_index i WHERE i.indrelid = c.oid) || ' indexes' END, '; '"
+						+ " ORDER BY c.oid) FROM pg_class c WHERE c.relnamespace = 'wq_long_name_test'::regnamespace"
+						+ " AND c.relkind IN ('r', 'S') AND (c.relname = ? OR starts_with(c.relname, ? || '_'))",
+				name, name);
+	}
+
 	@Test
 	void aSchemaQualifiedTableNamesItsIndexesWithoutTheSchema() {
 		PostgresDatabase.execute("CREATE SCHEMA IF NOT EXISTS wq_schema_test");
@@ -208,7 +247,7 @@ class SchemaTests {
 				.as("the dead letter moved, the rest kept")
 				.isEqualTo("failures:attempts");
 			assertThat(
-					TestSql.queryString("SELECT indexdef FROM pg_indexes WHERE indexname = ?", table + "_given_up_at"))
+					TestSql.queryString("SELECT indexdef FROM pg_indexes WHERE indexname = ?", table + "_givenup_at"))
 				.contains("(queue, given_up_at)");
 		}
 	}

@@ -6,7 +6,7 @@
 -- Returns: one row: the count
 -- Races: reads only (one snapshot).
 -- Time: c.now is :now, or the statement's start.
--- Plan: a range of {name}_given_up_at (an index-only scan once the table is vacuumed), in time
+-- Plan: a range of {name}_givenup_at (an index-only scan once the table is vacuumed), in time
 --   that grows with the records kept (the bound's keep, 1,000 unless told): 77 to 128 ms for
 --   1,000,000 records (EXPLAIN ANALYZE, pages cached).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now)

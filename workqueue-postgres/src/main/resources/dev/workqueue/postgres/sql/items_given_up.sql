@@ -10,7 +10,7 @@
 --   for a record moved from a dead letter), when it was given up (µs since the epoch)
 -- Races: reads only (one snapshot).
 -- Time: c.now is :now, or the statement's start.
--- Plan: a backward index scan of {name}_given_up_at, an incremental sort of equal times by item,
+-- Plan: a backward index scan of {name}_givenup_at, an incremental sort of equal times by item,
 --   cut by the limit. EXPLAIN ANALYZE, the first page of 100 of 1,000,000 records: 0.19 ms (2.9
 --   to 6 ms while the pages were not cached yet).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now)

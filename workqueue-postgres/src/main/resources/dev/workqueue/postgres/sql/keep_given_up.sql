@@ -23,7 +23,7 @@
 --   beyond the bound, which the next one trims. Two trims that delete the same rows in other
 --   orders may deadlock: the server rolls one back, and QueueDatabase runs it again.
 -- Time: c.now is :now, or the statement's start.
--- Plan: the upsert probes the primary key; trimmed reads {name}_given_up_at backward past the
+-- Plan: the upsert probes the primary key; trimmed reads {name}_givenup_at backward past the
 --   newest :keep - 1 records (in time that grows with :keep) and its range past the retention.
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now),
 kept AS (INSERT INTO {table}_given_up AS g (queue, item, attempts, reason, holder, given_up_at)

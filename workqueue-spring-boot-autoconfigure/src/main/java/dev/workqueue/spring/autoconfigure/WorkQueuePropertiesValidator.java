@@ -74,7 +74,7 @@ final class WorkQueuePropertiesValidator {
 	 * sequence, the limiters' table) fit PostgreSQL's 63 bytes. Checked here too, so that
 	 * a bad name fails start-up naming the key whether or not a queue uses it yet.
 	 */
-	private static final Pattern POSTGRES_TABLE = Pattern.compile("([a-z_][a-z0-9_$]{0,62}\\.)?[a-z_][a-z0-9_$]{0,56}",
+	private static final Pattern POSTGRES_TABLE = Pattern.compile("([a-z_][a-z0-9_$]{0,62}\\.)?[a-z_][a-z0-9_$]{0,55}",
 			Pattern.CASE_INSENSITIVE);
 
 	/** The shortest {@code given-up.retention}, as {@link GivenUpBound} takes it. */
@@ -263,7 +263,7 @@ final class WorkQueuePropertiesValidator {
 	private static void postgres(List<String> problems, String prefix, WorkQueueProperties.Postgres postgres) {
 		String table = postgres.getTable();
 		if (table == null || !POSTGRES_TABLE.matcher(table).matches()) {
-			problems.add(prefix + ".table must be a plain SQL identifier (letters, digits, _ and $, at most 57 "
+			problems.add(prefix + ".table must be a plain SQL identifier (letters, digits, _ and $, at most 56 "
 					+ "characters), optionally schema-qualified, was "
 					+ ((table != null) ? "'" + table + "'" : "empty"));
 		}

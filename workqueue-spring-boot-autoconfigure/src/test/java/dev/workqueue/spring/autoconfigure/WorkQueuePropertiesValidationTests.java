@@ -138,8 +138,8 @@ class WorkQueuePropertiesValidationTests {
 				Arguments.of("workqueue.postgres.table=1queue", "workqueue.postgres.table " + TABLE_RULE + "'1queue'"),
 				Arguments.of("workqueue.postgres.table=queue;drop",
 						"workqueue.postgres.table " + TABLE_RULE + "'queue;drop'"),
-				Arguments.of("workqueue.postgres.table=" + "q".repeat(58),
-						"workqueue.postgres.table " + TABLE_RULE + "'" + "q".repeat(58) + "'"),
+				Arguments.of("workqueue.postgres.table=" + "q".repeat(57),
+						"workqueue.postgres.table " + TABLE_RULE + "'" + "q".repeat(57) + "'"),
 				Arguments.of("workqueue.postgres.table=", "workqueue.postgres.table " + TABLE_RULE + "''"),
 				Arguments.of("workqueue.postgres.lease=500ms",
 						"workqueue.postgres.lease must be at least 1s, was 500ms"),
@@ -151,7 +151,7 @@ class WorkQueuePropertiesValidationTests {
 	}
 
 	private static final String TABLE_RULE = "must be a plain SQL identifier (letters, digits, _ and $, "
-			+ "at most 57 characters), optionally schema-qualified, was ";
+			+ "at most 56 characters), optionally schema-qualified, was ";
 
 	@Test
 	void postgresKeysAtTheirLimitsAreAccepted() {
