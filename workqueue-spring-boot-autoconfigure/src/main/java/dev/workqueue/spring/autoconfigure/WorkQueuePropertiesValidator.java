@@ -262,9 +262,10 @@ final class WorkQueuePropertiesValidator {
 
 	private static void postgres(List<String> problems, String prefix, WorkQueueProperties.Postgres postgres) {
 		String table = postgres.getTable();
-		if (table == null || !POSTGRES_TABLE.matcher(table).matches()) {
-			problems.add(prefix + ".table must be a plain SQL identifier (letters, digits, _ and $, at most 56 "
-					+ "characters), optionally schema-qualified, was "
+		// Two $ in a row would end the schema script's DO $$ blocks.
+		if (table == null || !POSTGRES_TABLE.matcher(table).matches() || table.contains("$$")) {
+			problems.add(prefix + ".table must be a plain SQL identifier (letters, digits, _ and $ but not $$, at "
+					+ "most 56 characters), optionally schema-qualified, was "
 					+ ((table != null) ? "'" + table + "'" : "empty"));
 		}
 		atLeast(problems, prefix + ".lease", postgres.getLease(), SharedQueueBuilder.MIN_LEASE);

@@ -118,7 +118,7 @@ class PostgresBackendConfigurationTests {
 	static Stream<String> tables() {
 		return Stream.of("workqueue_item", "Jobs", "_q", "q$1", "jobs.workqueue_item", "s".repeat(63) + ".t",
 				"s".repeat(64) + ".t", "q".repeat(56), "q".repeat(57), "", "1q", "q-1", "a.b.c", "q;drop table x",
-				"\"quoted\"", "jobs.", ".q", "é");
+				"\"quoted\"", "jobs.", ".q", "é", "q$$x", "jobs$$.q");
 	}
 
 	@Test

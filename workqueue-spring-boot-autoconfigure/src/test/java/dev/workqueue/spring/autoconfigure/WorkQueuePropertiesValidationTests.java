@@ -141,6 +141,8 @@ class WorkQueuePropertiesValidationTests {
 				Arguments.of("workqueue.postgres.table=" + "q".repeat(57),
 						"workqueue.postgres.table " + TABLE_RULE + "'" + "q".repeat(57) + "'"),
 				Arguments.of("workqueue.postgres.table=", "workqueue.postgres.table " + TABLE_RULE + "''"),
+				Arguments.of("workqueue.postgres.table=work$$items",
+						"workqueue.postgres.table " + TABLE_RULE + "'work$$items'"),
 				Arguments.of("workqueue.postgres.lease=500ms",
 						"workqueue.postgres.lease must be at least 1s, was 500ms"),
 				Arguments.of("workqueue.postgres.lease=-1s", "workqueue.postgres.lease must be at least 1s, was -1s"),
@@ -150,7 +152,7 @@ class WorkQueuePropertiesValidationTests {
 						"workqueue.postgres.poll-interval must be at least 10ms, was 0s"));
 	}
 
-	private static final String TABLE_RULE = "must be a plain SQL identifier (letters, digits, _ and $, "
+	private static final String TABLE_RULE = "must be a plain SQL identifier (letters, digits, _ and $ but not $$, "
 			+ "at most 56 characters), optionally schema-qualified, was ";
 
 	@Test
