@@ -58,8 +58,9 @@ final class ConsoleActions {
 	 * @param action one of {@link #NAMES}
 	 * @param body the request's body, a JSON object; empty if none
 	 * @param principal who asks, {@code null} if unknown
-	 * @throws ConsoleRequestException for an unknown action (404), a bad value (400) or a
-	 * queue that failed to do it, as a store out of reach (503)
+	 * @throws ConsoleRequestException for an unknown action (404), a bad value, the
+	 * console's or the queue's (an {@code IllegalArgumentException}) (400), or a queue
+	 * that failed to do it, as a store out of reach (503)
 	 */
 	void run(RateLimitingQueue<Object> queue, String action, byte[] body, @Nullable Principal principal) {
 		if (!NAMES.contains(action)) {
@@ -73,6 +74,12 @@ final class ConsoleActions {
 		}
 		catch (ConsoleRequestException ex) {
 			throw ex;
+		}
+		catch (IllegalArgumentException ex) {
+			// The queue's own refusal of the value (text its store cannot keep): the
+			// caller's to mend, not a store out of reach.
+			throw ConsoleRequestException.refusedValue("queue '" + queue.name() + "' refused " + action, ex,
+					this.showItems);
 		}
 		catch (RuntimeException ex) {
 			ConsoleRequestException unavailable = ConsoleRequestException

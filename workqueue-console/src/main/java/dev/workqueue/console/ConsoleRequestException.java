@@ -35,11 +35,23 @@ final class ConsoleRequestException extends RuntimeException {
 	 * @return the refusal
 	 */
 	static ConsoleRequestException unavailable(String what, RuntimeException cause, boolean showItems) {
-		String reason = cause.getClass().getName();
-		if (showItems && cause.getMessage() != null) {
-			reason = cause.getMessage();
-		}
-		return new ConsoleRequestException(HttpStatus.SERVICE_UNAVAILABLE, what + ": " + reason);
+		return new ConsoleRequestException(HttpStatus.SERVICE_UNAVAILABLE, what + ": " + reason(cause, showItems));
+	}
+
+	/**
+	 * A value the queue refused as a bad argument, such as text its store cannot keep
+	 * (400).
+	 * @param what what was refused, such as {@code queue 'orders' refused add}
+	 * @param cause the queue's refusal
+	 * @param showItems whether item text may be shown, as for {@link #unavailable}
+	 * @return the refusal
+	 */
+	static ConsoleRequestException refusedValue(String what, IllegalArgumentException cause, boolean showItems) {
+		return badRequest(what + ": " + reason(cause, showItems));
+	}
+
+	private static String reason(RuntimeException cause, boolean showItems) {
+		return (showItems && cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getName();
 	}
 
 }

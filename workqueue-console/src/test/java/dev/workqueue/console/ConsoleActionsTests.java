@@ -164,6 +164,14 @@ class ConsoleActionsTests {
 	}
 
 	@Test
+	void anItemTheQueueRefusesIsABadRequestSayingWhy() throws Exception {
+		act("orders", "add", "{\"item\":\"a\\u0000b\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error").value(
+					"queue 'orders' refused add: " + "item must not encode to text holding a NUL character (U+0000)"));
+		assertThat(this.orders.texts(ItemState.READY)).noneMatch((text) -> text.contains("\0"));
+	}
+
+	@Test
 	void actionWithoutAJsonContentTypeIsRefused() throws Exception {
 		// A cross-site form or a body-less request that a browser sends without asking.
 		this.mvc.perform(post("/workqueue/api/queues/orders/actions/pause"))

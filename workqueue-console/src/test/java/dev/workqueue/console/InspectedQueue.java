@@ -107,10 +107,17 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 		this.addFails = fail ? "store out of reach while adding " : null;
 	}
 
+	/**
+	 * {@inheritDoc} As a PostgreSQL queue, refuses an item whose text holds a NUL (which
+	 * no column can store) as a bad argument.
+	 */
 	@Override
 	public synchronized void add(Object item) {
 		if (this.addFails != null) {
 			throw new IllegalStateException(this.addFails + item);
+		}
+		if (((String) item).indexOf('\0') >= 0) {
+			throw new IllegalArgumentException("item must not encode to text holding a NUL character (U+0000)");
 		}
 		put((String) item, ItemState.READY);
 	}

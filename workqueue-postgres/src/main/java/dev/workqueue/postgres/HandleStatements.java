@@ -70,12 +70,21 @@ final class HandleStatements implements QueueDriver {
 	/** {@inheritDoc} PostgreSQL's {@code text} holds no NUL character. */
 	@Override
 	public void checkEncoding(String encoded) {
-		int nul = encoded.indexOf('\0');
-		if (nul >= 0) {
+		if (!storable(encoded)) {
+			int nul = encoded.indexOf('\0');
 			throw new IllegalArgumentException("item must not encode to text holding a NUL character (U+0000), "
 					+ "which PostgreSQL cannot store: its encoding has one at index " + nul
 					+ "; use a codec that escapes it");
 		}
+	}
+
+	/**
+	 * Whether PostgreSQL can keep an item's text: no text value holds a NUL.
+	 * @param encoded the item's text
+	 * @return {@code false} if it holds a NUL
+	 */
+	static boolean storable(String encoded) {
+		return encoded.indexOf('\0') < 0;
 	}
 
 	@Override

@@ -109,8 +109,15 @@ final class PostgresInspection implements InspectionDriver {
 		};
 	}
 
+	/**
+	 * {@inheritDoc} Text no item can hold (a NUL, which adds refuse) is found nowhere,
+	 * without a statement: PostgreSQL would refuse it as a parameter.
+	 */
 	@Override
 	public List<ItemView> find(String encoded) {
+		if (!HandleStatements.storable(encoded)) {
+			return List.of();
+		}
 		SqlStatement find = this.sql.find;
 		return this.database.run("find an item in", (connection) -> {
 			try (PreparedStatement prepared = find.prepare(connection)) {
@@ -172,8 +179,12 @@ final class PostgresInspection implements InspectionDriver {
 		});
 	}
 
+	/** {@inheritDoc} Text no item can hold has no record, as for {@link #find}. */
 	@Override
 	public boolean deleteGivenUp(String encoded) {
+		if (!HandleStatements.storable(encoded)) {
+			return false;
+		}
 		SqlStatement delete = this.sql.deleteGivenUp;
 		return this.database.run("delete a given-up item of", (connection) -> {
 			try (PreparedStatement prepared = delete.prepare(connection)) {

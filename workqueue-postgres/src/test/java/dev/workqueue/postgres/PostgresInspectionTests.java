@@ -265,6 +265,15 @@ class PostgresInspectionTests {
 	}
 
 	@Test
+	void textNoItemCanHoldIsFoundNowhereAndHasNoRecordToDelete() {
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
+		InspectionDriver inspection = inspection(queue);
+		// Adds refuse a NUL, which PostgreSQL cannot store: asking for one is no failure.
+		assertThat(inspection.find("a\0b")).isEmpty();
+		assertThat(inspection.deleteGivenUp("a\0b")).isFalse();
+	}
+
+	@Test
 	void deletesARecord() {
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
 		InspectionDriver inspection = inspection(queue);
