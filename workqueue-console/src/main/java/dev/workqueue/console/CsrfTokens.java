@@ -11,8 +11,11 @@ import org.springframework.security.web.csrf.CsrfToken;
  */
 final class CsrfTokens {
 
-	/** The request attribute under which Spring Security's filter puts the token. */
-	static final String ATTRIBUTE = "_csrf";
+	/**
+	 * The request attribute under which Spring Security's filter always puts the token:
+	 * the other one it sets, {@code _csrf} by default, an application may rename.
+	 */
+	static final String ATTRIBUTE = CsrfToken.class.getName();
 
 	private CsrfTokens() {
 	}
