@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,9 +20,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.ItemCodec;
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.PriorityQueue.Prioritized;
+import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.Pollers;
+import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.store.ReadySignal;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -299,6 +303,61 @@ class RedisWakeTests {
 			.as("%d commands in %.1f s, %d consumers waiting on %d clients", commands, seconds, HANDLES * CONSUMERS,
 					HANDLES)
 			.isLessThanOrEqualTo(1.0);
+	}
+
+	@Test
+	void anItemHandedBackForLaterWakesAWaitingConsumerOfAnotherInstanceWhenDue() throws Exception {
+		DelayingQueue<String> holder = this.handles.get(0);
+		holder.add("back");
+		assertThat(holder.poll(Duration.ofSeconds(10))).isEqualTo("back");
+		startConsumers();
+		awaitConsumersWaiting();
+		long handedBackNanos = System.nanoTime();
+		// No timer knows the item's time but through the hand-back's notice: each sleeps
+		// a heartbeat of 30 minutes.
+		assertThat(holder.capability(SharedWorkQueue.class).orElseThrow().handBack("back", Duration.ofMillis(300)))
+			.isTrue();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.handedOut.contains("back"));
+		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - handedBackNanos)).as("not before it is due")
+			.isGreaterThanOrEqualTo(300);
+		assertThat(this.handedOut).containsExactly("back");
+	}
+
+	@Test
+	void aPriorityItemHandedBackForLaterWakesAWaitingConsumerOfAnotherInstanceWhenDue() throws Exception {
+		List<PriorityQueue<String>> priority = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			RedisClient client = RedisClient.create(this.server.uri());
+			this.clients.add(client);
+			priority.add(RedisWorkQueues.builder(client, ItemCodec.strings())
+				.name("p")
+				.lease(Duration.ofMinutes(30))
+				.heartbeat(Duration.ofMinutes(30))
+				.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter()));
+		}
+		try {
+			priority.get(0).add("back", 7);
+			assertThat(priority.get(0).poll(Duration.ofSeconds(10))).isEqualTo("back");
+			CompletableFuture<Prioritized<String>> taken = CompletableFuture.supplyAsync(() -> {
+				try {
+					return Pollers.of(priority.get(1)).poll(Duration.ofSeconds(30));
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			await().atMost(Duration.ofSeconds(10)).until(() -> blockedClients() >= 1);
+			assertThat(priority.get(0)
+				.capability(SharedWorkQueue.class)
+				.orElseThrow()
+				.handBack("back", Duration.ofMillis(300))).isTrue();
+			Prioritized<String> item = taken.get(5, TimeUnit.SECONDS);
+			assertThat(item.item()).isEqualTo("back");
+			assertThat(item.priority()).isEqualTo(7);
+		}
+		finally {
+			priority.forEach(PriorityQueue::shutDown);
+		}
 	}
 
 	@Test

@@ -3,7 +3,9 @@
 -- processed, queued again at once or waiting for the delay.
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
 --   (includes/queue_keys.lua), 3 item, 4 token, 5 delay in µs (0: at once)
--- Output: 1 if handed back, 0 if the token no longer held the item
+-- Output: 1 if handed back, 0 if the token no longer held the item; a 'w' notice when an
+--   item handed back for later is the first due, an 'r' notice when one queued at once
+--   found none ready
 -- Invariants: every key it may write is checked before the first write.
 -- @include queue_keys
 -- @include check
@@ -12,6 +14,7 @@
 -- @include forget_held
 -- @include now_us
 -- @include wait_with
+-- @include notify
 -- @include notify_if_none_was_ready
 -- @include add_ready
 
@@ -27,7 +30,10 @@ priority = math.max(priority, dirty_priority or priority)
 local now = now_us()
 local delay = tonumber(delay_us)
 if delay > 0 and not dirty_priority then
-  wait_with(item, now + delay, priority)
+  -- As an add-after: the timers learn of the item only from this notice.
+  if wait_with(item, now + delay, priority) then
+    notify('w')
+  end
   return 1
 end
 notify_if_none_was_ready(add_ready(item, priority, now) / 2)
