@@ -3,6 +3,7 @@ package dev.workqueue.store;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.workqueue.ratelimit.BucketRateLimiter;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.ItemFastSlowRateLimiter;
@@ -64,6 +65,58 @@ public abstract class SharedLimiterFactory<T> implements RateLimiterFactory<T> {
 		return new ItemFastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts,
 				failureCounts("failures:fast-slow"));
 	}
+
+	/**
+	 * One token bucket for every item and instance, in the store; at an infinite rate no
+	 * limit, which needs no store: every reservation is ok at once, as
+	 * {@link dev.workqueue.ratelimit.TokenBucket}'s.
+	 * @param qps tokens per second, positive, or {@code Double.POSITIVE_INFINITY} for no
+	 * limit
+	 * @param burst the bucket's size, at least 1
+	 * @return the limiter
+	 */
+	@Override
+	public final RateLimiter<T> bucket(double qps, int burst) {
+		return Double.isInfinite(qps) && qps > 0 ? unlimited(burst) : storeBucket(qps, burst);
+	}
+
+	/**
+	 * One token bucket per item, shared by every instance, in the store; at an infinite
+	 * rate no limit, as {@link #bucket}.
+	 * @param qps tokens per second, positive, or {@code Double.POSITIVE_INFINITY} for no
+	 * limit
+	 * @param burst the bucket's size, at least 1
+	 * @return the limiter
+	 */
+	@Override
+	public final RateLimiter<T> itemBucket(double qps, int burst) {
+		return Double.isInfinite(qps) && qps > 0 ? unlimited(burst) : storeItemBucket(qps, burst);
+	}
+
+	private static <T> RateLimiter<T> unlimited(int burst) {
+		if (burst < 1) {
+			throw new IllegalArgumentException("burst must be at least 1, was " + burst);
+		}
+		// One bucket for every item is as unlimited as one each, and keeps no entry per
+		// item.
+		return new BucketRateLimiter<>(Double.POSITIVE_INFINITY, burst);
+	}
+
+	/**
+	 * The store's bucket for every item and instance.
+	 * @param qps tokens per second, positive and finite
+	 * @param burst the bucket's size, at least 1
+	 * @return the limiter
+	 */
+	protected abstract RateLimiter<T> storeBucket(double qps, int burst);
+
+	/**
+	 * The store's bucket per item, shared by every instance.
+	 * @param qps tokens per second, positive and finite
+	 * @param burst the bucket's size, at least 1
+	 * @return the limiter
+	 */
+	protected abstract RateLimiter<T> storeItemBucket(double qps, int burst);
 
 	/**
 	 * The count of each item's failed attempts, shared by every instance, kept beside the

@@ -10,6 +10,7 @@ import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.RateLimiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
@@ -44,6 +45,21 @@ class SharedLimiterFactoryTests {
 	}
 
 	@Test
+	void anUnlimitedBucketDelaysNothingAndNeedsNoStore() {
+		RateLimiter<String> bucket = this.factory.bucket(Double.POSITIVE_INFINITY, 1);
+		RateLimiter<String> itemBucket = this.factory.itemBucket(Double.POSITIVE_INFINITY, 1);
+		for (int i = 0; i < 1_000; i++) {
+			assertThat(bucket.when("a")).isZero();
+			assertThat(itemBucket.when("a")).isZero();
+		}
+		assertThat(itemBucket.numRequeues("a")).isZero();
+		assertThatIllegalArgumentException().isThrownBy(() -> this.factory.bucket(Double.POSITIVE_INFINITY, 0))
+			.withMessage("burst must be at least 1, was 0");
+		assertThatExceptionOfType(UnsupportedOperationException.class).as("a finite rate is the store's")
+			.isThrownBy(() -> this.factory.bucket(10, 1));
+	}
+
+	@Test
 	void theHistorysTimeToLiveIsFromOneSecondToOneHundredYears() {
 		assertThat(SharedLimiterFactory.checkedHistoryTtl(Duration.ofSeconds(1))).isEqualTo(Duration.ofSeconds(1));
 		assertThat(SharedLimiterFactory.checkedHistoryTtl(Duration.ofDays(36_525))).isEqualTo(Duration.ofDays(36_525));
@@ -70,12 +86,12 @@ class SharedLimiterFactoryTests {
 		}
 
 		@Override
-		public RateLimiter<String> bucket(double qps, int burst) {
+		protected RateLimiter<String> storeBucket(double qps, int burst) {
 			throw new UnsupportedOperationException("no buckets here");
 		}
 
 		@Override
-		public RateLimiter<String> itemBucket(double qps, int burst) {
+		protected RateLimiter<String> storeItemBucket(double qps, int burst) {
 			throw new UnsupportedOperationException("no buckets here");
 		}
 

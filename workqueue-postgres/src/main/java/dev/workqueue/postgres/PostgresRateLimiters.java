@@ -170,25 +170,13 @@ public final class PostgresRateLimiters {
 			return this;
 		}
 
-		/**
-		 * One token bucket shared by every item and instance.
-		 * @param qps tokens per second, positive
-		 * @param burst the bucket's size, at least 1
-		 * @return the limiter
-		 */
 		@Override
-		public RateLimiter<T> bucket(double qps, int burst) {
+		protected RateLimiter<T> storeBucket(double qps, int burst) {
 			return new PostgresBucketRateLimiter<>(limitTable(), this.options.codec, false, qps, burst);
 		}
 
-		/**
-		 * One token bucket per item, shared by every instance.
-		 * @param qps tokens per second, positive
-		 * @param burst the bucket's size, at least 1
-		 * @return the limiter
-		 */
 		@Override
-		public RateLimiter<T> itemBucket(double qps, int burst) {
+		protected RateLimiter<T> storeItemBucket(double qps, int burst) {
 			return new PostgresBucketRateLimiter<>(limitTable(), this.options.codec, true, qps, burst);
 		}
 

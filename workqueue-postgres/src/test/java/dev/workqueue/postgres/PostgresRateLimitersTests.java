@@ -161,6 +161,17 @@ class PostgresRateLimitersTests {
 	}
 
 	@Test
+	void anUnlimitedBucketDelaysNothing() {
+		FakeClock clock = new FakeClock();
+		RateLimiter<String> bucket = builder().clock(clock).bucket(Double.POSITIVE_INFINITY, 1);
+		RateLimiter<String> itemBucket = builder().clock(clock).itemBucket(Double.POSITIVE_INFINITY, 1);
+		for (int i = 0; i < 100; i++) {
+			assertThat(bucket.when("a")).isZero();
+			assertThat(itemBucket.when("a")).isZero();
+		}
+	}
+
+	@Test
 	void anItemBucketIsPerItemAndForgetGivesItBackFull() {
 		FakeClock clock = new FakeClock();
 		RateLimiter<String> one = builder().clock(clock).itemBucket(1, 1);
@@ -388,7 +399,7 @@ class PostgresRateLimitersTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> unnamed.historyTtl(Duration.ofDays(36_526)))
 			.withMessageContaining("historyTtl");
 		PostgresRateLimiters.Builder<String> named = unnamed.name("orders");
-		for (double qps : new double[] { 0, -1, Double.NaN, Double.POSITIVE_INFINITY }) {
+		for (double qps : new double[] { 0, -1, Double.NaN, Double.NEGATIVE_INFINITY }) {
 			assertThatIllegalArgumentException().isThrownBy(() -> named.bucket(qps, 1)).withMessageContaining("qps");
 		}
 		assertThatIllegalArgumentException().isThrownBy(() -> named.itemBucket(1, 0)).withMessageContaining("burst");
