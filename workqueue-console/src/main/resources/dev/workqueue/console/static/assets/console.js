@@ -13,6 +13,9 @@
 	const OVERVIEW_POLL_MILLIS = 250;
 	const QUEUE_POLL_MILLIS = 1000;
 	const PAGE_SIZE = 50;
+	// The deepest a list is served (QueueInspector.MAX_DEPTH): a page beyond is refused, and
+	// the items there are looked up with Find.
+	const MAX_DEPTH = 10_000;
 	const STATES = ['ready', 'processing', 'waiting', 'given-up'];
 	const STATE_FIGURE = { ready: 'depth', processing: 'processing', waiting: 'waiting', 'given-up': 'givenUp' };
 	const FIGURES = [
@@ -418,7 +421,7 @@
 		document.title = `${name} · Work queues`;
 
 		function page(state, delta) {
-			offsets[state] = Math.max(0, offsets[state] + delta);
+			offsets[state] = Math.min(Math.max(0, offsets[state] + delta), MAX_DEPTH - PAGE_SIZE);
 			refreshNow();
 		}
 
@@ -462,7 +465,9 @@
 					s.table.update(items, now);
 					setText(s.count, `(${total})`);
 					s.prev.disabled = offsets[state] === 0;
-					s.next.disabled = items.length < PAGE_SIZE || offsets[state] + items.length >= total;
+					const deepest = offsets[state] + 2 * PAGE_SIZE > MAX_DEPTH;
+					s.next.disabled = items.length < PAGE_SIZE || offsets[state] + items.length >= total || deepest;
+					s.next.title = deepest && offsets[state] + items.length < total ? `The list is shown to item ${MAX_DEPTH}: look deeper items up with Find` : '';
 					setText(s.range, items.length ? `${offsets[state] + 1}–${offsets[state] + items.length} of ${total}` : 'none');
 				}
 				if (find == null) {
