@@ -168,6 +168,14 @@ final class WorkQueuePropertiesValidator {
 		return problems;
 	}
 
+	/**
+	 * A queue's key as the application writes it: with brackets where Boot would not keep
+	 * the name as it is written without ({@code workqueue.queues[orders.v2]}).
+	 */
+	private static String queueKey(String name) {
+		return boundQueueName(name).equals(name) ? QUEUES + "." + name : QUEUES + "[" + name + "]";
+	}
+
 	/** The map key Boot binds from a queue name written without brackets. */
 	private static String boundQueueName(String written) {
 		if (written.isEmpty() || written.startsWith("[")) {
@@ -238,16 +246,16 @@ final class WorkQueuePropertiesValidator {
 		postgres(problems, PREFIX + ".postgres", properties.getPostgres());
 		properties.getQueues().forEach((name, queue) -> {
 			if (queue.getBackend() != null) {
-				backend(problems, PREFIX + ".queues." + name + ".backend", queue.getBackend());
+				backend(problems, queueKey(name) + ".backend", queue.getBackend());
 			}
 			String backend = (queue.getBackend() != null) ? queue.getBackend() : defaults.getBackend();
 			if (WorkQueueProperties.Backend.of(backend) == WorkQueueProperties.Backend.REDIS
 					&& (name.indexOf('{') >= 0 || name.indexOf('}') >= 0)) {
-				problems.add(PREFIX + ".queues[" + name + "] names a redis queue, whose name must hold no braces");
+				problems.add(QUEUES + "[" + name + "] names a redis queue, whose name must hold no braces");
 			}
-			queueKeys(problems, PREFIX + ".queues." + name, queue.getConcurrency(), queue.getMaxRetries(),
+			queueKeys(problems, queueKey(name), queue.getConcurrency(), queue.getMaxRetries(),
 					queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(), queue.getPriority());
-			givenUp(problems, PREFIX + ".queues." + name + ".given-up", queue.getGivenUp().getKeep(),
+			givenUp(problems, queueKey(name) + ".given-up", queue.getGivenUp().getKeep(),
 					queue.getGivenUp().getRetention());
 		});
 		return problems;

@@ -54,6 +54,14 @@ class WorkQueuePropertiesValidationTests {
 		String limiter = orders + "rate-limiter.";
 		String defaults = "workqueue.defaults.";
 		return Stream.of(Arguments.of(orders + "concurrency=0", orders + "concurrency must be >= 1, was 0"),
+				// A name written with brackets is named so (a ':' would end the key
+				// here).
+				Arguments.of("workqueue.queues[orders.v2].concurrency=0",
+						"workqueue.queues[orders.v2].concurrency must be >= 1, was 0"),
+				Arguments.of("workqueue.queues[orders.v2].given-up.keep=-1",
+						"workqueue.queues[orders.v2].given-up.keep must be from 0 to 1000000, was -1"),
+				Arguments.of("workqueue.queues[orders.v2].backend=nosql",
+						"workqueue.queues[orders.v2].backend must be one of memory, redis, postgres, was 'nosql'"),
 				Arguments.of(defaults + "concurrency=-2", defaults + "concurrency must be >= 1, was -2"),
 				Arguments.of(orders + "concurrency=100000",
 						orders + "concurrency must be <= 1024 (one thread each), was 100000"),
