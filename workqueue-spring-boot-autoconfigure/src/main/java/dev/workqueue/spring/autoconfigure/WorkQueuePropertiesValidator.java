@@ -38,12 +38,13 @@ import dev.workqueue.store.SharedQueueBuilder;
  * environment and collects every problem at once, so that a start-up failure reports all
  * of them, each naming the full key.
  * <p>
- * Besides the values' ranges it reports keys under {@code workqueue.defaults} and
- * {@code workqueue.queues.<name>} that bind to nothing, typically typos, and queue names
- * that Boot would bind under another name (written without brackets). Keys given as
- * environment variables are not checked for either, as their names cannot be told apart
- * reliably. The {@code backend} keys are bound as text and checked here, so that an
- * unknown one is reported with the other problems rather than alone by the binder.
+ * Besides the values' ranges it reports keys under {@code workqueue.defaults},
+ * {@code workqueue.queues.<name>}, {@code workqueue.redis} and {@code workqueue.postgres}
+ * that bind to nothing, typically typos, and queue names that Boot would bind under
+ * another name (written without brackets). Keys given as environment variables are not
+ * checked for either, as their names cannot be told apart reliably. The {@code backend}
+ * keys are bound as text and checked here, so that an unknown one is reported with the
+ * other problems rather than alone by the binder.
  */
 final class WorkQueuePropertiesValidator {
 
@@ -58,6 +59,18 @@ final class WorkQueuePropertiesValidator {
 	 * a new property cannot be left out of the hint.
 	 */
 	static final String KNOWN_KEYS = String.join(", ", keysOf(WorkQueueProperties.Queue.class, ""));
+
+	/**
+	 * The groups whose every key must bind, each with the keys it takes as the hint for
+	 * one that does not: a typo there is otherwise a default kept in silence (a Redis key
+	 * prefix that two applications then share, a schema made that was not to be).
+	 */
+	private static final Map<ConfigurationPropertyName, String> CHECKED_GROUPS = Map.of(DEFAULTS,
+			"a queue and the defaults take " + KNOWN_KEYS, QUEUES, "a queue and the defaults take " + KNOWN_KEYS,
+			ConfigurationPropertyName.of(PREFIX + ".redis"),
+			PREFIX + ".redis takes " + String.join(", ", keysOf(WorkQueueProperties.Redis.class, "")),
+			ConfigurationPropertyName.of(PREFIX + ".postgres"),
+			PREFIX + ".postgres takes " + String.join(", ", keysOf(WorkQueueProperties.Postgres.class, "")));
 
 	/** The values of a {@code backend} key, as a user writes them. */
 	static final String BACKENDS = String.join(", ",
@@ -187,8 +200,9 @@ final class WorkQueuePropertiesValidator {
 	}
 
 	/**
-	 * Finds the keys under {@code workqueue.defaults} and {@code workqueue.queues} that
-	 * bound to nothing: unknown keys, or known ones left empty.
+	 * Finds the keys under {@code workqueue.defaults}, {@code workqueue.queues},
+	 * {@code workqueue.redis} and {@code workqueue.postgres} that bound to nothing:
+	 * unknown keys, or known ones left empty.
 	 * @return a problem per key, by key
 	 */
 	private static Map<String, String> unboundKeys(Environment environment, Set<ConfigurationPropertyName> boundNames) {
@@ -197,7 +211,7 @@ final class WorkQueuePropertiesValidator {
 			if (source instanceof IterableConfigurationPropertySource iterable
 					&& !(source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource)) {
 				iterable.stream()
-					.filter((name) -> DEFAULTS.isAncestorOf(name) || QUEUES.isAncestorOf(name))
+					.filter((name) -> hint(name) != null)
 					.filter((name) -> !boundNames.contains(name))
 					// An empty queue entry beside keys of that queue from another source
 					.filter((name) -> boundNames.stream().noneMatch(name::isAncestorOf))
@@ -220,7 +234,17 @@ final class WorkQueuePropertiesValidator {
 				return name + " is ignored because " + bound + " is given an empty value; remove that one";
 			}
 		}
-		return name + " is not a workqueue property; a queue and the defaults take " + KNOWN_KEYS;
+		return name + " is not a workqueue property; " + hint(name);
+	}
+
+	/** The hint for a key of a checked group, {@code null} for a key of none. */
+	private static @Nullable String hint(ConfigurationPropertyName name) {
+		return CHECKED_GROUPS.entrySet()
+			.stream()
+			.filter((group) -> group.getKey().isAncestorOf(name))
+			.map(Map.Entry::getValue)
+			.findFirst()
+			.orElse(null);
 	}
 
 	/**

@@ -140,6 +140,12 @@ class WorkQueuePropertiesValidationTests {
 						orders + "given-up.kept is not a workqueue property; a queue and the defaults take "
 								+ knownKeys()),
 				Arguments.of("workqueue.redis.lease=999ms", "workqueue.redis.lease must be at least 1s, was 999ms"),
+				Arguments.of("workqueue.redis.prefix=billing",
+						"workqueue.redis.prefix is not a workqueue property; workqueue.redis takes key-prefix, lease"),
+				Arguments.of("workqueue.redis.lease=", "workqueue.redis.lease must not be empty"),
+				Arguments.of("workqueue.postgres.initialise-schema=never",
+						"workqueue.postgres.initialise-schema is not a workqueue property; workqueue.postgres takes "
+								+ "initialize-schema, lease, listen, poll-interval, synchronous-commit, table, vacuum"),
 				Arguments.of("workqueue.postgres.table=bad name",
 						"workqueue.postgres.table " + TABLE_RULE + "'bad name'"),
 				Arguments.of("workqueue.postgres.table=a.b.c", "workqueue.postgres.table " + TABLE_RULE + "'a.b.c'"),
