@@ -13,14 +13,14 @@ import com.zaxxer.hikari.HikariDataSource;
 /**
  * The PostgreSQL the tests run on: {@code jdbc:postgresql://127.0.0.1:5432/test} as user
  * {@code postgres} unless {@code WORKQUEUE_POSTGRES_URL} (or the system property
- * {@code workqueue.postgres.url}) says otherwise. Whether it answers is asked once per
- * JVM.
+ * {@code workqueue.test.postgres.url}) says otherwise. Whether it answers is asked once
+ * per JVM.
  */
 final class PostgresDatabase {
 
-	static final String REQUIRED_PROPERTY = "workqueue.postgres.required";
+	static final String REQUIRED_PROPERTY = "workqueue.test.postgres.required";
 
-	static final String URL = setting("workqueue.postgres.url", "WORKQUEUE_POSTGRES_URL",
+	static final String URL = setting("workqueue.test.postgres.url", "WORKQUEUE_POSTGRES_URL",
 			"jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
 
 	private static final boolean AVAILABLE = probe();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Runs a test class only where the tests' PostgreSQL answers ({@link PostgresDatabase}).
  * Where it does not, the class is skipped with one loud line per run, or fails when the
- * PostgreSQL tests are required ({@code -Dworkqueue.postgres.required=true} or
+ * PostgreSQL tests are required ({@code -Dworkqueue.test.postgres.required=true} or
  * {@code WORKQUEUE_POSTGRES_REQUIRED=true}, as CI sets).
  */
 @Target(ElementType.TYPE)

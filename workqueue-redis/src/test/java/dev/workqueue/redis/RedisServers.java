@@ -25,7 +25,7 @@ import io.lettuce.core.RedisURI;
 final class RedisServers {
 
 	/** Set (or env {@code WORKQUEUE_REDIS_REQUIRED=true}) to fail instead of skipping. */
-	static final String REQUIRED_PROPERTY = "workqueue.redis.required";
+	static final String REQUIRED_PROPERTY = "workqueue.test.redis.required";
 
 	private static RedisURI shared;
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Runs a test class only where a Redis can be had ({@link RedisServers#shared()}). Where
  * none can, the class is skipped with one loud line per run, or fails when the Redis
- * tests are required ({@code -Dworkqueue.redis.required=true} or
+ * tests are required ({@code -Dworkqueue.test.redis.required=true} or
  * {@code WORKQUEUE_REDIS_REQUIRED=true}, as CI sets).
  */
 @Target(ElementType.TYPE)
