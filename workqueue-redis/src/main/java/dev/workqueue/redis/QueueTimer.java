@@ -157,9 +157,9 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		List<Object> wrong = this.scripts.run(LuaScript.CHECK_TYPES, this.scripts.layout().id);
 		if (wrong.size() > 3) {
 			throw new RedisQueueException(Reason.WRONG_TYPE,
-					this.scripts.where() + ": key " + wrong.get(0) + " holds a " + wrong.get(1)
-							+ ": a queue of the same name keeps its ready items as a " + wrong.get(3)
-							+ " there; a plain queue and a priority queue may not share a name",
+					this.scripts.where() + ": key " + wrong.get(0) + " holds a " + wrong.get(1) + " that a "
+							+ ("list".equals(wrong.get(3)) ? "plain" : "priority")
+							+ " queue of the same name keeps; a plain queue and a priority queue may not share a name",
 					null);
 		}
 		if (!wrong.isEmpty()) {

@@ -224,6 +224,30 @@ class RedisPriorityQueueTests {
 	}
 
 	@Test
+	void theOtherLayoutIsToldAlsoWhileNoItemOfItIsReady() throws Exception {
+		PriorityQueue<String> priority = instance();
+		priority.addAfter("later", Duration.ofMinutes(5), 5);
+		priority.add("held", 1);
+		assertThat(priority.poll(Duration.ZERO)).isEqualTo("held");
+		assertThat(this.redis.redis().exists(key("ready"))).as("no item ready").isZero();
+		assertThatExceptionOfType(RedisQueueException.class)
+			.isThrownBy(() -> this.redis.builder(NAME).clock(this.clock).buildQueue())
+			.withMessageContaining("may not share a name")
+			.withMessageContaining(key("priorities"));
+		this.redis.track(this.redis.builder("plain").clock(this.clock).buildDelayingQueue())
+			.addAfter("later", Duration.ofMinutes(5));
+		// A plain queue keeps its items' trace contexts in the same hash, without
+		// priorities.
+		this.redis.redis().hset(this.redis.key("plain", "priorities"), "tlater", "00-trace");
+		this.redis.track(this.redis.builder("plain").clock(this.clock).buildDelayingQueue());
+		assertThatExceptionOfType(RedisQueueException.class).isThrownBy(() -> this.redis.builder("plain")
+			.clock(this.clock)
+			.buildPriorityQueue(new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1))))
+			.withMessageContaining("may not share a name")
+			.withMessageContaining(this.redis.key("plain", "waiting"));
+	}
+
+	@Test
 	void workerContainersPollWithThePriorityAndCanWakeThePolls() throws Exception {
 		PriorityQueue<String> queue = instance();
 		Poller<String> poller = Pollers.of(queue);
