@@ -1,6 +1,7 @@
 package dev.workqueue.console;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.CharsetEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -38,6 +39,9 @@ final class ItemIds {
 
 	private static final int TAG_BITS = 128;
 
+	/** The first byte of sealed {@code char}s: a byte that never begins UTF-8. */
+	private static final byte CHARS = (byte) 0xFF;
+
 	private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
 	private final SecretKeySpec nonceKey;
@@ -59,10 +63,10 @@ final class ItemIds {
 	 * Returns the id of an item.
 	 * @param text the item's text
 	 * @return its id: URL-safe base64 of the nonce, the sealed text (as long as its UTF-8
-	 * bytes) and the tag, 28 bytes more than the text
+	 * bytes, see {@link #bytes}) and the tag, 28 bytes more than the text
 	 */
 	String id(String text) {
-		byte[] plain = text.getBytes(StandardCharsets.UTF_8);
+		byte[] plain = bytes(text);
 		try {
 			Mac mac = Mac.getInstance(MAC);
 			mac.init(this.nonceKey);
@@ -78,6 +82,29 @@ final class ItemIds {
 			// HmacSHA256 and AES/GCM/NoPadding are required of every Java platform.
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * The bytes an id seals: the text's UTF-8, or, for text that is not well-formed (a
+	 * lone surrogate, which UTF-8 cannot hold and the JDK's encoder writes as {@code ?}),
+	 * {@link #CHARS} and each {@code char} in two bytes, as no charset of the JDK keeps a
+	 * lone surrogate either: one text, one id.
+	 */
+	private static byte[] bytes(String text) {
+		CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder();
+		if (utf8.canEncode(text)) {
+			return text.getBytes(StandardCharsets.UTF_8);
+		}
+		ByteBuffer chars = ByteBuffer.allocate(1 + 2 * text.length()).put(CHARS);
+		chars.asCharBuffer().put(text);
+		return chars.array();
+	}
+
+	private static String text(byte[] plain) {
+		if (plain.length > 0 && plain[0] == CHARS) {
+			return ByteBuffer.wrap(plain, 1, plain.length - 1).slice().asCharBuffer().toString();
+		}
+		return new String(plain, StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -103,7 +130,7 @@ final class ItemIds {
 			Cipher cipher = Cipher.getInstance(CIPHER);
 			cipher.init(Cipher.DECRYPT_MODE, this.cipherKey, new GCMParameterSpec(TAG_BITS, sealed, 0, NONCE_BYTES));
 			byte[] plain = cipher.doFinal(sealed, NONCE_BYTES, sealed.length - NONCE_BYTES);
-			return Optional.of(new String(plain, StandardCharsets.UTF_8));
+			return Optional.of(text(plain));
 		}
 		catch (AEADBadTagException ex) {
 			return Optional.empty();

@@ -38,6 +38,16 @@ class ItemIdsTests {
 	}
 
 	@Test
+	void textThatIsNotWellFormedKeepsIdsOfItsOwn() {
+		// A lone surrogate, as a cut through an emoji leaves: UTF-8 cannot hold it, and
+		// the JDK's encoder writes '?' instead.
+		for (String text : new String[] { "x\uD83D", "x\uDE00", "\uDE00\uD83Dy" }) {
+			assertThat(this.ids.id(text)).as(text).isNotEqualTo(this.ids.id(text.replaceAll("[\\uD800-\\uDFFF]", "?")));
+			assertThat(this.ids.text(this.ids.id(text))).as(text).contains(text);
+		}
+	}
+
+	@Test
 	void idNotIssuedHereNamesNothing() {
 		String id = this.ids.id("order-1");
 		byte[] bytes = Base64.getUrlDecoder().decode(id);
