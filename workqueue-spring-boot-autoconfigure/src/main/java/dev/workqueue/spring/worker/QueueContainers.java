@@ -3,6 +3,7 @@ package dev.workqueue.spring.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -141,7 +142,7 @@ final class QueueContainers {
 		this.deadlineNanos = Nanos.add(nowNanos, Nanos.of(this.settings.shutdownTimeout()));
 		logger.info(LogMessage.format(
 				"Queue '%s' draining: %d in flight, %d queued; waiting at most %dms (its " + "shutdown-timeout)",
-				this.queueName, stats.processing(), stats.depth(), this.settings.shutdownTimeout().toMillis()));
+				this.queueName, stats.processing(), stats.depth(), timeoutMillis()));
 	}
 
 	/**
@@ -170,9 +171,7 @@ final class QueueContainers {
 			logger.warn(LogMessage.format(
 					"Queue '%s' stopped with work left%s: %d queued, %d in flight, %d delayed or requeued and dropped "
 							+ "(drain took %dms)",
-					this.queueName,
-					drained ? ""
-							: " after its shutdown-timeout of " + this.settings.shutdownTimeout().toMillis() + "ms",
+					this.queueName, drained ? "" : " after its shutdown-timeout of " + timeoutMillis() + "ms",
 					stats.depth(), stats.processing(), dropped, tookMillis));
 		}
 	}
@@ -225,6 +224,14 @@ final class QueueContainers {
 						this.queueName), ex);
 			}
 		}
+	}
+
+	/**
+	 * The shutdown-timeout in milliseconds, as long as a deadline of it is: saturated,
+	 * where {@code Duration.toMillis} would throw for the longest ones.
+	 */
+	private long timeoutMillis() {
+		return TimeUnit.NANOSECONDS.toMillis(Nanos.of(this.settings.shutdownTimeout()));
 	}
 
 }

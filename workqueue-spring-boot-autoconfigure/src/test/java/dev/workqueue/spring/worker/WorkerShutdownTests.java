@@ -71,6 +71,24 @@ class WorkerShutdownTests {
 	}
 
 	@Test
+	void aShutdownTimeoutBeyondWhatMillisecondsCountStillDrainsEveryQueue(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.shutdown-timeout=" + Long.MAX_VALUE + "s")
+			.run((context) -> {
+				GatedWorker worker = context.getBean(GatedWorker.class);
+				queue(context, "orders").add("a");
+				queue(context, "emails").add("b");
+				worker.gate.countDown();
+				await().atMost(TIMEOUT).until(() -> worker.finished.size() == 2);
+				context.close();
+				assertThat(output)
+					.contains("Queue 'orders' draining: 0 in flight, 0 queued; waiting at most "
+							+ Long.MAX_VALUE / 1_000_000 + "ms")
+					.containsPattern("Queue 'orders' drained in \\d+ms")
+					.containsPattern("Queue 'emails' drained in \\d+ms");
+			});
+	}
+
+	@Test
 	void closeStopsWaitingAtTheShutdownTimeoutAndReportsWhatIsLeft(CapturedOutput output) {
 		this.contextRunner.withBean(FakeClock.class)
 			.withPropertyValues("workqueue.queues.orders.shutdown-timeout=5s")
