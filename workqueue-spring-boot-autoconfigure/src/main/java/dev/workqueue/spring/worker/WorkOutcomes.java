@@ -103,19 +103,21 @@ final class WorkOutcomes {
 	 */
 	WorkOutcome finished(Object item, int priority, @Nullable WorkResult result) {
 		if (result instanceof WorkResult.Requeue) {
-			requeueRateLimited(item, priority);
+			requeueOrPutBack(item, priority, Duration.ZERO, () -> requeueRateLimited(item, priority));
 			return WorkOutcome.REQUEUE;
 		}
 		if (result instanceof WorkResult.RequeueAfter requeueAfter) {
-			forget(item);
 			Duration delay = requeueAfter.delay();
-			if (!this.queue.isShuttingDown()) {
-				addAfter(item, delay, priority);
-				handBackIfShutDownMeanwhile(item, () -> delay);
-			}
-			else {
-				handBackOrRefuse(item, delay);
-			}
+			requeueOrPutBack(item, priority, delay, () -> {
+				forget(item);
+				if (!this.queue.isShuttingDown()) {
+					addAfter(item, delay, priority);
+					handBackIfShutDownMeanwhile(item, () -> delay);
+				}
+				else {
+					handBackOrRefuse(item, delay);
+				}
+			});
 			return WorkOutcome.REQUEUE_AFTER;
 		}
 		forget(item);
@@ -131,7 +133,15 @@ final class WorkOutcomes {
 	 * @return {@link WorkOutcome#FAILED} or {@link WorkOutcome#GAVE_UP}
 	 */
 	WorkOutcome failed(Object item, int priority, Throwable exception) {
-		int attempts = this.failures.countFailure(item) + 1;
+		int attempts;
+		try {
+			attempts = this.failures.countFailure(item) + 1;
+		}
+		catch (RuntimeException ex) {
+			// Not counted, so not judged against max-retries: tried again.
+			putBack(item, priority, Duration.ZERO, ex);
+			return WorkOutcome.FAILED;
+		}
 		if (!this.settings.retries(attempts)) {
 			giveUp(item, attempts, exception);
 			return WorkOutcome.GAVE_UP;
@@ -140,7 +150,7 @@ final class WorkOutcomes {
 			logger.debug(LogMessage.format("Retrying item %s of queue '%s' after %d failed attempt(s)",
 					this.itemLogging.describe(item), this.queueName, attempts), exception);
 		}
-		requeueRateLimited(item, priority);
+		requeueOrPutBack(item, priority, Duration.ZERO, () -> requeueRateLimited(item, priority));
 		return WorkOutcome.FAILED;
 	}
 
@@ -189,6 +199,40 @@ final class WorkOutcomes {
 	private void forget(Object item) {
 		this.failures.forget(item);
 		this.queue.forget(item);
+	}
+
+	/**
+	 * Runs a requeue; where the store or the limiter fails it (a store out of reach),
+	 * puts the item back all the same, since the worker's {@code done} that follows would
+	 * end it: the requeue asked for it to run again.
+	 */
+	private void requeueOrPutBack(Object item, int priority, Duration delay, Runnable requeue) {
+		try {
+			requeue.run();
+		}
+		catch (RuntimeException ex) {
+			putBack(item, priority, delay, ex);
+		}
+	}
+
+	/**
+	 * Puts back an item whose requeue failed: handed back to a shared store, ready after
+	 * {@code delay} (a store out of reach gets it once it answers: the handle remembers
+	 * the lease, and its {@code done} then ends nothing); added again to a queue in
+	 * memory, at once, where it is queued again at its {@code done}.
+	 */
+	private void putBack(Object item, int priority, Duration delay, RuntimeException cause) {
+		logger.warn(LogMessage.format("Could not requeue item %s of queue '%s' as its worker asked; it is put back",
+				this.itemLogging.describe(item), this.queueName), cause);
+		if (this.shared.isPresent()) {
+			this.shared.get().handBack(item, delay);
+		}
+		else if (this.priorityQueue != null) {
+			this.priorityQueue.add(item, priority);
+		}
+		else {
+			this.queue.add(item);
+		}
 	}
 
 	private void requeueRateLimited(Object item, int priority) {
