@@ -227,11 +227,19 @@ final class QueueContainers {
 	}
 
 	/**
+	 * The queue's shutdown-timeout, whose deadline counts from {@link #beginShutdown}.
+	 * @return the timeout
+	 */
+	Duration shutdownTimeout() {
+		return this.settings.shutdownTimeout();
+	}
+
+	/**
 	 * The shutdown-timeout in milliseconds, as long as a deadline of it is: saturated,
 	 * where {@code Duration.toMillis} would throw for the longest ones.
 	 */
 	private long timeoutMillis() {
-		return TimeUnit.NANOSECONDS.toMillis(Nanos.of(this.settings.shutdownTimeout()));
+		return TimeUnit.NANOSECONDS.toMillis(Nanos.of(shutdownTimeout()));
 	}
 
 }

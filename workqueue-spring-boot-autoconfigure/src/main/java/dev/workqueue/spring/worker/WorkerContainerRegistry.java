@@ -1,6 +1,7 @@
 package dev.workqueue.spring.worker;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -221,7 +222,8 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Drains the queues and stops the workers, waiting at most the longest
-	 * {@code shutdown-timeout}. Does nothing if not running.
+	 * {@code shutdown-timeout}, each queue's workers at most its own. Does nothing if not
+	 * running.
 	 */
 	@Override
 	public void stop() {
@@ -239,7 +241,11 @@ public class WorkerContainerRegistry implements SmartLifecycle, DisposableBean {
 			// Shut every queue down before waiting on any, so that they drain in
 			// parallel.
 			stopping.forEach((group) -> group.beginShutdown(nowNanos));
-			stopping.forEach(QueueContainers::awaitShutdown);
+			// Soonest deadline first: each queue's threads are interrupted at its own
+			// deadline, not once a queue with a longer one is done.
+			stopping.stream()
+				.sorted(Comparator.comparing(QueueContainers::shutdownTimeout))
+				.forEach(QueueContainers::awaitShutdown);
 		}
 		finally {
 			// Only now: the JVM must not exit (SIGTERM or not) while the workers drain.

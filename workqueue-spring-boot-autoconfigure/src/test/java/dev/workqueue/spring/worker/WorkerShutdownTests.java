@@ -164,6 +164,32 @@ class WorkerShutdownTests {
 			});
 	}
 
+	@Test
+	void aQueueWithTheShorterTimeoutStopsAtItsOwnDeadline() {
+		this.contextRunner.withBean(FakeClock.class)
+			.withPropertyValues("workqueue.queues.orders.shutdown-timeout=60s",
+					"workqueue.queues.emails.shutdown-timeout=5s")
+			.run((context) -> {
+				GatedWorker worker = context.getBean(GatedWorker.class);
+				FakeClock clock = context.getBean(FakeClock.class);
+				queue(context, "orders").add("a");
+				queue(context, "emails").add("e");
+				await().atMost(TIMEOUT).until(() -> worker.started.containsAll(List.of("a", "e")));
+				CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+				try {
+					await().atMost(TIMEOUT).until(clock::hasWaiters);
+					clock.step(Duration.ofSeconds(5));
+					await().atMost(TIMEOUT).until(() -> worker.interrupted.contains("e"));
+					assertThat(worker.interrupted).as("orders has 55 s left").doesNotContain("a");
+				}
+				finally {
+					worker.gate.countDown();
+					clock.step(Duration.ofSeconds(60));
+				}
+				closing.get(10, TimeUnit.SECONDS);
+			});
+	}
+
 	@ParameterizedTest(name = "phase {0}")
 	@MethodSource("webServerPhases")
 	void itemsAddedWhileTheWebServerShutsDownAreStillProcessed(int phase) {
