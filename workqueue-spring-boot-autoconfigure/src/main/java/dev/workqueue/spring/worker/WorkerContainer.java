@@ -313,6 +313,12 @@ final class WorkerContainer {
 					emptyPolls = 0;
 					// Owed first: done even if processing throws an error.
 					finished = next.item();
+					// An interrupt the last worker method kept for its caller is not
+					// this item's; only abandon()'s stays, and it sets its flag before it
+					// interrupts.
+					if (Thread.interrupted() && this.abandoned) {
+						Thread.currentThread().interrupt();
+					}
 					this.invoker.process(next.item(), next.priority(), poller.trace());
 				}
 				else if (shutDown && ++emptyPolls == 2) {

@@ -5,7 +5,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,6 +75,22 @@ class WorkerFaultToleranceTests {
 	}
 
 	@Test
+	void anInterruptAWorkerMethodLeavesBehindIsNotTheNextItemsOwn() {
+		this.contextRunner.withBean(InterruptKeepingWorker.class).run((context) -> {
+			InterruptKeepingWorker worker = context.getBean(InterruptKeepingWorker.class);
+			RateLimitingQueue<Object> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+			orders.add("keeps-interrupt");
+			await().atMost(TIMEOUT).until(() -> worker.interruptedAtStart.containsKey("keeps-interrupt"));
+			// Ready before the worker asks for it: a poll that waited would end the
+			// interrupt itself.
+			orders.add("next");
+			worker.nextAdded.countDown();
+			await().atMost(TIMEOUT).until(() -> worker.interruptedAtStart.containsKey("next"));
+			assertThat(worker.interruptedAtStart).containsEntry("next", false);
+		});
+	}
+
+	@Test
 	void workerBacksOffWhilePollFailsLogsTheOutageOnceAndResumesByItself(CapturedOutput output) {
 		FlakyQueue flaky = new FlakyQueue(5);
 		this.contextRunner.withBean(FakeClock.class)
@@ -112,6 +131,24 @@ class WorkerFaultToleranceTests {
 			this.calls.add((item instanceof String) ? item : item.getClass());
 			if (!(item instanceof String)) {
 				throw new IllegalStateException("cannot process it");
+			}
+		}
+
+	}
+
+	static class InterruptKeepingWorker {
+
+		final Map<Object, Boolean> interruptedAtStart = new ConcurrentHashMap<>();
+
+		final CountDownLatch nextAdded = new CountDownLatch(1);
+
+		@QueueWorker(queue = "orders")
+		public void process(Object item) throws InterruptedException {
+			this.interruptedAtStart.put(item, Thread.currentThread().isInterrupted());
+			if ("keeps-interrupt".equals(item)) {
+				this.nextAdded.await();
+				// As a method that catches an interrupt and keeps it for its caller.
+				Thread.currentThread().interrupt();
 			}
 		}
 
