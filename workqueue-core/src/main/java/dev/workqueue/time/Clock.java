@@ -39,9 +39,12 @@ public interface Clock {
 	 * @throws InterruptedException if the thread is interrupted while waiting
 	 */
 	default void awaitUntil(Lock lock, Condition condition, long deadlineNanos) throws InterruptedException {
-		long remainingNanos = deadlineNanos - nanoTime();
-		if (remainingNanos > 0) {
-			condition.awaitNanos(remainingNanos);
+		long nowNanos = nanoTime();
+		if (nowNanos < deadlineNanos) {
+			// Compared first: from a negative reading a far deadline is further than a
+			// long holds, and the difference would overflow to a past one.
+			long remainingNanos = deadlineNanos - nowNanos;
+			condition.awaitNanos((remainingNanos > 0) ? remainingNanos : Long.MAX_VALUE);
 		}
 	}
 
