@@ -15,13 +15,15 @@
 --   lease, which keeps its lock until it commits though the row no longer matches, or the
 --   keeper's reap). skipped reads the snapshot (each lease row and its item row, by their keys),
 --   so a lease ended meanwhile may be named skipped: the next hand-back finds no row for it.
+--   ended deletes the lease rows in token order (= ANY on the primary key), the order renew.sql
+--   locks them in: a hand-back and a renewal of the same leases never deadlock.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
 held AS MATERIALIZED (SELECT r.queue, r.item, r.token FROM {table} r
 	WHERE r.queue = :queue AND r.state = 1 AND r.token = ANY(:tokens::bigint[])
 	FOR UPDATE SKIP LOCKED),
-ended AS (DELETE FROM {table}_lease l USING held e WHERE l.token = e.token),
+ended AS (DELETE FROM {table}_lease l WHERE l.token = ANY(ARRAY(SELECT e.token FROM held e ORDER BY e.token))),
 back AS (UPDATE {table} r SET state = 0, token = NULL, holder = NULL, lease_until = NULL,
 priority = greatest(r.priority, coalesce(r.dirty_priority, r.priority)),
 dirty_at = CASE WHEN r.dirty_at > c.now THEN r.dirty_at END,
