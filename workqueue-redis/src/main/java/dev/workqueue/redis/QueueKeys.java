@@ -1,5 +1,6 @@
 package dev.workqueue.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -54,28 +55,41 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 	 * Checks a queue's name, the hash tag of its keys.
 	 * @param name the name
 	 * @return the name
-	 * @throws IllegalArgumentException if it is empty or holds a brace
+	 * @throws IllegalArgumentException if it is empty, holds a brace or is not
+	 * well-formed
 	 */
 	static String checkName(String name) {
 		Objects.requireNonNull(name, "name");
 		if (name.isEmpty() || name.indexOf('{') >= 0 || name.indexOf('}') >= 0) {
 			throw new IllegalArgumentException("name must be non-empty and without braces, was '" + name + "'");
 		}
-		return name;
+		return checkWellFormed("name", name);
+	}
+
+	/**
+	 * Refuses text with a lone surrogate, which the connection writes as {@code ?}, so
+	 * that two names would share their keys and channel.
+	 */
+	private static String checkWellFormed(String what, String text) {
+		if (!StandardCharsets.UTF_8.newEncoder().canEncode(text)) {
+			throw new IllegalArgumentException(what + " must be well-formed text, without a lone surrogate (written "
+					+ "as '?', another queue's keys), was '" + text + "'");
+		}
+		return text;
 	}
 
 	/**
 	 * Checks a key prefix, which must leave the hash tag to the name.
 	 * @param prefix the prefix
 	 * @return the prefix
-	 * @throws IllegalArgumentException if it holds a brace
+	 * @throws IllegalArgumentException if it holds a brace or is not well-formed
 	 */
 	static String checkPrefix(String prefix) {
 		Objects.requireNonNull(prefix, "prefix");
 		if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
 			throw new IllegalArgumentException("prefix must not contain braces, was '" + prefix + "'");
 		}
-		return prefix;
+		return checkWellFormed("prefix", prefix);
 	}
 
 	/**

@@ -411,6 +411,10 @@ class RedisWorkQueueTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.commandTimeout(Duration.ZERO))
 			.withMessageContaining("commandTimeout");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.name("a{b}")).withMessageContaining("name");
+		// A lone surrogate, which the connection writes as '?': "a?"'s keys.
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.name("a\uD800")).withMessageContaining("name");
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.keyPrefix("app\uDC00:"))
+			.withMessageContaining("prefix");
 	}
 
 	@Test
