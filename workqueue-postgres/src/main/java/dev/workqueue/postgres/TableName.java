@@ -36,8 +36,8 @@ record TableName(String name) {
 		Objects.requireNonNull(name, "table");
 		if (!PATTERN.matcher(name).matches() || name.contains("$$")) {
 			throw new IllegalArgumentException(
-					"table must be a plain SQL identifier (letters, digits, _ and $ but not $$, " + "at most "
-							+ MAX_LENGTH + " characters), optionally schema-qualified, was '" + name + "'");
+					"table must be a plain SQL identifier (letters, digits, _ and $ but not $$, at most " + MAX_LENGTH
+							+ " characters), optionally schema-qualified, was '" + name + "'");
 		}
 	}
 

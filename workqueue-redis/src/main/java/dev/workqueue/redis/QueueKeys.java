@@ -67,13 +67,14 @@ record QueueKeys(String queue, String dirty, String processing, String leases, S
 	}
 
 	/**
-	 * Refuses text with a lone surrogate, which the connection writes as {@code ?}, so
-	 * that two names would share their keys and channel.
+	 * Refuses text with a lone surrogate, which UTF-8 cannot hold (the JDK's encoders
+	 * write {@code ?}): two names differing only there would share their keys.
 	 */
 	private static String checkWellFormed(String what, String text) {
 		if (!StandardCharsets.UTF_8.newEncoder().canEncode(text)) {
-			throw new IllegalArgumentException(what + " must be well-formed text, without a lone surrogate (written "
-					+ "as '?', another queue's keys), was '" + text + "'");
+			throw new IllegalArgumentException(
+					what + " must be well-formed text, without a lone surrogate, which UTF-8 cannot hold, was '" + text
+							+ "'");
 		}
 		return text;
 	}
