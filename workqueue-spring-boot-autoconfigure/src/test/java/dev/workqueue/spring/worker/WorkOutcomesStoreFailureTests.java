@@ -1,21 +1,14 @@
 package dev.workqueue.spring.worker;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.FailureCounts;
-import dev.workqueue.ratelimit.ItemExponentialFailureRateLimiter;
 import dev.workqueue.ratelimit.RateLimiter;
-import dev.workqueue.spi.SharedWorkQueue;
 import dev.workqueue.spring.WorkResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,21 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WorkOutcomesStoreFailureTests {
 
-	private final RateLimiter<Object> limiter = new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5),
-			Duration.ofSeconds(1));
-
-	private final RateLimitingQueue<Object> real = WorkQueues.builder().buildRateLimitingQueue(this.limiter);
-
-	private final List<String> handedBack = new CopyOnWriteArrayList<>();
+	private final SharedQueueStandIn queue = new SharedQueueStandIn();
 
 	@Test
 	void aFailedItemWhoseRequeueTheStoreFailsIsHandedBack() {
 		WorkOutcomes outcomes = outcomes(shared(Set.of("addRateLimited")), FailureCounts.inMemory());
-		takeOut("a");
+		this.queue.takeOut("a");
 
 		assertThat(outcomes.failed("a", 0, new IllegalStateException("boom"))).isEqualTo(WorkOutcome.FAILED);
 
-		assertThat(this.handedBack).containsExactly("a after PT0S");
+		assertThat(this.queue.handedBack).containsExactly("a after PT0S");
 	}
 
 	@Test
@@ -65,21 +53,21 @@ class WorkOutcomesStoreFailureTests {
 
 		};
 		WorkOutcomes outcomes = outcomes(shared(Set.of()), unreachable);
-		takeOut("a");
+		this.queue.takeOut("a");
 
 		assertThat(outcomes.failed("a", 0, new IllegalStateException("boom"))).isEqualTo(WorkOutcome.FAILED);
 
-		assertThat(this.handedBack).containsExactly("a after PT0S");
+		assertThat(this.queue.handedBack).containsExactly("a after PT0S");
 	}
 
 	@Test
 	void aRequeueAfterTheStoreFailsIsHandedBackWithItsDelay() {
 		WorkOutcomes outcomes = outcomes(shared(Set.of("addAfter")), FailureCounts.inMemory());
-		takeOut("a");
+		this.queue.takeOut("a");
 
 		outcomes.finished("a", 0, WorkResult.requeueAfter(Duration.ofSeconds(7)));
 
-		assertThat(this.handedBack).containsExactly("a after PT7S");
+		assertThat(this.queue.handedBack).containsExactly("a after PT7S");
 	}
 
 	@Test
@@ -104,10 +92,7 @@ class WorkOutcomesStoreFailureTests {
 		RateLimitingQueue<Object> queue = WorkQueues.builder().buildRateLimitingQueue(failing);
 		queue.add("a");
 		assertThat(queue.get()).isEqualTo("a");
-		WorkOutcomes outcomes = new WorkOutcomes("orders", queue,
-				new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
-				new FailureTracking(FailureCounts.inMemory(), failing), (event) -> {
-				}, ItemLogging.TEXT);
+		WorkOutcomes outcomes = outcomes(queue, FailureCounts.inMemory());
 
 		outcomes.finished("a", 0, WorkResult.requeue());
 		queue.done("a");
@@ -115,55 +100,17 @@ class WorkOutcomesStoreFailureTests {
 		assertThat(queue.size()).as("queued again").isOne();
 	}
 
-	private void takeOut(Object item) {
-		this.real.add(item);
-		try {
-			assertThat(this.real.get()).isEqualTo(item);
-		}
-		catch (InterruptedException ex) {
-			throw new AssertionError(ex);
-		}
-	}
-
 	private WorkOutcomes outcomes(RateLimitingQueue<Object> queue, FailureCounts<Object> counts) {
-		return new WorkOutcomes("orders", queue,
-				new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
-				new FailureTracking(counts, this.limiter), (event) -> {
-				}, ItemLogging.TEXT);
+		return this.queue.outcomes(queue, counts);
 	}
 
-	/**
-	 * Returns the real queue as a shared one whose {@code failing} methods throw, as a
-	 * store out of reach does, and which records its hand-backs.
-	 */
-	@SuppressWarnings("unchecked")
+	/** Returns the queue as a shared one whose {@code failing} methods throw. */
 	private RateLimitingQueue<Object> shared(Set<String> failing) {
-		InvocationHandler handler = (proxy, method, args) -> {
-			switch (method.getName()) {
-				case "capability":
-					return InvocationHandler.invokeDefault(proxy, method, args);
-				case "handBack":
-					if (args != null) {
-						this.handedBack.add(args[0] + " after " + args[1]);
-						return true;
-					}
-					return 0;
-				case "reportsSharedGauges":
-					return true;
-				default:
-					if (failing.contains(method.getName())) {
-						throw new IllegalStateException("store out of reach");
-					}
-					try {
-						return method.invoke(this.real, args);
-					}
-					catch (InvocationTargetException ex) {
-						throw ex.getTargetException();
-					}
+		return this.queue.shared((method) -> {
+			if (failing.contains(method)) {
+				throw new IllegalStateException("store out of reach");
 			}
-		};
-		return (RateLimitingQueue<Object>) Proxy.newProxyInstance(getClass().getClassLoader(),
-				new Class<?>[] { RateLimitingQueue.class, SharedWorkQueue.class }, handler);
+		});
 	}
 
 }

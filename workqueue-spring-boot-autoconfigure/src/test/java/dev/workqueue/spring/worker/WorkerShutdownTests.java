@@ -143,12 +143,8 @@ class WorkerShutdownTests {
 			.run((context) -> {
 				GatedWorker worker = context.getBean(GatedWorker.class);
 				FakeClock clock = context.getBean(FakeClock.class);
-				queue(context, "orders").add("a");
-				queue(context, "emails").add("e");
-				await().atMost(TIMEOUT).until(() -> worker.started.containsAll(List.of("a", "e")));
-				CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+				CompletableFuture<Void> closing = closeWhileBothQueuesWork(context);
 				try {
-					await().atMost(TIMEOUT).until(clock::hasWaiters);
 					// Both deadlines count from the same moment.
 					clock.step(Duration.ofSeconds(10));
 					closing.get(1, TimeUnit.SECONDS);
@@ -172,12 +168,8 @@ class WorkerShutdownTests {
 			.run((context) -> {
 				GatedWorker worker = context.getBean(GatedWorker.class);
 				FakeClock clock = context.getBean(FakeClock.class);
-				queue(context, "orders").add("a");
-				queue(context, "emails").add("e");
-				await().atMost(TIMEOUT).until(() -> worker.started.containsAll(List.of("a", "e")));
-				CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+				CompletableFuture<Void> closing = closeWhileBothQueuesWork(context);
 				try {
-					await().atMost(TIMEOUT).until(clock::hasWaiters);
 					clock.step(Duration.ofSeconds(5));
 					await().atMost(TIMEOUT).until(() -> worker.interrupted.contains("e"));
 					assertThat(worker.interrupted).as("orders has 55 s left").doesNotContain("a");
@@ -188,6 +180,20 @@ class WorkerShutdownTests {
 				}
 				closing.get(10, TimeUnit.SECONDS);
 			});
+	}
+
+	/**
+	 * Starts closing the context while a worker of each queue holds an item ("a" of
+	 * orders, "e" of emails), and returns once the drains wait on the fake clock.
+	 */
+	private static CompletableFuture<Void> closeWhileBothQueuesWork(AssertableApplicationContext context) {
+		GatedWorker worker = context.getBean(GatedWorker.class);
+		queue(context, "orders").add("a");
+		queue(context, "emails").add("e");
+		await().atMost(TIMEOUT).until(() -> worker.started.containsAll(List.of("a", "e")));
+		CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+		await().atMost(TIMEOUT).until(context.getBean(FakeClock.class)::hasWaiters);
+		return closing;
 	}
 
 	@ParameterizedTest(name = "phase {0}")
