@@ -100,10 +100,10 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 		this.claims.lock();
 		try {
 			Answer answer = send(count, owedDones, sentNanos);
-			if (answer.ended != null && answer.ended.skippedTokens().length > 0) {
-				// It claimed none: its items would wait for these dones, which wait for
-				// another transaction. They end before the claim returns (the engine
-				// takes the dones as ended then), and a claim of its own follows.
+			if (answer.ended != null && answer.ended.skippedAny()) {
+				// It claimed none: its items would wait for these dones or forgets, which
+				// wait for another transaction. They end before the claim returns (the
+				// engine takes the dones as ended then), and a claim of its own follows.
 				this.statements.endSkipped(owedDones, answer.ended);
 				answer = send(count, List.of(), sentNanos);
 			}
@@ -215,7 +215,7 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 				long deleted = rows.getLong(8);
 				long backAt = rows.getLong(9);
 				answer.ended = new Ended(deleted, rows.wasNull() ? null : backAt, answer.nowMicros,
-						Ended.skippedTokens(rows, 10));
+						Ended.skippedTokens(rows, 10), Ended.unforgotten(rows, 11));
 			}
 		}
 		return answer;

@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.workqueue.store.LeaseReleases;
 import dev.workqueue.store.ReadySignal;
@@ -57,7 +59,7 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 				bindDones(this.sql.done, statement, leases);
 				try (ResultSet row = statement.executeQuery()) {
 					row.next();
-					return Ended.read(row, 1, 4);
+					return Ended.read(row, 1, 4, 5);
 				}
 			}
 		});
@@ -67,9 +69,10 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 
 	/**
 	 * Ends, each in a statement of its own that waits for its row, the leases of
-	 * {@code leases} whose rows a done statement skipped (locked by another transaction):
-	 * a statement that waits holds no other item's row, so it cannot deadlock with that
-	 * transaction, nor keep the group's other dones waiting.
+	 * {@code leases} whose rows a done statement skipped (locked by another transaction),
+	 * then forgets the history whose rows it skipped: a statement that waits holds no
+	 * other row, so it cannot deadlock with that transaction, nor keep the group's other
+	 * dones waiting.
 	 */
 	void endSkipped(List<PostgresLease> leases, Ended ended) {
 		for (PostgresLease lease : leases) {
@@ -82,12 +85,13 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 						this.sql.doneWaiting.setLong(statement, "token", lease.token);
 						try (ResultSet row = statement.executeQuery()) {
 							row.next();
-							return Ended.read(row, 1, 0);
+							return Ended.read(row, 1, 0, 0);
 						}
 					}
 				}));
 			}
 		}
+		ended.unforgotten().forEach(this::forget);
 	}
 
 	/**
@@ -123,11 +127,16 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	 */
 	@Override
 	public void forget(PostgresLease lease) {
+		forget(lease.encoded(), List.of(lease.forgets()));
+	}
+
+	/** Deletes the history of {@code kinds} of an item, in a statement of its own. */
+	private void forget(String encoded, List<String> kinds) {
 		this.database.run("forget the history of an item of", (connection) -> {
 			try (PreparedStatement statement = this.sql.forget.prepare(connection)) {
-				this.sql.forget.setArray(statement, "kinds", connection.createArrayOf("text", lease.forgets()));
+				this.sql.forget.setArray(statement, "kinds", connection.createArrayOf("text", kinds.toArray()));
 				this.sql.forget.setString(statement, "queue", this.database.name());
-				this.sql.forget.setString(statement, "item", lease.encoded());
+				this.sql.forget.setString(statement, "item", encoded);
 				return statement.executeUpdate();
 			}
 		});
@@ -159,21 +168,26 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 	 * @param nowMicros the statement's time
 	 * @param skippedTokens the tokens of the leases whose rows it skipped, locked by
 	 * another transaction, sorted
+	 * @param unforgotten the kinds of history, by item, whose rows it skipped, locked by
+	 * another transaction (a count of the item's failures)
 	 */
-	record Ended(long deleted, Long backAtMicros, long nowMicros, long[] skippedTokens) {
+	record Ended(long deleted, Long backAtMicros, long nowMicros, long[] skippedTokens,
+			Map<String, List<String>> unforgotten) {
 
 		private static final long[] NONE = new long[0];
 
 		/**
-		 * Reads the columns at {@code from}: deleted, back at, now; and the skipped
-		 * tokens at {@code skippedAt} (0: the statement skips none).
+		 * Reads the columns at {@code from}: deleted, back at, now; the skipped tokens at
+		 * {@code skippedAt} and the unforgotten items and kinds at {@code unforgottenAt}
+		 * and after (0: the statement skips none).
 		 */
-		static Ended read(ResultSet row, int from, int skippedAt) throws SQLException {
+		static Ended read(ResultSet row, int from, int skippedAt, int unforgottenAt) throws SQLException {
 			long deleted = row.getLong(from);
 			long backAt = row.getLong(from + 1);
 			Long backAtMicros = row.wasNull() ? null : backAt;
 			return new Ended(deleted, backAtMicros, row.getLong(from + 2),
-					(skippedAt > 0) ? skippedTokens(row, skippedAt) : NONE);
+					(skippedAt > 0) ? skippedTokens(row, skippedAt) : NONE,
+					(unforgottenAt > 0) ? unforgotten(row, unforgottenAt) : Map.of());
 		}
 
 		/** Reads the skipped tokens, an array column ({@code null} for none). */
@@ -183,9 +197,35 @@ final class ReleaseStatements implements ReleaseDriver<PostgresLease> {
 					: NONE;
 		}
 
+		/**
+		 * Reads the unforgotten history, parallel array columns of items and kinds
+		 * ({@code null} for none).
+		 */
+		static Map<String, List<String>> unforgotten(ResultSet row, int at) throws SQLException {
+			Array items = row.getArray(at);
+			if (items == null) {
+				return Map.of();
+			}
+			String[] kinds = (String[]) row.getArray(at + 1).getArray();
+			Map<String, List<String>> unforgotten = new LinkedHashMap<>();
+			String[] encoded = (String[]) items.getArray();
+			for (int n = 0; n < encoded.length; n++) {
+				unforgotten.computeIfAbsent(encoded[n], (item) -> new ArrayList<>()).add(kinds[n]);
+			}
+			return unforgotten;
+		}
+
 		/** Whether the statement skipped the lease of {@code token}. */
 		boolean skipped(long token) {
 			return this.skippedTokens.length > 0 && Arrays.binarySearch(this.skippedTokens, token) >= 0;
+		}
+
+		/**
+		 * Whether the statement skipped rows another transaction locks, to be ended or
+		 * forgotten by {@link ReleaseStatements#endSkipped}.
+		 */
+		boolean skippedAny() {
+			return this.skippedTokens.length > 0 || !this.unforgotten.isEmpty();
 		}
 
 	}

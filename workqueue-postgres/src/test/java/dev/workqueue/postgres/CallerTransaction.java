@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 import javax.sql.DataSource;
 
@@ -43,6 +44,13 @@ final class CallerTransaction implements AutoCloseable {
 					}
 					throw new UnsupportedOperationException(method.getName());
 				});
+	}
+
+	/** Runs {@code sql} in the transaction. */
+	void execute(String sql) throws SQLException {
+		try (Statement statement = this.connection.createStatement()) {
+			statement.execute(sql);
+		}
 	}
 
 	void commit() throws SQLException {

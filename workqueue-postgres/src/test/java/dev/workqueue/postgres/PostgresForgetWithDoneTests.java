@@ -1,10 +1,17 @@
 package dev.workqueue.postgres;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workqueue.DelayingQueue;
+import dev.workqueue.ItemCodec;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.spi.SharedWorkQueue;
@@ -97,6 +104,46 @@ class PostgresForgetWithDoneTests {
 		assertThat(historyRows("a")).as("the exponential limiter's row was not forgotten").isEqualTo(1);
 	}
 
+	@Test
+	void aDoneDoesNotWaitForACallersTransactionThatCountsTheItemsFailures() throws Exception {
+		failTwice("a");
+		this.queue.add("a");
+		assertThat(this.queue.get()).isEqualTo("a");
+		this.attempts.forget("a");
+		ExecutorService worker = Executors.newSingleThreadExecutor();
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			// Another instance, in its application's transaction: the count holds a's
+			// history row until the commit.
+			PostgresWorkQueues.Builder<String> other = PostgresWorkQueues
+				.builder(transaction.dataSource(), ItemCodec.strings())
+				.table(this.fixture.table())
+				.name("forgets")
+				.workerDataSource(this.fixture.dataSource())
+				.listen(false)
+				.vacuum(VacuumPolicy.NEVER);
+			assertThat(other.rateLimiters().attempts().countFailure("a")).isEqualTo(2);
+			Future<?> done = worker.submit(() -> this.queue.done("a"));
+			// A done that held a's row while it waited for the history's would deadlock
+			// with the add below (PostgreSQL then fails one of them after a second).
+			Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> itemRows("a") == 0);
+			DelayingQueue<String> application = other.buildDelayingQueue();
+			try {
+				application.add("a");
+				assertThat(done).as("its forget waits for the count's commit").isNotDone();
+				transaction.commit();
+				done.get(5, TimeUnit.SECONDS);
+			}
+			finally {
+				application.shutDown();
+			}
+		}
+		finally {
+			worker.shutdownNow();
+		}
+		assertThat(this.attempts.failures("a")).as("forgotten after the count").isZero();
+		assertThat(itemRows("a")).as("added anew").isEqualTo(1);
+	}
+
 	private void failTwice(String item) {
 		this.queue.addRateLimited(item);
 		this.queue.addRateLimited(item);
@@ -104,6 +151,10 @@ class PostgresForgetWithDoneTests {
 		this.attempts.countFailure(item);
 		assertThat(historyRows(item)).isEqualTo(2);
 		TestSql.queryLong("DELETE FROM " + this.fixture.table() + " WHERE item = ? RETURNING 1", item);
+	}
+
+	private long itemRows(String item) {
+		return TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + " WHERE item = ?", item);
 	}
 
 	private long historyRows(String item) {

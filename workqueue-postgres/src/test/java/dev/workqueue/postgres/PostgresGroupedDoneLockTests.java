@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * skipped lease ends in a statement of its own ({@code done_waiting.sql}), which waits
  * holding no other row. So a caller's transaction holding an item's row neither keeps the
  * group's other dones waiting nor deadlocks with them, and neither does an add of the
- * same items in the other order.
+ * same items in the other order. The failure history the dones forget is locked the same
+ * way: a history row another transaction holds is forgotten after its commit.
  */
 @RequiresPostgres
 class PostgresGroupedDoneLockTests {
@@ -108,6 +109,35 @@ class PostgresGroupedDoneLockTests {
 			application.add("a");
 			transaction.commit();
 		}
+	}
+
+	@Test
+	void aDoneAndClaimSkipsTheHistoryACallersTransactionHoldsAndClaimsNone() throws Exception {
+		DelayingQueue<String> worker = this.fixture.track(this.fixture.builder("locks").buildDelayingQueue());
+		List.of("a", "b", "c").forEach(worker::add);
+		PostgresLease a = held(worker, "a");
+		PostgresLease b = held(worker, "b");
+		String history = "INSERT INTO " + this.fixture.table()
+				+ "_limit (queue, kind, item, count, expires_at) VALUES ('locks', 'failures:x', ?, 2, 'infinity')";
+		TestSql.update(history, "a");
+		TestSql.update(history, "b");
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			// As a count of b's failures by another instance holds it until the commit.
+			transaction.execute("SELECT count FROM " + this.fixture.table() + "_limit WHERE item = 'b' FOR UPDATE");
+			CompletableFuture<List<String>> answer = CompletableFuture.supplyAsync(
+					() -> doneAndClaim(new PostgresLease[] { a, b }, new String[] { "a", "b" }), this.executor);
+			// It waits for no history row, and claims nothing: the handle forgets b's
+			// history on its own first, then claims.
+			assertThat(answer.get(PROMPTLY.toSeconds(), TimeUnit.SECONDS)).containsExactly("unforgotten b failures:x");
+			assertThat(rows("a")).isZero();
+			assertThat(rows("b")).isZero();
+			assertThat(TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + "_limit WHERE item = 'a'"))
+				.isZero();
+			transaction.commit();
+		}
+		assertThat(TestSql.queryLong("SELECT count(*) FROM " + this.fixture.table() + "_limit WHERE item = 'b'"))
+			.as("left for the handle's forget")
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -203,13 +233,28 @@ class PostgresGroupedDoneLockTests {
 	 * claimed, then {@code "skipped <token>"} for each lease whose row it skipped.
 	 */
 	private List<String> doneAndClaim(PostgresLease[] leases) {
+		return doneAndClaim(leases, new String[0]);
+	}
+
+	/**
+	 * As {@link #doneAndClaim(PostgresLease[])}, forgetting the history of kind
+	 * {@code failures:x} of {@code forgets}; then {@code "unforgotten <item> <kind>"} for
+	 * each history row it skipped.
+	 */
+	private List<String> doneAndClaim(PostgresLease[] leases, String[] forgets) {
 		SqlStatement done = this.sql.doneAndClaim;
 		try (Connection connection = PostgresDatabase.connect();
 				PreparedStatement statement = done.prepare(connection)) {
 			bindDones(done, statement, Arrays.stream(leases).map(PostgresLease::encoded).toArray(String[]::new),
 					Arrays.stream(leases).mapToLong((lease) -> lease.token).toArray());
+			String[] forgetKinds = new String[forgets.length];
+			Arrays.fill(forgetKinds, "failures:x");
+			done.setArray(statement, "forget_items", connection.createArrayOf("text", forgets));
+			done.setArray(statement, "forget_kinds", connection.createArrayOf("text", forgetKinds));
 			List<String> answer = new ArrayList<>();
 			Long[] skipped = new Long[0];
+			String[] unforgotten = new String[0];
+			String[] unforgottenKinds = new String[0];
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {
 					if (rows.getString(1) != null) {
@@ -217,10 +262,17 @@ class PostgresGroupedDoneLockTests {
 					}
 					Array tokens = rows.getArray(10);
 					skipped = (tokens != null) ? (Long[]) tokens.getArray() : new Long[0];
+					Array items = rows.getArray(11);
+					unforgotten = (items != null) ? (String[]) items.getArray() : new String[0];
+					Array kinds = rows.getArray(12);
+					unforgottenKinds = (kinds != null) ? (String[]) kinds.getArray() : new String[0];
 				}
 			}
 			for (Long token : skipped) {
 				answer.add("skipped " + token);
+			}
+			for (int n = 0; n < unforgotten.length; n++) {
+				answer.add("unforgotten " + unforgotten[n] + " " + unforgottenKinds[n]);
 			}
 			return answer;
 		}

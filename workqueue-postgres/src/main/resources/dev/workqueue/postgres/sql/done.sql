@@ -9,12 +9,13 @@
 --   read for each done, 20 ms for 4,000 items), ended their lease rows, back queues again each
 --   item added while processing (its dirty mark: the earliest time and the highest priority),
 --   forgot deletes the limiter history their failure counts forgot while held (part of every
---   done, so a success costs no statement of its own; a join on the (queue, item, kind) keys,
---   the queue a column of them (array_fill) for gone's reason: with l.queue = :queue a new
+--   done, so a success costs no statement of its own; forgettable joins the (queue, item, kind)
+--   keys, the queue a column of them (array_fill) for gone's reason: with l.queue = :queue a new
 --   queue's every history row was read, 13 ms for 20,000; each key one probe of the primary key;
---   every pair of the group, skipped or not), skipped names the leases
---   whose rows it skipped: the handle ends each of them in done_waiting.sql, a statement of its
---   own that waits for its row.
+--   every pair of the group, skipped or not; rows another transaction locks are skipped, as
+--   held's), skipped names the leases whose rows it skipped and unforgotten the history rows:
+--   the handle ends each of those leases in done_waiting.sql and forgets that history in
+--   forget.sql, statements of their own that wait for their rows.
 -- Twin: done_claim.sql (then claims, in the same statement; a file of its own: done_claim.sql
 --   with :limit 0 costs a done 85 to 96% more, pgbench, for a claim half planned and run for
 --   nothing), done_waiting.sql (one lease, waiting for its row). One file for one lease or many:
@@ -36,20 +37,23 @@
 --   :forget_kinds  the limiter kinds of those pairs, parallel to :forget_items
 -- Returns: one row: rows ended (fewer than the leases for stale and skipped tokens), the
 --   earliest ready time of the items queued again (µs, null if none), now (µs), the tokens of
---   the leases whose rows it skipped (sorted, null if none)
--- Races: held waits for no row: a row another transaction locks (an application's transaction
---   that added the item while it was held, an add's batch, the keeper's reap or a hand-back) is
---   skipped, so the statement never holds one item's row while it waits for another's (no
---   deadlock with a caller's transaction or a batch of adds, which lock rows in item order,
---   and no done of the group waits for an application's commit). A row changed and committed
+--   the leases whose rows it skipped (sorted, null if none), the items and, parallel, the kinds
+--   of the history rows it skipped (sorted, null if none)
+-- Races: held and forgettable wait for no row: a row another transaction locks (an
+--   application's transaction that added the item while it was held, or counted its failures
+--   from another instance; an add's batch, the keeper's reap or a hand-back) is skipped, so the
+--   statement never holds one row while it waits for another (no deadlock with a caller's
+--   transaction or a batch of adds, which lock rows in item order, and no done of the group
+--   waits for an application's commit). A history row forgotten after the commit it waited for
+--   loses that transaction's count too: as if the forget came after it, one of the two orders
+--   of a forget and a count that race. A row changed and committed
 --   after the snapshot is re-checked on its newest version (EvalPlanQual): a stale done (the
 --   lease ran out and the item was claimed again) changes nothing, and the others of the group
 --   end all the same; skipped looks at the snapshot, so such a row may be named skipped, and
 --   done_waiting.sql then finds it stale. ended deletes the lease rows in token order (the
 --   index's order for = ANY), the order renew.sql locks them in: a renewal of leases whose done
 --   is under way waits, never deadlocks. What can still wait: a lease row being renewed (the
---   renewal waits for no item row), forgot's history rows if a caller's transaction counts or
---   forgets the same item meanwhile, and an add of an item in another transaction, which waits
+--   renewal waits for no item row), and an add of an item in another transaction, which waits
 --   for this one to commit (the deleted row is locked) and then adds to the row back inserted.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
@@ -64,11 +68,18 @@ back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
-forgot AS (DELETE FROM {table}_limit l
-	USING unnest(array_fill(:queue::text, ARRAY[cardinality(:forget_items::text[])]), :forget_items::text[], :forget_kinds::text[]) AS f(queue, item, kind)
-	WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item),
+forgets AS (SELECT * FROM unnest(array_fill(:queue::text, ARRAY[cardinality(:forget_items::text[])]), :forget_items::text[], :forget_kinds::text[]) AS f(queue, item, kind)),
+forgettable AS MATERIALIZED (SELECT l.queue, l.item, l.kind FROM forgets f JOIN {table}_limit l
+	ON l.queue = f.queue AND l.kind = f.kind AND l.item = f.item
+	FOR UPDATE OF l SKIP LOCKED),
+forgot AS (DELETE FROM {table}_limit l USING forgettable f WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item),
+unforgotten AS (SELECT array_agg(f.item ORDER BY f.item, f.kind) AS items, array_agg(f.kind ORDER BY f.item, f.kind) AS kinds
+	FROM forgets f
+	WHERE (SELECT count(*) FROM forgettable) < cardinality(:forget_items::text[])
+		AND NOT EXISTS (SELECT FROM forgettable g WHERE g.item = f.item AND g.kind = f.kind)
+		AND EXISTS (SELECT FROM {table}_limit l WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item)),
 skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
 	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND d.token NOT IN (SELECT h.token FROM held h)
 		AND EXISTS (SELECT FROM {table} r
 		WHERE r.queue = :queue AND r.item = d.item AND r.token = d.token AND r.state = 1))
-SELECT (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b), (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT s.tokens FROM skipped s) FROM c
+SELECT (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b), (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT s.tokens FROM skipped s), (SELECT u.items FROM unforgotten u), (SELECT u.kinds FROM unforgotten u) FROM c

@@ -1,9 +1,10 @@
 -- done_claim_starving: ends holds (the dones of a group, as done_claim.sql), then claims:
 --   done.sql's CTEs, then claim_starving.sql's. The claim cannot see the rows the dones queue
 --   again (one snapshot): they wait for the next claim, as client-go's done does (back of the
---   line). The dones skip the rows another transaction locks (done.sql's held), and the claim
---   then claims none (picked reads skipped): its items would wait while the handle ends those
---   dones, each in done_waiting.sql, which may wait for an application's commit; the handle
+--   line). The dones skip the rows another transaction locks (done.sql's held and
+--   forgettable), and the claim then claims none (starving and fresh read skipped and
+--   unforgotten): its items would wait while the handle ends those dones in done_waiting.sql and
+--   forgets that history in forget.sql, which may wait for an application's commit; the handle
 --   claims again after them.
 --   A paused queue claims nothing: starving's and fresh's NOT EXISTS, as claim.sql's pause.
 -- Twin: done_claim.sql (no guard: this statement with a null :starvation costs 16.4%
@@ -21,11 +22,11 @@
 --   :holder        the handle's holder id
 --   :lease         the lease's length in µs
 -- Returns: claim_starving.sql's columns, then on every row done.sql's rows ended, earliest
---   ready time (µs) and skipped tokens (null if none)
--- Races: the dones as done.sql's (SKIP LOCKED: they wait for no item row; a stale done changes
---   nothing; lease rows deleted in renew.sql's order). FOR UPDATE SKIP LOCKED in the claim too:
---   two claims never lock the same row, and neither waits for the other or for an
---   application's lock; the statement as a whole waits for no item row.
+--   ready time (µs), skipped tokens, unforgotten items and kinds (null if none)
+-- Races: the dones as done.sql's (SKIP LOCKED: they wait for no item or history row; a stale
+--   done changes nothing; lease rows deleted in renew.sql's order). FOR UPDATE SKIP LOCKED in
+--   the claim too: two claims never lock the same row, and neither waits for the other or for
+--   an application's lock; the statement as a whole waits for no row.
 -- Time: c.now is :now, or the statement's start; leases count from after any wait
 --   (clock_timestamp): the hand-out time (leased_at, the inspection's) and the lease's end.
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit}),
@@ -39,9 +40,16 @@ back AS (INSERT INTO {table} (queue, item, state, priority, ready_at, seq, trace
 	SELECT g.queue, g.item, 0, g.dirty_priority, greatest(g.dirty_at, c.now), nextval('{table}_token'), g.trace
 	FROM gone g, c WHERE g.dirty_at IS NOT NULL
 	RETURNING ready_at),
-forgot AS (DELETE FROM {table}_limit l
-	USING unnest(array_fill(:queue::text, ARRAY[cardinality(:forget_items::text[])]), :forget_items::text[], :forget_kinds::text[]) AS f(queue, item, kind)
-	WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item),
+forgets AS (SELECT * FROM unnest(array_fill(:queue::text, ARRAY[cardinality(:forget_items::text[])]), :forget_items::text[], :forget_kinds::text[]) AS f(queue, item, kind)),
+forgettable AS MATERIALIZED (SELECT l.queue, l.item, l.kind FROM forgets f JOIN {table}_limit l
+	ON l.queue = f.queue AND l.kind = f.kind AND l.item = f.item
+	FOR UPDATE OF l SKIP LOCKED),
+forgot AS (DELETE FROM {table}_limit l USING forgettable f WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item),
+unforgotten AS (SELECT array_agg(f.item ORDER BY f.item, f.kind) AS items, array_agg(f.kind ORDER BY f.item, f.kind) AS kinds
+	FROM forgets f
+	WHERE (SELECT count(*) FROM forgettable) < cardinality(:forget_items::text[])
+		AND NOT EXISTS (SELECT FROM forgettable g WHERE g.item = f.item AND g.kind = f.kind)
+		AND EXISTS (SELECT FROM {table}_limit l WHERE l.queue = f.queue AND l.kind = f.kind AND l.item = f.item)),
 skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:items::text[], :tokens::bigint[]) AS d(item, token)
 	WHERE (SELECT count(*) FROM held) < cardinality(:tokens::bigint[]) AND d.token NOT IN (SELECT h.token FROM held h)
 		AND EXISTS (SELECT FROM {table} r
@@ -49,12 +57,12 @@ skipped AS (SELECT array_agg(d.token ORDER BY d.token) AS tokens FROM unnest(:it
 starving AS MATERIALIZED (SELECT r.queue, r.item, true AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0
 		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
-		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL
+		AND r.ready_at < (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL AND (SELECT u.items FROM unforgotten u) IS NULL
 	ORDER BY r.ready_at, r.seq LIMIT :limit FOR UPDATE SKIP LOCKED),
 fresh AS MATERIALIZED (SELECT r.queue, r.item, false AS starving, r.trace FROM {table} r
 	WHERE r.queue = :queue AND r.state = 0 AND r.ready_at <= (SELECT now FROM c)
 		AND NOT EXISTS (SELECT FROM {table}_limit p WHERE p.queue = :queue AND p.kind = 'paused' AND p.item = '')
-		AND r.ready_at >= (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL
+		AND r.ready_at >= (SELECT now FROM c) - :starvation::bigint * interval '1 microsecond' AND (SELECT s.tokens FROM skipped s) IS NULL AND (SELECT u.items FROM unforgotten u) IS NULL
 	ORDER BY {order:r} LIMIT :limit::bigint - (SELECT count(*) FROM starving) FOR UPDATE SKIP LOCKED),
 picked AS (SELECT * FROM starving UNION ALL SELECT * FROM fresh),
 claimed AS (UPDATE {table} r SET state = 1, token = nextval('{table}_token'), holder = :holder, lease_until = NULL,
@@ -68,7 +76,7 @@ leased AS (INSERT INTO {table}_lease (token, queue, item, holder, leased_at, lea
 	SELECT k.token, k.queue, k.item, k.holder, h.at, h.at + :lease::bigint * interval '1 microsecond'
 	FROM claimed k, c, LATERAL (SELECT c.now + (clock_timestamp() - statement_timestamp()) AS at) h)
 SELECT k.item, k.priority, k.token, (extract(epoch FROM c.now - k.ready_at) * 1000000)::bigint, k.trace, (extract(epoch FROM d.due - c.now) * 1000000)::bigint, (extract(epoch FROM c.now) * 1000000)::bigint, (SELECT count(*) FROM gone), (SELECT (extract(epoch FROM min(b.ready_at)) * 1000000)::bigint FROM back b),
-	(SELECT s.tokens FROM skipped s)
+	(SELECT s.tokens FROM skipped s), (SELECT u.items FROM unforgotten u), (SELECT u.kinds FROM unforgotten u)
 FROM c CROSS JOIN (SELECT min(w.ready_at) AS due FROM {table} w
 	WHERE w.queue = :queue AND w.state = 0 AND w.ready_at > (SELECT now FROM c)) d
 LEFT JOIN claimed k ON true
