@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Awaitility set up for these tests: checks at once and then every millisecond, for at
- * most a second (stress tests pass a longer deadline).
+ * most ten seconds (stress tests pass a longer deadline).
  */
 final class Await {
 
@@ -21,7 +21,7 @@ final class Await {
 	}
 
 	static void until(Callable<Boolean> condition) {
-		atMost(Duration.ofSeconds(1)).until(condition);
+		atMost(Duration.ofSeconds(10)).until(condition);
 	}
 
 }

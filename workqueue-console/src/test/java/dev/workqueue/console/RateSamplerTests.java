@@ -53,12 +53,12 @@ class RateSamplerTests {
 		this.adds.put("orders", 0.0);
 		this.sampler.start();
 		try {
-			await().atMost(Duration.ofSeconds(1)).until(this.clock::hasWaiters);
+			await().atMost(Duration.ofSeconds(10)).until(this.clock::hasWaiters);
 			this.adds.put("orders", 50.0);
 			this.clock.step(Duration.ofSeconds(9));
 			assertThat(this.sampler.rates("orders").adds()).isEmpty();
 			this.clock.step(Duration.ofSeconds(1));
-			await().atMost(Duration.ofSeconds(1))
+			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(this.sampler.rates("orders").adds()).containsExactly(5.0));
 		}
 		finally {
@@ -67,7 +67,7 @@ class RateSamplerTests {
 		assertThat(this.sampler.isRunning()).isFalse();
 		assertThat(this.sampling).singleElement()
 			.satisfies((thread) -> assertThat(thread.getName()).isEqualTo("workqueue-console-rates"));
-		await().atMost(Duration.ofSeconds(1)).until(() -> this.sampling.stream().noneMatch(Thread::isAlive));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.sampling.stream().noneMatch(Thread::isAlive));
 	}
 
 	@Test

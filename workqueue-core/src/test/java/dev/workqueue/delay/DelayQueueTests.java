@@ -318,7 +318,7 @@ class DelayQueueTests {
 
 	static ConditionFactory soon() {
 		return Awaitility.await()
-			.atMost(Duration.ofSeconds(1))
+			.atMost(Duration.ofSeconds(10))
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(1));
 	}

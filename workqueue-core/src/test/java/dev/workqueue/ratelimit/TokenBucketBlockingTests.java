@@ -16,7 +16,7 @@ import static org.awaitility.Awaitility.await;
 
 class TokenBucketBlockingTests {
 
-	private static final Duration DEADLINE = Duration.ofSeconds(1);
+	private static final Duration DEADLINE = Duration.ofSeconds(10);
 
 	private final FakeClock clock = new FakeClock();
 

@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
  */
 class ReadySignalTests {
 
-	private static final Duration SOON = Duration.ofSeconds(1);
+	private static final Duration SOON = Duration.ofSeconds(10);
 
 	private static final long SECOND_NANOS = 1_000_000_000L;
 

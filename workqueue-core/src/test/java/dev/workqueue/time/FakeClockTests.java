@@ -55,7 +55,7 @@ class FakeClockTests {
 			}
 		});
 		this.waiter.start();
-		await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(1)).until(this.clock::hasWaiters);
+		await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(10)).until(this.clock::hasWaiters);
 		return woken;
 	}
 
@@ -104,7 +104,7 @@ class FakeClockTests {
 			}
 		});
 		this.waiter.start();
-		await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(1)).until(this.clock::hasWaiters);
+		await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(10)).until(this.clock::hasWaiters);
 		this.lock.lock();
 		try {
 			this.condition.signal();
@@ -139,7 +139,7 @@ class FakeClockTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(1)).until(this.clock::hasWaiters);
+		await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(10)).until(this.clock::hasWaiters);
 		this.clock.step(Duration.ofSeconds(4));
 		assertThat(slept).isNotDone();
 		this.clock.step(Duration.ofSeconds(1));

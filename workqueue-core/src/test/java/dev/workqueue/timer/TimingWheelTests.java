@@ -596,9 +596,12 @@ class TimingWheelTests {
 		assertThat(fire.atNanos()).isEqualTo(expectedNanos);
 	}
 
-	/** Awaitility polling every millisecond for at most a second. */
+	/** Awaitility polling every millisecond for at most ten seconds. */
 	static ConditionFactory soon() {
-		return Awaitility.await().atMost(SECOND).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
+		return Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(1));
 	}
 
 	private static long ceilToSecond(long nanos) {

@@ -26,7 +26,7 @@ import static org.mockito.Mockito.mock;
  */
 class WorkQueueOperationsTests {
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(1);
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	/** A retry waits an hour of the fake clock: the test steps it. */
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -136,7 +136,7 @@ class PriorityDepthGaugesTests {
 			queue.add("b", 7);
 			queue.add("c", -3);
 			// A lookup, as a scrape's first step: it reads no gauge.
-			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("7") != null && gauge("-3") != null);
+			await().atMost(Duration.ofSeconds(10)).until(() -> gauge("7") != null && gauge("-3") != null);
 			assertThat(gauge("7").value()).isEqualTo(2.0);
 			assertThat(gauge("-3").value()).isEqualTo(1.0);
 			assertThat(registeredBy).containsEntry(WorkQueueMeters.DEPTH_BY_PRIORITY + "7",
@@ -151,7 +151,7 @@ class PriorityDepthGaugesTests {
 			assertThat(queue.get()).isEqualTo("a");
 			queue.add("a", 4);
 			queue.done("a");
-			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("4") != null);
+			await().atMost(Duration.ofSeconds(10)).until(() -> gauge("4") != null);
 			assertThat(gauge("4").value()).isEqualTo(1.0);
 		}
 	}
@@ -163,7 +163,7 @@ class PriorityDepthGaugesTests {
 				queue.add("item-" + priority, priority);
 			}
 			// Priority 0 from the start, and 24 of those added, in no fixed order.
-			await().atMost(Duration.ofSeconds(1))
+			await().atMost(Duration.ofSeconds(10))
 				.until(() -> this.registry.find(WorkQueueMeters.DEPTH_BY_PRIORITY).gauges().size() == 26);
 			queue.add("one-more", 31);
 			Map<String, Double> depth = depthByPriority();

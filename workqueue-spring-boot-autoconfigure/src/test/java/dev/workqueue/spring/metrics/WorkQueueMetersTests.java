@@ -150,10 +150,10 @@ class WorkQueueMetersTests {
 			queue.addAfter("a", Duration.ofSeconds(10));
 			queue.addAfter("b", Duration.ofSeconds(5));
 			assertThat(counter("workqueue.retries").count()).isEqualTo(3);
-			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("workqueue.delayed.items").value() == 2);
+			await().atMost(Duration.ofSeconds(10)).until(() -> gauge("workqueue.delayed.items").value() == 2);
 			assertThat(gauge("workqueue.depth").value()).isZero();
 			clock.step(Duration.ofSeconds(5));
-			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("workqueue.depth").value() == 2);
+			await().atMost(Duration.ofSeconds(10)).until(() -> gauge("workqueue.depth").value() == 2);
 			assertThat(gauge("workqueue.delayed.items").value()).isZero();
 			assertThat(counter("workqueue.adds").count()).isEqualTo(2);
 		}
@@ -183,7 +183,7 @@ class WorkQueueMetersTests {
 			queue.addAfter("b", Duration.ofSeconds(1));
 			queue.done("a");
 			assertThat(counter("workqueue.retries").count()).isOne();
-			await().atMost(Duration.ofSeconds(1)).until(() -> gauge("workqueue.delayed.items").value() == 1);
+			await().atMost(Duration.ofSeconds(10)).until(() -> gauge("workqueue.delayed.items").value() == 1);
 			assertThat(timeGauge("workqueue.unfinished.work").value()).isZero();
 			assertThat(this.registry.find("workqueue.queue.duration").meters()).isEmpty();
 			assertThat(this.registry.find("workqueue.work.duration").meters()).isEmpty();

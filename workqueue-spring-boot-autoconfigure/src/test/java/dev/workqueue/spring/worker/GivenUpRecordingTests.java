@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class GivenUpRecordingTests {
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(1);
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private final FakeInspector inspector = new FakeInspector();
 

@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class QueueWorkerTests {
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(1);
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	/** Retries go back at once: a zero exponential backoff. */
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

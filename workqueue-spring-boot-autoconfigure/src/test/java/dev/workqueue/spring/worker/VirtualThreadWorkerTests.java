@@ -58,7 +58,7 @@ class VirtualThreadWorkerTests {
 	private static Set<Thread> processTwoItems(WorkQueueRegistry queues, ThreadRecordingWorker worker) {
 		queues.get("orders").add("a");
 		queues.get("orders").add("b");
-		await().atMost(Duration.ofSeconds(1)).until(() -> worker.items.size() == 2);
+		await().atMost(Duration.ofSeconds(10)).until(() -> worker.items.size() == 2);
 		return worker.threads;
 	}
 

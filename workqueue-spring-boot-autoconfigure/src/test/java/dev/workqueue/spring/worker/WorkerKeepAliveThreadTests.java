@@ -23,7 +23,7 @@ import static org.awaitility.Awaitility.await;
  */
 class WorkerKeepAliveThreadTests {
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(1);
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))

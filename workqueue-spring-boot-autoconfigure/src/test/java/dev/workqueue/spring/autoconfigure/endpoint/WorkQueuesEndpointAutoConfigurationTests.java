@@ -42,7 +42,7 @@ class WorkQueuesEndpointAutoConfigurationTests {
 			WorkQueueDetails registry = context.getBean(WorkQueueDetails.class);
 			assertThat(endpoint.queues().queues()).extracting(WorkQueueDescriptor::name)
 				.containsExactly("invoices", "orders");
-			await().atMost(Duration.ofSeconds(1)).until(() -> endpoint.queue("orders").workersAlive() == 2);
+			await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.queue("orders").workersAlive() == 2);
 			WorkQueueDescriptor orders = endpoint.queue("orders");
 			assertThat(orders.concurrency()).isEqualTo(2);
 			assertThat(orders.workers()).singleElement().satisfies((worker) -> {

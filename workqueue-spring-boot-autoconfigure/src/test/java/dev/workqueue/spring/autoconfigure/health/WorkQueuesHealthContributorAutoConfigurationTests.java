@@ -52,7 +52,7 @@ class WorkQueuesHealthContributorAutoConfigurationTests {
 			context.getBean("orders", RateLimitingQueue.class).add(Workers.FATAL);
 			// The dying thread's error is expected: Awaitility must not report it.
 			await().dontCatchUncaughtExceptions()
-				.atMost(Duration.ofSeconds(1))
+				.atMost(Duration.ofSeconds(10))
 				.until(() -> indicator.health().getStatus().equals(Status.DOWN));
 			assertThat(indicator.health().getDetails())
 				.containsEntry("orders", "worker workers#ship not running, 1 of 2 threads alive")

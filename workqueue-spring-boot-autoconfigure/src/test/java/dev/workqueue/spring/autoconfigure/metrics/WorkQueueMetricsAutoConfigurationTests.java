@@ -118,7 +118,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 				assertThat(registry.get("workqueue.depth").tag("name", "orders").gauge().value()).isOne();
 				orders.addAfter("b", Duration.ofHours(1));
 				assertThat(registry.get("workqueue.retries").tag("name", "orders").counter().count()).isOne();
-				await().atMost(Duration.ofSeconds(1))
+				await().atMost(Duration.ofSeconds(10))
 					.until(() -> registry.get("workqueue.delayed.items").tag("name", "orders").gauge().value() == 1);
 				assertThat(orders.get()).isEqualTo("a");
 				orders.done("a");
@@ -160,7 +160,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 				orders.add("a");
 				orders.add("b");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				await().atMost(Duration.ofSeconds(1))
+				await().atMost(Duration.ofSeconds(10))
 					.until(() -> orders.stats().processing() == 0 && orders.stats().depth() == 0);
 				assertThat(registry.get("workqueue.adds").tag("name", "orders").counter().count()).isEqualTo(2);
 				assertThat(registry.find("workqueue.work.duration").meters()).isEmpty();
@@ -196,7 +196,7 @@ class WorkQueueMetricsAutoConfigurationTests {
 				orders.add("b");
 				orders.add("c");
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				await().atMost(Duration.ofSeconds(1))
+				await().atMost(Duration.ofSeconds(10))
 					.until(() -> registry.get("workqueue.work.duration").tag("name", "orders").timer().count() == 3);
 				assertThat(registry.get("workqueue.adds").tag("name", "orders").counter().count()).isEqualTo(3);
 				assertThat(registry.get("workqueue.queue.duration").tag("name", "orders").timer().count()).isEqualTo(3);
