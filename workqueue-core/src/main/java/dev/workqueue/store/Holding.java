@@ -25,6 +25,13 @@ final class Holding<L extends Lease> {
 	/** Its done is under way: set once, inside the map's operations. */
 	volatile boolean ending;
 
+	/**
+	 * Claimed ahead for a waiting consumer and not handed out yet: no worker holds the
+	 * item, so a {@code done} or a hand-back of it leaves this hold alone. Cleared once,
+	 * inside the map's operations, when a consumer takes it.
+	 */
+	volatile boolean ahead;
+
 	Holding(L lease) {
 		this.lease = lease;
 	}

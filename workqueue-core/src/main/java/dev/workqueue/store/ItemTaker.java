@@ -503,7 +503,8 @@ public final class ItemTaker<T, L extends Lease> {
 				continue;
 			}
 			L lease = claim.lease(n, nowNanos);
-			LeaseBook.Taken taken = this.book.take(item, lease);
+			boolean forAsk = next < wanting.size();
+			LeaseBook.Taken taken = forAsk ? this.book.take(item, lease) : this.book.takeAhead(item, lease);
 			if (taken != LeaseBook.Taken.HELD) {
 				if (taken == LeaseBook.Taken.OTHER_ENCODING) {
 					inconsistentCodec(item, claim.encoded(n));
@@ -511,7 +512,7 @@ public final class ItemTaker<T, L extends Lease> {
 				continue;
 			}
 			Prioritized<T> prioritized = new Prioritized<>(item, claim.priority(n));
-			if (next < wanting.size()) {
+			if (forAsk) {
 				wanting.get(next++).hand(new Handout<>(prioritized, claim.queuedNanos(n), claim.trace(n)));
 			}
 			else {
@@ -571,7 +572,7 @@ public final class ItemTaker<T, L extends Lease> {
 	private Prioritized<T> takeAhead(TraceSlot traces) {
 		for (Ahead<T, L> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
 			long nowNanos = this.clock.nanoTime();
-			if (this.book.handsOut(next.item().item(), next.lease(), nowNanos, this.aheadMarginNanos)) {
+			if (this.book.handOut(next.item().item(), next.lease(), nowNanos, this.aheadMarginNanos)) {
 				if (this.metrics.recordsDurations()) {
 					this.metrics.handedOut(next.queuedNanos() + (nowNanos - next.leasedNanos()));
 				}
@@ -580,7 +581,7 @@ public final class ItemTaker<T, L extends Lease> {
 				}
 				return next.item();
 			}
-			handBackQuietly(next.item().item());
+			handBackQuietly(next);
 		}
 		return null;
 	}
@@ -593,7 +594,7 @@ public final class ItemTaker<T, L extends Lease> {
 	 */
 	public void handBackAhead() {
 		for (Ahead<T, L> next = this.ahead.poll(); next != null; next = this.ahead.poll()) {
-			handBackQuietly(next.item().item());
+			handBackQuietly(next);
 		}
 	}
 
@@ -611,9 +612,9 @@ public final class ItemTaker<T, L extends Lease> {
 		return encodings;
 	}
 
-	private void handBackQuietly(T item) {
+	private void handBackQuietly(Ahead<T, L> unused) {
 		try {
-			this.releases.handBackUnused(item);
+			this.releases.handBackUnused(unused.item().item(), unused.lease());
 		}
 		catch (RuntimeException ex) {
 			// Remembered: the timed work hands it back.

@@ -31,9 +31,15 @@ import java.util.function.Predicate;
  * while the worker's lease stays live; the worker's {@code done} hands the copies back,
  * so they run after, one at a time, as re-adds of a consistent codec would.
  * <p>
+ * <b>Claimed ahead.</b> A lease a claim took for a consumer that has not taken it yet is
+ * no worker's: a {@code done} or a hand-back of its item leaves it alone (a done of an
+ * item not being processed is a no-op), until {@link #handOut} gives it to a consumer.
+ * Only its own lease hands it back unused ({@link #finishAhead}), so that an item
+ * leased anew meanwhile keeps its new hold.
+ * <p>
  * <b>Validity.</b> Each lease knows until when, on the handle's clock, it surely holds:
  * the time its claim or last renewal was sent plus the lease. A lease claimed ahead is
- * handed out only while it holds a margin longer ({@link #handsOut}).
+ * handed out only while it holds a margin longer ({@link #handOut}).
  * <p>
  * <b>Ending.</b> A lease whose {@code done} is under way stays here, marked ending, until
  * that done has returned (or failed): renewed meanwhile (a done can wait for an item
@@ -79,7 +85,24 @@ public final class LeaseBook<T, L extends Lease> {
 	 * @return what became of it
 	 */
 	public Taken take(T item, L lease) {
+		return take(item, lease, false);
+	}
+
+	/**
+	 * Takes a new lease in hand that a claim took ahead for a waiting consumer: until
+	 * {@link #handOut} gives it to one, no worker holds the item, and a {@code done} or a
+	 * hand-back of the item leaves it alone.
+	 * @param item the item
+	 * @param lease its lease
+	 * @return what became of it
+	 */
+	public Taken takeAhead(T item, L lease) {
+		return take(item, lease, true);
+	}
+
+	private Taken take(T item, L lease, boolean ahead) {
 		Holding<L> fresh = new Holding<>(lease);
+		fresh.ahead = ahead;
 		Taken[] taken = { Taken.HELD };
 		this.holdings.compute(item, (key, held) -> {
 			if (held == null || held.ending) {
@@ -115,17 +138,26 @@ public final class LeaseBook<T, L extends Lease> {
 	}
 
 	/**
-	 * Whether a lease claimed ahead may be handed out now.
+	 * Hands out a lease claimed ahead, if it may be handed out now: from then on a worker
+	 * holds the item.
 	 * @param item the item
 	 * @param lease its lease
 	 * @param nowNanos the time on the handle's clock
 	 * @param marginNanos how much longer than now the lease must surely hold
-	 * @return whether it is still the item's live lease, valid for longer than the margin
+	 * @return whether it was still the item's live lease, valid for longer than the
+	 * margin, and is now handed out
 	 */
-	public boolean handsOut(T item, L lease, long nowNanos, long marginNanos) {
-		Holding<L> holding = this.holdings.get(item);
-		return holding != null && !holding.ending && holding.lease == lease && holding.live() == lease
-				&& lease.validUntilNanos() - nowNanos > marginNanos;
+	public boolean handOut(T item, L lease, long nowNanos, long marginNanos) {
+		boolean[] handed = { false };
+		this.holdings.computeIfPresent(item, (key, holding) -> {
+			if (holding.ahead && holding.lease == lease && holding.live() == lease
+					&& lease.validUntilNanos() - nowNanos > marginNanos) {
+				holding.ahead = false;
+				handed[0] = true;
+			}
+			return holding;
+		});
+		return handed[0];
 	}
 
 	/**
@@ -176,29 +208,38 @@ public final class LeaseBook<T, L extends Lease> {
 	}
 
 	/**
-	 * Ends a hold without a done (a hand-back).
-	 * @return the holding, or {@code null} if this handle did not hold the item (or its
-	 * done is under way)
+	 * Ends a worker's hold without a done (a hand-back).
+	 * @return the holding, or {@code null} if no worker of this handle held the item (or
+	 * its done is under way)
 	 */
 	Holding<L> finish(T item) {
-		return finish(item, false);
+		return finish(item, false, (holding) -> !holding.ahead);
 	}
 
 	/**
-	 * Ends a hold with a done: a live lease (neither lost nor parked) stays here, ending,
-	 * until {@link #ended} (see the class comment); any other hold ends now.
-	 * @return the holding (ending if its lease is to be done), or {@code null} if this
-	 * handle did not hold the item (or its done is under way already)
+	 * Ends a worker's hold with a done: a live lease (neither lost nor parked) stays
+	 * here, ending, until {@link #ended} (see the class comment); any other hold ends
+	 * now.
+	 * @return the holding (ending if its lease is to be done), or {@code null} if no
+	 * worker of this handle held the item (or its done is under way already)
 	 */
 	Holding<L> finishForDone(T item) {
-		return finish(item, true);
+		return finish(item, true, (holding) -> !holding.ahead);
 	}
 
-	private Holding<L> finish(T item, boolean done) {
+	/**
+	 * Ends the hold of a lease claimed ahead that no consumer took, to hand it back.
+	 * @return the holding, or {@code null} if the item is no longer held by that lease
+	 */
+	Holding<L> finishAhead(T item, L lease) {
+		return finish(item, false, (holding) -> holding.lease == lease);
+	}
+
+	private Holding<L> finish(T item, boolean done, Predicate<Holding<L>> ends) {
 		@SuppressWarnings("unchecked")
 		Holding<L>[] finished = new Holding[1];
 		this.holdings.computeIfPresent(item, (key, holding) -> {
-			if (holding.ending) {
+			if (holding.ending || !ends.test(holding)) {
 				return holding;
 			}
 			finished[0] = holding;
@@ -226,11 +267,14 @@ public final class LeaseBook<T, L extends Lease> {
 		}
 	}
 
-	/** Ends every hold but those whose done is under way, to hand all back. */
+	/**
+	 * Ends every hold but those whose done is under way (those claimed ahead too), to
+	 * hand all back.
+	 */
 	List<Holding<L>> finishAll() {
 		List<Holding<L>> all = new ArrayList<>();
 		for (T item : this.holdings.keySet()) {
-			Holding<L> holding = finish(item);
+			Holding<L> holding = finish(item, false, (any) -> true);
 			if (holding != null) {
 				all.add(holding);
 			}

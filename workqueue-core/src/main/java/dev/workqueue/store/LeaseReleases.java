@@ -119,7 +119,7 @@ public final class LeaseReleases<T, L extends Lease> {
 				handBackOrOrphan(parked, 0);
 			}
 			if (owed == null) {
-				forgetWithoutDone(holding.lease);
+				throwIfFailed(forgetWithoutDone(holding.lease));
 			}
 			return owed;
 		}
@@ -179,10 +179,13 @@ public final class LeaseReleases<T, L extends Lease> {
 		try {
 			List<Holding<L>> all = this.book.finishAll();
 			List<L> back = new ArrayList<>(all.size());
+			RuntimeException forgetFailure = null;
 			for (Holding<L> holding : all) {
-				ended(holding, back);
+				RuntimeException failure = ended(holding, back);
+				forgetFailure = (forgetFailure != null) ? forgetFailure : failure;
 			}
 			handBackInPlace(back);
+			throwIfFailed(forgetFailure);
 			return all.size();
 		}
 		finally {
@@ -207,12 +210,13 @@ public final class LeaseReleases<T, L extends Lease> {
 			if (holding == null) {
 				return false;
 			}
-			forgetWithoutDone(holding.lease);
+			RuntimeException forgetFailure = forgetWithoutDone(holding.lease);
 			handBackCopies(holding);
 			L live = holding.live();
 			if (live != null) {
 				handBackOrOrphan(live, (live == holding.parked) ? 0 : Math.max(0, Nanos.of(delay)));
 			}
+			throwIfFailed(forgetFailure);
 			return true;
 		}
 		finally {
@@ -221,16 +225,21 @@ public final class LeaseReleases<T, L extends Lease> {
 	}
 
 	/**
-	 * Ends a hold that was never handed out (claimed ahead, or claimed after shutdown):
-	 * the item goes back at once, in its place in line.
+	 * Ends a hold that was never handed out (claimed ahead for a consumer that did not
+	 * take it): the item goes back at once, in its place in line. Nothing, if the item is
+	 * no longer held by that lease.
 	 * @param item the item
+	 * @param lease the lease it was claimed ahead by
 	 */
-	public void handBackUnused(T item) {
+	public void handBackUnused(T item, L lease) {
 		this.lifecycle.enterAlways();
 		try {
-			Holding<L> holding = this.book.finish(item);
+			Holding<L> holding = this.book.finishAhead(item, lease);
 			if (holding != null) {
-				handBackInPlace(ended(holding, new ArrayList<>(holding.copies.size() + 1)));
+				List<L> back = new ArrayList<>(holding.copies.size() + 1);
+				RuntimeException forgetFailure = ended(holding, back);
+				handBackInPlace(back);
+				throwIfFailed(forgetFailure);
 			}
 		}
 		finally {
@@ -300,15 +309,16 @@ public final class LeaseReleases<T, L extends Lease> {
 	/**
 	 * Forgets what a hold that ended without a done deferred, and adds its leases (the
 	 * copies, then the live one) to {@code back}, to hand back in place.
+	 * @return the forget's failure, {@code null} if none
 	 */
-	private List<L> ended(Holding<L> holding, List<L> back) {
-		forgetWithoutDone(holding.lease);
+	private RuntimeException ended(Holding<L> holding, List<L> back) {
+		RuntimeException forgetFailure = forgetWithoutDone(holding.lease);
 		back.addAll(holding.copies);
 		L live = holding.live();
 		if (live != null) {
 			back.add(live);
 		}
-		return back;
+		return forgetFailure;
 	}
 
 	/** Hands back, at once, the copies of a holding's item under other encodings. */
@@ -323,10 +333,29 @@ public final class LeaseReleases<T, L extends Lease> {
 		}
 	}
 
-	/** Forgets, on its own, the history deferred to a hold that ends without a done. */
-	private void forgetWithoutDone(L lease) {
+	/**
+	 * Forgets, on its own, the history deferred to a hold that ends without a done:
+	 * before the item goes back, so that a failure counted once it is back is not
+	 * forgotten. A failure of the store is returned, to be thrown once the hold's leases
+	 * are handed back (or remembered): out of the book already, they would otherwise stay
+	 * leased to nobody until they run out.
+	 * @return the store's failure, {@code null} if none
+	 */
+	private RuntimeException forgetWithoutDone(L lease) {
 		if (lease.forgets().length > 0) {
-			this.driver.forget(lease);
+			try {
+				this.driver.forget(lease);
+			}
+			catch (RuntimeException ex) {
+				return ex;
+			}
+		}
+		return null;
+	}
+
+	private static void throwIfFailed(RuntimeException failure) {
+		if (failure != null) {
+			throw failure;
 		}
 	}
 

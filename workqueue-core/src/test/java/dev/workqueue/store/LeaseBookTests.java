@@ -46,12 +46,38 @@ class LeaseBookTests {
 	void equalItemUnderAnotherEncodingIsHeldAsideAndLeavesTheWorkersLeaseLive() {
 		TestLease lease = new TestLease("a", 1);
 		TestLease copy = new TestLease("A", 2);
-		this.book.take("a", lease);
+		this.book.takeAhead("a", lease);
 		assertThat(this.book.take("a", copy)).isEqualTo(Taken.OTHER_ENCODING);
 		assertThat(this.book.live()).containsExactlyInAnyOrder(lease, copy);
 		assertThat(this.book.known()).containsExactlyInAnyOrder(lease, copy);
-		assertThat(this.book.handsOut("a", lease, 0, 0)).isTrue();
-		assertThat(this.book.handsOut("a", copy, 0, 0)).isFalse();
+		assertThat(this.book.handOut("a", copy, 0, 0)).isFalse();
+		assertThat(this.book.handOut("a", lease, 0, 0)).isTrue();
+	}
+
+	@Test
+	void leaseClaimedAheadIsNoWorkersUntilHandedOut() {
+		TestLease lease = new TestLease("a", 1);
+		assertThat(this.book.takeAhead("a", lease)).isEqualTo(Taken.HELD);
+		assertThat(this.book.finishForDone("a")).as("a done of an item no worker holds").isNull();
+		assertThat(this.book.finish("a")).as("a hand-back of an item no worker holds").isNull();
+		assertThat(this.book.live()).containsExactly(lease);
+		assertThat(this.book.handOut("a", lease, 0, 0)).isTrue();
+		assertThat(this.book.handOut("a", lease, 0, 0)).as("handed out once").isFalse();
+		assertThat(this.book.finishForDone("a").ending).isTrue();
+	}
+
+	@Test
+	void leaseClaimedAheadIsHandedBackOnlyWhileItIsTheItemsHold() {
+		TestLease ahead = new TestLease("a", 1);
+		this.book.takeAhead("a", ahead);
+		assertThat(this.book.finishAhead("a", ahead).lease).isSameAs(ahead);
+		TestLease worker = new TestLease("a", 2);
+		this.book.take("a", worker);
+		assertThat(this.book.finishAhead("a", ahead)).as("another lease holds it now").isNull();
+		assertThat(this.book.live()).containsExactly(worker);
+		TestLease again = new TestLease("a", 3);
+		this.book.takeAhead("b", again);
+		assertThat(this.book.finishAll()).as("a shutdown hands back both").hasSize(2);
 	}
 
 	@Test
@@ -74,7 +100,7 @@ class LeaseBookTests {
 		assertThat(this.book.finish("a")).isNull();
 		assertThat(this.book.finishAll()).isEmpty();
 		assertThat(this.book.finishForDone("a")).isNull();
-		assertThat(this.book.handsOut("a", lease, 0, 0)).isFalse();
+		assertThat(this.book.handOut("a", lease, 0, 0)).isFalse();
 		assertThat(this.book.isEmpty()).isFalse();
 		this.book.ended(lease);
 		assertThat(this.book.isEmpty()).isTrue();
@@ -107,14 +133,14 @@ class LeaseBookTests {
 	void renewalExtendsTheValidityOfTheLeasesItKept() {
 		TestLease kept = new TestLease("a", 1, 0, 5);
 		TestLease lost = new TestLease("b", 2, 0, 5);
-		this.book.take("a", kept);
-		this.book.take("b", lost);
+		this.book.takeAhead("a", kept);
+		this.book.takeAhead("b", lost);
 		assertThat(this.book.renewed(List.of(kept, lost), (lease) -> lease == kept, 50)).isOne();
 		assertThat(kept.validUntilNanos()).isEqualTo(50);
 		assertThat(lost.validUntilNanos()).isEqualTo(5);
-		assertThat(this.book.handsOut("a", kept, 40, 5)).isTrue();
-		assertThat(this.book.handsOut("a", kept, 46, 5)).isFalse();
-		assertThat(this.book.handsOut("b", lost, 0, 0)).isFalse();
+		assertThat(this.book.handOut("a", kept, 46, 5)).isFalse();
+		assertThat(this.book.handOut("b", lost, 0, 0)).isFalse();
+		assertThat(this.book.handOut("a", kept, 40, 5)).isTrue();
 	}
 
 	@Test

@@ -44,6 +44,15 @@ class LeaseReleasesTests {
 	}
 
 	@Test
+	void doneOfAnItemClaimedAheadAndNotHandedOutChangesNothing() {
+		TestLease lease = new TestLease("a", 1, this.clock.nanoTime(), Long.MAX_VALUE);
+		this.book.takeAhead("a", lease);
+		this.releases.done("a");
+		assertThat(this.driver.calls).isEmpty();
+		assertThat(this.book.live()).containsExactly(lease);
+	}
+
+	@Test
 	void doneOfALostLeaseChangesNothingInTheStore() {
 		TestLease lease = lease("a", 1);
 		this.book.renewed(List.of(lease), (renewed) -> false, 0);
@@ -136,10 +145,32 @@ class LeaseReleasesTests {
 
 	@Test
 	void holdEndedWithoutADoneForgetsTheDeferredHistory() {
+		TestLease lease = lease("a", 1);
+		this.book.deferForget("a", "limiter");
+		this.releases.handBackUnused("a", lease);
+		assertThat(this.driver.calls).containsExactly("forget a#1 [limiter]", "handBackInPlace [a#1]");
+	}
+
+	@Test
+	void aForgetThatFailsStillHandsEveryHoldBackAndThenFails() {
+		lease("a", 1);
+		lease("b", 2);
+		this.book.deferForget("a", "limiter");
+		this.book.deferForget("b", "limiter");
+		this.driver.forgetFails = true;
+		assertThatIllegalStateException().isThrownBy(this.releases::handBackAll).withMessageContaining("forget");
+		assertThat(this.driver.calls).containsExactly("handBackInPlace [a#1, b#2]");
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
+	@Test
+	void aForgetThatFailsStillHandsTheItemBackAndThenFails() {
 		lease("a", 1);
 		this.book.deferForget("a", "limiter");
-		this.releases.handBackUnused("a");
-		assertThat(this.driver.calls).containsExactly("forget a#1 [limiter]", "handBackInPlace [a#1]");
+		this.driver.forgetFails = true;
+		assertThatIllegalStateException().isThrownBy(() -> this.releases.handBack("a", Duration.ofSeconds(1)))
+			.withMessageContaining("forget");
+		assertThat(this.driver.calls).containsExactly("handBack a#1 after 1000000000");
 	}
 
 	@Test
@@ -184,6 +215,8 @@ class LeaseReleasesTests {
 
 		boolean failing;
 
+		boolean forgetFails;
+
 		@Override
 		public void done(List<TestLease> leases) {
 			leases.forEach((lease) -> record("done " + lease));
@@ -202,6 +235,9 @@ class LeaseReleasesTests {
 
 		@Override
 		public void forget(TestLease lease) {
+			if (this.forgetFails) {
+				throw new IllegalStateException("forget " + lease + " failed");
+			}
 			record("forget " + lease + " " + List.of(lease.forgets()));
 		}
 
