@@ -107,15 +107,17 @@ public final class HandleLifecycle {
 	}
 
 	/**
-	 * Waits until {@code drained} holds or a plain {@link #shutDown} comes; an interrupt
-	 * ends the wait with the interrupt status kept.
+	 * Waits until no call is under way and {@code drained} holds, or a plain
+	 * {@link #shutDown} comes; an interrupt ends the wait with the interrupt status kept.
+	 * A call under way may still hold what {@code drained} cannot see yet (a claim
+	 * answered, its items not booked).
 	 * @param shutDowns what {@link #shutDownForDrain} returned
 	 * @param drained whether the handle holds nothing any more
 	 */
 	public void awaitDrained(int shutDowns, BooleanSupplier drained) {
 		this.lock.lock();
 		try {
-			while (!drained.getAsBoolean() && this.shutDowns == shutDowns) {
+			while (!(this.calls.get() == 0 && drained.getAsBoolean()) && this.shutDowns == shutDowns) {
 				this.changed.await();
 			}
 		}

@@ -34,8 +34,8 @@ import java.util.function.Predicate;
  * <b>Claimed ahead.</b> A lease a claim took for a consumer that has not taken it yet is
  * no worker's: a {@code done} or a hand-back of its item leaves it alone (a done of an
  * item not being processed is a no-op), until {@link #handOut} gives it to a consumer.
- * Only its own lease hands it back unused ({@link #finishAhead}), so that an item
- * leased anew meanwhile keeps its new hold.
+ * Only its own lease hands it back unused ({@link #finishAhead}), so that an item leased
+ * anew meanwhile keeps its new hold.
  * <p>
  * <b>Validity.</b> Each lease knows until when, on the handle's clock, it surely holds:
  * the time its claim or last renewal was sent plus the lease. A lease claimed ahead is

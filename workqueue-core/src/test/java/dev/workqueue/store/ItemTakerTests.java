@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.workqueue.ItemCodec;
@@ -40,12 +41,17 @@ class ItemTakerTests {
 			WorkQueueMetrics.NOOP, this.clock, () -> {
 			});
 
+	/** Counted down as "gated" is decoded, which then waits for {@link #decoded}. */
+	private final CountDownLatch decoding = new CountDownLatch(1);
+
+	private final CountDownLatch decoded = new CountDownLatch(1);
+
 	/** What {@link ItemTaker#aheadEncodings()} said while "peek" was decoded. */
 	private final List<Set<String>> peeked = new ArrayList<>();
 
 	/**
 	 * Decodes as the identity; "bad" cannot be decoded; "slow" takes half a lease; "peek"
-	 * notes the items ahead.
+	 * notes the items ahead; "gated" waits for {@link #decoded}.
 	 */
 	private final ItemCodec<String> codec = new ItemCodec<>() {
 
@@ -64,6 +70,10 @@ class ItemTakerTests {
 			}
 			if (encoded.equals("slow")) {
 				ItemTakerTests.this.clock.step(Duration.ofNanos(LEASE_NANOS / 2));
+			}
+			if (encoded.equals("gated")) {
+				ItemTakerTests.this.decoding.countDown();
+				awaitUninterruptibly(ItemTakerTests.this.decoded);
 			}
 			return encoded;
 		}
@@ -190,6 +200,23 @@ class ItemTakerTests {
 	}
 
 	@Test
+	void aDrainWaitsForAClaimBeingTakenInHandAndThenForItsItem() throws Exception {
+		this.store.answers.add(List.of("gated"));
+		CompletableFuture<String> taking = takeAsync();
+		assertThat(this.decoding.await(5, TimeUnit.SECONDS)).isTrue();
+		// The claim is answered, its item not booked yet: the book is empty.
+		int shutDowns = this.lifecycle.shutDownForDrain();
+		CompletableFuture<Void> drain = CompletableFuture
+			.runAsync(() -> this.lifecycle.awaitDrained(shutDowns, this.book::isEmpty));
+		await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !drain.isDone());
+		this.decoded.countDown();
+		assertThat(taking.get(5, TimeUnit.SECONDS)).isEqualTo("gated");
+		assertThat(drain).as("the item handed out is held").isNotDone();
+		this.releases.done("gated");
+		drain.get(5, TimeUnit.SECONDS);
+	}
+
+	@Test
 	void theItemsAnAddLeasedForTheWaitingConsumersGoToThemAhead() throws Exception {
 		CompletableFuture<String> waiting = takeAsync();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.signal.waiting() == 1);
@@ -277,6 +304,18 @@ class ItemTakerTests {
 	}
 
 	/** A store that answers claims from a script, and records every call. */
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		try {
+			if (!latch.await(5, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("not released in time");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	private final class FakeStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLease> {
 
 		final List<String> calls = new ArrayList<>();
