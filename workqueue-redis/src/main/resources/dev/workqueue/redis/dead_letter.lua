@@ -21,9 +21,11 @@ check(dirtyKey, processingKey, leasesKey, prioritiesKey, grantsKey, givenUpKey, 
 if not end_lease(item, token) then
   return 0
 end
+-- An add while it was held is given up with it (as the PostgreSQL store's row): its dirty
+-- mark goes, and the per-item fields: a priority queue's priorities it was handed out and
+-- added with, and the trace contexts of that add.
 redis.call('HDEL', dirtyKey, item)
--- A priority queue's: the priorities it was handed out and added with.
-redis.call('HDEL', prioritiesKey, 'h' .. item, 'd' .. item)
+redis.call('HDEL', prioritiesKey, 'h' .. item, 'd' .. item, 't' .. item)
 if keep > 0 then
   give_up(item, 0, reason, holder, keep, retention_us, now_us())
 end

@@ -11,6 +11,7 @@ import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.TraceContextContract;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.ratelimit.RateLimiter;
 import dev.workqueue.shared.SplitQueues;
 import dev.workqueue.spi.ItemTrace;
@@ -90,6 +91,20 @@ class RedisTraceContextTests extends TraceContextContract {
 		Poller<String> poller = Pollers.of(queue);
 		assertThat(poller.poll(Duration.ZERO).item()).isEqualTo("x");
 		assertThat(poller.trace()).isNull();
+	}
+
+	@Test
+	void anUndecodableItemGivenUpLeavesNoContextBehind() {
+		QueueKeys keys = QueueKeys.of(this.redis.prefix, "dead");
+		this.redis.runScript(keys, "", LuaScript.ADD_TRACED, "ctx-1", "x");
+		this.redis.runScript(keys, "", LuaScript.GET, "30000000", "h:1", "1");
+		// Added again while held: a dirty mark, with its context.
+		this.redis.runScript(keys, "", LuaScript.ADD_TRACED, "ctx-2", "x");
+		String[] bound = RedisInspection.boundArgs(GivenUpBound.DEFAULT);
+		assertThat((Long) this.redis.runScript(keys, "", LuaScript.DEAD_LETTER, "x", "h:1", "cannot decode", "h",
+				bound[0], bound[1]))
+			.isOne();
+		assertThat(this.redis.redis().exists(keys.priorities())).as("the per-item hash").isZero();
 	}
 
 	@Test
