@@ -6,8 +6,8 @@
 -- the i-th to token_of(token, i). Returns {item, µs it was queued, priority it is handed
 -- out with, its trace record or false (includes/trace_take.lua), ...}, with fewer than
 -- `count` items when none is left; run again with the same token, the reply of the first
--- run (see grant); arms the wake list while items are left, else removes it (see
--- includes/notify.lua). Every read of an item comes before its first write; the keys
+-- run (see grant); an 'r' notice when items it moved are left ready, else arms the wake
+-- list while items are left and removes it once none is (see includes/notify.lua). Every read of an item comes before its first write; the keys
 -- written and not read are checked before the first.
 -- @include queue_keys
 -- @include now_us
@@ -93,6 +93,12 @@ local function lease_priority(lease_us, token, count, starvation)
     redis.call('HDEL', prioritiesKey, '#')
   end
   grant(token, reply)
-  wake_next(left)
+  if queued_due > 0 and left > 0 then
+    -- More of the items just moved are ready: wake the consumers of every instance (on a
+    -- Redis Cluster none waits on the wake list), as lease_list.lua does.
+    notify('r')
+  else
+    wake_next(left)
+  end
   return reply
 end
