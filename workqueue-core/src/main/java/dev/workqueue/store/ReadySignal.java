@@ -193,11 +193,24 @@ public final class ReadySignal {
 	 * A look took all it asked for, and handed out what it took: more may be ready, and
 	 * another consumer should look. Where the store hands the wake-ups out, the look
 	 * armed the store's wake-up for the next waiting consumer of all the instances; else
-	 * a local one looks ({@link #signalUnlessPending}).
+	 * a local one looks: one that waits beyond the notices pending (those of the items
+	 * the look put ahead wake consumers that take those items and look no further), or,
+	 * with none pending, the next to wait.
 	 */
 	public void moreMayBeReady() {
-		if (!this.wakeups.handsOutWakeups()) {
-			signalUnlessPending();
+		if (this.wakeups.handsOutWakeups()) {
+			return;
+		}
+		this.lock.lock();
+		try {
+			if (this.permits == 0 || this.waiting > this.permits) {
+				this.epoch++;
+				this.permits++;
+				this.notice.signal();
+			}
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 

@@ -202,6 +202,31 @@ class ReadySignalTests {
 	}
 
 	@Test
+	void moreMayBeReadyWakesAConsumerBeyondThoseWokenForTheItemsPutAhead() throws Exception {
+		Future<Boolean> first = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		Future<Boolean> second = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 2);
+		// A full claim put one item ahead, with its notice: one more consumer looks.
+		this.signal.signal();
+		this.signal.moreMayBeReady();
+		assertThat(first).succeedsWithin(SOON).isEqualTo(true);
+		assertThat(second).succeedsWithin(SOON).isEqualTo(true);
+	}
+
+	@Test
+	void moreMayBeReadyAddsNoNoticeWhileThosePendingCoverEveryWaitingConsumer() throws Exception {
+		// An item put ahead with its notice, no consumer waiting yet: its notice will do.
+		this.signal.signal();
+		this.signal.moreMayBeReady();
+		Future<Boolean> first = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		assertThat(first).succeedsWithin(SOON).isEqualTo(true);
+		Future<Boolean> second = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().during(Duration.ofMillis(200)).atMost(SOON).until(() -> this.signal.waiting() == 1);
+		assertThat(second).as("no second notice").isNotDone();
+		this.signal.signalAll();
+	}
+
+	@Test
 	void shutdownReleasesEveryWaiterAndEveryOneToCome() throws Exception {
 		Future<Boolean> waiter = waiting(() -> this.signal.awaitNotice(false, 0, null));
 		await().atMost(SOON).until(() -> this.signal.waiting() == 1);
