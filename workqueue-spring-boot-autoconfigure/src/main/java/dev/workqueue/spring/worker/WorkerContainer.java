@@ -31,7 +31,8 @@ import dev.workqueue.time.Nanos;
  * stops it.
  * <p>
  * A thread survives anything the worker method throws except a
- * {@link VirtualMachineError}. It ends when two polls in a row return {@code null} on a
+ * {@link VirtualMachineError} other than a {@link StackOverflowError} (which fails its
+ * item as an exception does). It ends when two polls in a row return {@code null} on a
  * queue that was shut down before each call (shut down and empty: one {@code null} alone
  * may be a wake-up), or, once {@linkplain #abandon abandoned} at the shutdown deadline,
  * after its current item. A thread ending while the container is not stopping marks it

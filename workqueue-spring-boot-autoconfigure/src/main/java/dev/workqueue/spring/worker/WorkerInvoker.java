@@ -20,7 +20,8 @@ import dev.workqueue.spring.WorkResult;
  * Stateless between items; called by the worker threads of one container.
  * <p>
  * Nothing the worker method, the limiter, a listener or the observation throws escapes,
- * except a {@link VirtualMachineError}: the thread that called lives on.
+ * except a {@link VirtualMachineError} other than a {@link StackOverflowError}: the
+ * thread that called lives on.
  */
 final class WorkerInvoker {
 
@@ -147,9 +148,14 @@ final class WorkerInvoker {
 		}
 	}
 
-	/** A thread of the JVM's own trouble is not kept alive. */
+	/**
+	 * A thread of the JVM's own trouble (out of memory, an internal error) is not kept
+	 * alive. A stack overflow is the worker method's: its stack has unwound by the time
+	 * it is caught here, so it fails that item (retried, then given up) as an exception
+	 * does; ending the thread would lose the item and leave the pool a thread short.
+	 */
 	private static void rethrowIfFatal(Throwable ex) {
-		if (ex instanceof VirtualMachineError error) {
+		if (ex instanceof VirtualMachineError error && !(error instanceof StackOverflowError)) {
 			throw error;
 		}
 	}

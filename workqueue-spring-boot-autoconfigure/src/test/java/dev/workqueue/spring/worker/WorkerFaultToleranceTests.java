@@ -61,6 +61,25 @@ class WorkerFaultToleranceTests {
 	}
 
 	@Test
+	void aStackOverflowInTheWorkerIsAFailureOfThatItemAndTheThreadGoesOn(CapturedOutput output) {
+		this.contextRunner.withBean(RecursingWorker.class)
+			.withPropertyValues("workqueue.queues.orders.concurrency=1", "workqueue.queues.orders.max-retries=2",
+					"workqueue.queues.orders.rate-limiter.exponential.base-delay=1ms",
+					"workqueue.queues.orders.rate-limiter.exponential.max-delay=1ms")
+			.run((context) -> {
+				RecursingWorker worker = context.getBean(RecursingWorker.class);
+				RateLimitingQueue<Object> orders = context.getBean(WorkQueueRegistry.class).get("orders");
+				orders.add("deep");
+				orders.add("fine");
+				await().atMost(TIMEOUT).until(() -> worker.calls.contains("fine"));
+				await().atMost(TIMEOUT).until(() -> worker.calls.stream().filter("deep"::equals).count() == 3);
+				await().atMost(TIMEOUT).until(() -> output.getOut().contains("Gave up on item deep"));
+				assertThat(context.getBean(WorkerContainerRegistry.class).containers())
+					.allSatisfy((status) -> assertThat(status.aliveThreads()).isEqualTo(1));
+			});
+	}
+
+	@Test
 	void itemWhoseHashCodeBreaksWhileProcessingCostsOnlyThatItem(CapturedOutput output) {
 		this.contextRunner.withBean(FailingWorker.class).run((context) -> {
 			FailingWorker worker = context.getBean(FailingWorker.class);
@@ -132,6 +151,24 @@ class WorkerFaultToleranceTests {
 			if (!(item instanceof String)) {
 				throw new IllegalStateException("cannot process it");
 			}
+		}
+
+	}
+
+	static class RecursingWorker {
+
+		final List<Object> calls = new CopyOnWriteArrayList<>();
+
+		@QueueWorker(queue = "orders")
+		public void process(Object item) {
+			this.calls.add(item);
+			if ("deep".equals(item)) {
+				recurse(0);
+			}
+		}
+
+		private static int recurse(int depth) {
+			return recurse(depth + 1) + 1;
 		}
 
 	}

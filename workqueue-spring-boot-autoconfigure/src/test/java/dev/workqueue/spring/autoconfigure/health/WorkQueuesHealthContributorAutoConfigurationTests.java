@@ -160,7 +160,7 @@ class WorkQueuesHealthContributorAutoConfigurationTests {
 		@QueueWorker(queue = "orders")
 		void ship(String order) {
 			if (FATAL.equals(order)) {
-				throw new StackOverflowError("test: a worker thread dies");
+				throw new InternalError("test: a worker thread dies");
 			}
 		}
 
