@@ -156,7 +156,7 @@ public final class QueueWorkerAnnotationBeanPostProcessor
 							+ knownQueues.stream().sorted().toList() + " (configure it under workqueue.queues." + queue
 							+ " or define a RateLimitingQueue bean named '" + queue + "')");
 		}
-		if (method.getParameterCount() == 2 && !beanFactory.isTypeMatch(queue, PriorityQueue.class)) {
+		if (method.getParameterCount() == 2 && !isPriorityQueue(beanFactory, queue)) {
 			throw new InvalidQueueWorkerException(worker,
 					"takes the priority as its second parameter, but queue '" + queue
 							+ "' is not a priority queue (set workqueue.queues." + queue
@@ -173,6 +173,16 @@ public final class QueueWorkerAnnotationBeanPostProcessor
 		ReflectionUtils.makeAccessible(invocable);
 		return new WorkerEndpoint(beanName + "#" + method.getName(), bean, invocable, queue,
 				concurrency(worker, annotation.concurrency()));
+	}
+
+	/**
+	 * Whether the queue bean is a priority queue: its type, or, when a bean not made yet
+	 * is declared as a plain {@link RateLimitingQueue} (a user's priority queue may be),
+	 * the bean itself, made now.
+	 */
+	private static boolean isPriorityQueue(ListableBeanFactory beanFactory, String queue) {
+		return beanFactory.isTypeMatch(queue, PriorityQueue.class)
+				|| beanFactory.getBean(queue, RateLimitingQueue.class) instanceof PriorityQueue;
 	}
 
 	private static void checkParameters(String worker, Method method) {

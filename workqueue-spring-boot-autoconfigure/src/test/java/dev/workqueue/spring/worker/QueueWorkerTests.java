@@ -30,7 +30,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Scope;
 
+import dev.workqueue.PriorityQueue;
 import dev.workqueue.RateLimitingQueue;
+import dev.workqueue.WorkQueues;
+import dev.workqueue.ratelimit.RateLimiters;
 import dev.workqueue.spring.QueueWorker;
 import dev.workqueue.spring.WorkItemGivenUpEvent;
 import dev.workqueue.spring.WorkQueueRegistry;
@@ -318,6 +321,17 @@ class QueueWorkerTests {
 		});
 	}
 
+	@Test
+	void aPriorityWorkerStartsOnAPriorityQueueBeanDeclaredAsARateLimitingQueueAfterIt() {
+		this.contextRunner.withUserConfiguration(WorkerBeforeItsPriorityQueueConfiguration.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			RateLimitingQueue<String> orders = context.getBean("orders", RateLimitingQueue.class);
+			((PriorityQueue<String>) orders).add("urgent", 7);
+			PriorityWorker worker = context.getBean(PriorityWorker.class);
+			await().atMost(TIMEOUT).until(() -> worker.seen.contains("urgent@7"));
+		});
+	}
+
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("wrongWorkers")
 	void wrongWorkerFailsStartUpNamingTheMethod(Class<?> worker, String message) {
@@ -544,6 +558,34 @@ class QueueWorkerTests {
 
 		@QueueWorker(queue = "orders")
 		void process() {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class WorkerBeforeItsPriorityQueueConfiguration {
+
+		@Bean
+		PriorityWorker priorityWorker() {
+			return new PriorityWorker();
+		}
+
+		@Bean
+		RateLimitingQueue<String> orders() {
+			return WorkQueues.<String>builder()
+				.name("orders")
+				.buildPriorityQueue(RateLimiters.defaultControllerRateLimiter());
+		}
+
+	}
+
+	static class PriorityWorker {
+
+		final List<String> seen = new CopyOnWriteArrayList<>();
+
+		@QueueWorker(queue = "orders")
+		void process(String item, int priority) {
+			this.seen.add(item + "@" + priority);
 		}
 
 	}
