@@ -19,6 +19,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.spring.WorkQueueOperations;
+import dev.workqueue.spring.worker.ItemLogging;
 import dev.workqueue.spring.worker.WorkerSettings;
 
 /**
@@ -46,10 +47,14 @@ final class ConsoleActions {
 
 	private final boolean showItems;
 
-	ConsoleActions(@Nullable WorkQueueOperations operations, ItemIds ids, boolean showItems) {
+	/** {@code workqueue.log-items}: how a log line names an item the console shows. */
+	private final ItemLogging itemLogging;
+
+	ConsoleActions(@Nullable WorkQueueOperations operations, ItemIds ids, boolean showItems, ItemLogging itemLogging) {
 		this.operations = operations;
 		this.ids = ids;
 		this.showItems = showItems;
+		this.itemLogging = itemLogging;
 	}
 
 	/**
@@ -115,7 +120,7 @@ final class ConsoleActions {
 				String text = string(body, "item");
 				queue.add(item(inspector, name, text)
 					.orElseThrow(() -> ConsoleRequestException.badRequest(unreadable(name, text, null))));
-				logger.info(LogMessage.format("Console: %s added to queue '%s' by %s", logged(text), name, caller));
+				logger.info(LogMessage.format("Console: %s added to queue '%s' by %s", inLog(text), name, caller));
 			}
 			case "readd" -> {
 				QueueInspector inspector = inspector(queue);
@@ -129,8 +134,8 @@ final class ConsoleActions {
 				// The record goes last: should this fail, the item is queued all the
 				// same and its record is kept, a duplicate at worst.
 				inspector.deleteGivenUp(text);
-				logger.info(LogMessage.format("Console: given-up %s added again to queue '%s' by %s", logged(text),
-						name, caller));
+				logger.info(LogMessage.format("Console: given-up %s added again to queue '%s' by %s", inLog(text), name,
+						caller));
 			}
 			case "delete" -> {
 				QueueInspector inspector = inspector(queue);
@@ -138,7 +143,7 @@ final class ConsoleActions {
 				if (!inspector.deleteGivenUp(text)) {
 					throw ConsoleRequestException.badRequest("Queue '" + name + "' keeps no given-up " + logged(text));
 				}
-				logger.info(LogMessage.format("Console: given-up %s deleted from queue '%s' by %s", logged(text), name,
+				logger.info(LogMessage.format("Console: given-up %s deleted from queue '%s' by %s", inLog(text), name,
 						caller));
 			}
 			case "forget" -> {
@@ -147,8 +152,8 @@ final class ConsoleActions {
 				Object item = item(inspector, name, text).orElseThrow(
 						() -> ConsoleRequestException.badRequest("Queue '" + name + "' has no " + logged(text)));
 				forget(queue, item);
-				logger.info(LogMessage.format("Console: history of %s in queue '%s' forgotten by %s", logged(text),
-						name, caller));
+				logger.info(LogMessage.format("Console: history of %s in queue '%s' forgotten by %s", inLog(text), name,
+						caller));
 			}
 			default -> throw new IllegalStateException("Unknown action " + action);
 		}
@@ -285,7 +290,19 @@ final class ConsoleActions {
 		return message + " (" + ((ex.getCause() != null) ? ex.getCause() : ex).getClass().getName() + ")";
 	}
 
-	/** An item as the log names it: its text only when items are shown. */
+	/**
+	 * An item as a log line names it: as an answer does ({@link #logged}), but by its
+	 * hash where the application keeps items out of its logs
+	 * ({@code workqueue.log-items}).
+	 */
+	private String inLog(String text) {
+		return (this.showItems && this.itemLogging == ItemLogging.HASH) ? "item " + this.itemLogging.describe(text)
+				: logged(text);
+	}
+
+	/**
+	 * An item as an answer or a log line names it: its text only when items are shown.
+	 */
 	private String logged(String text) {
 		if (!this.showItems) {
 			return "item id " + this.ids.id(text);

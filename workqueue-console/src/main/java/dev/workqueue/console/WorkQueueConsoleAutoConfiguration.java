@@ -17,6 +17,8 @@ import org.springframework.web.servlet.DispatcherServlet;
 import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueDetails;
+import dev.workqueue.spring.autoconfigure.WorkQueueProperties;
+import dev.workqueue.spring.worker.ItemLogging;
 import dev.workqueue.time.Clock;
 
 /**
@@ -72,9 +74,11 @@ public final class WorkQueueConsoleAutoConfiguration {
 
 	@Bean
 	ConsoleActions workQueueConsoleActions(ObjectProvider<WorkQueueOperations> workQueueOperations,
-			ItemIds workQueueConsoleItemIds, WorkQueueConsoleProperties properties) {
+			ItemIds workQueueConsoleItemIds, WorkQueueConsoleProperties properties,
+			ObjectProvider<WorkQueueProperties> workQueueProperties) {
+		WorkQueueProperties starter = workQueueProperties.getIfAvailable();
 		return new ConsoleActions(workQueueOperations.getIfAvailable(), workQueueConsoleItemIds,
-				properties.isShowItems());
+				properties.isShowItems(), ItemLogging.of(starter == null || starter.isLogItems()));
 	}
 
 	@Bean

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 
 import dev.workqueue.inspect.ItemState;
+import dev.workqueue.spring.worker.ItemLogging;
 import dev.workqueue.time.FakeClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +38,7 @@ class ConsolePageFiguresTests {
 	private final ConsoleFigures figures = new ConsoleFigures(this.queues, this.clock);
 
 	private final ConsoleApiController controller = new ConsoleApiController(this.queues, this.figures,
-			new ConsoleActions(null, this.ids, true), false);
+			new ConsoleActions(null, this.ids, true, ItemLogging.TEXT), false);
 
 	@Test
 	void pageTakesTheLatestFiguresAndReadsItsItems() {
