@@ -32,12 +32,19 @@ final class ConsolePageController {
 	private static final boolean SECURITY_PRESENT = ClassUtils
 		.isPresent("org.springframework.security.web.csrf.CsrfToken", ConsolePageController.class.getClassLoader());
 
+	/** The console's path under the context path: the dispatcher's prefix and its own. */
 	private final String path;
 
 	private final String template;
 
-	ConsolePageController(String path) {
-		this.path = path;
+	/**
+	 * Creates the page's controller.
+	 * @param dispatcherPrefix the prefix of the dispatcher servlet's mapping
+	 * ({@code spring.mvc.servlet.path}), empty for the root
+	 * @param path the console's path ({@code workqueue.console.path})
+	 */
+	ConsolePageController(String dispatcherPrefix, String path) {
+		this.path = dispatcherPrefix + path;
 		this.template = read(INDEX);
 	}
 

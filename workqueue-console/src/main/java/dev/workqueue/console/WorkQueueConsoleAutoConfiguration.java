@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.webmvc.autoconfigure.DispatcherServletPath;
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.DispatcherServlet;
@@ -90,8 +91,10 @@ public final class WorkQueueConsoleAutoConfiguration {
 	}
 
 	@Bean
-	ConsolePageController workQueueConsolePageController(WorkQueueConsoleProperties properties) {
-		return new ConsolePageController(properties.getPath());
+	ConsolePageController workQueueConsolePageController(WorkQueueConsoleProperties properties,
+			ObjectProvider<DispatcherServletPath> dispatcherServletPath) {
+		DispatcherServletPath dispatcher = dispatcherServletPath.getIfAvailable();
+		return new ConsolePageController((dispatcher != null) ? dispatcher.getPrefix() : "", properties.getPath());
 	}
 
 	@Bean
