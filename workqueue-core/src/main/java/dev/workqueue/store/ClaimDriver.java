@@ -131,9 +131,10 @@ public interface ClaimDriver<L extends Lease> {
 		 * Moves an undecodable item to the dead letters, or, if that fails, makes sure it
 		 * is handed back.
 		 * @param n the index
-		 * @param cause why the codec could not decode it
+		 * @param cause why the codec could not decode it: what it threw, an exception or
+		 * an error of the item's own (a stack overflow, a class it names missing here)
 		 */
-		void deadLetter(int n, RuntimeException cause);
+		void deadLetter(int n, Throwable cause);
 
 		/**
 		 * Every item of the claim is in hand, dead-lettered or handed back: the driver

@@ -522,12 +522,17 @@ public final class ItemTaker<T, L extends Lease> {
 		}
 	}
 
-	/** Decodes a claimed item: {@code null} if it went to the dead letters. */
+	/**
+	 * Decodes a claimed item: {@code null} if it went to the dead letters. An error the
+	 * item's own decode throws (a stack overflow on deep nesting, a class it names
+	 * missing here) fails that item only, as an exception does: escaping, it would leave
+	 * the items of the claim before it held for good, and those after it leased.
+	 */
 	private T decoded(Claim<L> claim, int n) {
 		try {
 			return Objects.requireNonNull(this.codec.decode(claim.encoded(n)), "codec.decode(encoded)");
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | LinkageError | StackOverflowError ex) {
 			claim.deadLetter(n, ex);
 			return null;
 		}

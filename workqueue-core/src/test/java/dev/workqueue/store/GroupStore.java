@@ -257,7 +257,7 @@ final class GroupStore implements ClaimDriver<TestLease>, ReleaseDriver<TestLeas
 		}
 
 		@Override
-		public void deadLetter(int n, RuntimeException cause) {
+		public void deadLetter(int n, Throwable cause) {
 			throw new IllegalStateException("The group store's items all decode");
 		}
 

@@ -50,8 +50,9 @@ class ItemTakerTests {
 	private final List<Set<String>> peeked = new ArrayList<>();
 
 	/**
-	 * Decodes as the identity; "bad" cannot be decoded; "slow" takes half a lease; "peek"
-	 * notes the items ahead; "gated" waits for {@link #decoded}.
+	 * Decodes as the identity; "bad" cannot be decoded, nor "deep" (its stack overflows);
+	 * "slow" takes half a lease; "peek" notes the items ahead; "gated" waits for
+	 * {@link #decoded}.
 	 */
 	private final ItemCodec<String> codec = new ItemCodec<>() {
 
@@ -64,6 +65,9 @@ class ItemTakerTests {
 		public String decode(String encoded) {
 			if (encoded.equals("bad")) {
 				throw new IllegalArgumentException("cannot decode " + encoded);
+			}
+			if (encoded.equals("deep")) {
+				throw new StackOverflowError("nested too deep");
 			}
 			if (encoded.equals("peek")) {
 				ItemTakerTests.this.peeked.add(ItemTakerTests.this.taker.aheadEncodings());
@@ -163,6 +167,17 @@ class ItemTakerTests {
 		assertThat(poll()).isEqualTo("a");
 		assertThat(this.store.calls).containsExactly("claim 1", "taken", "handBackInPlace [b#2]");
 		assertThat(this.book.size()).isOne();
+	}
+
+	@Test
+	void anItemWhoseDecodeOverflowsTheStackGoesToTheDeadLettersAndTheRestOfItsClaimIsHandedOut() throws Exception {
+		CompletableFuture<String> waiting = takeAsync();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.signal.waiting() == 1);
+		this.store.answers.add(List.of("a", "deep", "b"));
+		assertThat(poll()).isEqualTo("a");
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo("b");
+		assertThat(this.store.calls).anyMatch((call) -> call.startsWith("deadLetter deep#"));
+		assertThat(this.book.size()).as("a and b, held by their consumers").isEqualTo(2);
 	}
 
 	@Test
@@ -395,7 +410,7 @@ class ItemTakerTests {
 				}
 
 				@Override
-				public void deadLetter(int n, RuntimeException cause) {
+				public void deadLetter(int n, Throwable cause) {
 					FakeStore.this.deadLettered++;
 					FakeStore.this.calls.add("deadLetter " + items.get(n) + "#" + (firstToken + n));
 				}

@@ -52,7 +52,7 @@ final class DeadLetters {
 	 * @param lease its lease (not in the book: it was never handed out)
 	 * @param cause why the codec could not decode it
 	 */
-	void moveAside(PostgresLease lease, RuntimeException cause) {
+	void moveAside(PostgresLease lease, Throwable cause) {
 		this.moved.increment();
 		logger.log(Level.WARNING,
 				"Queue '" + this.database.name() + "' moved a payload of " + lease.encoded().length()

@@ -339,7 +339,7 @@ final class ItemClaims implements ClaimDriver<PostgresLease> {
 		}
 
 		@Override
-		public void deadLetter(int n, RuntimeException cause) {
+		public void deadLetter(int n, Throwable cause) {
 			Row row = this.rows.get(n);
 			ItemClaims.this.deadLetters.moveAside(new PostgresLease(row.encoded(), row.token(),
 					ItemClaims.this.clock.nanoTime(), this.validUntilNanos), cause);

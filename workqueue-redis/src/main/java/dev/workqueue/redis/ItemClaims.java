@@ -234,7 +234,7 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 		}
 
 		@Override
-		public void deadLetter(int n, RuntimeException cause) {
+		public void deadLetter(int n, Throwable cause) {
 			String encoded = encoded(n);
 			ItemClaims.this.deadLettered.increment();
 			logger.log(Level.WARNING, who() + " gave up on a payload of " + encoded.length()
