@@ -189,6 +189,16 @@ final class WorkQueuePropertiesValidator {
 		return boundQueueName(name).equals(name) ? QUEUES + "." + name : QUEUES + "[" + name + "]";
 	}
 
+	/**
+	 * Whether a queue name can be one segment of {@code /actuator/workqueues/{name}} and
+	 * the console's paths: servlet containers refuse an encoded {@code /} or {@code \},
+	 * Spring Security's firewall an encoded {@code ;} or {@code %}, and clients resolve a
+	 * segment {@code .} or {@code ..} away.
+	 */
+	private static boolean carriedByPaths(String name) {
+		return !name.equals(".") && !name.equals("..") && name.chars().noneMatch((c) -> "/\\;%".indexOf(c) >= 0);
+	}
+
 	/** The map key Boot binds from a queue name written without brackets. */
 	private static String boundQueueName(String written) {
 		if (written.isEmpty() || written.startsWith("[")) {
@@ -276,6 +286,11 @@ final class WorkQueuePropertiesValidator {
 			if (WorkQueueProperties.Backend.of(backend) == WorkQueueProperties.Backend.REDIS
 					&& (name.indexOf('{') >= 0 || name.indexOf('}') >= 0)) {
 				problems.add(QUEUES + "[" + name + "] names a redis queue, whose name must hold no braces");
+			}
+			if (!carriedByPaths(name)) {
+				problems.add(QUEUES + "[" + name + "] names queue '" + name
+						+ "', which the actuator's and the console's paths cannot carry: a queue name holds no '/', "
+						+ "'\\', ';' or '%' and is not '.' or '..'");
 			}
 			queueKeys(problems, queueKey(name), queue.getConcurrency(), queue.getMaxRetries(),
 					queue.getShutdownTimeout(), queue.getPollTimeout(), queue.getRateLimiter(), queue.getPriority());

@@ -297,6 +297,24 @@ class WorkQueuePropertiesValidationTests {
 				.containsExactly("workqueue.queues[a{b}] names a redis queue, whose name must hold no braces"));
 	}
 
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "a/b", "a\\b", "a;b", "50%", ".", ".." })
+	void aQueueNameNoPathCanCarryIsRefusedNamingTheProperty(String name) {
+		this.contextRunner.withPropertyValues("workqueue.queues[" + name + "].concurrency=1")
+			.run((context) -> assertThat(
+					((InvalidWorkQueuePropertiesException) context.getStartupFailure()).getProblems())
+				.containsExactly("workqueue.queues[" + name + "] names queue '" + name
+						+ "', which the actuator's and the console's paths cannot carry: a queue name holds no '/', "
+						+ "'\\', ';' or '%' and is not '.' or '..'"));
+	}
+
+	@Test
+	void queueNamesThePathsCarryAreTaken() {
+		this.contextRunner
+			.withPropertyValues("workqueue.queues[orders.v2].concurrency=1", "workqueue.queues[a b#?+ü].concurrency=1")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
 	@Test
 	void keysOfAQueueGivenAnEmptyValueAreReportedAsIgnored() {
 		this.contextRunner.withSystemProperties("workqueue.queues.orders.concurrency=3")
