@@ -220,7 +220,10 @@ final class ConsoleActions {
 				+ WorkerSettings.MAX_CONCURRENCY + ", was " + ((value != null) ? value : "missing"));
 	}
 
-	/** The text of the item a body names, by {@code item} (its text) or {@code id}. */
+	/**
+	 * The text of the item a body names, by {@code item} (its text, which may be empty:
+	 * an item held or given up can be the empty string) or {@code id}.
+	 */
 	private String text(Map<String, Object> body) {
 		boolean byText = body.containsKey("item");
 		boolean byId = body.containsKey("id");
@@ -228,7 +231,10 @@ final class ConsoleActions {
 			throw ConsoleRequestException.badRequest("Give the item as one of item (its text) or id");
 		}
 		if (byText) {
-			return string(body, "item");
+			if (body.get("item") instanceof String text) {
+				return text;
+			}
+			throw ConsoleRequestException.badRequest("item must be a string");
 		}
 		return this.ids.text(string(body, "id"))
 			.orElseThrow(() -> ConsoleRequestException.badRequest(

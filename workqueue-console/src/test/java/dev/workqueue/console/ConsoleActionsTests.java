@@ -141,6 +141,21 @@ class ConsoleActionsTests {
 	}
 
 	@Test
+	void anItemWhoseTextIsEmptyIsActedOnByItsText() throws Exception {
+		this.orders.put("", ItemState.GIVEN_UP);
+		act("orders", "forget", "{\"item\":\"\"}").andExpect(status().isOk());
+		act("orders", "readd", "{\"item\":\"\"}").andExpect(status().isOk());
+		assertThat(this.orders.texts(ItemState.READY)).endsWith("");
+		assertThat(this.orders.forgotten()).containsExactly("", "");
+		this.orders.put("", ItemState.GIVEN_UP);
+		act("orders", "delete", "{\"item\":\"\"}").andExpect(status().isOk());
+		assertThat(this.orders.texts(ItemState.GIVEN_UP)).doesNotContain("");
+		// Adding takes what an operator types: an empty box adds nothing.
+		act("orders", "add", "{\"item\":\"\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error", containsString("item must be a non-empty string")));
+	}
+
+	@Test
 	void readdThatCannotAddKeepsTheRecordAndAnswersServiceUnavailable() throws Exception {
 		this.orders.addsFail(true);
 		act("orders", "readd", "{\"item\":\"order-5\"}").andExpect(status().isServiceUnavailable())
