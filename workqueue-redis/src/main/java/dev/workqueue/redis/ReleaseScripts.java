@@ -26,19 +26,21 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 
 	@Override
 	public void handBack(RedisLease lease, long delayNanos) {
-		this.scripts.run(this.scripts.layout().release, lease.encoded(), lease.token(), Delays.micros(delayNanos));
+		release(lease, Delays.micros(delayNanos), "0");
 	}
 
 	/**
-	 * One release each, at once; every lease is tried before the first failure throws.
-	 * Redis locks nothing: none is left held.
+	 * One release each, at once, back where the list layout leased it from, its head: the
+	 * last lease first, so that they end in the order given (the priority layout keeps no
+	 * place: its items line up at the back of their priority). Every lease is tried
+	 * before the first failure throws. Redis locks nothing: none is left held.
 	 */
 	@Override
 	public List<RedisLease> handBackInPlace(List<RedisLease> leases) {
 		RedisQueueException first = null;
-		for (RedisLease lease : leases) {
+		for (int i = leases.size() - 1; i >= 0; i--) {
 			try {
-				handBack(lease, 0);
+				release(leases.get(i), "0", "1");
 			}
 			catch (RedisQueueException ex) {
 				first = (first != null) ? first : ex;
@@ -48,6 +50,10 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 			throw first;
 		}
 		return List.of();
+	}
+
+	private void release(RedisLease lease, String delayMicros, String inPlace) {
+		this.scripts.run(this.scripts.layout().release, lease.encoded(), lease.token(), delayMicros, inPlace);
 	}
 
 }

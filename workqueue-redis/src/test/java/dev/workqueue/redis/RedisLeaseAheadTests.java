@@ -72,7 +72,7 @@ class RedisLeaseAheadTests {
 	}
 
 	/**
-	 * Two items ready, without the notice an add sends: the waiting consumer sleeps on.
+	 * Items ready, without the notice an add sends: the waiting consumer sleeps on.
 	 */
 	private void readyWithoutNotice(String... items) {
 		for (String item : items) {
@@ -98,7 +98,8 @@ class RedisLeaseAheadTests {
 	private Thread[] waitingConsumerAndPausedGet(AtomicReference<Object> waiting, AtomicReference<Object> getting) {
 		Thread consumer = started(() -> waiting.set(poll(() -> this.poller.poll(Duration.ofMinutes(1)))));
 		await().atMost(SOON).until(() -> consumer.getState() == Thread.State.TIMED_WAITING);
-		readyWithoutNotice("x", "y");
+		// The get leases two, for itself and the consumer: z stays behind them in line.
+		readyWithoutNotice("x", "y", "z");
 		pauseWrites();
 		Thread getter = started(() -> getting.set(poll(() -> this.queue.poll(Duration.ZERO))));
 		// Waiting for the answer of its get, which the pause holds back.
@@ -117,10 +118,13 @@ class RedisLeaseAheadTests {
 		threads[1].join(SOON.toMillis());
 		assertThat(getting.get()).isEqualTo("x");
 		assertThat(this.admin.hgetall(key("leases"))).as("y was leased with x").containsOnlyKeys("x");
-		assertThat(this.admin.lrange(key("queue"), 0, -1)).as("and handed back").containsExactly("y");
+		assertThat(this.admin.lrange(key("queue"), 0, -1)).as("and handed back in its place in line")
+			.containsExactly("y", "z");
 		assertThat(this.queue.held()).isOne();
 		this.queue.done("x");
 		assertThat(this.queue.poll(Duration.ZERO)).isEqualTo("y");
+		this.queue.done("y");
+		assertThat(this.queue.poll(Duration.ZERO)).isEqualTo("z");
 	}
 
 	@Test
@@ -135,7 +139,7 @@ class RedisLeaseAheadTests {
 		assertThat(waiting.get()).isNull();
 		assertThat(getting.get()).isNull();
 		await().atMost(SOON).until(() -> this.admin.exists(key("leases")) == 0);
-		assertThat(this.admin.lrange(key("queue"), 0, -1)).containsExactlyInAnyOrder("x", "y");
+		assertThat(this.admin.lrange(key("queue"), 0, -1)).as("in their place in line").containsExactly("x", "y", "z");
 		assertThat(this.queue.held()).isZero();
 	}
 

@@ -2,7 +2,9 @@
 -- its instance shuts down, or a lease its instance cannot use): queued again at once, or
 -- waiting for the delay, instead of waiting for its lease to run out.
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
---   (includes/queue_keys.lua), 3 item, 4 token, 5 delay in µs (0: at once)
+--   (includes/queue_keys.lua), 3 item, 4 token, 5 delay in µs (0: at once), 6 '1' to queue
+--   it at once in its place in line, the head it was leased from (an item leased ahead and
+--   not used), '0' at the tail
 -- Output: 1 if handed back, 0 if the token no longer held the item; a 'w' notice when an
 --   item handed back for later is the first due, an 'r' notice when one queued at once
 --   found the list empty
@@ -14,7 +16,7 @@
 -- @include notify
 -- @include notify_if_was_empty
 
-local item, token, delay_us = ARGV[3], ARGV[4], ARGV[5]
+local item, token, delay_us, in_place = ARGV[3], ARGV[4], ARGV[5], ARGV[6] == '1'
 
 check(queueKey, dirtyKey, processingKey, leasesKey, waitingKey, grantsKey)
 if not end_lease(item, token) then
@@ -31,6 +33,6 @@ if delay > 0 and redis.call('HEXISTS', dirtyKey, item) == 0 then
   return 1
 end
 redis.call('HSETNX', dirtyKey, item, now)
-redis.call('RPUSH', queueKey, item)
+redis.call(in_place and 'LPUSH' or 'RPUSH', queueKey, item)
 notify_if_was_empty(1)
 return 1

@@ -2,7 +2,10 @@
 -- with the priority it was handed out with, or the higher one of the adds while it was
 -- processed, queued again at once or waiting for the delay.
 -- Input: KEYS the queue's; ARGV 1 now and 2 channel as every queue script's
---   (includes/queue_keys.lua), 3 item, 4 token, 5 delay in µs (0: at once)
+--   (includes/queue_keys.lua), 3 item, 4 token, 5 delay in µs (0: at once), 6 as the list
+--   layout's, and taken the same way here: a lease keeps neither the item's ready-order
+--   number nor since when it was ready, so it lines up at the back of its priority, ready
+--   since now
 -- Output: 1 if handed back, 0 if the token no longer held the item; a 'w' notice when an
 --   item handed back for later is the first due, an 'r' notice when one queued at once
 --   found none ready
