@@ -77,12 +77,13 @@ import dev.workqueue.time.Nanos;
  * Timers of the same tick form one batch: with a custom multi-threaded {@link Executor},
  * batches may run concurrently and out of order.
  * <p>
- * <b>After {@link #stop()}</b> (or {@link #close()}): no timer fires any more, not even
- * one already handed to the executor (a call of {@code execute} already running
- * finishes); {@code setTimer} and {@code moveTimer} throw {@link IllegalStateException};
- * the wheel's thread ends and the default executor's thread ends, while a caller's
- * executor is left running. Pending timers are kept: {@code size()} counts them and
- * {@link #drain} hands them out, so they can be saved without racing the wheel.
+ * <b>After {@link #stop()}</b> (or {@link #close()}): no pending timer fires any more;
+ * timers already due and taken out to fire are not pending (they left {@code size()}) and
+ * still fire, once, so that stopping and then draining loses none; {@code setTimer} and
+ * {@code moveTimer} throw {@link IllegalStateException}; the wheel's thread ends and the
+ * default executor's thread ends, while a caller's executor is left running. Pending
+ * timers are kept: {@code size()} counts them and {@link #drain} hands them out, so they
+ * can be saved without racing the wheel.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -359,8 +360,8 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 	 * executor's thread end, and {@code setTimer}/{@code moveTimer} throw
 	 * {@link IllegalStateException}. Pending timers are kept for {@link #drain}.
 	 * Idempotent; does not wait for the threads to end, nor for timers already due and
-	 * handed to the executor: such a batch stops before its next timer, but a call of
-	 * {@code execute} that is running or just starting when this returns still runs.
+	 * taken out to fire: those are no longer pending ({@code drain} cannot hand them
+	 * out), so they still fire, once, possibly after this returns.
 	 */
 	public void stop() {
 		this.lock.lock();
@@ -503,6 +504,11 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Hands a batch of due timers to the executor, or runs it here if the executor
+	 * rejects it: the batch is out of the table, so running it is the only way it is not
+	 * lost (the default executor rejects once stop() shut it down).
+	 */
 	private void dispatch(TimerEntry<K, V> due) {
 		try {
 			this.executor.execute(() -> fire(due));
@@ -510,14 +516,17 @@ public final class TimingWheel<K, V> implements AutoCloseable {
 		catch (RejectedExecutionException ex) {
 			if (!this.stopped) {
 				logger.log(Level.WARNING, "Executor rejected due timers; running them on the wheel's thread", ex);
-				fire(due);
 			}
+			fire(due);
 		}
 	}
 
-	/** Runs {@code execute} for a batch of fired timers, chained by their next field. */
+	/**
+	 * Runs {@code execute} for a batch of fired timers, chained by their next field, the
+	 * whole batch even if the wheel stops meanwhile (see {@link #stop()}).
+	 */
 	private void fire(TimerEntry<K, V> due) {
-		for (TimerEntry<K, V> entry = due; entry != null && !this.stopped; entry = entry.next) {
+		for (TimerEntry<K, V> entry = due; entry != null; entry = entry.next) {
 			try {
 				this.execute.accept(entry.item, entry.value);
 			}

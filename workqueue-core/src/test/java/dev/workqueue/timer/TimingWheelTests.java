@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.logging.Handler;
@@ -444,18 +447,49 @@ class TimingWheelTests {
 		wheel.stop();
 	}
 
+	/**
+	 * A timer taken out to fire is no longer pending ({@code drain} cannot hand it out),
+	 * so it fires even if the wheel stops before its task runs: once, never lost.
+	 */
 	@Test
-	void timersDueButNotYetRunWhenStoppedNeverRun() {
+	void timersDueButNotYetRunWhenStoppedStillRunOnce() {
 		List<String> keys = new CopyOnWriteArrayList<>();
 		List<Runnable> tasks = new CopyOnWriteArrayList<>();
 		try (TimingWheel<String, String> wheel = new TimingWheel<>(SECOND, 4, (key, value) -> keys.add(key), this.clock,
 				tasks::add)) {
 			wheel.setTimer("k", "v", SECOND);
+			wheel.setTimer("k2", "v", SECOND);
 			this.clock.step(SECOND);
 			soon().until(() -> tasks.size() == 1);
 			wheel.stop();
+			Map<String, String> drained = new HashMap<>();
+			wheel.drain(drained::put);
+			assertThat(drained).isEmpty();
 			tasks.get(0).run();
-			assertThat(keys).isEmpty();
+			assertThat(keys).containsExactlyInAnyOrder("k", "k2");
+		}
+	}
+
+	/**
+	 * An executor that rejects a batch because the wheel stopped meanwhile (as the
+	 * default one, shut down by stop) does not lose it: it runs on the wheel's thread.
+	 */
+	@Test
+	void timersDueWhenAStoppedWheelsExecutorRejectsThemStillRunOnce() {
+		List<String> keys = new CopyOnWriteArrayList<>();
+		AtomicReference<TimingWheel<String, String>> wheelRef = new AtomicReference<>();
+		Executor stopsThenRejects = (task) -> {
+			wheelRef.get().stop();
+			throw new RejectedExecutionException("stopped");
+		};
+		try (TimingWheel<String, String> wheel = new TimingWheel<>(SECOND, 4, (key, value) -> keys.add(key), this.clock,
+				stopsThenRejects)) {
+			wheelRef.set(wheel);
+			wheel.setTimer("k", "v", SECOND);
+			this.clock.step(SECOND);
+			soon().until(() -> keys.size() == 1);
+			assertThat(keys).containsExactly("k");
+			assertThat(wheel.size()).isZero();
 		}
 	}
 
