@@ -43,6 +43,9 @@ final class ConsoleApiController {
 	/** The most items per list. */
 	static final int MAX_LIMIT = 500;
 
+	/** The largest action body read: 1 MiB. */
+	static final int MAX_BODY_BYTES = 1 << 20;
+
 	/** The answer to every action on a read-only console. */
 	static final String READ_ONLY = "Read-only console: set workqueue.console.read-only=false to allow actions";
 
@@ -120,8 +123,21 @@ final class ConsoleApiController {
 		}
 		RateLimitingQueue<Object> queue = this.queues.queue(name)
 			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
-		this.actions.run(queue, action, request.getInputStream().readAllBytes(), request.getUserPrincipal());
+		this.actions.run(queue, action, body(request), request.getUserPrincipal());
 		return answer(this.figures.refresh(name).withInstance(this.queues.instance()));
+	}
+
+	/**
+	 * An action's body, refused past {@link #MAX_BODY_BYTES} before more is read: the
+	 * servlet container bounds forms only, and an action's body is a JSON object.
+	 */
+	private static byte[] body(HttpServletRequest request) throws IOException {
+		byte[] body = request.getInputStream().readNBytes(MAX_BODY_BYTES + 1);
+		if (body.length > MAX_BODY_BYTES) {
+			throw new ConsoleRequestException(HttpStatus.CONTENT_TOO_LARGE,
+					"An action's body is at most 1 MiB (an item's text included)");
+		}
+		return body;
 	}
 
 	@ExceptionHandler

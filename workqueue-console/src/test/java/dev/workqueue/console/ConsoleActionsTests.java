@@ -209,6 +209,16 @@ class ConsoleActionsTests {
 	}
 
 	@Test
+	void aBodyOverAMebibyteIsRefusedUnread() throws Exception {
+		String item = "x".repeat(1 << 20);
+		act("orders", "add", "{\"item\":\"" + item + "\"}").andExpect(status().isPayloadTooLarge())
+			.andExpect(jsonPath("$.error", containsString("at most 1 MiB")));
+		assertThat(this.orders.texts(ItemState.READY)).doesNotContain(item);
+		String fits = "x".repeat((1 << 20) - 12);
+		act("orders", "add", "{\"item\":\"" + fits + "\"}").andExpect(status().isOk());
+	}
+
+	@Test
 	void unknownActionOrQueueIsNotFound() throws Exception {
 		act("orders", "explode", "").andExpect(status().isNotFound())
 			.andExpect(header().string("Cache-Control", "no-store"))
