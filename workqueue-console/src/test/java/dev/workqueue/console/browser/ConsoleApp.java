@@ -95,7 +95,12 @@ final class ConsoleApp implements AutoCloseable {
 
 	/** The queue {@code jobs} of this instance. */
 	RateLimitingQueue<String> queue() {
-		return this.context.getBean(WorkQueueRegistry.class).get(ConsoleTestApplication.QUEUE);
+		return queue(ConsoleTestApplication.QUEUE);
+	}
+
+	/** A queue of this instance. */
+	RateLimitingQueue<String> queue(String name) {
+		return this.context.getBean(WorkQueueRegistry.class).get(name);
 	}
 
 	ConsoleTestApplication.Worker worker() {

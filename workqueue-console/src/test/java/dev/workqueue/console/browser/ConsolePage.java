@@ -33,13 +33,23 @@ final class ConsolePage {
 
 	/** Opens the page of {@code jobs} and waits for its first figures. */
 	ConsolePage queue(ConsoleApp app) {
-		return open(
-				app.url(PATH + "/queues/" + URLEncoder.encode(ConsoleTestApplication.QUEUE, StandardCharsets.UTF_8)));
+		return queue(app, ConsoleTestApplication.QUEUE);
+	}
+
+	/** Opens the page of a queue and waits for its first figures. */
+	ConsolePage queue(ConsoleApp app, String name) {
+		return open(app.url(PATH + "/queues/" + URLEncoder.encode(name, StandardCharsets.UTF_8)));
 	}
 
 	/** Runs a script in the page. */
 	void script(String script, Object... arguments) {
 		((JavascriptExecutor) this.driver).executeScript(script, arguments);
+	}
+
+	/** Runs a script in the page and returns what it returns. */
+	@SuppressWarnings("unchecked")
+	<T> T scriptValue(String script, Object... arguments) {
+		return (T) ((JavascriptExecutor) this.driver).executeScript(script, arguments);
 	}
 
 	private ConsolePage open(String url) {

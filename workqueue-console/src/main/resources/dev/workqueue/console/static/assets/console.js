@@ -151,14 +151,18 @@
 		if (!fromLoad || alertFromLoad) setText(alertBox, '');
 	}
 
-	/** Runs an action on one click; a refusal or a bad value shows in the alert. */
+	/**
+	 * Runs an action on one click; a refusal or a bad value shows in the alert. The answer's
+	 * figures show only if the page it was asked from is still shown.
+	 */
 	async function act(queue, action, body, button) {
 		if (button) button.disabled = true;
+		const askedFrom = view;
 		try {
 			const answer = await post(queue, action, body);
 			clearAlert(false);
 			if (answer?.instance) setText(instanceLabel, `answered by ${answer.instance}`);
-			if (answer?.name === queue && view?.figures) view.figures(answer);
+			if (view === askedFrom && answer?.name === queue && view?.figures) view.figures(answer);
 			refreshNow();
 		}
 		catch (error) {
