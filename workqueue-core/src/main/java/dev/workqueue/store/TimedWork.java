@@ -137,12 +137,14 @@ public final class TimedWork<L extends Lease, R> {
 
 	/**
 	 * Runs the work due at {@code nowNanos}: ends it if the handle is shut down and holds
-	 * nothing, else renews, hands back, reconciles and ticks as due.
+	 * nothing (after a last look for the leases of a claim whose answer was lost, if one
+	 * is asked for), else renews, hands back, reconciles and ticks as due.
 	 * @param nowNanos the clock's reading
 	 * @return when the next run is due, on the clock ({@code nowNanos}: at once)
 	 */
 	public long run(long nowNanos) {
 		if (this.lifecycle.quiet() && this.book.isEmpty() && !this.book.hasOrphans()) {
+			lastReconcile();
 			stop();
 			return nowNanos;
 		}
@@ -249,6 +251,23 @@ public final class TimedWork<L extends Lease, R> {
 		finally {
 			// What is left failed: the next run tries again.
 			orphans.forEach(this.book::orphan);
+		}
+	}
+
+	/**
+	 * A reconcile asked for and not run yet, tried once as the work ends: such leases are
+	 * in no book, and only the reconcile finds them. One try only: if the store does not
+	 * answer, they run out, and any handle's reap queues their items again.
+	 */
+	private void lastReconcile() {
+		if (this.reconcile.getAndSet(false)) {
+			try {
+				this.driver.reconcile(this.book::known);
+			}
+			catch (RuntimeException ex) {
+				this.logger.log(Level.DEBUG, this.who
+						+ " could not look for the leases of a lost claim as it ended; they run out by themselves", ex);
+			}
 		}
 	}
 

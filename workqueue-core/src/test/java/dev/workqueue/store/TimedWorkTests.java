@@ -185,6 +185,30 @@ class TimedWorkTests {
 		assertThat(this.driver.calls).containsSubsequence("reconcile", "reconcile [a#1]").doesNotHaveDuplicates();
 	}
 
+	/**
+	 * A claim whose answer was lost may have leased items to this handle that it cannot
+	 * name: a shut-down handle that holds nothing it knows looks for them once more as it
+	 * ends; if the store does not answer, it ends all the same (they run out).
+	 */
+	@Test
+	void aReconcileAskedForIsTriedOnceAsAShutDownHandleEnds() {
+		this.work.reconcileSoon();
+		this.lifecycle.shutDown();
+		this.work.run(this.clock.nanoTime());
+		assertThat(this.driver.calls).containsExactly("reconcile []", "resign", "release");
+		assertThat(this.work.stopped()).isTrue();
+	}
+
+	@Test
+	void aShutDownHandleWhoseStoreDoesNotAnswerItsLastReconcileEndsAllTheSame() {
+		this.work.reconcileSoon();
+		this.lifecycle.shutDown();
+		this.driver.failing = "down";
+		this.work.run(this.clock.nanoTime());
+		assertThat(this.work.stopped()).isTrue();
+		assertThat(this.logger.messages).anyMatch((message) -> message.startsWith("DEBUG Queue 'q' could not look"));
+	}
+
 	@Test
 	void aHandleShuttingDownOnlyRenewsUntilItHoldsNothingThenResignsAndEnds() {
 		TestLease held = lease("a", 1);
