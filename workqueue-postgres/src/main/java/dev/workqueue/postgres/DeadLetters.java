@@ -66,7 +66,8 @@ final class DeadLetters {
 					this.sql.deadLetter.setString(statement, "queue", this.database.name());
 					this.sql.deadLetter.setString(statement, "item", lease.encoded());
 					this.sql.deadLetter.setLong(statement, "token", lease.token);
-					this.sql.deadLetter.setString(statement, "reason", String.valueOf(cause));
+					this.sql.deadLetter.setString(statement, "reason",
+							PostgresInspection.storableReason(String.valueOf(cause)));
 					this.sql.deadLetter.setString(statement, "holder", this.holder);
 					PostgresInspection.bindBound(this.sql.deadLetter, statement, this.bound);
 					statement.executeQuery().close();

@@ -170,13 +170,25 @@ final class PostgresInspection implements InspectionDriver {
 				keep.setString(prepared, "queue", this.database.name());
 				keep.setString(prepared, "item", encoded);
 				keep.setInt(prepared, "attempts", attempts);
-				keep.setString(prepared, "reason", reason);
+				keep.setString(prepared, "reason", storableReason(reason));
 				keep.setString(prepared, "holder", this.holder);
 				bindBound(keep, prepared, this.bound);
 				prepared.executeQuery().close();
 				return null;
 			}
 		});
+	}
+
+	/**
+	 * A given-up reason as PostgreSQL can keep it: an exception's text may hold a NUL (a
+	 * binary body quoted), which no {@code text} value can, so each is kept as U+FFFD: a
+	 * record with its reason mended rather than none, or, for an undecodable payload, one
+	 * never moved aside and claimed again and again.
+	 * @param reason the reason
+	 * @return the reason without NUL characters
+	 */
+	static String storableReason(String reason) {
+		return reason.replace('\0', '\uFFFD');
 	}
 
 	/** {@inheritDoc} Text no item can hold has no record, as for {@link #find}. */

@@ -274,6 +274,15 @@ class PostgresInspectionTests {
 	}
 
 	@Test
+	void aReasonHoldingANulIsKeptWithTheCharacterReplaced() {
+		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
+		InspectionDriver inspection = inspection(queue);
+		inspection.keepGivenUp("a", 3, "boom\0 in a binary body");
+		assertThat(inspection.givenUpCount()).isOne();
+		assertThat(inspection.find("a").get(0).reason()).isEqualTo("boom\uFFFD in a binary body");
+	}
+
+	@Test
 	void deletesARecord() {
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
 		InspectionDriver inspection = inspection(queue);

@@ -107,13 +107,7 @@ class PostgresItemTests {
 		DelayingQueue<String> writer = handle();
 		writer.add("unreadable");
 		writer.add("fine");
-		DelayingQueue<String> reader = this.fixture
-			.track(PostgresWorkQueues.builder(this.fixture.tableFixture().dataSource(), new PickyCodec())
-				.table(this.fixture.table())
-				.name("items")
-				.listen(false)
-				.vacuum(VacuumPolicy.NEVER)
-				.buildDelayingQueue());
+		DelayingQueue<String> reader = this.fixture.track(pickyReader().buildDelayingQueue());
 		assertThat(reader.poll(Duration.ZERO)).isEqualTo("fine");
 		assertThat(EngineFixture.handle(reader).deadLettered()).isOne();
 		String record = " FROM " + this.fixture.table() + "_given_up WHERE queue = 'items'";
@@ -138,13 +132,7 @@ class PostgresItemTests {
 		EngineFixture.statements(writer).inspection().keepGivenUp("other", 1, "kept by the writer");
 		writer.add("unreadable");
 		DelayingQueue<String> reader = this.fixture
-			.track(PostgresWorkQueues.builder(this.fixture.tableFixture().dataSource(), new PickyCodec())
-				.table(this.fixture.table())
-				.name("items")
-				.givenUp(0, Duration.ofDays(1))
-				.listen(false)
-				.vacuum(VacuumPolicy.NEVER)
-				.buildDelayingQueue());
+			.track(pickyReader().givenUp(0, Duration.ofDays(1)).buildDelayingQueue());
 		assertThat(reader.poll(Duration.ZERO)).isNull();
 		assertThat(EngineFixture.handle(reader).deadLettered()).isOne();
 		assertThat(TestSql.queryString("SELECT string_agg(item, ',') FROM " + this.fixture.table() + "_given_up"))
@@ -154,7 +142,34 @@ class PostgresItemTests {
 		assertThat(TestSql.count(this.fixture.table() + "_lease")).as("its lease ended").isZero();
 	}
 
-	/** Strings, but it cannot write "unwritable" nor read "unreadable". */
+	@Test
+	void aPayloadWhoseDecodeFailureNamesANulIsMovedAsideAllTheSame() throws Exception {
+		DelayingQueue<String> writer = handle();
+		writer.add("unreadable-nul");
+		writer.add("fine");
+		DelayingQueue<String> reader = this.fixture.track(pickyReader().buildDelayingQueue());
+		assertThat(reader.poll(Duration.ZERO)).isEqualTo("fine");
+		assertThat(EngineFixture.handle(reader).deadLettered()).isOne();
+		String record = " FROM " + this.fixture.table() + "_given_up WHERE queue = 'items'";
+		assertThat(TestSql.queryString("SELECT reason" + record)).as("the NUL replaced, the record kept")
+			.contains("cannot read unreadable-nul: \uFFFD");
+		reader.done("fine");
+		assertThat(TestSql.count(this.fixture.table())).as("taken out of the queue").isZero();
+	}
+
+	/** A handle of the test's queue that reads it with a {@link PickyCodec}. */
+	private PostgresWorkQueues.Builder<String> pickyReader() {
+		return PostgresWorkQueues.builder(this.fixture.tableFixture().dataSource(), new PickyCodec())
+			.table(this.fixture.table())
+			.name("items")
+			.listen(false)
+			.vacuum(VacuumPolicy.NEVER);
+	}
+
+	/**
+	 * Strings, but it cannot write "unwritable" nor read "unreadable" (nor
+	 * "unreadable-nul", with a NUL in its message).
+	 */
 	private static final class PickyCodec implements ItemCodec<String> {
 
 		@Override
@@ -169,6 +184,9 @@ class PostgresItemTests {
 		public String decode(String encoded) {
 			if (encoded.equals("unreadable")) {
 				throw new IllegalStateException("cannot read " + encoded);
+			}
+			if (encoded.equals("unreadable-nul")) {
+				throw new IllegalStateException("cannot read " + encoded + ": \0");
 			}
 			return encoded;
 		}
