@@ -392,7 +392,9 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 
 	/**
 	 * Hands back the leases this handle could not: those whose release failed, and those
-	 * of gets that never heard back from Redis (found by their tokens).
+	 * of gets that never heard back from Redis (found by their tokens). Each goes back in
+	 * its place in line, as the engine's hand-backs in place do (a list's head, where its
+	 * get took it from): none was done.
 	 */
 	@Override
 	public void handBack(List<RedisLease> orphans) {
@@ -407,7 +409,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		}
 		for (Iterator<RedisLease> left = orphans.iterator(); left.hasNext();) {
 			RedisLease orphan = left.next();
-			this.scripts.run(this.scripts.layout().release, orphan.encoded(), orphan.token(), "0");
+			this.scripts.run(this.scripts.layout().release, orphan.encoded(), orphan.token(), "0", "1");
 			left.remove();
 		}
 	}

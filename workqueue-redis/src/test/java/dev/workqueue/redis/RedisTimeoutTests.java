@@ -86,8 +86,10 @@ class RedisTimeoutTests {
 	}
 
 	@Test
-	void aGetThatTimedOutHandsTheItemItLeasedLateBackAtOnce() throws Exception {
+	void aGetThatTimedOutHandsTheItemItLeasedLateBackAtOnceInItsPlace() throws Exception {
 		this.queue.add("x");
+		this.queue.add("y");
+		this.queue.add("z");
 		String queuedAt = this.admin.hget(key("dirty"), "x");
 		pauseWrites(Duration.ofMillis(1500));
 
@@ -100,11 +102,14 @@ class RedisTimeoutTests {
 		// lease: the late lease is handed back, not left to run out.
 		await().atMost(Duration.ofSeconds(10))
 			.ignoreExceptions()
-			.until(() -> !queuedAt.equals(this.admin.hget(key("dirty"), "x"))
-					&& this.admin.lrange(key("queue"), 0, -1).equals(List.of("x"))
-					&& this.admin.hlen(key("leases")) == 0 && this.admin.zcard(key("processing")) == 0);
-		assertThat(this.queue.poll(Duration.ZERO)).isEqualTo("x");
-		this.queue.done("x");
+			.until(() -> !queuedAt.equals(this.admin.hget(key("dirty"), "x")) && this.admin.hlen(key("leases")) == 0
+					&& this.admin.zcard(key("processing")) == 0);
+		assertThat(this.admin.lrange(key("queue"), 0, -1)).as("back in its place in line")
+			.containsExactly("x", "y", "z");
+		for (String item : List.of("x", "y", "z")) {
+			assertThat(this.queue.poll(Duration.ZERO)).isEqualTo(item);
+			this.queue.done(item);
+		}
 	}
 
 	@Test
