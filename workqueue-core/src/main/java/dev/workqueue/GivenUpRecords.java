@@ -1,5 +1,6 @@
 package dev.workqueue;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -71,7 +72,7 @@ final class GivenUpRecords<T> {
 		unlink(this.links.remove(item));
 		String kept = (reason != null && reason.length() > MAX_REASON_CHARS) ? reason.substring(0, MAX_REASON_CHARS)
 				: reason;
-		Link<T> link = new Link<>(new GivenUp<>(item, attempts, kept, nowNanos));
+		Link<T> link = new Link<>(new GivenUp<>(item, attempts, kept, nowNanos, this.clock.instant()));
 		this.links.put(item, link);
 		link.prev = this.newest;
 		if (this.newest != null) {
@@ -144,6 +145,22 @@ final class GivenUpRecords<T> {
 	}
 
 	/**
+	 * Removes the record of an item if it was given up at {@code givenUpAt}.
+	 * @param item the item
+	 * @param givenUpAt the record's wall time
+	 * @return whether that record was kept, and is removed
+	 */
+	synchronized boolean remove(Object item, Instant givenUpAt) {
+		expire(this.clock.nanoTime());
+		Link<T> link = this.links.get(item);
+		if (link == null || !link.record.givenUpAt().equals(givenUpAt)) {
+			return false;
+		}
+		drop(link);
+		return true;
+	}
+
+	/**
 	 * Returns how many records are kept.
 	 * @return the count
 	 */
@@ -192,8 +209,11 @@ final class GivenUpRecords<T> {
 	 * @param attempts its failed attempts when given up
 	 * @param reason why, or {@code null}
 	 * @param givenUpAtNanos when, on the queue's clock
+	 * @param givenUpAt when, on the wall clock read with it: what views show, the same on
+	 * every look (a wall time worked out from the queue's clock at each look would move
+	 * by the jitter between the two clocks' readings)
 	 */
-	record GivenUp<T>(T item, int attempts, String reason, long givenUpAtNanos) {
+	record GivenUp<T>(T item, int attempts, String reason, long givenUpAtNanos, Instant givenUpAt) {
 	}
 
 	/** A record's place in the list, oldest to newest; guarded by the records. */

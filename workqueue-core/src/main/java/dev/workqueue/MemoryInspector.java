@@ -73,10 +73,10 @@ final class MemoryInspector<T> implements QueueInspector {
 	public List<ItemView> items(ItemState state, int offset, int limit) {
 		Objects.requireNonNull(state, "state");
 		QueueInspector.checkPage(offset, limit);
-		Clocks at = new Clocks(this.clock);
 		if (state == ItemState.GIVEN_UP) {
-			return this.givenUp.page(offset, limit).stream().map((record) -> view(record, at)).toList();
+			return this.givenUp.page(offset, limit).stream().map(this::view).toList();
 		}
+		Clocks at = new Clocks(this.clock);
 		return this.queue.look(state, offset, limit).stream().map((seen) -> view(seen, at)).toList();
 	}
 
@@ -90,7 +90,7 @@ final class MemoryInspector<T> implements QueueInspector {
 		}
 		GivenUp<T> record = record(text);
 		if (record != null) {
-			found.add(view(record, at));
+			found.add(view(record));
 		}
 		return found;
 	}
@@ -135,6 +135,14 @@ final class MemoryInspector<T> implements QueueInspector {
 	@Override
 	public boolean deleteGivenUp(String text) {
 		return removeGivenUp(text) != null;
+	}
+
+	@Override
+	public boolean deleteGivenUp(String text, Instant givenUpAt) {
+		Objects.requireNonNull(givenUpAt, "givenUpAt");
+		GivenUp<T> record = record(Objects.requireNonNull(text, "text"));
+		// Compared again under the records' lock: a give-up since replaced the record.
+		return record != null && this.givenUp.remove(record.item(), givenUpAt);
 	}
 
 	@Override
@@ -222,9 +230,9 @@ final class MemoryInspector<T> implements QueueInspector {
 				(this.attempts != null) ? this.attempts.applyAsInt(item) : -1, null);
 	}
 
-	private ItemView view(GivenUp<T> record, Clocks at) {
-		return new ItemView(text(record.item()), ItemState.GIVEN_UP, 0, at.wall(record.givenUpAtNanos()), instance(),
-				null, false, record.attempts(), record.reason());
+	private ItemView view(GivenUp<T> record) {
+		return new ItemView(text(record.item()), ItemState.GIVEN_UP, 0, record.givenUpAt(), instance(), null, false,
+				record.attempts(), record.reason());
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.workqueue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -67,11 +68,26 @@ class GivenUpRecordsTests {
 		records.keep("a", 1, "first");
 		records.keep("b", 1, "boom");
 		this.clock.step(Duration.ofSeconds(8));
+		Instant againAt = this.clock.instant();
 		records.keep("a", 4, "again");
 		assertThat(items(records.page(0, 10))).containsExactly("a", "b");
 		this.clock.step(Duration.ofSeconds(5));
 		assertThat(records.page(0, 10)).singleElement()
-			.isEqualTo(new GivenUp<>("a", 4, "again", Duration.ofSeconds(8).toNanos()));
+			.isEqualTo(new GivenUp<>("a", 4, "again", Duration.ofSeconds(8).toNanos(), againAt));
+	}
+
+	@Test
+	void removeByTimeTakesTheRecordOnlyWhileItIsTheOneGivenUpThen() {
+		GivenUpRecords<String> records = records(10, Duration.ofHours(1));
+		Instant firstAt = this.clock.instant();
+		records.keep("a", 1, "first");
+		this.clock.step(Duration.ofSeconds(1));
+		records.keep("a", 2, "again");
+		assertThat(records.remove("a", firstAt)).isFalse();
+		assertThat(records.get("a").reason()).isEqualTo("again");
+		assertThat(records.remove("a", this.clock.instant())).isTrue();
+		assertThat(records.size()).isZero();
+		assertThat(records.remove("a", this.clock.instant())).isFalse();
 	}
 
 	@Test

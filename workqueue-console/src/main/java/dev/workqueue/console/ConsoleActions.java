@@ -17,6 +17,7 @@ import org.springframework.core.log.LogMessage;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.inspect.ItemState;
+import dev.workqueue.inspect.ItemView;
 import dev.workqueue.inspect.QueueInspector;
 import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.worker.ItemLogging;
@@ -125,15 +126,19 @@ final class ConsoleActions {
 			case "readd" -> {
 				QueueInspector inspector = inspector(queue);
 				String text = text(body);
-				boolean kept = inspector.find(text).stream().anyMatch((item) -> item.state() == ItemState.GIVEN_UP);
-				Object item = (kept ? item(inspector, name, text) : Optional.empty())
+				Optional<ItemView> record = inspector.find(text)
+					.stream()
+					.filter((item) -> item.state() == ItemState.GIVEN_UP)
+					.findFirst();
+				Object item = (record.isPresent() ? item(inspector, name, text) : Optional.empty())
 					.orElseThrow(() -> ConsoleRequestException
 						.badRequest("Queue '" + name + "' keeps no given-up " + logged(text)));
 				forget(queue, item);
 				queue.add(item);
 				// The record goes last: should this fail, the item is queued all the
-				// same and its record is kept, a duplicate at worst.
-				inspector.deleteGivenUp(text);
+				// same and its record is kept, a duplicate at worst. Only the record
+				// sent through goes: the item given up again meanwhile keeps its new one.
+				inspector.deleteGivenUp(text, record.get().at());
 				logger.info(LogMessage.format("Console: given-up %s added again to queue '%s' by %s", inLog(text), name,
 						caller));
 			}

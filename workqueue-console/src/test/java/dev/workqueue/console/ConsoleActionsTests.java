@@ -113,6 +113,16 @@ class ConsoleActionsTests {
 	}
 
 	@Test
+	void readdLeavesTheRecordOfAGiveUpThatCameAfterItsAdd() throws Exception {
+		this.orders.givesUpOnAdd(true);
+		act("orders", "readd", "{\"item\":\"order-5\"}").andExpect(status().isOk())
+			.andExpect(jsonPath("$.givenUp").value(2));
+		assertThat(this.orders.find("order-5")).filteredOn((view) -> view.state() == ItemState.GIVEN_UP)
+			.singleElement()
+			.satisfies((view) -> assertThat(view.attempts()).isEqualTo(12));
+	}
+
+	@Test
 	void readdFindsTheItemByItsId() throws Exception {
 		String id = idOf("order-6");
 		act("orders", "readd", "{\"id\":\"" + id + "\"}").andExpect(status().isOk());

@@ -41,6 +41,8 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	private volatile boolean paused;
 
+	private volatile boolean givesUpOnAdd;
+
 	private volatile String unreachable;
 
 	private volatile boolean itemsUnreachable;
@@ -102,6 +104,15 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 		return this.items.get(state).stream().map(ItemView::text).toList();
 	}
 
+	/**
+	 * Makes each add give its item up again at once, as a worker that took it and failed
+	 * before the add returned: its given-up record is replaced by one an hour after
+	 * {@link #AT}.
+	 */
+	void givesUpOnAdd(boolean givesUp) {
+		this.givesUpOnAdd = givesUp;
+	}
+
 	/** Makes adds fail, as a store out of reach, with a message that names the item. */
 	void addsFail(boolean fail) {
 		this.addFails = fail ? "store out of reach while adding " : null;
@@ -120,6 +131,12 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 			throw new IllegalArgumentException("item must not encode to text holding a NUL character (U+0000)");
 		}
 		put((String) item, ItemState.READY);
+		if (this.givesUpOnAdd) {
+			this.items.get(ItemState.GIVEN_UP).removeIf((view) -> view.text().equals(item));
+			this.items.get(ItemState.GIVEN_UP)
+				.add(new ItemView((String) item, ItemState.GIVEN_UP, 0, AT.plusSeconds(3600), null, null, false, 12,
+						reason((String) item)));
+		}
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package dev.workqueue.inspect;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -133,6 +134,24 @@ public interface QueueInspector {
 	 * @return {@code false} if no given-up item has that text
 	 */
 	boolean deleteGivenUp(String text);
+
+	/**
+	 * Deletes a given-up item's record if it is still the one given up at
+	 * {@code givenUpAt}, as {@link #items} or {@link #find} showed it: the record of a
+	 * give-up since (the item sent through again and given up again) stays. A re-add
+	 * deletes the record it sent through this way, after its add.
+	 * <p>
+	 * The default reads the record with {@link #find}, then deletes it: the built-in
+	 * inspectors compare and delete in one step.
+	 * @param text the given-up item's text
+	 * @param givenUpAt when the record to delete was given up
+	 * @return {@code false} if no given-up item has that text, or its record is another
+	 */
+	default boolean deleteGivenUp(String text, Instant givenUpAt) {
+		Objects.requireNonNull(givenUpAt, "givenUpAt");
+		return find(text).stream().anyMatch((view) -> view.state() == ItemState.GIVEN_UP && view.at().equals(givenUpAt))
+				&& deleteGivenUp(text);
+	}
 
 	/**
 	 * Pauses the queue: no item is handed out, on any instance, until {@link #resume()}.

@@ -1,5 +1,6 @@
 package dev.workqueue.store;
 
+import java.time.Instant;
 import java.util.List;
 
 import dev.workqueue.inspect.ItemState;
@@ -67,11 +68,13 @@ public interface InspectionDriver {
 	void keepGivenUp(String encoded, int attempts, String reason);
 
 	/**
-	 * Deletes a given-up record.
+	 * Deletes a given-up record: whichever is kept, or only the one given up at a time.
 	 * @param encoded the item's encoding
-	 * @return {@code false} if the queue kept none for it
+	 * @param givenUpAt when the record to delete was given up, as the views show it
+	 * (exact to the store's precision), or {@code null} for whichever is kept
+	 * @return {@code false} if the queue kept none for it, or another than asked
 	 */
-	boolean deleteGivenUp(String encoded);
+	boolean deleteGivenUp(String encoded, Instant givenUpAt);
 
 	/**
 	 * Sets or clears the queue's pause flag in the store, which every instance's claims

@@ -1,5 +1,6 @@
 package dev.workqueue.store;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -110,12 +111,18 @@ final class StoreInspector<T> implements QueueInspector {
 			}
 			throw ex;
 		}
-		return this.driver.deleteGivenUp(text) ? Optional.of(item) : Optional.empty();
+		return this.driver.deleteGivenUp(text, null) ? Optional.of(item) : Optional.empty();
 	}
 
 	@Override
 	public boolean deleteGivenUp(String text) {
-		return this.driver.deleteGivenUp(Objects.requireNonNull(text, "text"));
+		return this.driver.deleteGivenUp(Objects.requireNonNull(text, "text"), null);
+	}
+
+	@Override
+	public boolean deleteGivenUp(String text, Instant givenUpAt) {
+		return this.driver.deleteGivenUp(Objects.requireNonNull(text, "text"),
+				Objects.requireNonNull(givenUpAt, "givenUpAt"));
 	}
 
 	/**

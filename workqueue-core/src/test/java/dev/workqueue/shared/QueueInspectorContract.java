@@ -308,6 +308,38 @@ public abstract class QueueInspectorContract {
 		assertThat(inspector.find("taken")).isEmpty();
 	}
 
+	/**
+	 * A record is deleted by the time it was given up at only if it is still that one: a
+	 * re-add that deletes the record it sent through keeps the record of a give-up that
+	 * came after its add.
+	 */
+	@Test
+	void aGivenUpRecordIsDeletedByItsTimeOnlyWhileItIsTheOneSeen() throws Exception {
+		QueueInspector inspector = inspector(queue());
+		inspector.keepGivenUp("a", 1, "first");
+		Instant seen = givenUpAt(inspector, "a");
+		await().atMost(SOON).until(() -> {
+			inspector.keepGivenUp("a", 2, "again");
+			return !givenUpAt(inspector, "a").equals(seen);
+		});
+		assertThat(inspector.deleteGivenUp("a", seen)).as("another record now").isFalse();
+		assertThat(inspector.find("a")).singleElement()
+			.satisfies((view) -> assertThat(view.reason()).isEqualTo("again"));
+		assertThat(inspector.deleteGivenUp("b", seen)).as("no record").isFalse();
+		assertThat(inspector.deleteGivenUp("a", givenUpAt(inspector, "a"))).isTrue();
+		assertThat(inspector.givenUpCount()).isZero();
+		assertThatNullPointerException().isThrownBy(() -> inspector.deleteGivenUp("a", null));
+	}
+
+	private static Instant givenUpAt(QueueInspector inspector, String text) {
+		return inspector.find(text)
+			.stream()
+			.filter((view) -> view.state() == ItemState.GIVEN_UP)
+			.findFirst()
+			.orElseThrow()
+			.at();
+	}
+
 	@Test
 	void aQueueThatKeepsNoneKeepsNoGivenUpItem() throws Exception {
 		QueueInspector inspector = inspector(queue(0));

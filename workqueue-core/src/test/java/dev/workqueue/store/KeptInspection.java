@@ -75,9 +75,11 @@ final class KeptInspection implements InspectionDriver {
 	}
 
 	@Override
-	public synchronized boolean deleteGivenUp(String encoded) {
+	public synchronized boolean deleteGivenUp(String encoded, Instant givenUpAt) {
 		this.calls.add("delete " + encoded);
-		return this.givenUp.remove(encoded) != null;
+		ItemView record = this.givenUp.get(encoded);
+		return record != null && (givenUpAt == null || record.at().equals(givenUpAt))
+				&& this.givenUp.remove(encoded) != null;
 	}
 
 	@Override

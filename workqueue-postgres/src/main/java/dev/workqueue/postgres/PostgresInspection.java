@@ -3,6 +3,7 @@ package dev.workqueue.postgres;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.List;
 import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.ItemView;
+import dev.workqueue.store.EpochMicros;
 import dev.workqueue.store.InspectionDriver;
 import dev.workqueue.store.ReadySignal;
 
@@ -100,12 +102,13 @@ final class PostgresInspection implements InspectionDriver {
 	/** One row of a list's answer, as its statement's header gives it. */
 	private static ItemView view(ItemState state, ResultSet rows) throws SQLException {
 		return switch (state) {
-			case READY, WAITING -> new ItemView(rows.getString(1), state, rows.getInt(2), instant(rows.getLong(3)),
-					null, null, false, rows.getInt(4), null);
-			case PROCESSING -> new ItemView(rows.getString(1), state, rows.getInt(2), instant(rows.getLong(5)),
-					rows.getString(3), duration(rows, 4), false, rows.getInt(6), null);
-			case GIVEN_UP -> new ItemView(rows.getString(1), state, 0, instant(rows.getLong(5)), rows.getString(4),
-					null, false, rows.getInt(2), rows.getString(3));
+			case READY, WAITING -> new ItemView(rows.getString(1), state, rows.getInt(2),
+					EpochMicros.instant(rows.getLong(3)), null, null, false, rows.getInt(4), null);
+			case PROCESSING ->
+				new ItemView(rows.getString(1), state, rows.getInt(2), EpochMicros.instant(rows.getLong(5)),
+						rows.getString(3), duration(rows, 4), false, rows.getInt(6), null);
+			case GIVEN_UP -> new ItemView(rows.getString(1), state, 0, EpochMicros.instant(rows.getLong(5)),
+					rows.getString(4), null, false, rows.getInt(2), rows.getString(3));
 		};
 	}
 
@@ -129,7 +132,7 @@ final class PostgresInspection implements InspectionDriver {
 					List<ItemView> found = new ArrayList<>(3);
 					while (rows.next()) {
 						ItemState state = FOUND[rows.getInt(1) - 1];
-						found.add(new ItemView(encoded, state, rows.getInt(2), instant(rows.getLong(3)),
+						found.add(new ItemView(encoded, state, rows.getInt(2), EpochMicros.instant(rows.getLong(3)),
 								rows.getString(4), duration(rows, 5), false, rows.getInt(6), rows.getString(7)));
 					}
 					return found;
@@ -193,7 +196,7 @@ final class PostgresInspection implements InspectionDriver {
 
 	/** {@inheritDoc} Text no item can hold has no record, as for {@link #find}. */
 	@Override
-	public boolean deleteGivenUp(String encoded) {
+	public boolean deleteGivenUp(String encoded, Instant givenUpAt) {
 		if (!HandleStatements.storable(encoded)) {
 			return false;
 		}
@@ -204,6 +207,7 @@ final class PostgresInspection implements InspectionDriver {
 				delete.setString(prepared, "queue", this.database.name());
 				delete.setString(prepared, "item", encoded);
 				delete.setLong(prepared, "retention", retentionMicros(this.bound));
+				delete.setObject(prepared, "at", (givenUpAt != null) ? EpochMicros.of(givenUpAt) : null, Types.BIGINT);
 				try (ResultSet rows = prepared.executeQuery()) {
 					rows.next();
 					return rows.getInt(1) > 0;
@@ -273,11 +277,6 @@ final class PostgresInspection implements InspectionDriver {
 	/** At most 100 years: fits in nanoseconds. */
 	private static long retentionMicros(GivenUpBound bound) {
 		return bound.retention().toNanos() / 1000;
-	}
-
-	private static Instant instant(long epochMicros) {
-		return Instant.ofEpochSecond(Math.floorDiv(epochMicros, 1_000_000),
-				Math.floorMod(epochMicros, 1_000_000) * 1000);
 	}
 
 	/** A column of µs, {@code null} for SQL's null. */

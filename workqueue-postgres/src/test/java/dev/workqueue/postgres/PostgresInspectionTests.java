@@ -238,7 +238,7 @@ class PostgresInspectionTests {
 		assertThat(inspection.givenUpCount()).isOne();
 		assertThat(texts(inspection.items(ItemState.GIVEN_UP, 0, 10))).containsExactly("young");
 		assertThat(inspection.find("old")).isEmpty();
-		assertThat(inspection.deleteGivenUp("old")).as("past its retention: not kept").isFalse();
+		assertThat(inspection.deleteGivenUp("old", null)).as("past its retention: not kept").isFalse();
 		inspection.keepGivenUp("new", 1, "x");
 		assertThat(givenUpRows()).isEqualTo(2);
 	}
@@ -270,7 +270,7 @@ class PostgresInspectionTests {
 		InspectionDriver inspection = inspection(queue);
 		// Adds refuse a NUL, which PostgreSQL cannot store: asking for one is no failure.
 		assertThat(inspection.find("a\0b")).isEmpty();
-		assertThat(inspection.deleteGivenUp("a\0b")).isFalse();
+		assertThat(inspection.deleteGivenUp("a\0b", null)).isFalse();
 	}
 
 	@Test
@@ -287,8 +287,8 @@ class PostgresInspectionTests {
 		DelayingQueue<String> queue = this.fixture.track(this.fixture.builder("q").buildDelayingQueue());
 		InspectionDriver inspection = inspection(queue);
 		inspection.keepGivenUp("a", 1, "x");
-		assertThat(inspection.deleteGivenUp("a")).isTrue();
-		assertThat(inspection.deleteGivenUp("a")).isFalse();
+		assertThat(inspection.deleteGivenUp("a", null)).isTrue();
+		assertThat(inspection.deleteGivenUp("a", null)).isFalse();
 		assertThat(inspection.givenUpCount()).isZero();
 	}
 

@@ -8,6 +8,7 @@ import java.util.List;
 import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.ItemView;
+import dev.workqueue.store.EpochMicros;
 import dev.workqueue.store.InspectionDriver;
 import dev.workqueue.time.Nanos;
 
@@ -122,13 +123,9 @@ final class RedisInspection implements InspectionDriver {
 		long leftMicros = (Long) reply.get(at + 4);
 		String reason = (String) reply.get(at + 6);
 		return new ItemView((String) reply.get(at), state, (int) (long) (Long) reply.get(at + 1),
-				instant((Long) reply.get(at + 2)), holder.isEmpty() ? null : holder,
+				EpochMicros.instant((Long) reply.get(at + 2)), holder.isEmpty() ? null : holder,
 				(leftMicros >= 0) ? Duration.ofNanos(leftMicros * 1000) : null, false,
 				(int) (long) (Long) reply.get(at + 5), (state == ItemState.GIVEN_UP) ? reason : null);
-	}
-
-	private static Instant instant(long micros) {
-		return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1000);
 	}
 
 	@Override
@@ -148,8 +145,9 @@ final class RedisInspection implements InspectionDriver {
 	}
 
 	@Override
-	public boolean deleteGivenUp(String encoded) {
-		return this.scripts.<Long>run(LuaScript.DELETE_GIVEN_UP, encoded, this.retentionMicros) == 1;
+	public boolean deleteGivenUp(String encoded, Instant givenUpAt) {
+		String seen = (givenUpAt != null) ? Long.toString(EpochMicros.of(givenUpAt)) : "";
+		return this.scripts.<Long>run(LuaScript.DELETE_GIVEN_UP, encoded, this.retentionMicros, seen) == 1;
 	}
 
 	@Override

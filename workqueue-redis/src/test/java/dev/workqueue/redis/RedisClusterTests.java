@@ -156,7 +156,7 @@ class RedisClusterTests {
 			assertThat(inspection.items(ItemState.PROCESSING, 0, 10)).extracting(ItemView::holder)
 				.containsExactly(((SharedStoreQueue<?, ?>) b).driver().inspection().instance());
 			b.done("x");
-			assertThat(inspection.deleteGivenUp("gone")).isTrue();
+			assertThat(inspection.deleteGivenUp("gone", null)).isTrue();
 		}
 		finally {
 			executor.shutdownNow();

@@ -391,8 +391,8 @@ class RedisInspectionTests {
 	void aGivenUpRecordIsDeletedOnce() {
 		InspectionDriver inspection = inspection(queue("q"));
 		inspection.keepGivenUp("a", 2, "failed");
-		assertThat(inspection.deleteGivenUp("a")).isTrue();
-		assertThat(inspection.deleteGivenUp("a")).isFalse();
+		assertThat(inspection.deleteGivenUp("a", null)).isTrue();
+		assertThat(inspection.deleteGivenUp("a", null)).isFalse();
 		assertThat(inspection.givenUpCount()).isZero();
 		assertThat(this.redis.redis().exists(this.redis.key("q", "given-up"), this.redis.key("q", "given-up-at")))
 			.isZero();
