@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import dev.workqueue.spi.HandleLifecycle;
 import dev.workqueue.WorkQueueMetrics;
 import dev.workqueue.postgres.PostgresQueueException.Reason;
+import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.store.LeaseBook;
 import dev.workqueue.store.ReadySignal;
 import dev.workqueue.store.TimedWork;
@@ -69,12 +70,14 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 
 	private final Alarm alarm;
 
+	private final GivenUpExpiry givenUpExpiry;
+
 	private final TimedWork<PostgresLease, Reason> work;
 
 	LeaseKeeper(QueueDatabase database, QueueSql sql, LeaseRenewal renewal, ReleaseStatements statements,
 			LeaseBook<?, PostgresLease> book, HandleLifecycle lifecycle, ReadySignal signal, WorkQueueMetrics metrics,
 			Clock clock, Alarm alarm, QueueNotices notices, FinishedRows rows, Lock claims, String holder,
-			long leaseNanos, long pollIntervalNanos) {
+			GivenUpBound givenUp, long leaseNanos, long pollIntervalNanos) {
 		this.database = database;
 		this.sql = sql;
 		this.renewal = renewal;
@@ -87,6 +90,7 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 		this.rows = rows;
 		this.claims = claims;
 		this.holder = holder;
+		this.givenUpExpiry = new GivenUpExpiry(database, sql, givenUp, clock.nanoTime());
 		this.tickNanos = Math.min(leaseNanos / 3, pollIntervalNanos);
 		this.work = new TimedWork<>(this, book, lifecycle, metrics, Runnable::run, clock, alarm::ring, logger,
 				"Queue '" + database.name() + "'", "Queue '" + database.name() + "' reaches table " + database.table(),
@@ -142,6 +146,10 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 		return (lease) -> renewed.contains(lease.token);
 	}
 
+	/**
+	 * Queues again the items whose lease ran out, and, when due, deletes the given-up
+	 * records past the retention ({@link GivenUpExpiry}): both the upkeep of a tick.
+	 */
 	@Override
 	public Reaped reap(long nowNanos) {
 		int reaped = this.database.run("queue again the expired leases of", (connection) -> {
@@ -153,6 +161,7 @@ final class LeaseKeeper implements Runnable, TimedWorkDriver<PostgresLease, Reas
 			}
 		});
 		queuedAgain(reaped);
+		this.givenUpExpiry.runIfDue(nowNanos);
 		return new Reaped(reaped, (reaped == REAP_BATCH) ? nowNanos : Nanos.add(nowNanos, this.tickNanos));
 	}
 

@@ -275,7 +275,7 @@ final class PostgresInspection implements InspectionDriver {
 	}
 
 	/** At most 100 years: fits in nanoseconds. */
-	private static long retentionMicros(GivenUpBound bound) {
+	static long retentionMicros(GivenUpBound bound) {
 		return bound.retention().toNanos() / 1000;
 	}
 

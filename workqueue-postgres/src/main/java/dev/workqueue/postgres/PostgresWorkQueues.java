@@ -379,7 +379,7 @@ public final class PostgresWorkQueues {
 					alarm::ring);
 			LeaseRenewal renewal = new LeaseRenewal(database, sql, leaseNanos);
 			LeaseKeeper keeper = new LeaseKeeper(database, sql, renewal, statements, book, lifecycle, signal, metrics,
-					clock, alarm, notices, rows, claims.writeLock(), holder, leaseNanos, pollIntervalNanos);
+					clock, alarm, notices, rows, claims.writeLock(), holder, givenUp(), leaseNanos, pollIntervalNanos);
 			DeadLetters deadLetters = new DeadLetters(database, sql, book, rows, alarm::ring, holder, givenUp());
 			ItemClaims itemClaims = new ItemClaims(database, sql, renewal, statements, signal, clock, rows, deadLetters,
 					claims.readLock(), notices, keeper::reconcileSoon, holder, leaseNanos,

@@ -153,6 +153,9 @@ final class QueueSql {
 	/** Deletes a given-up record. */
 	final SqlStatement deleteGivenUp;
 
+	/** Deletes a batch of the given-up records past the retention. */
+	final SqlStatement givenUpExpire;
+
 	/** Pauses the queue. */
 	final SqlStatement pause;
 
@@ -208,6 +211,7 @@ final class QueueSql {
 		this.givenUpCount = SqlStatement.load("given_up_count", table, order, synchronousCommit);
 		this.keepGivenUp = SqlStatement.load("keep_given_up", table, order, synchronousCommit);
 		this.deleteGivenUp = SqlStatement.load("delete_given_up", table, order, synchronousCommit);
+		this.givenUpExpire = SqlStatement.load("given_up_expire", table, order, synchronousCommit);
 		this.pause = SqlStatement.load("pause", table, order, synchronousCommit);
 		this.resume = SqlStatement.load("resume", table, order, synchronousCommit);
 		this.paused = SqlStatement.load("paused", table, order, synchronousCommit);

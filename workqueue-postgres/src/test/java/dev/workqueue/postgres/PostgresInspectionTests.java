@@ -243,6 +243,30 @@ class PostgresInspectionTests {
 		assertThat(givenUpRows()).isEqualTo(2);
 	}
 
+	/**
+	 * A queue that no longer gives up keeps no record past its retention for good: each
+	 * handle that keeps records deletes them, about once a minute, also beside one that
+	 * keeps none.
+	 */
+	@Test
+	void recordsPastTheirRetentionAreDeletedWithoutAnotherGiveUp() {
+		FakeClock clock = new FakeClock();
+		DelayingQueue<String> keepsNone = this.fixture
+			.track(this.fixture.builder("q").clock(clock).givenUp(0, Duration.ofSeconds(1)).buildDelayingQueue());
+		inspection(keepsNone).keepGivenUp("a", 1, "x");
+		DelayingQueue<String> queue = this.fixture
+			.track(this.fixture.builder("q").clock(clock).givenUp(100, Duration.ofMinutes(1)).buildDelayingQueue());
+		inspection(queue).keepGivenUp("old", 1, "x");
+		clock.step(Duration.ofSeconds(30));
+		inspection(queue).keepGivenUp("young", 1, "x");
+		clock.step(Duration.ofSeconds(40));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(
+					TestSql.queryString("SELECT string_agg(item, ',') FROM " + this.fixture.table() + "_given_up"))
+				.isEqualTo("young"));
+		assertThat(inspection(queue).givenUpCount()).isOne();
+	}
+
 	@Test
 	void aBoundOfNoneKeepsNothing() {
 		DelayingQueue<String> queue = this.fixture
