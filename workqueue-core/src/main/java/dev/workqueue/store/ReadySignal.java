@@ -198,19 +198,8 @@ public final class ReadySignal {
 	 * with none pending, the next to wait.
 	 */
 	public void moreMayBeReady() {
-		if (this.wakeups.handsOutWakeups()) {
-			return;
-		}
-		this.lock.lock();
-		try {
-			if (this.permits == 0 || this.waiting > this.permits) {
-				this.epoch++;
-				this.permits++;
-				this.notice.signal();
-			}
-		}
-		finally {
-			this.lock.unlock();
+		if (!this.wakeups.handsOutWakeups() && !signalIfWaiting()) {
+			signalUnlessPending();
 		}
 	}
 

@@ -62,6 +62,9 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 
 	private final QueueScripts scripts;
 
+	/** Hands the orphans back, as the engine's hand-backs in place. */
+	private final ReleaseScripts releases;
+
 	/**
 	 * The handle's look into the queue, which moves the previous release's dead letters.
 	 */
@@ -103,6 +106,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 			ReadySignal signal, WakeHandOff handOff, Clock clock, TimerThread.Slot slot, String id, Duration lease,
 			Duration heartbeat, RedisInspection inspection) {
 		this.scripts = scripts;
+		this.releases = new ReleaseScripts(scripts);
 		this.inspection = inspection;
 		this.book = book;
 		this.lifecycle = lifecycle;
@@ -409,7 +413,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		}
 		for (Iterator<RedisLease> left = orphans.iterator(); left.hasNext();) {
 			RedisLease orphan = left.next();
-			this.scripts.run(this.scripts.layout().release, orphan.encoded(), orphan.token(), "0", "1");
+			this.releases.handBackInPlace(orphan);
 			left.remove();
 		}
 	}

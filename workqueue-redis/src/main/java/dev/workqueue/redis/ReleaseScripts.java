@@ -40,7 +40,7 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 		RedisQueueException first = null;
 		for (int i = leases.size() - 1; i >= 0; i--) {
 			try {
-				release(leases.get(i), "0", "1");
+				handBackInPlace(leases.get(i));
 			}
 			catch (RedisQueueException ex) {
 				first = (first != null) ? first : ex;
@@ -50,6 +50,15 @@ final class ReleaseScripts implements ReleaseDriver<RedisLease> {
 			throw first;
 		}
 		return List.of();
+	}
+
+	/**
+	 * Hands one lease back at once, in its place in line (see
+	 * {@link #handBackInPlace(List)}).
+	 * @param lease the lease
+	 */
+	void handBackInPlace(RedisLease lease) {
+		release(lease, "0", "1");
 	}
 
 	private void release(RedisLease lease, String delayMicros, String inPlace) {
