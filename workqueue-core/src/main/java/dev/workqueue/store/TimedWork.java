@@ -30,7 +30,8 @@ import dev.workqueue.time.Nanos;
  * where the store renews nothing anyway), and says when the store answers again; only a
  * store gone for good ends it early, said once. The hook's {@code stalled} runs on the
  * given hook executor. Once the handle is shut down, holds nothing and has no call under
- * way, it gives the reporter role up, gives back what it used, and ends.
+ * way, it gives the reporter role up, gives back what it used, and ends; leases it could
+ * not hand back by then are tried for one more lease, until they have run out.
  * <p>
  * {@link #run} and {@link #stop} are called by one thread at a time, which owns the
  * schedule and the failure count; the figures others read are volatile or atomic, and
@@ -83,6 +84,12 @@ public final class TimedWork<L extends Lease, R> {
 	private long tickAtNanos;
 
 	private int failures;
+
+	/** Whether the handle was found shut down holding nothing but orphans. */
+	private boolean onlyOrphansLeft;
+
+	/** When it was first found so. */
+	private long onlyOrphansSinceNanos;
 
 	/** The cause of the failure being reported, {@code null} while all is well. */
 	private volatile R failing;
@@ -143,7 +150,7 @@ public final class TimedWork<L extends Lease, R> {
 	 * @return when the next run is due, on the clock ({@code nowNanos}: at once)
 	 */
 	public long run(long nowNanos) {
-		if (this.lifecycle.quiet() && this.book.isEmpty() && !this.book.hasOrphans()) {
+		if (this.lifecycle.quiet() && this.book.isEmpty() && (!this.book.hasOrphans() || orphansRanOut(nowNanos))) {
 			lastReconcile();
 			stop();
 			return nowNanos;
@@ -252,6 +259,27 @@ public final class TimedWork<L extends Lease, R> {
 			// What is left failed: the next run tries again.
 			orphans.forEach(this.book::orphan);
 		}
+	}
+
+	/**
+	 * Whether a shut-down handle holding nothing but leases it could not hand back has
+	 * tried for a whole lease: they are not renewed, so they have run out, and any
+	 * handle's reap queues their items again. Drops them then, said once, so that a store
+	 * that refuses for good (a user without grants) does not keep the work alive.
+	 */
+	private boolean orphansRanOut(long nowNanos) {
+		if (!this.onlyOrphansLeft) {
+			this.onlyOrphansLeft = true;
+			this.onlyOrphansSinceNanos = nowNanos;
+			return false;
+		}
+		if (nowNanos - this.onlyOrphansSinceNanos < this.leaseNanos) {
+			return false;
+		}
+		int dropped = this.book.takeOrphans().size();
+		this.logger.log(Level.WARNING, this.who + " ended without handing back " + dropped
+				+ " lease(s); they have run out, and the reap queues their items again");
+		return true;
 	}
 
 	/**

@@ -172,6 +172,30 @@ class TimedWorkTests {
 		assertThat(this.work.stopped()).isTrue();
 	}
 
+	/**
+	 * Leases a handle failed to hand back are not renewed: a lease after the shut-down
+	 * handle was left with only them, they have run out, and any handle's reap queues
+	 * their items again, so a store that refuses for good (a user without grants) does
+	 * not keep the work, and its thread, alive.
+	 */
+	@Test
+	void aShutDownHandleLeftWithOrphansTheStoreRefusesEndsOnceTheyHaveRunOut() {
+		this.book.orphan(new TestLease("a", 1));
+		this.lifecycle.shutDown();
+		this.driver.failing = "denied";
+		long start = this.clock.nanoTime();
+		long next = this.work.run(start);
+		while (next < start + LEASE) {
+			assertThat(this.work.stopped()).as("stopped at %d", next - start).isFalse();
+			next = this.work.run(next);
+		}
+		this.work.run(next);
+		assertThat(this.work.stopped()).isTrue();
+		assertThat(this.book.hasOrphans()).isFalse();
+		assertThat(this.logger.messages).contains("WARNING Queue 'q' ended without handing back 1 lease(s); "
+				+ "they have run out, and the reap queues their items again");
+	}
+
 	@Test
 	void aReconcileThatCannotLookNowIsAskedAgain() {
 		lease("a", 1);
