@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import dev.workqueue.DelayingQueue;
 import dev.workqueue.PriorityQueue;
 import dev.workqueue.WorkQueue;
+import dev.workqueue.WorkQueueStats;
 import dev.workqueue.inspect.ItemState;
 import dev.workqueue.inspect.ItemView;
 import dev.workqueue.inspect.QueueInspector;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -265,6 +267,32 @@ public abstract class QueueInspectorContract {
 			assertThat(view.state()).isEqualTo(ItemState.WAITING);
 			assertThat(view.holder()).isNull();
 		});
+		assertThat(queue.stats())
+			.extracting(WorkQueueStats::processing, WorkQueueStats::waiting, WorkQueueStats::addedWhileProcessing)
+			.containsExactly(1, 2, 0);
+		assertThat(texts(inspector.items(ItemState.WAITING, 0, 10))).containsExactlyInAnyOrder("held", "later");
+	}
+
+	/**
+	 * An add of a waiting item queues it now and keeps its wait, and an {@code addAfter}
+	 * of a ready item waits beside it (client-go's two stages): each shows in both states
+	 * and counts in both figures. A priority queue keeps one entry per item instead.
+	 */
+	@Test
+	void aReadyItemWithAWaitPendingIsShownAndCountedReadyAndWaiting() throws Exception {
+		DelayingQueue<String> queue = delaying(queue());
+		assumeFalse(queue instanceof PriorityQueue, "a priority queue keeps one entry per item");
+		QueueInspector inspector = inspector(queue);
+		queue.addAfter("waited", HOUR);
+		queue.add("waited");
+		queue.add("ready");
+		queue.addAfter("ready", HOUR);
+		assertThat(inspector.find("waited")).extracting(ItemView::state)
+			.containsExactly(ItemState.READY, ItemState.WAITING);
+		assertThat(inspector.find("ready")).extracting(ItemView::state)
+			.containsExactly(ItemState.READY, ItemState.WAITING);
+		assertThat(queue.stats()).extracting(WorkQueueStats::depth, WorkQueueStats::waiting).containsExactly(2, 2);
+		assertThat(texts(inspector.items(ItemState.WAITING, 0, 10))).containsExactly("waited", "ready");
 	}
 
 	@Test
