@@ -114,13 +114,13 @@ final class ConsoleActions {
 			}
 			case "add" -> {
 				QueueInspector inspector = inspector(queue);
-				if (!inspector.readsText()) {
+				if (!addsText(inspector)) {
 					throw ConsoleRequestException.badRequest("Queue '" + name
 							+ "' cannot turn text into an item (it has no codec): add its items from the application");
 				}
 				String text = string(body, "item");
-				queue.add(item(inspector, name, text)
-					.orElseThrow(() -> ConsoleRequestException.badRequest(unreadable(name, text, null))));
+				queue.add(inspector.readsText() ? item(inspector, name, text)
+					.orElseThrow(() -> ConsoleRequestException.badRequest(unreadable(name, text, null))) : text);
 				logger.info(LogMessage.format("Console: %s added to queue '%s' by %s", inLog(text), name, caller));
 			}
 			case "readd" -> {
@@ -277,6 +277,17 @@ final class ConsoleActions {
 	}
 
 	/** The item a text stands for; a text the queue cannot read is a bad value. */
+	/**
+	 * Whether an operator's text can be added to a queue: through its codec, or as a
+	 * {@code String} on a memory queue without one (the starter's rule for a queue
+	 * without a codec bean, whose Redis and PostgreSQL queues take strings).
+	 * @param inspector the queue's inspector
+	 * @return whether the console offers an add
+	 */
+	static boolean addsText(QueueInspector inspector) {
+		return inspector.readsText() || "memory".equals(inspector.backend());
+	}
+
 	private Optional<Object> item(QueueInspector inspector, String name, String text) {
 		try {
 			return inspector.item(text);

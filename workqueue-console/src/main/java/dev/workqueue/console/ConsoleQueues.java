@@ -117,7 +117,7 @@ final class ConsoleQueues {
 		Optional<QueueInspector> inspector = queue.capability(QueueInspector.class);
 		String backend = inspector.map(QueueInspector::backend).orElseGet(() -> backend(name));
 		boolean priority = queue instanceof PriorityQueue;
-		boolean readsText = inspector.map(QueueInspector::readsText).orElse(false);
+		boolean readsText = inspector.map(ConsoleActions::addsText).orElse(false);
 		WorkQueueOperations.Workers workers = (this.operations != null) ? this.operations.workers(name)
 				: new WorkQueueOperations.Workers(0, false);
 		int concurrency = workers.concurrency();

@@ -11,9 +11,10 @@ import dev.workqueue.spring.QueueWorker;
 
 /**
  * The application of the console's tests: {@code orders}, a queue that can be looked into
- * and reads text; {@code opaque}, one that can be looked into and reads no text; and
- * {@code plain}, a queue the starter builds from {@code workqueue.queues.plain} (give it
- * in the test's properties), served by two worker threads.
+ * and reads text; {@code opaque}, one of an application's own backend that can be looked
+ * into and reads no text; and {@code plain}, a queue the starter builds from
+ * {@code workqueue.queues.plain} (give it in the test's properties), served by two worker
+ * threads.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -36,7 +37,7 @@ class ConsoleTestApplication {
 
 	@Bean
 	InspectedQueue opaque() {
-		return new InspectedQueue("opaque", false).put("secret-1", ItemState.GIVEN_UP);
+		return new InspectedQueue("opaque", false).backend("custom").put("secret-1", ItemState.GIVEN_UP);
 	}
 
 	@Bean

@@ -32,6 +32,8 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	private final boolean readsText;
 
+	private volatile String backend = "memory";
+
 	private final Map<ItemState, List<ItemView>> items = new EnumMap<>(ItemState.class);
 
 	private final List<Object> forgotten = new ArrayList<>();
@@ -225,7 +227,17 @@ final class InspectedQueue implements RateLimitingQueue<Object>, QueueInspector 
 
 	@Override
 	public String backend() {
-		return "memory";
+		return this.backend;
+	}
+
+	/**
+	 * Names the backend it stands for (default {@code memory}).
+	 * @param backend the name
+	 * @return this queue
+	 */
+	InspectedQueue backend(String backend) {
+		this.backend = backend;
+		return this;
 	}
 
 	@Override
