@@ -28,9 +28,11 @@ import dev.workqueue.time.Clock;
  * {@code workqueue.console.path}, served by the application's Spring MVC.
  * <p>
  * Off unless {@code workqueue.console.enabled=true}, and only in a servlet web
- * application with work queues. Time comes from the application's {@link Clock} bean if
- * it has one, as for the queues. It adds no security of its own: the console is behind
- * the application's filter chain, so its rules and CSRF protection apply.
+ * application with work queues. The times it shows come from the application's
+ * {@link Clock} bean if it has one, as the memory queues' do; its readings and rates are
+ * paced in real time whatever that clock is (a {@code FakeClock} that a test never steps
+ * would otherwise freeze the page's figures). It adds no security of its own: the console
+ * is behind the application's filter chain, so its rules and CSRF protection apply.
  */
 @AutoConfiguration(afterName = "dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -44,13 +46,12 @@ public final class WorkQueueConsoleAutoConfiguration {
 			"io.micrometer.core.instrument.MeterRegistry", WorkQueueConsoleAutoConfiguration.class.getClassLoader());
 
 	@Bean
-	RateSampler workQueueConsoleRateSampler(WorkQueueRegistry workQueueRegistry, ObjectProvider<Clock> clock,
-			BeanFactory beanFactory) {
+	RateSampler workQueueConsoleRateSampler(WorkQueueRegistry workQueueRegistry, BeanFactory beanFactory) {
 		QueueCounters counters = new StatsQueueCounters(workQueueRegistry);
 		if (MICROMETER_PRESENT) {
 			counters = MeterQueueCounters.orElse(beanFactory, counters);
 		}
-		return new RateSampler(workQueueRegistry, counters, clock.getIfAvailable(Clock::system));
+		return new RateSampler(workQueueRegistry, counters, Clock.system());
 	}
 
 	@Bean
@@ -69,8 +70,8 @@ public final class WorkQueueConsoleAutoConfiguration {
 	}
 
 	@Bean
-	ConsoleFigures workQueueConsoleFigures(ConsoleQueues workQueueConsoleQueues, ObjectProvider<Clock> clock) {
-		return new ConsoleFigures(workQueueConsoleQueues, clock.getIfAvailable(Clock::system));
+	ConsoleFigures workQueueConsoleFigures(ConsoleQueues workQueueConsoleQueues) {
+		return new ConsoleFigures(workQueueConsoleQueues, Clock.system());
 	}
 
 	@Bean
