@@ -461,17 +461,17 @@ public final class ReadySignal {
 			}
 		}
 		finally {
-			boolean wasLeader = this.leader == me;
-			if (wasLeader) {
+			if (this.leader == me) {
 				this.leader = null;
 			}
 			if (counted) {
 				this.waiting--;
 			}
-			// Another waiter takes the lead; or a permit this consumer leaves (its
-			// deadline or wake-up came) wakes one beside it: the notice's signal may
-			// have woken this one only.
-			if (wasLeader || (this.permits > 0 && this.waiting > 0)) {
+			// Another waiter takes the lead, whenever none leads: this one led, or a
+			// leaving leader woke this one to take the lead and it leaves at once (its
+			// deadline or wake-up came). Or a permit this consumer leaves wakes one
+			// beside it: the notice's signal may have woken this one only.
+			if (this.waiting > 0 && ((this.timedLooks && this.leader == null) || this.permits > 0)) {
 				this.notice.signal();
 			}
 			this.lock.unlock();

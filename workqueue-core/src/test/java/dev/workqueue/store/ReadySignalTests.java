@@ -7,6 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -160,6 +162,29 @@ class ReadySignalTests {
 		assertThat(leader).succeedsWithin(SOON).isEqualTo(true);
 	}
 
+	/**
+	 * A leader that leaves wakes one consumer to take the lead; when that one leaves at
+	 * once too (its deadline passed while it waited), the lead passes on again, so that a
+	 * consumer beside them still makes the timed looks. The clock moves without waking
+	 * anyone, as real time does.
+	 */
+	@Test
+	void theLeadPassesOnWhenTheConsumerWokenToTakeItLeavesAtOnce() throws Exception {
+		SilentClock silent = new SilentClock();
+		this.signal = new ReadySignal(silent, StoreWakeups.everyNotice(SECOND_NANOS), null);
+		this.signal.lookedEmpty(this.signal.epoch(), -1);
+		Future<Boolean> leader = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 1);
+		Future<Boolean> poll = waiting(() -> this.signal.awaitNotice(true, SECOND_NANOS / 2, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 2);
+		Future<Boolean> beside = waiting(() -> this.signal.awaitNotice(false, 0, null));
+		await().atMost(SOON).until(() -> this.signal.waiting() == 3);
+		silent.nowNanos = 2 * SECOND_NANOS;
+		leader.cancel(true);
+		assertThat(poll).succeedsWithin(SOON).as("past its deadline").isEqualTo(false);
+		assertThat(beside).succeedsWithin(SOON).as("it leads, and its look is due").isEqualTo(true);
+	}
+
 	@Test
 	void aNoticeOnTheStoresClockIsWaitedForHere() {
 		this.signal = new ReadySignal(this.clock, StoreWakeups.everyNotice(60 * SECOND_NANOS), null);
@@ -264,6 +289,25 @@ class ReadySignalTests {
 		void assertNeverWaited() {
 			assertThat(this.mostWaiting).as("the most consumers counted as waiting").hasValue(0);
 			assertThat(this.store.firstWaiters).as("the store's wake-ups asked for").hasValue(0);
+		}
+
+	}
+
+	/** A clock that a test sets, whose waits end only when signalled. */
+	private static final class SilentClock implements Clock {
+
+		volatile long nowNanos;
+
+		@Override
+		public long nanoTime() {
+			return this.nowNanos;
+		}
+
+		@Override
+		public void awaitUntil(Lock lock, Condition condition, long deadlineNanos) throws InterruptedException {
+			if (this.nowNanos < deadlineNanos) {
+				condition.await();
+			}
 		}
 
 	}
