@@ -232,7 +232,10 @@ public final class ItemTaker<T, L extends Lease> {
 						asked = true;
 						ask(done, false, seen, patience(bounded, deadlineNanos), traces);
 					}
-					Prioritized<T> early = takeAhead(traces);
+					// Never while a done is owed: should it fail once an item is in hand,
+					// its failure would be thrown in place of the item (an item ahead
+					// since the check above goes with the claim's answer, or to another).
+					Prioritized<T> early = (doneFirst == null) ? takeAhead(traces) : null;
 					if (early != null) {
 						return early;
 					}
