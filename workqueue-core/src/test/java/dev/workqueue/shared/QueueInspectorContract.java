@@ -273,6 +273,16 @@ public abstract class QueueInspectorContract {
 		assertThat(texts(inspector.items(ItemState.WAITING, 0, 10))).containsExactlyInAnyOrder("held", "later");
 	}
 
+	@Test
+	void findShowsAHeldItemAddedAgainAsProcessingOnly() throws Exception {
+		WorkQueue<String> queue = queue();
+		QueueInspector inspector = inspector(queue);
+		queue.add("held");
+		assertThat(take(queue)).isEqualTo("held");
+		queue.add("held");
+		assertThat(inspector.find("held")).extracting(ItemView::state).containsExactly(ItemState.PROCESSING);
+	}
+
 	/**
 	 * An add of a waiting item queues it now and keeps its wait, and an {@code addAfter}
 	 * of a ready item waits beside it (client-go's two stages): each shows in both states

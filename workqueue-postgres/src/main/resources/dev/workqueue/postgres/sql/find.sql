@@ -1,9 +1,10 @@
 -- find: reads one item in every state it is in, by primary keys: its row in {table} (found:
 --   processing, or queued: ready or waiting) with its lease and the failures max-retries counts
---   for it (as items_processing.sql); a processing row added again meanwhile (its dirty mark) is
---   also queued again, ready or waiting from dirty_at at dirty_priority, and a ready row whose
---   dirty mark is a wait not over yet (kept by an add, ReadyOrder#keepsWaits) also waits (as
---   items_waiting.sql lists them); then its given-up record unless past its retention.
+--   for it (as items_processing.sql); a processing or ready row whose dirty mark is a wait not
+--   over yet (an addAfter while it was handed out; a wait an add kept, ReadyOrder#keepsWaits)
+--   also waits, from dirty_at at dirty_priority (as items_waiting.sql lists them), while a
+--   processing row added again to be ready at once shows only as processing, as in memory and on
+--   Redis (it is not ready before its done); then its given-up record unless past its retention.
 -- Parameters:
 --   :now        the given clock's time in µs since the epoch, or null for the database's clock
 --   :queue      the queue's name
@@ -31,10 +32,8 @@ SELECT CASE WHEN w.state = 1 THEN 1 WHEN w.ready_at <= (SELECT now FROM c) THEN 
 	w.failures, NULL
 FROM found w
 UNION ALL
-SELECT CASE WHEN w.dirty_at <= (SELECT now FROM c) THEN 2 ELSE 3 END, w.dirty_priority,
-	(extract(epoch FROM w.dirty_at) * 1000000)::bigint, NULL, NULL, w.failures, NULL
-FROM found w WHERE (w.state = 1 AND w.dirty_at IS NOT NULL)
-	OR (w.state = 0 AND w.ready_at <= (SELECT now FROM c) AND w.dirty_at > (SELECT now FROM c))
+SELECT 3, w.dirty_priority, (extract(epoch FROM w.dirty_at) * 1000000)::bigint, NULL, NULL, w.failures, NULL
+FROM found w WHERE w.dirty_at > (SELECT now FROM c) AND (w.state = 1 OR w.ready_at <= (SELECT now FROM c))
 UNION ALL
 SELECT 4, 0, (extract(epoch FROM g.given_up_at) * 1000000)::bigint, g.holder, NULL, g.attempts, g.reason
 FROM {table}_given_up g
