@@ -112,15 +112,15 @@ public final class LeaseReleases<T, L extends Lease> {
 				this.metrics.done(this.clock.nanoTime() - holding.lease.startedNanos());
 			}
 			owed = holding.ending ? holding.lease : null;
+			// Before the item goes back, as every release forgets.
+			RuntimeException forgetFailure = (owed == null) ? forgetWithoutDone(holding.lease) : null;
 			handBackCopies(holding);
 			L parked = holding.parked;
 			if (parked != null) {
 				// Claimed anew while this worker held it: it runs again, after.
 				handBackOrOrphan(parked, 0);
 			}
-			if (owed == null) {
-				throwIfFailed(forgetWithoutDone(holding.lease));
-			}
+			throwIfFailed(forgetFailure);
 			return owed;
 		}
 		finally {

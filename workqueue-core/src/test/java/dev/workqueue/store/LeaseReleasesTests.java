@@ -151,6 +151,31 @@ class LeaseReleasesTests {
 		assertThat(this.driver.calls).containsExactly("forget a#1 [limiter]", "handBackInPlace [a#1]");
 	}
 
+	/**
+	 * The deferred forget goes before the parked lease goes back: once back, another
+	 * instance may take the item and count a failure, which a forget after would erase.
+	 */
+	@Test
+	void aDoneForTheNextTakeOfAParkedItemForgetsBeforeTheItemGoesBack() {
+		lease("a", 1);
+		this.book.deferForget("a", "limiter");
+		lease("a", 2);
+		assertThat(this.releases.finishForNextTake("a")).isNull();
+		assertThat(this.driver.calls).containsExactly("forget a#1 [limiter]", "handBack a#2 after 0");
+	}
+
+	@Test
+	void aForgetThatFailsStillHandsTheParkedLeaseBackAndThenFails() {
+		lease("a", 1);
+		this.book.deferForget("a", "limiter");
+		lease("a", 2);
+		this.driver.forgetFails = true;
+		assertThatIllegalStateException().isThrownBy(() -> this.releases.finishForNextTake("a"))
+			.withMessageContaining("forget");
+		assertThat(this.driver.calls).containsExactly("handBack a#2 after 0");
+		assertThat(this.book.isEmpty()).isTrue();
+	}
+
 	@Test
 	void aForgetThatFailsStillHandsEveryHoldBackAndThenFails() {
 		lease("a", 1);
