@@ -202,6 +202,7 @@ public final class ItemTaker<T, L extends Lease> {
 		boolean granted = false;
 		L doneFirst = owedDone;
 		boolean asked = false;
+		boolean interrupted = false;
 		this.consumers.incrementAndGet();
 		try {
 			if (Thread.interrupted()) {
@@ -267,6 +268,10 @@ public final class ItemTaker<T, L extends Lease> {
 				granted = true;
 			}
 		}
+		catch (InterruptedException ex) {
+			interrupted = true;
+			throw ex;
+		}
 		finally {
 			if (!asked) {
 				// Back, and leaving without an ask (an item ahead, a timeout, a wake-up,
@@ -279,8 +284,24 @@ public final class ItemTaker<T, L extends Lease> {
 			}
 			if (doneFirst != null) {
 				// Left before it could look (shut down, woken, interrupted).
-				this.releases.sendDone(doneFirst);
+				sendOwedDone(doneFirst, interrupted);
 			}
+		}
+	}
+
+	/**
+	 * Sends the done a take owed as it leaves without a look. Its failure is thrown in
+	 * place of an interrupt being thrown, so the interrupt status is set again.
+	 */
+	private void sendOwedDone(L done, boolean interrupted) {
+		try {
+			this.releases.sendDone(done);
+		}
+		catch (RuntimeException ex) {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			throw ex;
 		}
 	}
 

@@ -19,6 +19,7 @@ import dev.workqueue.time.FakeClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 class ItemTakerTests {
@@ -120,6 +121,22 @@ class ItemTakerTests {
 		assertThat(this.taker.take(true, 0, null, owed, null)).isNull();
 		assertThat(this.store.calls).containsExactly("claim 1", "taken", "claim 1 done a#1", "taken");
 		assertThat(this.book.isEmpty()).isTrue();
+	}
+
+	@Test
+	void anInterruptedTakeWhoseOwedDoneFailsKeepsTheInterruptWithTheFailure() throws Exception {
+		this.store.answers.add(List.of("a"));
+		assertThat(poll()).isEqualTo("a");
+		TestLease owed = this.releases.finishForNextTake("a");
+		this.store.doneFails = true;
+		Thread.currentThread().interrupt();
+		try {
+			assertThatIllegalStateException().isThrownBy(() -> this.taker.take(true, 0, null, owed, null))
+				.withMessage("done failed");
+		}
+		finally {
+			assertThat(Thread.interrupted()).as("still interrupted").isTrue();
+		}
 	}
 
 	@Test
@@ -339,6 +356,8 @@ class ItemTakerTests {
 
 		boolean confirms = true;
 
+		boolean doneFails;
+
 		Runnable onClaim = () -> {
 		};
 
@@ -435,6 +454,9 @@ class ItemTakerTests {
 
 		@Override
 		public void done(List<TestLease> leases) {
+			if (this.doneFails) {
+				throw new IllegalStateException("done failed");
+			}
 			this.calls.add("done " + leases(leases));
 		}
 
