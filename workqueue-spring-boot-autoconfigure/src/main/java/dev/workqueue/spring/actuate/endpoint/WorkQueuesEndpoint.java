@@ -175,9 +175,23 @@ public final class WorkQueuesEndpoint {
 			catch (IllegalArgumentException ex) {
 				throw new InvalidControlRequestException(null, ex.getMessage());
 			}
-			logger.info(LogMessage.format("Queue '%s': workers %s by %s", name, paused ? "paused" : "resumed", caller));
+			// The queue shows paused while its store says so (a pause from the console):
+			// a resume lifts that pause too. A pause stays this instance's workers'.
+			boolean lifted = !paused && liftStorePause(name);
+			logger.info(LogMessage.format("Queue '%s': workers %s by %s", name,
+					paused ? "paused" : (lifted ? "resumed, and the queue's pause in its store lifted," : "resumed"),
+					caller));
 		}
 		return describe(name, containersByQueue().getOrDefault(name, List.of()));
+	}
+
+	/** Lifts the queue's pause in its store, if it has one: whether it did. */
+	private boolean liftStorePause(String name) {
+		Optional<QueueInspector> inspector = this.queues.get(name)
+			.capability(QueueInspector.class)
+			.filter(QueueInspector::paused);
+		inspector.ifPresent(QueueInspector::resume);
+		return inspector.isPresent();
 	}
 
 	private static String caller(SecurityContext securityContext) {

@@ -212,6 +212,26 @@ class WorkQueuesEndpointTests {
 		assertThat(this.endpoint.queue("shipments").paused()).isTrue();
 	}
 
+	/**
+	 * The endpoint shows a queue paused in its store (by the console) as paused, so its
+	 * resume lifts that pause too, as the console's resume lifts the workers' pause.
+	 */
+	@Test
+	void controlResumingAQueuePausedInItsStoreLiftsThatPauseToo(CapturedOutput output) {
+		FakeInspector inspector = new FakeInspector();
+		inspector.paused = true;
+		inspected(inspector);
+		WorkQueueDescriptor descriptor = this.endpoint.control("shipments", false, null, SecurityContext.NONE);
+		then(this.workers).should().setPaused("shipments", false);
+		assertThat(inspector.paused).isFalse();
+		assertThat(descriptor).isNotNull();
+		assertThat(descriptor.paused()).isFalse();
+		assertThat(output).contains("Queue 'shipments': workers resumed, and the queue's pause in its store lifted, "
+				+ "by an unauthenticated caller");
+		this.endpoint.control("shipments", true, null, SecurityContext.NONE);
+		assertThat(inspector.paused).as("a pause stays this instance's").isFalse();
+	}
+
 	@Test
 	void queueWhoseInspectorCannotBeReadIsDescribedAsUnreadable() {
 		FakeInspector inspector = new FakeInspector();
