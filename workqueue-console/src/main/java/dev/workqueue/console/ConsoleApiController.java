@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
@@ -109,7 +110,10 @@ final class ConsoleApiController {
 	 * Runs an action. The body is read only after the checks that refuse it whatever it
 	 * is: on a read-only console (403), and without
 	 * {@code Content-Type: application/json} (415), which a cross-site form or a
-	 * body-less request cannot send without the browser asking first.
+	 * body-less request cannot send without the browser asking first. A request with
+	 * neither a body nor a content type is taken when it carries no {@code Origin}: a
+	 * browser sends one with every cross-site {@code POST}, an API client (curl, a test's
+	 * client) none.
 	 */
 	@PostMapping("/{name}/actions/{action}")
 	ResponseEntity<ConsoleQueue> act(@PathVariable String name, @PathVariable String action, HttpServletRequest request)
@@ -117,14 +121,24 @@ final class ConsoleApiController {
 		if (this.readOnly) {
 			throw new ConsoleRequestException(HttpStatus.FORBIDDEN, READ_ONLY);
 		}
-		if (!isJson(request.getContentType())) {
-			throw new ConsoleRequestException(HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-					"An action's body must be sent with Content-Type: application/json");
+		String contentType = request.getContentType();
+		boolean json = isJson(contentType);
+		if (!json && (contentType != null || request.getHeader(HttpHeaders.ORIGIN) != null)) {
+			throw notJson();
 		}
 		RateLimitingQueue<Object> queue = this.queues.queue(name)
 			.orElseThrow(() -> ConsoleRequestException.notFound("No queue named '" + name + "'"));
-		this.actions.run(queue, action, body(request), request.getUserPrincipal());
+		byte[] body = body(request);
+		if (!json && body.length > 0) {
+			throw notJson();
+		}
+		this.actions.run(queue, action, body, request.getUserPrincipal());
 		return answer(this.figures.refresh(name).withInstance(this.queues.instance()));
+	}
+
+	private static ConsoleRequestException notJson() {
+		return new ConsoleRequestException(HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+				"An action's body must be sent with Content-Type: application/json");
 	}
 
 	/**

@@ -198,11 +198,14 @@ class ConsoleActionsTests {
 
 	@Test
 	void actionWithoutAJsonContentTypeIsRefused() throws Exception {
-		// A cross-site form or a body-less request that a browser sends without asking.
-		this.mvc.perform(post("/workqueue/api/queues/orders/actions/pause"))
+		// A cross-site form or a body-less request that a browser sends without asking:
+		// a browser names the page's origin.
+		this.mvc.perform(post("/workqueue/api/queues/orders/actions/pause").header("Origin", "https://other.example"))
 			.andExpect(status().isUnsupportedMediaType())
 			.andExpect(header().string("Cache-Control", "no-store"))
 			.andExpect(jsonPath("$.error", containsString("Content-Type: application/json")));
+		this.mvc.perform(post("/workqueue/api/queues/orders/actions/add").content("{\"item\":\"order-new\"}"))
+			.andExpect(status().isUnsupportedMediaType());
 		this.mvc
 			.perform(post("/workqueue/api/queues/orders/actions/add").contentType(MediaType.TEXT_PLAIN)
 				.content("{\"item\":\"order-new\"}"))
@@ -216,6 +219,15 @@ class ConsoleActionsTests {
 		this.mvc
 			.perform(post("/workqueue/api/queues/orders/actions/pause").contentType("application/json;charset=UTF-8"))
 			.andExpect(status().isOk());
+	}
+
+	/** As curl or a test's client sends an action that takes no value. */
+	@Test
+	void actionWithNeitherBodyNorContentTypeNorOriginRuns() throws Exception {
+		this.mvc.perform(post("/workqueue/api/queues/orders/actions/pause"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.paused").value(true));
+		assertThat(this.orders.paused()).isTrue();
 	}
 
 	@Test
