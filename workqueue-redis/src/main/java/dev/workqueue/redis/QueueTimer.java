@@ -96,6 +96,9 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 
 	private boolean subscribed;
 
+	/** Whether the keys' types were checked; guarded as {@link #subscribed}. */
+	private boolean typesChecked;
+
 	/** Whether the last tick script answered that this handle reports the gauges. */
 	private boolean reporter;
 
@@ -171,6 +174,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 					+ " holds a " + wrong.get(1) + ", not the " + wrong.get(2)
 					+ " the queue keeps there; another program uses the queue's key prefix, or the queue's name", null);
 		}
+		this.typesChecked = true;
 	}
 
 	/**
@@ -261,11 +265,35 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 			return true;
 		}
 		catch (IllegalStateException ex) {
-			logger.log(Level.ERROR, ex.getMessage() + "; this handle is shut down");
-			this.lifecycle.shutDown();
-			this.signal.signalAll();
+			refusedLate(ex.getMessage());
 			return false;
 		}
+	}
+
+	/**
+	 * Checks the keys' types that the start could not: refused as the build would have
+	 * been (a key of the wrong type, a missing permission), the handle shuts down.
+	 * @return whether it may go on
+	 */
+	private boolean typesCheckedLate() {
+		try {
+			checkTypes();
+			return true;
+		}
+		catch (RedisQueueException ex) {
+			if (ex.reason() != Reason.WRONG_TYPE && ex.reason() != Reason.NO_PERMISSION) {
+				throw ex;
+			}
+			refusedLate(ex.getMessage());
+			return false;
+		}
+	}
+
+	/** A check the start could not make refused the handle: it shuts down, said once. */
+	private void refusedLate(String why) {
+		logger.log(Level.ERROR, why + "; this handle is shut down");
+		this.lifecycle.shutDown();
+		this.signal.signalAll();
 	}
 
 	private void subscribe() {
@@ -329,12 +357,19 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		return this.work.run(nowNanos);
 	}
 
-	/** Subscribes and checks the mark if the start could not. */
+	/**
+	 * Subscribes, checks the keys' types and checks the mark, each if the start could not
+	 * (Redis did not answer it).
+	 */
 	@Override
 	public boolean prepare() {
-		if (!this.subscribed && !this.lifecycle.isShuttingDown()) {
-			subscribe();
-			checkTypes();
+		if (!this.lifecycle.isShuttingDown()) {
+			if (!this.subscribed) {
+				subscribe();
+			}
+			if (!this.typesChecked && !typesCheckedLate()) {
+				return false;
+			}
 		}
 		return this.marked || this.lifecycle.isShuttingDown() || markedLate();
 	}
