@@ -247,6 +247,14 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		}
 	}
 
+	/**
+	 * The mark of the queues this handle joins ({@code mark.lua}), which its ticks set
+	 * again should it be lost while the handle reports.
+	 */
+	private String mark() {
+		return FORMAT + ":" + ClockKind.ofHandle(this.id).letter();
+	}
+
 	private static String mismatch(String where, ClockKind theirs, ClockKind mine) {
 		return where + ": its handles time delays and leases with " + theirs.description() + ", and this one with "
 				+ mine.description() + "; every handle of a queue must use the same kind of clock, or one would"
@@ -380,7 +388,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 	@Override
 	public Reaped reap(long nowNanos) {
 		List<Long> result = this.scripts.run(this.scripts.layout().tick, Integer.toString(BATCH), this.id,
-				this.reporterMillis);
+				this.reporterMillis, mark());
 		this.reporter = result.get(5) == 1;
 		long moved = result.get(0);
 		long reaped = result.get(1);

@@ -70,6 +70,27 @@ class RedisClockKindTests {
 	}
 
 	/**
+	 * A mark lost while the queue's handles live (evicted, or gone with a restart of a
+	 * Redis that keeps nothing) is set again by the handle that reports: without it, a
+	 * handle of the same kind built next would take the live reporter for one of the
+	 * previous release and be refused.
+	 */
+	@Test
+	void aMarkLostWhileItsHandlesLiveIsSetAgainAndTheSameKindStillJoins() throws Exception {
+		live(this.redis.builder("q").clock(this.clock));
+		String mark = this.redis.key("q", "mark");
+		String kept = this.redis.redis().get(mark);
+		this.redis.redis().del(mark);
+		await().atMost(SOON).until(() -> {
+			this.clock.step(Duration.ofSeconds(1));
+			return kept.equals(this.redis.redis().get(mark));
+		});
+		assertThat(this.redis.track(this.redis.builder("q").clock(this.clock).buildDelayingQueue()).poll(Duration.ZERO))
+			.as("a handle on the same kind of clock joins")
+			.isNull();
+	}
+
+	/**
 	 * Shuts a handle down and waits until it is gone: its timer ended, its role given up.
 	 */
 	private void gone(DelayingQueue<String> queue) {

@@ -259,7 +259,7 @@ class RedisReplayTests {
 		// On a clock of the test's: leased at 1000 µs for 10 µs, reaped at 2000.
 		runAt("1000", LuaScript.GET, "10", "h:1", "1");
 		assertThat(this.redis.redis().exists(this.keys.grants())).isOne();
-		List<Object> tick = runAt("2000", LuaScript.TICK, "100", "h", "30000");
+		List<Object> tick = runAt("2000", LuaScript.TICK, "100", "h", "30000", "2:S");
 		assertThat(tick.get(1)).as("reaped").isEqualTo(1L);
 		assertThat(this.redis.redis().exists(this.keys.grants())).isZero();
 	}

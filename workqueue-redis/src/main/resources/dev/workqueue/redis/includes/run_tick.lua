@@ -2,7 +2,10 @@
 -- queue_due(item, now) and hands the items whose lease expired back with
 -- queue_expired(item, now), at most `batch` of each (each returns true if it queued the
 -- item), checking the keys they write (checks) first; keeps the reporter role for the
--- handle `handle`, renewed for `role_ms`; wakes the consumers with
+-- handle `handle`, renewed for `role_ms`, and, while it holds the role, sets the queue's mark
+-- to `mark` where the mark was lost (evicted, or gone with a restart of a Redis that keeps
+-- nothing: mark.lua would take the live reporter for a handle of the previous release);
+-- wakes the consumers with
 -- notify_queued(queued); counts the ready items with count_ready(), and arms the wake
 -- list when any is ready (insurance against a wake-up lost with a consumer that gave up
 -- before it looked: some waiting consumer looks within a heartbeat). Every read comes
@@ -14,7 +17,7 @@
 -- @include check
 -- @include grant
 -- @include notify
-local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired, notify_queued, count_ready)
+local function run_tick(batch, handle, role_ms, mark, queue_due, checks, queue_expired, notify_queued, count_ready)
   local now = now_us()
   local holder = redis.call('GET', reporterKey)
   local moved, queued = 0, 0
@@ -53,6 +56,9 @@ local function run_tick(batch, handle, role_ms, queue_due, checks, queue_expired
   elseif holder == handle then
     redis.call('PEXPIRE', reporterKey, role_ms)
     reporter = 1
+  end
+  if reporter == 1 then
+    redis.call('SET', markKey, mark, 'NX')
   end
   notify_queued(queued)
   return {moved, reaped, next_due, next_expiry, ready, reporter}
