@@ -276,11 +276,11 @@ final class ConsoleActions {
 		throw ConsoleRequestException.badRequest("The body must be a JSON object");
 	}
 
-	/** The item a text stands for; a text the queue cannot read is a bad value. */
 	/**
 	 * Whether an operator's text can be added to a queue: through its codec, or as a
 	 * {@code String} on a memory queue without one (the starter's rule for a queue
-	 * without a codec bean, whose Redis and PostgreSQL queues take strings).
+	 * without a codec bean, whose Redis and PostgreSQL queues take strings; a worker
+	 * whose parameter is of another type refuses it, as any item that does not fit).
 	 * @param inspector the queue's inspector
 	 * @return whether the console offers an add
 	 */
@@ -288,6 +288,7 @@ final class ConsoleActions {
 		return inspector.readsText() || "memory".equals(inspector.backend());
 	}
 
+	/** The item a text stands for; a text the queue cannot read is a bad value. */
 	private Optional<Object> item(QueueInspector inspector, String name, String text) {
 		try {
 			return inspector.item(text);

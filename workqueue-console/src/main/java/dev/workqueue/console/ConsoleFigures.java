@@ -93,7 +93,7 @@ final class ConsoleFigures implements SmartLifecycle {
 		String time = figures.stream()
 			.map((queue) -> Instant.parse(queue.readAt()))
 			.min(Comparator.naturalOrder())
-			.orElseGet(this.clock::instant)
+			.orElseGet(this.queues::now)
 			.toString();
 		return this.queues.overview(figures, time);
 	}

@@ -1,6 +1,7 @@
 package dev.workqueue.console;
 
 import java.lang.management.ManagementFactory;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -107,6 +108,15 @@ final class ConsoleQueues {
 	}
 
 	/**
+	 * The time the console shows now: on the application's clock, as the memory queues'
+	 * times.
+	 * @return the instant
+	 */
+	Instant now() {
+		return this.clock.instant();
+	}
+
+	/**
 	 * Reads the figures of the queue named {@code name}, afresh: one statement or more on
 	 * a shared store, which can take a while on a long queue.
 	 * @param name the name of a queue of the registry
@@ -122,7 +132,7 @@ final class ConsoleQueues {
 				: new WorkQueueOperations.Workers(0, false);
 		int concurrency = workers.concurrency();
 		ConsoleRates rates = this.rates.rates(name);
-		String readAt = this.clock.instant().toString();
+		String readAt = now().toString();
 		try {
 			WorkQueueStats stats = queue.stats();
 			Integer givenUp = inspector.map(QueueInspector::givenUpCount).orElse(null);
