@@ -185,13 +185,24 @@ public final class WorkQueuesEndpoint {
 		return describe(name, containersByQueue().getOrDefault(name, List.of()));
 	}
 
-	/** Lifts the queue's pause in its store, if it has one: whether it did. */
+	/**
+	 * Lifts the queue's pause in its store, if it has one: whether it did. A store out of
+	 * reach is said and lifts nothing: the workers are resumed all the same, and the
+	 * answer describes the queue as unreadable.
+	 */
 	private boolean liftStorePause(String name) {
-		Optional<QueueInspector> inspector = this.queues.get(name)
-			.capability(QueueInspector.class)
-			.filter(QueueInspector::paused);
-		inspector.ifPresent(QueueInspector::resume);
-		return inspector.isPresent();
+		try {
+			Optional<QueueInspector> inspector = this.queues.get(name)
+				.capability(QueueInspector.class)
+				.filter(QueueInspector::paused);
+			inspector.ifPresent(QueueInspector::resume);
+			return inspector.isPresent();
+		}
+		catch (RuntimeException ex) {
+			logger.warn(LogMessage.format("Queue '%s': a pause in its store, if any, not lifted: %s", name,
+					ex.getMessage()));
+			return false;
+		}
 	}
 
 	private static String caller(SecurityContext securityContext) {

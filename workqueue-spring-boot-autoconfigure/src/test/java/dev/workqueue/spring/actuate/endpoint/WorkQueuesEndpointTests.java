@@ -233,6 +233,19 @@ class WorkQueuesEndpointTests {
 	}
 
 	@Test
+	void controlResumingWhileTheStoreIsOutOfReachResumesTheWorkersAndSaysSo(CapturedOutput output) {
+		FakeInspector inspector = new FakeInspector();
+		inspector.failure = new IllegalStateException("store down");
+		inspected(inspector);
+		WorkQueueDescriptor descriptor = this.endpoint.control("shipments", false, null, SecurityContext.NONE);
+		then(this.workers).should().setPaused("shipments", false);
+		assertThat(descriptor).isNotNull();
+		assertThat(descriptor.error()).isEqualTo("cannot read the queue: store down");
+		assertThat(output).contains("Queue 'shipments': workers resumed by an unauthenticated caller",
+				"Queue 'shipments': a pause in its store, if any, not lifted: store down");
+	}
+
+	@Test
 	void queueWhoseInspectorCannotBeReadIsDescribedAsUnreadable() {
 		FakeInspector inspector = new FakeInspector();
 		inspector.failure = new IllegalStateException("store down");
