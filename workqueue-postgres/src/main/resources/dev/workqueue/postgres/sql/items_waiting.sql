@@ -17,7 +17,9 @@
 --   dirty marks by a scan of the ready rows ({name}_due up to now) and of the processing ones
 --   ({name}_leases), which no index orders by dirty_at: the page costs a read of every ready row,
 --   paid only here (an index on dirty_at would cost every dirty add its HOT update). The page's
---   rows are then joined to the limit table's primary key (nested loop).
+--   rows are then joined to the limit table. EXPLAIN ANALYZE, the first page of 100 on a table
+--   of 1,000,000 waiting items: 14 to 23 ms with 100,000 ready beside them, 212 to 220 ms with
+--   1,100,000 (the ready rows' bitmap scan; 0.34 to 0.42 ms before it read them).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now),
 w AS ((SELECT r.item, r.priority, r.ready_at AS due, r.seq FROM {table} r
 		WHERE r.queue = :queue AND r.state = 0 AND r.ready_at > (SELECT now FROM c)
