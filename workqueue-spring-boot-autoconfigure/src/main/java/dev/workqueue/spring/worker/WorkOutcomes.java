@@ -120,7 +120,7 @@ final class WorkOutcomes {
 			});
 			return WorkOutcome.REQUEUE_AFTER;
 		}
-		forget(item);
+		forgetOrSay(item);
 		return WorkOutcome.DONE;
 	}
 
@@ -161,12 +161,23 @@ final class WorkOutcomes {
 	 * @return {@link WorkOutcome#GAVE_UP}
 	 */
 	WorkOutcome rejected(Object item, Throwable reason) {
-		giveUp(item, this.failures.countFailure(item) + 1, reason);
+		int attempts;
+		try {
+			attempts = this.failures.countFailure(item) + 1;
+		}
+		catch (RuntimeException ex) {
+			// Given up whatever its count: said as a first attempt.
+			attempts = 1;
+		}
+		giveUp(item, attempts, reason);
 		return WorkOutcome.GAVE_UP;
 	}
 
+	/**
+	 * Says, keeps and publishes the give-up, then forgets the item's history: a store out
+	 * of reach for that forget changes none of the rest.
+	 */
 	private void giveUp(Object item, int attempts, Throwable exception) {
-		forget(item);
 		logger.warn(LogMessage.format("Gave up on item %s of queue '%s' after %d failed attempt(s)",
 				this.itemLogging.describe(item), this.queueName, attempts), exception);
 		this.inspector.ifPresent((inspector) -> keepGivenUp(inspector, item, attempts, exception));
@@ -177,6 +188,22 @@ final class WorkOutcomes {
 		catch (RuntimeException ex) {
 			logger.error(LogMessage.format("A listener of WorkItemGivenUpEvent failed for queue '%s'", this.queueName),
 					ex);
+		}
+		forgetOrSay(item);
+	}
+
+	/**
+	 * Forgets the item's history where the outcome stands whatever becomes of it (a
+	 * success, a give-up): a failure is said, and the item keeps its count, which its
+	 * next run starts from.
+	 */
+	private void forgetOrSay(Object item) {
+		try {
+			forget(item);
+		}
+		catch (RuntimeException ex) {
+			logger.warn(LogMessage.format("Could not forget the failures of item %s of queue '%s', which it keeps: %s",
+					this.itemLogging.describe(item), this.queueName, ex.getMessage()));
 		}
 	}
 

@@ -29,6 +29,9 @@ final class SharedQueueStandIn {
 
 	final RateLimitingQueue<Object> real = WorkQueues.builder().buildRateLimitingQueue(this.limiter);
 
+	/** The events the outcomes published. */
+	final List<Object> events = new CopyOnWriteArrayList<>();
+
 	/** The hand-backs asked, as {@code "<item> after <delay>"}. */
 	final List<String> handedBack = new CopyOnWriteArrayList<>();
 
@@ -49,8 +52,7 @@ final class SharedQueueStandIn {
 	WorkOutcomes outcomes(RateLimitingQueue<Object> queue, FailureCounts<Object> counts) {
 		return new WorkOutcomes("orders", queue,
 				new WorkerSettings(1, 10, Duration.ofSeconds(30), Duration.ofSeconds(1)),
-				new FailureTracking(counts, this.limiter), (event) -> {
-				}, ItemLogging.TEXT);
+				new FailureTracking(counts, this.limiter), this.events::add, ItemLogging.TEXT);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.WorkQueues;
 import dev.workqueue.ratelimit.FailureCounts;
 import dev.workqueue.ratelimit.RateLimiter;
+import dev.workqueue.spring.WorkItemGivenUpEvent;
 import dev.workqueue.spring.WorkResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,24 +35,7 @@ class WorkOutcomesStoreFailureTests {
 
 	@Test
 	void aFailedItemWhoseFailureCountTheStoreFailsIsHandedBack() {
-		FailureCounts<Object> unreachable = new FailureCounts<>() {
-
-			@Override
-			public int countFailure(Object item) {
-				throw new IllegalStateException("store out of reach");
-			}
-
-			@Override
-			public int failures(Object item) {
-				throw new IllegalStateException("store out of reach");
-			}
-
-			@Override
-			public void forget(Object item) {
-				throw new IllegalStateException("store out of reach");
-			}
-
-		};
+		FailureCounts<Object> unreachable = unreachable();
 		WorkOutcomes outcomes = outcomes(shared(Set.of()), unreachable);
 		this.queue.takeOut("a");
 
@@ -98,6 +82,86 @@ class WorkOutcomesStoreFailureTests {
 		queue.done("a");
 
 		assertThat(queue.size()).as("queued again").isOne();
+	}
+
+	/**
+	 * A give-up is said, kept and published before the item's history is forgotten: a
+	 * store out of reach for that forget changes none of it, and the outcome stays a
+	 * give-up (the item's count outlives it, and starts its next run high).
+	 */
+	@Test
+	void aGiveUpWhoseForgetTheStoreFailsIsStillAGiveUpAndItsEventGoesOut() {
+		WorkOutcomes outcomes = outcomes(shared(Set.of()), forgetFails(10));
+		this.queue.takeOut("a");
+
+		assertThat(outcomes.failed("a", 0, new IllegalStateException("boom"))).isEqualTo(WorkOutcome.GAVE_UP);
+
+		assertThat(this.queue.events).singleElement()
+			.isInstanceOfSatisfying(WorkItemGivenUpEvent.class,
+					(event) -> assertThat(event.getAttempts()).isEqualTo(11));
+	}
+
+	@Test
+	void aSuccessWhoseForgetTheStoreFailsIsStillDone() {
+		WorkOutcomes outcomes = outcomes(shared(Set.of()), forgetFails(0));
+		this.queue.takeOut("a");
+
+		assertThat(outcomes.finished("a", 0, null)).isEqualTo(WorkOutcome.DONE);
+	}
+
+	@Test
+	void aRejectedItemWhoseCountTheStoreFailsIsStillGivenUpAsAFirstAttempt() {
+		WorkOutcomes outcomes = outcomes(shared(Set.of()), unreachable());
+		this.queue.takeOut("a");
+
+		assertThat(outcomes.rejected("a", new IllegalArgumentException("does not fit"))).isEqualTo(WorkOutcome.GAVE_UP);
+
+		assertThat(this.queue.events).singleElement()
+			.isInstanceOfSatisfying(WorkItemGivenUpEvent.class, (event) -> assertThat(event.getAttempts()).isOne());
+	}
+
+	/** Counts in a store out of reach: every call fails. */
+	private static FailureCounts<Object> unreachable() {
+		return new FailureCounts<>() {
+
+			@Override
+			public int countFailure(Object item) {
+				throw new IllegalStateException("store out of reach");
+			}
+
+			@Override
+			public int failures(Object item) {
+				throw new IllegalStateException("store out of reach");
+			}
+
+			@Override
+			public void forget(Object item) {
+				throw new IllegalStateException("store out of reach");
+			}
+
+		};
+	}
+
+	/** Counts whose every item has {@code failures} failures, and whose forget fails. */
+	private static FailureCounts<Object> forgetFails(int failures) {
+		return new FailureCounts<>() {
+
+			@Override
+			public int countFailure(Object item) {
+				return failures;
+			}
+
+			@Override
+			public int failures(Object item) {
+				return failures;
+			}
+
+			@Override
+			public void forget(Object item) {
+				throw new IllegalStateException("store out of reach");
+			}
+
+		};
 	}
 
 	private WorkOutcomes outcomes(RateLimitingQueue<Object> queue, FailureCounts<Object> counts) {
