@@ -49,14 +49,32 @@ public final class MicrometerWorkObservations implements WorkObservations {
 		Observation observation = WorkQueueObservationDocumentation.PROCESS
 			.observation(this.convention, DefaultWorkItemObservationConvention.INSTANCE, () -> context, this.registry)
 			.start();
-		Observation.Scope scope = observation.openScope();
-		return (outcome, error) -> {
-			context.setOutcome(outcome);
-			if (error != null) {
-				observation.error(error);
-			}
-			scope.close();
+		Observation.Scope scope;
+		try {
+			scope = observation.openScope();
+		}
+		catch (RuntimeException | Error ex) {
 			observation.stop();
+			throw ex;
+		}
+		// Whatever the application's handlers throw, the scope closes and the
+		// observation stops: a scope left open on the worker thread would be the parent
+		// of every later item's observation there.
+		return (outcome, error) -> {
+			try {
+				context.setOutcome(outcome);
+				if (error != null) {
+					observation.error(error);
+				}
+			}
+			finally {
+				try {
+					scope.close();
+				}
+				finally {
+					observation.stop();
+				}
+			}
 		};
 	}
 
