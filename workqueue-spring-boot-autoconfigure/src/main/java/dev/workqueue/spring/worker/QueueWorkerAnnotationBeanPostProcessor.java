@@ -200,7 +200,14 @@ public final class QueueWorkerAnnotationBeanPostProcessor
 	}
 
 	private @Nullable Integer concurrency(String worker, String expression) {
-		String resolved = (this.valueResolver != null) ? this.valueResolver.resolveStringValue(expression) : expression;
+		String resolved;
+		try {
+			resolved = (this.valueResolver != null) ? this.valueResolver.resolveStringValue(expression) : expression;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidQueueWorkerException(worker,
+					"has concurrency '" + expression + "', which cannot be resolved: " + ex.getMessage());
+		}
 		if (!StringUtils.hasText(resolved)) {
 			return null;
 		}

@@ -21,6 +21,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -57,7 +58,8 @@ class QueueWorkerTests {
 
 	/** Retries go back at once: a zero exponential backoff. */
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(WorkQueueAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, WorkQueueAutoConfiguration.class))
 		.withPropertyValues("workqueue.queues.orders.rate-limiter.exponential.base-delay=0ms",
 				"workqueue.queues.orders.rate-limiter.exponential.max-delay=0ms")
 		.withBean(GivenUpEvents.class);
@@ -372,6 +374,10 @@ class QueueWorkerTests {
 				Arguments.of(TextConcurrencyWorker.class,
 						prefix + "TextConcurrencyWorker.process(String) has concurrency '${test.workers:many}', which "
 								+ "must resolve to an integer from 1 to 1024, was 'many'"),
+				Arguments.of(UnresolvableConcurrencyWorker.class,
+						prefix + "UnresolvableConcurrencyWorker.process(String) has concurrency '${test.nowhere}', "
+								+ "which cannot be resolved: Could not resolve placeholder 'test.nowhere' in value "
+								+ "\"${test.nowhere}\""),
 				Arguments.of(UnknownQueueWorker.class,
 						prefix + "UnknownQueueWorker.process(String) names queue 'invoices', which does not exist; "
 								+ "known queues: [orders] (configure it under workqueue.queues.invoices or "
@@ -650,6 +656,14 @@ class QueueWorkerTests {
 	static class TextConcurrencyWorker {
 
 		@QueueWorker(queue = "orders", concurrency = "${test.workers:many}")
+		void process(String item) {
+		}
+
+	}
+
+	static class UnresolvableConcurrencyWorker {
+
+		@QueueWorker(queue = "orders", concurrency = "${test.nowhere}")
 		void process(String item) {
 		}
 
