@@ -4,6 +4,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -61,6 +62,7 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 		for (QueueSettings queue : settings.queues()) {
 			String name = queue.name();
 			if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
+				checkCanBeAQueue(registry, name);
 				logger.debug(LogMessage.format("Using the application's bean '%s' as work queue '%s'", name, name));
 				continue;
 			}
@@ -73,6 +75,25 @@ final class WorkQueueBeanRegistrar implements BeanDefinitionRegistryPostProcesso
 				definition.setDependsOn(backend);
 			}
 			registry.registerBeanDefinition(name, definition);
+		}
+	}
+
+	/**
+	 * Refuses an application's bean of a queue's name whose class cannot be a queue: it
+	 * would stand for the queue, which then would not exist. A type not known yet, or an
+	 * interface or {@code Object} (which a queue may implement), passes.
+	 */
+	private static void checkCanBeAQueue(BeanDefinitionRegistry registry, String name) {
+		if (!(registry instanceof ConfigurableListableBeanFactory beanFactory)) {
+			return;
+		}
+		Class<?> type = beanFactory.getType(name, false);
+		if (type != null && !type.isInterface() && type != Object.class
+				&& !RateLimitingQueue.class.isAssignableFrom(type)) {
+			throw new IllegalStateException("workqueue.queues." + name + " configures a queue named '" + name
+					+ "', but the application has a bean '" + name + "' of type " + type.getName()
+					+ ", which is not a RateLimitingQueue (an application's bean of a queue's name stands for the"
+					+ " queue): rename the queue or the bean");
 		}
 	}
 

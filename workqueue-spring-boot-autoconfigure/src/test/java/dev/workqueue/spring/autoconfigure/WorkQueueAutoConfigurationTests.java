@@ -182,6 +182,16 @@ class WorkQueueAutoConfigurationTests {
 	}
 
 	@Test
+	void aBeanOfTheQueuesNameThatCannotBeAQueueFailsStartUpNamingTheKeyAndTheBean() {
+		this.contextRunner.withPropertyValues("workqueue.queues.orders.concurrency=2")
+			.withBean("orders", StringBuilder.class)
+			.run((context) -> assertThat(context).getFailure()
+				.hasMessageContaining("workqueue.queues.orders")
+				.hasMessageContaining("bean 'orders'")
+				.hasMessageContaining(StringBuilder.class.getName()));
+	}
+
+	@Test
 	void registryReturnsTheQueueBeanAndTheLimiterItWasBuiltWith() {
 		this.contextRunner.withPropertyValues("workqueue.queues.orders.rate-limiter.bucket.qps=5").run((context) -> {
 			WorkQueueRegistry registry = context.getBean(WorkQueueRegistry.class);
