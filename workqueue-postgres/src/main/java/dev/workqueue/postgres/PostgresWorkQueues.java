@@ -2,6 +2,7 @@ package dev.workqueue.postgres;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -48,6 +49,8 @@ import dev.workqueue.time.Nanos;
  * start-up, or from the application's migrations) before the queues are used.
  */
 public final class PostgresWorkQueues {
+
+	private static final System.Logger logger = System.getLogger(PostgresWorkQueues.class.getName());
 
 	/** The table the queues use unless told otherwise. */
 	public static final String DEFAULT_TABLE = "workqueue_item";
@@ -353,6 +356,9 @@ public final class PostgresWorkQueues {
 			QueueSql sql = new QueueSql(this.options.table(), order, starving, this.synchronousCommit);
 			QueueDatabase database = new QueueDatabase(workers, this.options.clock(), name, this.options.table());
 			database.ensureMarkIfReachable();
+			if (this.options.callerTransaction() == null) {
+				warnIfAutoCommitOff(name);
+			}
 			WorkQueueMetrics metrics = GuardedMetrics.guard(metrics(), name);
 			String holder = holderId();
 			LeaseBook<T, PostgresLease> book = new LeaseBook<>();
@@ -395,6 +401,30 @@ public final class PostgresWorkQueues {
 					TraceContextSource.guard(traceContextSource(), name));
 			keeper.start();
 			return queue;
+		}
+
+		/**
+		 * Says at the build when the builder's data source hands out connections with
+		 * auto-commit off and no {@code callerTransaction} rule was given: by the default
+		 * rule, such a connection is the caller's transaction, so on a pool set so every
+		 * add made outside the caller's transactions would join one that nobody commits.
+		 * A build runs outside them as a rule; a database out of reach says nothing here
+		 * (the first add says why).
+		 */
+		private void warnIfAutoCommitOff(String name) {
+			try (Connection connection = this.options.dataSource.getConnection()) {
+				if (!connection.getAutoCommit()) {
+					logger.log(Level.WARNING, "Queue '" + name
+							+ "': the builder's DataSource hands out connections with"
+							+ " auto-commit off, and no callerTransaction rule was given; by the default rule each add"
+							+ " then joins the connection's transaction, and one made outside your transactions is never"
+							+ " committed: give the builder callerTransaction(...) (docs/postgres.md, \"Transactions"
+							+ " without Spring\")");
+				}
+			}
+			catch (SQLException ex) {
+				// Out of reach: the queue's first statement says so.
+			}
 		}
 
 		/** What identifies the database of the LISTEN connection, for sharing it. */
