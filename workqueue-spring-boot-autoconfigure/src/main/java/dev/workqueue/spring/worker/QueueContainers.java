@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -155,6 +158,7 @@ final class QueueContainers {
 		for (WorkerContainer container : this.containers) {
 			drained &= container.awaitEnd(this.deadlineNanos);
 		}
+		drained = drained && awaitQueueDrained();
 		// Counted before abandoning, which lets interrupted workers finish (and fail)
 		// their items: those are reported as in flight.
 		WorkQueueStats stats = statsAfterShutdown();
@@ -173,6 +177,58 @@ final class QueueContainers {
 							+ "(drain took %dms)",
 					this.queueName, drained ? "" : " after its shutdown-timeout of " + timeoutMillis() + "ms",
 					stats.depth(), stats.processing(), dropped, tookMillis));
+		}
+	}
+
+	/**
+	 * Ends with the queue's {@code shutDownWithDrain}, once the workers have ended: it
+	 * waits for the items taken outside them (by a consumer of the application's own) to
+	 * be done, on a thread of its own, until the deadline; then that thread is
+	 * interrupted, which ends the drain.
+	 * @return whether it ended in time
+	 */
+	private boolean awaitQueueDrained() {
+		ReentrantLock lock = new ReentrantLock();
+		Condition ended = lock.newCondition();
+		AtomicBoolean done = new AtomicBoolean();
+		Thread drain = new Thread(() -> {
+			try {
+				this.queue.shutDownWithDrain();
+			}
+			catch (RuntimeException ex) {
+				logger.debug(LogMessage.format("Queue '%s' could not drain", this.queueName), ex);
+			}
+			finally {
+				lock.lock();
+				try {
+					done.set(true);
+					ended.signalAll();
+				}
+				finally {
+					lock.unlock();
+				}
+			}
+		}, "workqueue-" + this.queueName + "-drain");
+		drain.setDaemon(true);
+		drain.start();
+		lock.lock();
+		try {
+			while (!done.get()) {
+				if (this.clock.nanoTime() - this.deadlineNanos >= 0) {
+					drain.interrupt();
+					return false;
+				}
+				this.clock.awaitUntil(lock, ended, this.deadlineNanos);
+			}
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			drain.interrupt();
+			return false;
+		}
+		finally {
+			lock.unlock();
 		}
 	}
 

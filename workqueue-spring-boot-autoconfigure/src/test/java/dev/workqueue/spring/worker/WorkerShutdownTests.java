@@ -22,6 +22,7 @@ import org.springframework.context.SmartLifecycle;
 
 import dev.workqueue.RateLimitingQueue;
 import dev.workqueue.spring.QueueWorker;
+import dev.workqueue.spring.WorkQueueOperations;
 import dev.workqueue.spring.WorkQueueRegistry;
 import dev.workqueue.spring.autoconfigure.WorkQueueAutoConfiguration;
 import dev.workqueue.time.FakeClock;
@@ -121,6 +122,35 @@ class WorkerShutdownTests {
 				finally {
 					worker.gate.countDown();
 				}
+			});
+	}
+
+	/**
+	 * Close ends with the queue's {@code shutDownWithDrain} once the workers have ended:
+	 * an item a consumer of the application's own holds is waited for too, within the
+	 * shutdown-timeout.
+	 */
+	@Test
+	void closeWaitsForAnItemAConsumerOfTheApplicationsOwnHolds(CapturedOutput output) {
+		this.contextRunner.withBean(FakeClock.class)
+			.withPropertyValues("workqueue.queues.orders.shutdown-timeout=5s")
+			.run((context) -> {
+				context.getBean(GatedWorker.class).gate.countDown();
+				context.getBean(WorkQueueOperations.class).setPaused("orders", true);
+				RateLimitingQueue<String> orders = queue(context, "orders");
+				orders.add("held");
+				String held = orders.get();
+				CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+				await().atMost(TIMEOUT)
+					.until(() -> Thread.getAllStackTraces()
+						.keySet()
+						.stream()
+						.anyMatch((thread) -> thread.getName().equals("workqueue-orders-drain")
+								&& thread.getState() == Thread.State.WAITING));
+				assertThat(closing).isNotDone();
+				orders.done(held);
+				closing.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+				assertThat(output).containsPattern("Queue 'orders' drained in \\d+ms");
 			});
 	}
 
