@@ -89,6 +89,12 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 	/** How long the reporter role outlives its last renewal: three heartbeats. */
 	private final String reporterMillis;
 
+	/**
+	 * The mark of the queues this handle joins ({@code mark.lua}), which its ticks set
+	 * again should it be lost while the handle reports.
+	 */
+	private final String mark;
+
 	/** One object, so that unsubscribing finds it. */
 	private final Consumer<String> listener = this::onNotice;
 
@@ -120,6 +126,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 		this.leaseMicros = Long.toString(Nanos.of(lease) / 1000);
 		this.heartbeatNanos = Nanos.of(heartbeat);
 		this.reporterMillis = Long.toString(Math.max(1, 3 * heartbeat.toMillis()));
+		this.mark = FORMAT + ":" + ClockKind.ofHandle(id).letter();
 		this.work = new TimedWork<>(this, book, lifecycle, metrics, slot::hook, clock, slot::wake, logger,
 				scripts.who(), scripts.who() + " works on " + scripts.link().server(), Nanos.of(lease),
 				this.heartbeatNanos);
@@ -245,14 +252,6 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 							+ " were not moved into the given-up records (" + ex.getMessage()
 							+ "); the next handle built moves them, or they expire");
 		}
-	}
-
-	/**
-	 * The mark of the queues this handle joins ({@code mark.lua}), which its ticks set
-	 * again should it be lost while the handle reports.
-	 */
-	private String mark() {
-		return FORMAT + ":" + ClockKind.ofHandle(this.id).letter();
 	}
 
 	private static String mismatch(String where, ClockKind theirs, ClockKind mine) {
@@ -388,7 +387,7 @@ final class QueueTimer implements TimerThread.Job, TimedWorkDriver<RedisLease, R
 	@Override
 	public Reaped reap(long nowNanos) {
 		List<Long> result = this.scripts.run(this.scripts.layout().tick, Integer.toString(BATCH), this.id,
-				this.reporterMillis, mark());
+				this.reporterMillis, this.mark);
 		this.reporter = result.get(5) == 1;
 		long moved = result.get(0);
 		long reaped = result.get(1);
