@@ -23,6 +23,9 @@ import dev.workqueue.store.CallGroup;
  * ({@link CallGroup}): a batch of adds from many threads goes in one statement and one
  * commit, and each add returns only once the commit that holds it is done (or throws that
  * batch's failure; an item PostgreSQL cannot store fails only the call that added it).
+ * The many adds of one call in a caller's transaction go in one such statement too
+ * ({@link #writeInCallerTransaction}): its rows are locked in item order, as a batch's,
+ * so that two transactions adding the same items in other orders do not deadlock.
  * <p>
  * A batch holds each item once: adds of one item are merged first (the highest priority,
  * the earliest due time, their trace contexts in order), since an upsert may not change
@@ -102,6 +105,10 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	private final SqlStatement leasingSql;
 
+	private final SqlStatement inCallerSql;
+
+	private final SqlStatement tracedInCallerSql;
+
 	/** Whether the queue hands out by priority (else by the order of the adds alone). */
 	private final boolean byPriority;
 
@@ -114,6 +121,8 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		this.sql = sql.addBatch;
 		this.tracedSql = sql.addBatchTraced;
 		this.leasingSql = sql.addBatchLeasing;
+		this.inCallerSql = sql.addBatchInCaller;
+		this.tracedInCallerSql = sql.addBatchTracedInCaller;
 		this.byPriority = sql.order == ReadyOrder.PRIORITY;
 		this.notices = notices;
 		this.leases = leases;
@@ -164,13 +173,13 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	 * statement, and gives each its outcome.
 	 */
 	private void write(Batch<Request, Added> batch, Object call, AddLeases.Pending leases) {
-		Map<String, Request> merged = new LinkedHashMap<>();
+		List<Request> requests = new ArrayList<>(batch.size());
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
-				merged.merge(batch.argument(i).encoded(), batch.argument(i), Request::merge);
+				requests.add(batch.argument(i));
 			}
 		}
-		Map<String, Added> results = upsertNotifying(merged.values(), leases);
+		Map<String, Added> results = upsertNotifying(merged(requests), leases);
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
 				// The first add of an item takes the outcome; the ones merged into it
@@ -179,6 +188,43 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				batch.written(i, (result != null) ? result : Added.UNCHANGED);
 			}
 		}
+	}
+
+	/**
+	 * Writes the adds of one call in the caller's transaction, on its connection, in one
+	 * statement: they line up in the order given and lock their rows in item order. Their
+	 * notice rides in that transaction, and this handle hears it too: it cannot signal
+	 * its own consumers before the commit. Nothing is leased: no item may be handed out
+	 * before the commit.
+	 * @param connection the caller's connection
+	 * @param requests the adds of the call
+	 * @return what each did, in order
+	 * @throws SQLException if the statement fails
+	 */
+	List<Added> writeInCallerTransaction(Connection connection, List<Request> requests) throws SQLException {
+		Map<String, Added> results = upsert(connection, merged(requests), true, this.notices.channel(),
+				this.notices.unstamped(), this.leases.none())
+			.added();
+		List<Added> outcomes = new ArrayList<>(requests.size());
+		for (Request request : requests) {
+			// The first add of an item takes the outcome; the ones merged into it changed
+			// nothing more.
+			Added result = results.remove(request.encoded());
+			outcomes.add((result != null) ? result : Added.UNCHANGED);
+		}
+		return outcomes;
+	}
+
+	/**
+	 * Each item once, in the order of its first add, with the later adds of it merged in:
+	 * an upsert may not change one row twice.
+	 */
+	private static Collection<Request> merged(List<Request> requests) {
+		Map<String, Request> merged = new LinkedHashMap<>();
+		for (Request request : requests) {
+			merged.merge(request.encoded(), request, Request::merge);
+		}
+		return merged.values();
 	}
 
 	/**
@@ -241,7 +287,8 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	private Map<String, Added> upsert(Collection<Request> requests, String channel, AddLeases.Pending leases) {
 		Upserted upserted;
 		try {
-			upserted = this.database.run("add to", (connection) -> upsert(connection, requests, channel, leases));
+			upserted = this.database.run("add to",
+					(connection) -> upsert(connection, requests, false, channel, this.notices.stamp(), leases));
 		}
 		catch (RuntimeException ex) {
 			leases.failed();
@@ -266,8 +313,14 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		return upserted.added();
 	}
 
-	private Upserted upsert(Connection connection, Collection<Request> requests, String channel,
-			AddLeases.Pending leases) throws SQLException {
+	/**
+	 * Runs the statement on {@code connection}, the caller's ({@code inCaller}: a
+	 * statement that leaves its {@code synchronous_commit} alone) or the handle's: a
+	 * notice on {@code channel} (none if {@code null}) whose payload ends with
+	 * {@code stamp}, and leases for the consumers {@code leases} reserved.
+	 */
+	private Upserted upsert(Connection connection, Collection<Request> requests, boolean inCaller, String channel,
+			String stamp, AddLeases.Pending leases) throws SQLException {
 		String[] items = new String[requests.size()];
 		Integer[] priorities = new Integer[items.length];
 		Long[] delays = new Long[items.length];
@@ -292,7 +345,13 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 		// Only a batch without contexts leases (a traced item's contexts go to its
 		// consumer through a claim), and only while consumers are reserved for it.
 		boolean leasing = !traced && leases.left() > 0;
-		SqlStatement sql = traced ? this.tracedSql : (leasing ? this.leasingSql : this.sql);
+		SqlStatement sql;
+		if (inCaller) {
+			sql = traced ? this.tracedInCallerSql : this.inCallerSql;
+		}
+		else {
+			sql = traced ? this.tracedSql : (leasing ? this.leasingSql : this.sql);
+		}
 		try (PreparedStatement statement = sql.prepare(connection)) {
 			Array itemArray = connection.createArrayOf("text", items);
 			Array priorityArray = connection.createArrayOf("integer", priorities);
@@ -310,7 +369,7 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 			}
 			// A null channel sends no notice.
 			sql.setString(statement, "channel", channel);
-			sql.setString(statement, "stamp", this.notices.stamp());
+			sql.setString(statement, "stamp", stamp);
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {
 					results.put(rows.getString(1), Added.read(rows, 2, traced));

@@ -47,6 +47,8 @@ final class ItemAdds {
 
 	private final QueueSql sql;
 
+	private final AddGroup batches;
+
 	private final CallGroup<Request, Added> group;
 
 	private final QueueNotices notices;
@@ -64,8 +66,8 @@ final class ItemAdds {
 		this.database = database;
 		this.sql = sql;
 		this.leases = leases;
-		this.group = new CallGroup<>(AddGroup.MAX_BATCH, new AddGroup(database, sql, notices, leases),
-				new CallerLinger());
+		this.batches = new AddGroup(database, sql, notices, leases);
+		this.group = new CallGroup<>(AddGroup.MAX_BATCH, this.batches, new CallerLinger());
 		this.notices = notices;
 		this.signal = signal;
 		this.rows = rows;
@@ -131,11 +133,13 @@ final class ItemAdds {
 	}
 
 	/**
-	 * Runs each add on the caller's connection, in its transaction: never committed,
+	 * Runs the adds on the caller's connection, in its transaction: never committed,
 	 * rolled back or closed with a commit here (closing gives a transaction-aware
-	 * connection back to its transaction). The adds of one call share one trace context
-	 * (or none), so one statement text serves them all: the traced one only when they
-	 * have a context.
+	 * connection back to its transaction). One add runs its own statement; many go in one
+	 * batch statement ({@link AddGroup#writeInCallerTransaction}), which locks their rows
+	 * in item order: were each run in turn, a call adding b and a would hold b while it
+	 * waits for a transaction that added a and then adds b, and the server would roll one
+	 * of the two back.
 	 */
 	private List<Added> inCallerTransaction(Connection connection, List<Request> requests) {
 		try {
@@ -147,34 +151,34 @@ final class ItemAdds {
 	}
 
 	private List<Added> inTransaction(Connection connection, List<Request> requests) throws SQLException {
+		if (requests.size() > 1) {
+			return this.batches.writeInCallerTransaction(connection, requests);
+		}
+		Request request = requests.get(0);
 		String channel = this.notices.channel();
-		boolean traced = requests.get(0).context() != null;
+		boolean traced = request.context() != null;
 		SqlStatement sql = traced ? this.sql.addTraced : this.sql.add;
-		List<Added> results = new ArrayList<>(requests.size());
 		try (PreparedStatement statement = sql.prepare(connection)) {
-			for (Request request : requests) {
-				this.database.bindNow(sql, statement);
-				sql.setString(statement, "queue", this.database.name());
-				sql.setString(statement, "item", request.encoded());
-				sql.setInt(statement, "priority", request.priority());
-				sql.setLong(statement, "delay", request.delayMicros());
-				if (traced) {
-					sql.setString(statement, "trace", request.context());
-				}
-				// A null channel (a handle that does not listen) sends no notice.
-				String payload = null;
-				if (channel != null) {
-					long delay = request.delayMicros();
-					payload = this.notices.payload((delay > 0) ? this.signal.storeMillis(delay) : 0);
-				}
-				sql.setString(statement, "channel", channel);
-				sql.setString(statement, "payload", payload);
-				try (ResultSet row = statement.executeQuery()) {
-					results.add(row.next() ? Added.read(row, 1, traced) : Added.UNCHANGED);
-				}
+			this.database.bindNow(sql, statement);
+			sql.setString(statement, "queue", this.database.name());
+			sql.setString(statement, "item", request.encoded());
+			sql.setInt(statement, "priority", request.priority());
+			sql.setLong(statement, "delay", request.delayMicros());
+			if (traced) {
+				sql.setString(statement, "trace", request.context());
+			}
+			// A null channel (a handle that does not listen) sends no notice.
+			String payload = null;
+			if (channel != null) {
+				long delay = request.delayMicros();
+				payload = this.notices.payload((delay > 0) ? this.signal.storeMillis(delay) : 0);
+			}
+			sql.setString(statement, "channel", channel);
+			sql.setString(statement, "payload", payload);
+			try (ResultSet row = statement.executeQuery()) {
+				return List.of(row.next() ? Added.read(row, 1, traced) : Added.UNCHANGED);
 			}
 		}
-		return results;
 	}
 
 	/**

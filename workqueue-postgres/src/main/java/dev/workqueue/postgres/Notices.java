@@ -250,7 +250,18 @@ final class Notices {
 	 * @return the payload
 	 */
 	static String payload(String queue, long dueEpochMillis) {
-		return Math.max(0, dueEpochMillis) + ":" + queueKey(queue);
+		return Math.max(0, dueEpochMillis) + unstamped(queue);
+	}
+
+	/**
+	 * What follows the due time in a payload of {@link #payload(String, long)}:
+	 * <code>:&lt;queue&gt;</code>, for a statement that puts the due time it computes in
+	 * front.
+	 * @param queue the queue's name
+	 * @return the rest of the payload
+	 */
+	static String unstamped(String queue) {
+		return ":" + queueKey(queue);
 	}
 
 	/**

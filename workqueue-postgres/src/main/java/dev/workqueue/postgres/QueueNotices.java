@@ -39,6 +39,11 @@ interface QueueNotices {
 		}
 
 		@Override
+		public String unstamped() {
+			return null;
+		}
+
+		@Override
 		public void consuming() {
 		}
 
@@ -63,8 +68,9 @@ interface QueueNotices {
 
 	/**
 	 * The channel that the statements notify in their own transaction: an add in the
-	 * caller's transaction ({@code add.sql}, with {@link #payload}), and a batch of adds
-	 * committed by this handle ({@code add_batch.sql}, with {@link #stamp}).
+	 * caller's transaction ({@code add.sql}, with {@link #payload}; many as a batch,
+	 * {@code add_batch.sql}, with {@link #unstamped}), and a batch of adds committed by
+	 * this handle ({@code add_batch.sql}, with {@link #stamp}).
 	 * @return the channel, or {@code null} to notify nobody
 	 */
 	String channel();
@@ -85,6 +91,15 @@ interface QueueNotices {
 	 * {@link #channel()} is
 	 */
 	String stamp();
+
+	/**
+	 * What follows the due time in the payload of the notice of a batch of adds in the
+	 * caller's transaction ({@code add_batch.sql}), which this handle hears too, as it
+	 * hears {@link #payload}'s.
+	 * @return the rest of the payload ({@link Notices#unstamped}), or {@code null} when
+	 * {@link #channel()} is
+	 */
+	String unstamped();
 
 	/**
 	 * A consumer of this handle is about to look for work: the handle hears the others'
@@ -160,6 +175,11 @@ interface QueueNotices {
 			@Override
 			public String stamp() {
 				return Notices.stamp(queue, self);
+			}
+
+			@Override
+			public String unstamped() {
+				return Notices.unstamped(queue);
 			}
 
 			/**

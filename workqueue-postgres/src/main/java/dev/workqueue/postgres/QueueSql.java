@@ -81,6 +81,15 @@ final class QueueSql {
 	/** {@link #addBatch} with the trace contexts of each add. */
 	final SqlStatement addBatchTraced;
 
+	/**
+	 * {@link #addBatch} for many adds in the caller's transaction: it never changes that
+	 * transaction's {@code synchronous_commit}.
+	 */
+	final SqlStatement addBatchInCaller;
+
+	/** {@link #addBatchTraced} for many adds in the caller's transaction. */
+	final SqlStatement addBatchTracedInCaller;
+
 	/** Claims ready items ({@code claim.sql} or {@code claim_starving.sql}). */
 	final SqlStatement claim;
 
@@ -186,6 +195,9 @@ final class QueueSql {
 		this.addBatch = SqlStatement.load("add_batch", table, order, synchronousCommit);
 		this.addBatchLeasing = SqlStatement.load("add_batch_leasing", table, order, synchronousCommit);
 		this.addBatchTraced = SqlStatement.load("add_batch_traced", table, order, synchronousCommit);
+		this.addBatchInCaller = synchronousCommit ? this.addBatch : SqlStatement.load("add_batch", table, order, true);
+		this.addBatchTracedInCaller = synchronousCommit ? this.addBatchTraced
+				: SqlStatement.load("add_batch_traced", table, order, true);
 		this.claim = SqlStatement.load(starving ? "claim_starving" : "claim", table, order, synchronousCommit);
 		this.doneAndClaim = SqlStatement.load(starving ? "done_claim_starving" : "done_claim", table, order,
 				synchronousCommit);

@@ -304,6 +304,28 @@ class PostgresDefaultPathTests {
 	}
 
 	@Test
+	void anInstancesOwnConsumerTakesItemsAddedTogetherInACallersTransactionWithinMillisecondsOfTheCommit()
+			throws Exception {
+		HikariDataSource workers = pool(2);
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> a = track(
+					instance(transaction.dataSource()).workerDataSource(workers).buildDelayingQueue());
+			Future<String> taken = take(a);
+			awaitListeningAndWaiting(workers, a);
+			a.addAll(List.of("x", "y"));
+			transaction.commit();
+			// Only the batch's notice can wake the consumer (it polls hourly): one its
+			// sender hears too.
+			await().pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofMillis(1))
+				.atMost(Duration.ofMillis(100))
+				.until(taken::isDone);
+			assertThat(taken.get()).isEqualTo("x");
+			a.done("x");
+		}
+	}
+
+	@Test
 	void addsCommittedTogetherSendOneNoticeForTheirQueue() throws Exception {
 		HikariDataSource pool = pool(2);
 		try (Listening listening = new Listening(channel())) {

@@ -1,10 +1,13 @@
 package dev.workqueue.postgres;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,13 +18,15 @@ import dev.workqueue.spi.Poller;
 import dev.workqueue.spi.Pollers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Adds made while the caller has a transaction open on the same database are part of it
  * (the builder's default rule: the data source's connection has auto-commit off): no
  * worker sees them before the commit, a rollback leaves no trace, and many adds commit
- * together, each with its trace context. The caller's transaction here is a plain JDBC
- * connection.
+ * together, each with its trace context; an {@code addAll} lines up in the order given
+ * and locks its rows in item order, so that two transactions adding the same items in
+ * other orders do not deadlock. The caller's transaction here is a plain JDBC connection.
  */
 @RequiresPostgres
 class PostgresTransactionTests {
@@ -120,6 +125,72 @@ class PostgresTransactionTests {
 			worker.done(next);
 		}
 		assertThat(handedOut).as("in the order they were added").containsExactlyElementsOf(items);
+	}
+
+	@Test
+	void anAddAllInTheCallersTransactionLinesUpInTheOrderGivenAndAddsAnItemOnce() throws Exception {
+		DelayingQueue<String> worker = worker();
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> adder = adder(transaction);
+			adder.addAll(List.of("c", "a", "b", "a"));
+			transaction.commit();
+		}
+		List<String> handedOut = new ArrayList<>();
+		String next;
+		while ((next = worker.poll(Duration.ZERO)) != null) {
+			handedOut.add(next);
+			worker.done(next);
+		}
+		assertThat(handedOut).containsExactly("c", "a", "b");
+	}
+
+	@Test
+	void anAddAllOfAHandleWhoseOwnCommitsDoNotWaitLeavesTheCallersDurabilityAlone() throws Exception {
+		try (CallerTransaction transaction = new CallerTransaction()) {
+			DelayingQueue<String> adder = this.fixture.track(
+					this.fixture.builder("tx", transaction.dataSource()).synchronousCommit(false).buildDelayingQueue());
+			adder.add("a");
+			adder.addAll(List.of("b", "c"));
+			try (Connection connection = transaction.dataSource().getConnection();
+					Statement statement = connection.createStatement();
+					ResultSet setting = statement.executeQuery("SHOW synchronous_commit")) {
+				setting.next();
+				assertThat(setting.getString(1)).isEqualTo("on");
+			}
+			transaction.commit();
+		}
+		assertThat(rows()).isEqualTo(3);
+	}
+
+	/**
+	 * One transaction added a and will add b; the other adds b and a in one call. Were
+	 * that call's rows locked in the order given, it would hold b while it waits for a,
+	 * and the first transaction's add of b would close the circle: the server would roll
+	 * one of them back after its deadlock timeout. Locked in item order, the call waits
+	 * for a holding nothing, and both commit.
+	 */
+	@Test
+	void twoTransactionsAddingTheSameItemsInOtherOrdersDoNotDeadlock() throws Exception {
+		DelayingQueue<String> worker = worker();
+		try (CallerTransaction first = new CallerTransaction(); CallerTransaction second = new CallerTransaction()) {
+			DelayingQueue<String> firstAdder = adder(first);
+			DelayingQueue<String> secondAdder = adder(second);
+			firstAdder.add("a");
+			CompletableFuture<Void> secondAdds = CompletableFuture
+				.runAsync(() -> secondAdder.addAll(List.of("b", "a")));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> TestSql.queryLong(
+						"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE ?",
+						"%" + this.fixture.table() + "%") > 0);
+			firstAdder.add("b");
+			first.commit();
+			secondAdds.get(10, TimeUnit.SECONDS);
+			second.commit();
+		}
+		assertThat(worker.poll(Duration.ZERO)).isEqualTo("a");
+		assertThat(worker.poll(Duration.ZERO)).isEqualTo("b");
+		assertThat(worker.poll(Duration.ZERO)).isNull();
+		assertThat(rows()).isEqualTo(2);
 	}
 
 	@Test

@@ -11,7 +11,8 @@
 --   0.5 to 1.8%.
 -- Twin: add_traced.sql (with the add's trace contexts; a file of its own: run with a null
 --   context it costs an add 4.7 to 4.9% more, pgbench), add_batch.sql (many adds in a
---   transaction of the handle's own; one add as a batch of one costs 4.4 to 4.8% more)
+--   transaction of the handle's own, or of one call in the caller's, which locks their rows in
+--   item order; one add as a batch of one costs 4.4 to 4.8% more)
 -- Parameters:
 --   :now          the given clock's time in µs since the epoch, or null for the database's
 --                 clock

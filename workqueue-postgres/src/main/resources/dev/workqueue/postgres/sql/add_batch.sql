@@ -1,5 +1,6 @@
--- add_batch: adds many items in one transaction of the handle's own, without trace contexts.
---   They line up in the order given (seq), and lock their rows in the order of their items. The
+-- add_batch: adds many items in one transaction of the handle's own, or of one call in the
+--   caller's transaction, without trace contexts. They line up in the order given (seq), and lock
+--   their rows in the order of their items. The
 --   conflict clause is client-go's rule for an item with a row already: a queued row that waits
 --   takes the earlier time and the higher priority; a ready one takes a higher priority from an
 --   add without delay and lines up at the back of its new level; a processing one is marked
@@ -27,12 +28,13 @@
 --   :channel      the channel to notify, or null for none (a handle that does not listen; the run
 --                 again of a batch whose commit found the NOTIFY queue full, AddGroup)
 --   :stamp        the payload after its due time: the sender's stamp and the queue
---                 (Notices#stamp)
+--                 (Notices#stamp), or in the caller's transaction the queue alone, a notice its
+--                 sender hears too (Notices#unstamped)
 -- Returns: one row per add that changed its row: item, state, whether ready, ready_at (µs),
 --   whether it was a new add, now (µs)
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
 --   of one item apply one after the other. Rows are locked in item order, so two batches never
---   deadlock on each other. A batch that notifies takes PostgreSQL's NOTIFY lock (one for the
+--   deadlock on each other, in the handle's transactions or in callers'. A batch that notifies takes PostgreSQL's NOTIFY lock (one for the
 --   whole server) at its commit, while it holds its rows' locks
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).

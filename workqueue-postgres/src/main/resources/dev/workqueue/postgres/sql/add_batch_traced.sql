@@ -17,7 +17,8 @@
 --                 order; ReadyOrder#keepsWaits)
 --   :channel      the channel to notify, or null for none; the notice as in add_batch.sql,
 --                 for the adds that changed their item's place
---   :stamp        the payload after its due time (Notices#stamp)
+--   :stamp        the payload after its due time (Notices#stamp, or Notices#unstamped in the
+--                 caller's transaction)
 -- Returns: as add_batch.sql, then whether each add changed the item's place
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
 --   of one item apply one after the other.
