@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,39 +19,45 @@ import dev.workqueue.store.CallGroup;
 
 /**
  * PostgreSQL's write of a handle's grouped adds that are not in a caller's transaction
- * ({@link CallGroup}): a batch of adds from many threads goes in one statement and one
- * commit, and each add returns only once the commit that holds it is done (or throws that
- * batch's failure; an item PostgreSQL cannot store fails only the call that added it).
- * The many adds of one call in a caller's transaction go in one such statement too
- * ({@link #writeInCallerTransaction}): its rows are locked in item order, as a batch's,
- * so that two transactions adding the same items in other orders do not deadlock.
+ * ({@link CallGroup}): a batch of adds from many threads goes in one statement (rarely
+ * more, below) and one commit, and each add returns only once the commit that holds it is
+ * done (or throws that batch's failure; an item PostgreSQL cannot store fails only the
+ * call that added it). The many adds of one call in a caller's transaction go in one such
+ * statement too ({@link #writeInCallerTransaction}, from the caller's thread): its rows
+ * are locked in item order, as a batch's, so that two transactions adding the same items
+ * in other orders do not deadlock.
  * <p>
- * A batch holds each item once: adds of one item are merged first (the highest priority,
- * the earliest due time, their trace contexts in order), since an upsert may not change
- * one row twice. A batch whose adds carry no trace context runs the plain statement; one
- * with any runs the traced one, in which the adds without a context pass {@code null}.
+ * A statement holds each item once: adds of one item are merged first (the highest
+ * priority, the earliest due time, their trace contexts in order), since an upsert may
+ * not change one row twice; an add of an item of the other kind (now, after a delay) than
+ * its adds before starts a second statement in the same transaction, so that the outcome
+ * is that of the adds made one after the other ({@link MergedAdds}). A batch whose adds
+ * carry no trace context runs the plain statement; one with any runs the traced one, in
+ * which the adds without a context pass {@code null}.
  * <p>
  * A statement that queued items notifies the other instances in its own transaction,
  * once, with the earliest due time among them, however many adds it held: a notice sent
  * apart ({@link QueueNotices#queued}) would cost a commit of its own. The notice is
  * stamped with the handle's id ({@link QueueNotices#stamp}): the callers signal their own
- * consumers themselves. Every batch that queued items notifies, also when the handle's
- * own consumers wait: a count of them read before the commit cannot promise that one of
- * them takes the item (it may leave, be woken for another, or skip the row while another
- * instance's add of the item holds it locked), and the consumers of the other instances
- * would then sleep until their next poll. What a batch does not queue needs no notice:
- * while the handle's consumers wait (reserved first, {@link AddLeases}), a batch without
- * trace contexts runs the leasing statement, which leases its first new ready items to
- * the handle for them instead of queuing them.
+ * consumers themselves (in a caller's transaction it is not,
+ * {@link QueueNotices#unstamped}: the handle hears it at that commit). Every batch that
+ * queued items notifies, also when the handle's own consumers wait: a count of them read
+ * before the commit cannot promise that one of them takes the item (it may leave, be
+ * woken for another, or skip the row while another instance's add of the item holds it
+ * locked), and the consumers of the other instances would then sleep until their next
+ * poll. What a batch does not queue needs no notice: while the handle's consumers wait
+ * (reserved first, {@link AddLeases}), a batch without trace contexts runs the leasing
+ * statement, which leases its first new ready items to the handle for them instead of
+ * queuing them.
  * <p>
  * Should the commit fail because PostgreSQL's {@code NOTIFY} queue is full
- * ({@link SqlErrors#notifyQueueFull}), the statement runs again once without its notice,
- * and the notice is left to the handle's notice thread ({@link QueueNotices#queued}),
- * which logs its own failure: the others find the items at their next poll, and the adds
+ * ({@link SqlErrors#notifyQueueFull}), the statements run again once without notices, and
+ * the notice is left to the handle's notice thread ({@link QueueNotices#queued}), which
+ * logs its own failure: the others find the items at their next poll, and the adds
  * succeed, as when the notice was sent apart.
  * <p>
- * Thread-safe: the group writes one batch at a time, and this class keeps no state of its
- * own beyond the statements.
+ * Thread-safe: the group writes one batch at a time, callers in their transactions write
+ * their own, and this class keeps no state of its own beyond the statements.
  */
 final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
@@ -170,7 +175,7 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 
 	/**
 	 * Writes the adds of one call, or of the whole batch ({@code call == null}), in one
-	 * statement, and gives each its outcome.
+	 * transaction, and gives each its outcome.
 	 */
 	private void write(Batch<Request, Added> batch, Object call, AddLeases.Pending leases) {
 		List<Request> requests = new ArrayList<>(batch.size());
@@ -179,13 +184,12 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				requests.add(batch.argument(i));
 			}
 		}
-		Map<String, Added> results = upsertNotifying(merged(requests), leases);
+		MergedAdds merged = new MergedAdds(requests);
+		List<Added> outcomes = merged.outcomes(upsertNotifying(merged.statements(), leases));
+		int next = 0;
 		for (int i = 0; i < batch.size(); i++) {
 			if (call == null || batch.call(i) == call) {
-				// The first add of an item takes the outcome; the ones merged into it
-				// changed nothing more.
-				Added result = results.remove(batch.argument(i).encoded());
-				batch.written(i, (result != null) ? result : Added.UNCHANGED);
+				batch.written(i, outcomes.get(next++));
 			}
 		}
 	}
@@ -202,29 +206,9 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	 * @throws SQLException if the statement fails
 	 */
 	List<Added> writeInCallerTransaction(Connection connection, List<Request> requests) throws SQLException {
-		Map<String, Added> results = upsert(connection, merged(requests), true, this.notices.channel(),
-				this.notices.unstamped(), this.leases.none())
-			.added();
-		List<Added> outcomes = new ArrayList<>(requests.size());
-		for (Request request : requests) {
-			// The first add of an item takes the outcome; the ones merged into it changed
-			// nothing more.
-			Added result = results.remove(request.encoded());
-			outcomes.add((result != null) ? result : Added.UNCHANGED);
-		}
-		return outcomes;
-	}
-
-	/**
-	 * Each item once, in the order of its first add, with the later adds of it merged in:
-	 * an upsert may not change one row twice.
-	 */
-	private static Collection<Request> merged(List<Request> requests) {
-		Map<String, Request> merged = new LinkedHashMap<>();
-		for (Request request : requests) {
-			merged.merge(request.encoded(), request, Request::merge);
-		}
-		return merged.values();
+		MergedAdds merged = new MergedAdds(requests);
+		return merged.outcomes(added(upsert(connection, merged.statements(), true, this.notices.channel(),
+				this.notices.unstamped(), this.leases.none())));
 	}
 
 	/**
@@ -252,14 +236,14 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	}
 
 	/**
-	 * Runs the batch's statement with its notice; should the commit fail on the notice (a
-	 * full {@code NOTIFY} queue: nothing was committed), runs it once more without, and
-	 * asks the notice thread for it.
+	 * Runs the batch's statements with their notices; should the commit fail on a notice
+	 * (a full {@code NOTIFY} queue: nothing was committed), runs them once more without,
+	 * and asks the notice thread for one.
 	 */
-	private Map<String, Added> upsertNotifying(Collection<Request> requests, AddLeases.Pending leases) {
+	private List<Map<String, Added>> upsertNotifying(List<Collection<Request>> statements, AddLeases.Pending leases) {
 		String channel = this.notices.channel();
 		try {
-			return upsert(requests, channel, leases);
+			return upsert(statements, channel, leases);
 		}
 		catch (PostgresQueueException ex) {
 			if (channel == null || !(ex.getCause() instanceof SQLException cause)
@@ -267,9 +251,9 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				throw ex;
 			}
 		}
-		Map<String, Added> results = upsert(requests, null, leases);
-		long dueMillis = results.values()
-			.stream()
+		List<Map<String, Added>> results = upsert(statements, null, leases);
+		long dueMillis = results.stream()
+			.flatMap((added) -> added.values().stream())
 			.mapToLong(Added::noticeDueMillis)
 			.filter((due) -> due >= 0)
 			.min()
@@ -281,25 +265,27 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 	}
 
 	/**
-	 * Runs the statement, and gives {@code leases} the items it leased once it is
-	 * committed.
+	 * Runs the statements in one transaction of the handle's own, and gives
+	 * {@code leases} the items the first leased once it is committed.
 	 */
-	private Map<String, Added> upsert(Collection<Request> requests, String channel, AddLeases.Pending leases) {
-		Upserted upserted;
+	private List<Map<String, Added>> upsert(List<Collection<Request>> statements, String channel,
+			AddLeases.Pending leases) {
+		List<Upserted> upserted;
 		try {
 			upserted = this.database.run("add to",
-					(connection) -> upsert(connection, requests, false, channel, this.notices.stamp(), leases));
+					(connection) -> upsert(connection, statements, false, channel, this.notices.stamp(), leases));
 		}
 		catch (RuntimeException ex) {
 			leases.failed();
 			throw ex;
 		}
-		if (!upserted.leased().isEmpty()) {
+		Map<String, Long> tokens = upserted.get(0).leased();
+		if (!tokens.isEmpty()) {
 			// In the queue's order, as a claim hands them out: the order of the adds
 			// (seq), the highest priority first on a priority queue.
 			List<Request> leased = new ArrayList<>();
-			for (Request request : requests) {
-				if (upserted.leased().containsKey(request.encoded())) {
+			for (Request request : statements.get(0)) {
+				if (tokens.containsKey(request.encoded())) {
 					leased.add(request);
 				}
 			}
@@ -307,10 +293,38 @@ final class AddGroup implements BatchWriter<AddGroup.Request, Added> {
 				leased.sort(Comparator.comparingInt(Request::priority).reversed());
 			}
 			for (Request request : leased) {
-				leases.leased(request.encoded(), request.priority(), upserted.leased().get(request.encoded()));
+				leases.leased(request.encoded(), request.priority(), tokens.get(request.encoded()));
 			}
 		}
-		return upserted.added();
+		return added(upserted);
+	}
+
+	/**
+	 * Runs the statements on {@code connection}, one after the other in one transaction:
+	 * only the first leases (a later add of an item it leased makes that item dirty, as
+	 * when the adds are made one after the other).
+	 */
+	private List<Upserted> upsert(Connection connection, List<Collection<Request>> statements, boolean inCaller,
+			String channel, String stamp, AddLeases.Pending leases) throws SQLException {
+		if (statements.size() == 1) {
+			return List.of(upsert(connection, statements.get(0), inCaller, channel, stamp, leases));
+		}
+		return QueueDatabase.inOneTransaction(connection, (transaction) -> {
+			List<Upserted> upserted = new ArrayList<>(statements.size());
+			for (Collection<Request> requests : statements) {
+				upserted.add(upsert(transaction, requests, inCaller, channel, stamp,
+						upserted.isEmpty() ? leases : this.leases.none()));
+			}
+			return upserted;
+		});
+	}
+
+	private static List<Map<String, Added>> added(List<Upserted> upserted) {
+		List<Map<String, Added>> added = new ArrayList<>(upserted.size());
+		for (Upserted statement : upserted) {
+			added.add(statement.added());
+		}
+		return added;
 	}
 
 	/**

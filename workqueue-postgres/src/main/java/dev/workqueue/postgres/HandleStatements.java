@@ -23,8 +23,8 @@ import dev.workqueue.store.ReadySignal;
  * All shared state is the queue's rows (one per item, {@code schema.sql}); each change of
  * an item's state is one statement ({@link QueueSql}). Adds go as {@link ItemAdds} says:
  * in the caller's transaction when it has one open, else grouped with the handle's
- * concurrent adds into one statement and one commit. The reads are one statement each, on
- * the handle's pool.
+ * concurrent adds into one commit. The reads are one statement each, on the handle's
+ * pool.
  * <p>
  * <b>Trace contexts.</b> With a {@link TraceContextSource}, an add that gets a context
  * sends it with its upsert, which keeps it in the item's row

@@ -169,6 +169,37 @@ final class QueueDatabase {
 	}
 
 	/**
+	 * Runs work of several statements in one transaction: the transaction the connection
+	 * is in (a caller's, or one {@link #inOwnTransaction} commits), or else one of its
+	 * own, committed here (rolled back if it fails), with auto-commit set back after.
+	 * @param connection the connection
+	 * @param work the statements
+	 * @return what the work returns
+	 * @throws SQLException if the work or the commit fails
+	 */
+	static <R> R inOneTransaction(Connection connection, Work<R> work) throws SQLException {
+		if (!connection.getAutoCommit()) {
+			return work.run(connection);
+		}
+		connection.setAutoCommit(false);
+		R result;
+		try {
+			result = inOwnTransaction(connection, work);
+		}
+		catch (SQLException | RuntimeException ex) {
+			try {
+				connection.setAutoCommit(true);
+			}
+			catch (SQLException reset) {
+				ex.addSuppressed(reset);
+			}
+			throw ex;
+		}
+		connection.setAutoCommit(true);
+		return result;
+	}
+
+	/**
 	 * Names a failure of this queue.
 	 * @param ex the driver's exception
 	 * @param action what was done ("add to")

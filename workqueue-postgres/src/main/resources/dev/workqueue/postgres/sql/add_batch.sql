@@ -11,7 +11,8 @@
 --   delivered at the commit), once however many it queued, with the earliest due time among
 --   them: a notice of its own would cost a commit of its own (0.39 per item end to end, 4
 --   producers adding one item per call). The notice is stamped (:stamp) so that this handle,
---   which signals its own consumers after the commit, does not hear it.
+--   which signals its own consumers after the commit, does not hear it; in a caller's
+--   transaction it is not: the handle hears it at that commit.
 -- Twin: add_batch_traced.sql (with each add's trace contexts; a file of its own: run with null
 --   contexts it costs a batch 2.6 to 4.1% more, pgbench), add_batch_leasing.sql (which also
 --   leases items to the handle's waiting consumers), add.sql (one add in the caller's
@@ -34,8 +35,9 @@
 --   whether it was a new add, now (µs)
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
 --   of one item apply one after the other. Rows are locked in item order, so two batches never
---   deadlock on each other, in the handle's transactions or in callers'. A batch that notifies takes PostgreSQL's NOTIFY lock (one for the
---   whole server) at its commit, while it holds its rows' locks
+--   deadlock on each other, in the handle's transactions or in callers'. A batch that notifies
+--   takes PostgreSQL's NOTIFY lock (one for the whole server) at its commit, while it holds its
+--   rows' locks
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})	,

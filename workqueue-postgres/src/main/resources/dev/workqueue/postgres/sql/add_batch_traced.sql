@@ -21,7 +21,7 @@
 --                 caller's transaction)
 -- Returns: as add_batch.sql, then whether each add changed the item's place
 -- Races: the upsert's ON CONFLICT locks the row before its SET and WHERE read it, so two adds
---   of one item apply one after the other.
+--   of one item apply one after the other. Rows are locked in item order, as add_batch.sql's.
 -- Time: c.now is :now, or the statement's start; lease ends count from after any wait
 --   (clock_timestamp).
 WITH c AS (SELECT coalesce(to_timestamp(:now::float8 / 1000000), statement_timestamp()) AS now{async_commit})	,
