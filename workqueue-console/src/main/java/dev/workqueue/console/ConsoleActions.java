@@ -40,8 +40,6 @@ final class ConsoleActions {
 
 	private static final Log logger = LogFactory.getLog(ConsoleActions.class);
 
-	private static final int LOGGED_TEXT_LENGTH = 200;
-
 	private final @Nullable WorkQueueOperations operations;
 
 	private final ItemIds ids;
@@ -330,12 +328,7 @@ final class ConsoleActions {
 		if (!this.showItems) {
 			return "item id " + this.ids.id(text);
 		}
-		String cut = (text.length() > LOGGED_TEXT_LENGTH) ? text.substring(0, LOGGED_TEXT_LENGTH) + "..." : text;
-		StringBuilder escaped = new StringBuilder("item '");
-		cut.codePoints()
-			.forEach((c) -> escaped
-				.append(Character.isISOControl(c) ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
-		return escaped.append("'").toString();
+		return "item '" + ItemLogging.TEXT.describe(text) + "'";
 	}
 
 }

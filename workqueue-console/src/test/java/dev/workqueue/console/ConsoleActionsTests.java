@@ -21,6 +21,7 @@ import static org.mockito.BDDMockito.then;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -186,6 +187,12 @@ class ConsoleActionsTests {
 		act("orders", "forget", "{\"item\":\"unreadable-7\"}").andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.error").value("item 'unreadable-7' cannot be read by queue 'orders': "
 					+ "text cannot be decoded by the queue's codec: For input string: \"unreadable-7\""));
+	}
+
+	@Test
+	void textThatCouldForgeALogLineIsEscapedWhereAnAnswerNamesIt() throws Exception {
+		act("orders", "forget", "{\"item\":\"unreadable-\\nline\\u2028end\"}").andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.error").value(startsWith("item 'unreadable-\\nline\\u2028end' cannot be read")));
 	}
 
 	@Test
