@@ -5,7 +5,7 @@
 # backlog of ready items; then CLIENTS pgbench clients (as the benchmarks' 16 workers) each
 # repeat one worker step: the done of what the client holds and the claim of what it takes
 # next, in one statement and one commit (done-claim-*.sql):
-#   batch  100 items per commit (done-claim-batch.sql)
+#   batch  BATCH items per commit (done-claim-batch.sql; 100 by default)
 #   one    one item per commit (done-claim-one.sql): what a worker's doneAndPoll does
 # Each mode runs DURATION seconds on a fresh backlog (large enough not to run out; the
 # script fails if it did) and prints items/s and commits per item
@@ -13,7 +13,9 @@
 # so exact, divided by the items done).
 #
 # Usage:  workqueue-benchmarks/pgbench/ceiling.sh [batch|one ...]    (default: batch one)
-#   PGHOST / PGPORT (default 127.0.0.1:5432), CLIENTS (16), THREADS (2), DURATION (10).
+#   PGHOST / PGPORT (default 127.0.0.1:5432), CLIENTS (16), THREADS (2), DURATION (10),
+#   BATCH (100). CLIENTS=1 THREADS=1 BATCH=16 is the engine's drain with its 16 workers and
+#   one claim in flight, without Java: the most it can drain per instance on this server.
 # It runs in a database of its own (wqbench_pgbench_<random>), made on the server and
 # dropped at the end, so that other clients' commits do not count and nothing is left
 # behind. Needs psql and pgbench (the server's version).
@@ -41,7 +43,7 @@ echo "pgbench: $clients clients, $threads threads, $duration s per mode"
 printf '| mode | items/s | commits per item | transactions/s | items done | backlog left |\n|---|---:|---:|---:|---:|---:|\n'
 for mode in "${modes[@]}"; do
 	case "$mode" in
-		batch) batch=100; backlog=600000; script="$here/done-claim-batch.sql"; vars=(-D 'items={}' -D 'tokens={}' -D batch=100) ;;
+		batch) batch="${BATCH:-100}"; backlog=600000; script="$here/done-claim-batch.sql"; vars=(-D 'items={}' -D 'tokens={}' -D "batch=$batch") ;;
 		one) batch=1; backlog=150000; script="$here/done-claim-one.sql"; vars=(-D item=none -D token=0) ;;
 		*) echo "unknown mode '$mode' (batch or one)" >&2; exit 2 ;;
 	esac
