@@ -128,11 +128,13 @@ public interface ClaimDriver<L extends Lease> {
 		boolean confirm(int n, long elapsedNanos);
 
 		/**
-		 * Moves an undecodable item to the dead letters, or, if that fails, makes sure it
-		 * is handed back.
+		 * Moves an item the handle cannot take to the dead letters, or, if that fails,
+		 * makes sure it is handed back: its codec could not decode it, or the decoded
+		 * item's {@code hashCode} or {@code equals} threw.
 		 * @param n the index
-		 * @param cause why the codec could not decode it: what it threw, an exception or
-		 * an error of the item's own (a stack overflow, a class it names missing here)
+		 * @param cause why: what the codec threw, an exception or an error of the item's
+		 * own (a stack overflow, a class it names missing here), or what the item's
+		 * {@code hashCode} or {@code equals} threw, wrapped to say so
 		 */
 		void deadLetter(int n, Throwable cause);
 

@@ -68,10 +68,11 @@ import dev.workqueue.time.Nanos;
  * after its claim was sent (a late answer, or slow decodes) has its lease confirmed by
  * the driver first ({@link Claim#confirm}), and is not handed out if it was lost, so that
  * no item goes to a worker while another handle holds it. An item the codec cannot decode
- * goes to the dead letters; an item one of the handle's workers still holds is parked;
- * two encodings that decode to equal items (a codec that breaks its contract) are said
- * once per handle; in each case the consumer looks again. A claim answered after shutdown
- * hands its items back in place, undecoded.
+ * goes to the dead letters, and so does one whose {@code hashCode} or {@code equals}
+ * throws (the handle cannot hold it); an item one of the handle's workers still holds is
+ * parked; two encodings that decode to equal items (a codec that breaks its contract) are
+ * said once per handle; in each case the consumer looks again. A claim answered after
+ * shutdown hands its items back in place, undecoded.
  * <p>
  * Thread-safe: any number of consumers take at once; the items claimed ahead are a
  * lock-free queue, and each claim's answer is its leader's alone, which hands the items
@@ -528,7 +529,17 @@ public final class ItemTaker<T, L extends Lease> {
 			}
 			L lease = claim.lease(n, nowNanos);
 			boolean forAsk = next < wanting.size();
-			LeaseBook.Taken taken = forAsk ? this.book.take(item, lease) : this.book.takeAhead(item, lease);
+			LeaseBook.Taken taken;
+			try {
+				taken = forAsk ? this.book.take(item, lease) : this.book.takeAhead(item, lease);
+			}
+			catch (RuntimeException | LinkageError | StackOverflowError ex) {
+				// The item's own hashCode or equals threw: the handle cannot hold it, so
+				// it goes as an undecodable one does (escaping, it would leave the items
+				// after it leased to nobody).
+				claim.deadLetter(n, new IllegalStateException("the item's hashCode or equals threw: " + ex, ex));
+				continue;
+			}
 			if (taken != LeaseBook.Taken.HELD) {
 				if (taken == LeaseBook.Taken.OTHER_ENCODING) {
 					inconsistentCodec(item, claim.encoded(n));
@@ -651,7 +662,8 @@ public final class ItemTaker<T, L extends Lease> {
 	}
 
 	/**
-	 * How many undecodable items this handle moved to the dead letters.
+	 * How many items this handle moved to the dead letters: undecodable, or their
+	 * {@code hashCode} or {@code equals} threw.
 	 * @return the count
 	 */
 	public long deadLettered() {

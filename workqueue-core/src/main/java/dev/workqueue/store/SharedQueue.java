@@ -39,7 +39,8 @@ public interface SharedQueue extends SharedWorkQueue {
 
 	/**
 	 * Returns how many payloads this instance moved to the dead letters because the codec
-	 * could not decode them.
+	 * could not decode them, or the decoded item's {@code hashCode} or {@code equals}
+	 * threw.
 	 * @return the dead-lettered payloads
 	 */
 	long deadLettered();

@@ -197,6 +197,64 @@ class ItemTakerTests {
 		assertThat(this.book.size()).as("a and b, held by their consumers").isEqualTo(2);
 	}
 
+	/**
+	 * An item of the application's whose {@code hashCode} throws can never be held: it
+	 * goes to the dead letters as an undecodable one does, and the rest of its claim is
+	 * handed out (thrown, it left them leased to nobody until their leases ran out).
+	 */
+	@Test
+	void anItemWhoseHashCodeThrowsGoesToTheDeadLettersAndTheRestOfItsClaimIsHandedOut() throws Exception {
+		LeaseBook<Object, TestLease> objects = new LeaseBook<>();
+		ItemTaker<Object, TestLease> objectTaker = objectTaker(objects);
+		this.store.answers.add(List.of("unhashable", "a"));
+		assertThat(objectTaker.take(true, 0, null, null, null).item()).isEqualTo("a");
+		assertThat(this.store.calls).containsExactly("claim 1", "deadLetter unhashable#1", "taken");
+		assertThat(objectTaker.deadLettered()).isOne();
+		assertThat(objects.size()).isOne();
+	}
+
+	/**
+	 * The same for an item whose {@code equals} throws when the book compares it with a
+	 * held item of the same hash, on its way ahead for a waiting consumer.
+	 */
+	@Test
+	void anItemWhoseEqualsThrowsGoesToTheDeadLettersAndTheRestOfItsClaimGoesAhead() throws Exception {
+		LeaseBook<Object, TestLease> objects = new LeaseBook<>();
+		ItemTaker<Object, TestLease> objectTaker = objectTaker(objects);
+		this.store.answers.add(List.of("unequal-1", "unequal-2", "a"));
+		assertThat(objectTaker.take(true, 0, null, null, null).item()).isInstanceOf(Unequal.class);
+		assertThat(this.store.calls).containsExactly("claim 1", "deadLetter unequal-2#2", "taken",
+				"handBackInPlace [a#3]");
+		assertThat(objects.size()).as("unequal-1, held").isOne();
+	}
+
+	/**
+	 * A taker of items of any type: "unhashable" decodes to an item whose
+	 * {@code hashCode} throws, "unequal-" to one whose {@code equals} throws for any
+	 * other item, all with one hash; the rest to their text.
+	 */
+	private ItemTaker<Object, TestLease> objectTaker(LeaseBook<Object, TestLease> objects) {
+		ItemCodec<Object> codec = new ItemCodec<>() {
+
+			@Override
+			public String encode(Object item) {
+				return item.toString();
+			}
+
+			@Override
+			public Object decode(String encoded) {
+				if (encoded.equals("unhashable")) {
+					return new Unhashable();
+				}
+				return encoded.startsWith("unequal-") ? new Unequal() : encoded;
+			}
+
+		};
+		return new ItemTaker<>(codec, this.store, objects,
+				new LeaseReleases<>(this.store, objects, this.lifecycle, WorkQueueMetrics.NOOP, this.clock, () -> {
+				}), this.signal, this.lifecycle, WorkQueueMetrics.NOOP, this.clock, LEASE_NANOS);
+	}
+
 	@Test
 	void aClaimAnsweredAfterShutdownHandsItsItemsBackUndecoded() throws Exception {
 		this.store.answers.add(List.of("bad", "a"));
@@ -333,6 +391,42 @@ class ItemTakerTests {
 	/** One lease as the calls name it, several as a list. */
 	private static String leases(List<TestLease> leases) {
 		return (leases.size() == 1) ? leases.get(0).toString() : leases.toString();
+	}
+
+	/**
+	 * An item whose {@code equals} throws for any other item, as a broken one of an
+	 * application's may; every one has the same hash.
+	 */
+	private static final class Unequal {
+
+		@Override
+		public int hashCode() {
+			return 7;
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			if (this != other) {
+				throw new ClassCastException("equals broke");
+			}
+			return true;
+		}
+
+	}
+
+	/** An item whose {@code hashCode} throws, as a broken one of an application's may. */
+	private static final class Unhashable {
+
+		@Override
+		public int hashCode() {
+			throw new IllegalStateException("hashCode broke");
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			return this == other;
+		}
+
 	}
 
 	/** A store that answers claims from a script, and records every call. */

@@ -8,7 +8,8 @@ import dev.workqueue.inspect.GivenUpBound;
 import dev.workqueue.store.LeaseBook;
 
 /**
- * Where a handle moves a payload its codec cannot decode: out of the queue, into a
+ * Where a handle moves a payload it cannot take (its codec cannot decode it, or the
+ * decoded item's {@code hashCode} or {@code equals} throws): out of the queue, into a
  * given-up record ({@code {table}_given_up}, with the reason, kept within the queue's
  * {@link GivenUpBound}), in one statement that deletes the leased row under its token and
  * keeps the payload. Nothing is lost: if the move fails, the lease is handed back (by the
@@ -50,17 +51,17 @@ final class DeadLetters {
 	/**
 	 * Moves a leased payload aside.
 	 * @param lease its lease (not in the book: it was never handed out)
-	 * @param cause why the codec could not decode it
+	 * @param cause why the codec could not decode it, or the item's hashCode or equals
+	 * threw
 	 */
 	void moveAside(PostgresLease lease, Throwable cause) {
 		this.moved.increment();
-		logger.log(Level.WARNING,
-				"Queue '" + this.database.name() + "' moved a payload of " + lease.encoded().length()
-						+ " characters that its codec cannot decode to the given-up items of table "
-						+ this.database.table() + " (" + this.database.table() + "_given_up)",
+		logger.log(Level.WARNING, "Queue '" + this.database.name() + "' moved a payload of " + lease.encoded().length()
+				+ " characters that its codec cannot decode, or whose item's hashCode or equals throws, to the"
+				+ " given-up items of table " + this.database.table() + " (" + this.database.table() + "_given_up)",
 				cause);
 		try {
-			this.database.run("move an undecodable item aside in", (connection) -> {
+			this.database.run("move an item it cannot take aside in", (connection) -> {
 				try (PreparedStatement statement = this.sql.deadLetter.prepare(connection)) {
 					this.database.bindNow(this.sql.deadLetter, statement);
 					this.sql.deadLetter.setString(statement, "queue", this.database.name());

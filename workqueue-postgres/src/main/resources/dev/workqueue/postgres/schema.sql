@@ -57,7 +57,8 @@
 -- keeps the queue's newest records up to its bound (the builder's givenUp: how many, for how
 -- long) and deletes the others; an item given up again replaces its record.
 --   attempts       the failed attempts counted when it was given up (0 for a payload not decoded)
---   reason         why: the last failure, or why the codec could not decode it
+--   reason         why: the last failure, or why the codec could not decode it (or the decoded
+--                  item's hashCode or equals threw)
 --   holder         the handle that gave it up (null for a record moved from a 'dead-letter' row)
 --   given_up_at    when, on the queue's clock
 --

@@ -238,7 +238,8 @@ final class ItemClaims<T> implements ClaimDriver<RedisLease> {
 			String encoded = encoded(n);
 			ItemClaims.this.deadLettered.increment();
 			logger.log(Level.WARNING, who() + " gave up on a payload of " + encoded.length()
-					+ " characters that its codec cannot decode (kept as a given-up record)", cause);
+					+ " characters that its codec cannot decode, or whose item's hashCode or equals throws (kept as a"
+					+ " given-up record)", cause);
 			try {
 				ItemClaims.this.scripts.run(LuaScript.DEAD_LETTER, encoded, token(n), String.valueOf(cause),
 						ItemClaims.this.tokens.holder(), ItemClaims.this.givenUp[0], ItemClaims.this.givenUp[1]);
